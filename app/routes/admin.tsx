@@ -1,0 +1,74 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, NavLink, Outlet, useLoaderData, useNavigation } from "@remix-run/react";
+import { LogOut } from "lucide-react";
+import { AdminDataProvider } from "~/components/admin/trpc-provider";
+import { Button } from "~/components/ui/button";
+import { cn } from "~/lib/utils";
+import { getAppContext } from "../../server/boot";
+import { requireAdminPage } from "../../server/http/auth";
+
+export const meta: MetaFunction = () => [{ title: "Admin Dashboard" }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await getAppContext();
+  const user = await requireAdminPage(ctx, request);
+  return { username: user.username };
+}
+
+export const ADMIN_TABS = [
+  { to: "/admin/subscribers", label: "Subscribers" },
+  { to: "/admin/email", label: "Email" },
+  { to: "/admin/products", label: "Products" },
+  { to: "/admin/orders", label: "Orders" },
+  { to: "/admin/app-settings", label: "App Settings" },
+  { to: "/admin/settings", label: "Account" },
+] as const;
+
+export default function AdminLayout() {
+  const { username } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const loggingOut = navigation.state !== "idle" && navigation.formAction === "/logout";
+  return (
+    <AdminDataProvider>
+      <div className="mx-auto w-full max-w-7xl flex-1 px-4 py-8 sm:px-6">
+        <header className="flex flex-wrap items-end justify-between gap-4 border-b border-border pb-6">
+          <div>
+            <h1 className="font-display text-4xl tracking-wide sm:text-5xl">Admin Dashboard</h1>
+            <p className="mt-1 text-sm text-muted-foreground">
+              Signed in as <span className="font-medium text-foreground">{username}</span>
+            </p>
+          </div>
+          <Form method="post" action="/logout">
+            <Button type="submit" variant="outline" disabled={loggingOut}>
+              <LogOut aria-hidden className="size-4" />
+              {loggingOut ? "Logging out..." : "Logout"}
+            </Button>
+          </Form>
+        </header>
+        <nav aria-label="Admin sections" className="-mx-4 mt-6 overflow-x-auto px-4">
+          <ul className="flex min-w-max gap-1 rounded-lg bg-muted p-1">
+            {ADMIN_TABS.map((tab) => (
+              <li key={tab.to}>
+                <NavLink
+                  to={tab.to}
+                  prefetch="intent"
+                  className={({ isActive }) =>
+                    cn(
+                      "inline-flex min-h-11 items-center rounded-md px-4 text-sm font-medium transition-colors",
+                      isActive ? "bg-background text-foreground shadow" : "text-muted-foreground hover:text-foreground",
+                    )
+                  }
+                >
+                  {tab.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="mt-8">
+          <Outlet />
+        </div>
+      </div>
+    </AdminDataProvider>
+  );
+}

@@ -1,0 +1,13 @@
+import { sql } from "kysely";
+import { getAppContext } from "../../server/boot";
+
+/** GET /healthz: 200 when the database answers, 503 otherwise. For the host's health check. */
+export async function loader() {
+  try {
+    const ctx = await getAppContext();
+    await sql`SELECT 1`.execute(ctx.db);
+    return Response.json({ status: "ok", database: "ok" }, { headers: { "Cache-Control": "no-store" } });
+  } catch {
+    return Response.json({ status: "error", database: "unavailable" }, { status: 503, headers: { "Cache-Control": "no-store" } });
+  }
+}

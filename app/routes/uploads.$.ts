@@ -1,0 +1,48 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { getAppContext } from "../../server/boot";
+
+const TYPES: Record<string, string> = {
+  ".webp": "image/webp",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".png": "image/png",
+  ".gif": "image/gif",
+  ".mp4": "video/mp4",
+  ".webm": "video/webm",
+  ".mp3": "audio/mpeg",
+  ".ogg": "audio/ogg",
+  ".wav": "audio/wav",
+  ".pdf": "application/pdf",
+};
+
+/**
+ * Serves files stored under DATA_DIR/uploads. Upload names are content-derived and never
+ * reused, so they can be cached for a year. Only known media types; never outside the folder.
+ */
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const ctx = await getAppContext();
+  const root = path.resolve(ctx.config.uploadsDir);
+  const file = path.resolve(root, params["*"] ?? "");
+  const type = TYPES[path.extname(file).toLowerCase()];
+  if (!file.startsWith(root + path.sep) || !type) throw new Response("Not found", { status: 404 });
+  let stat: fs.Stats;
+  try {
+    stat = await fs.promises.stat(file);
+  } catch {
+    throw new Response("Not found", { status: 404 });
+  }
+  if (!stat.isFile()) throw new Response("Not found", { status: 404 });
+  const etag = `"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"`;
+  const headers = {
+    "Content-Type": type,
+    "Cache-Control": "public, max-age=31536000, immutable",
+    ETag: etag,
+    "X-Content-Type-Options": "nosniff",
+  };
+  if (request.headers.get("If-None-Match") === etag) return new Response(null, { status: 304, headers });
+  const body = createReadableStreamFromReadable(fs.createReadStream(file));
+  return new Response(body, { headers: { ...headers, "Content-Length": String(stat.size) } });
+}

@@ -1,0 +1,10 @@
+import type { Migration } from "kysely";
+import { init } from "./0001_init";
+
+/**
+ * Migrations live in code, not found on disk, so they survive the Vite build
+ * (FileMigrationProvider cannot see files inside a bundle). Add new ones at the end.
+ */
+export const migrations: Record<string, Migration> = {
+  "0001_init": init,
+};

@@ -1,0 +1,182 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/**
+ * Database types. Columns are snake_case in SQLite and camelCase here (CamelCasePlugin).
+ * Money is integer cents (`...Cents`); booleans are 0/1; instants are ISO-8601 UTC text.
+ */
+type Timestamp = ColumnType<string, string | undefined, string>;
+type Flag = ColumnType<0 | 1, 0 | 1 | undefined, 0 | 1>;
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  passwordHash: string;
+  email: string;
+  isAdmin: Flag;
+  createdAt: Timestamp;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the token, hex: the token itself is never stored. */
+  id: string;
+  userId: number;
+  expiresAt: string;
+  createdAt: Timestamp;
+}
+
+export interface SubscribersTable {
+  id: Generated<number>;
+  email: string;
+  subscribedAt: Timestamp;
+  unsubscribedAt: string | null;
+}
+
+export interface ProductsTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  priceCents: number;
+  imageUrl: string | null;
+  imagePath: string | null;
+  inventory: ColumnType<number, number | undefined, number>;
+  isVisible: Flag;
+  promoCode: string | null;
+  discountPercent: ColumnType<number, number | undefined, number>;
+  /** JSON array of colour names. */
+  availableColors: ColumnType<string, string | undefined, string>;
+  isComingSoon: Flag;
+  releaseDate: string | null;
+  isCountdownRestricted: Flag;
+  countdownReleaseDate: string | null;
+  weight: ColumnType<number, number | undefined, number>;
+  length: ColumnType<number, number | undefined, number>;
+  width: ColumnType<number, number | undefined, number>;
+  height: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface AppSettingsTable {
+  id: Generated<number>;
+  key: string;
+  value: string;
+  updatedAt: Timestamp;
+}
+
+export interface ProductImagesTable {
+  id: Generated<number>;
+  productId: number;
+  imageUrl: string | null;
+  imagePath: string | null;
+  /** The spec's image-host public identifier; kept for parity, null for locally stored images. */
+  cloudinaryPublicId: string | null;
+  isPrimary: Flag;
+  displayOrder: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+}
+
+export interface CartItemsTable {
+  id: Generated<number>;
+  sessionId: string;
+  productId: number;
+  quantity: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export type OrderStatus = "pending" | "processing" | "shipped" | "delivered" | "cancelled";
+export type RefundStatus = "none" | "pending" | "completed";
+
+export interface OrdersTable {
+  id: Generated<number>;
+  sessionId: string | null;
+  customerEmail: string;
+  customerName: string;
+  customerPhone: string | null;
+  /** JSON text: street, city, state, zipCode, country. */
+  shippingAddress: string;
+  billingAddress: string | null;
+  subtotalCents: number;
+  discountCents: ColumnType<number, number | undefined, number>;
+  taxCents: ColumnType<number, number | undefined, number>;
+  shippingCents: ColumnType<number, number | undefined, number>;
+  totalCents: number;
+  status: ColumnType<OrderStatus, OrderStatus | undefined, OrderStatus>;
+  paymentIntentId: string | null;
+  refundStatus: ColumnType<RefundStatus, RefundStatus | undefined, RefundStatus>;
+  refundAmountCents: ColumnType<number, number | undefined, number>;
+  refundedAt: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface OrderItemsTable {
+  id: Generated<number>;
+  orderId: number;
+  productId: number | null;
+  productName: string;
+  productPriceCents: number;
+  quantity: number;
+  totalCents: number;
+  createdAt: Timestamp;
+}
+
+export interface ShippingLabelsTable {
+  id: Generated<number>;
+  orderId: number;
+  labelUrl: ColumnType<string, string | undefined, string>;
+  trackingNumber: ColumnType<string, string | undefined, string>;
+  carrier: string;
+  costCents: number;
+  status: ColumnType<string, string | undefined, string>;
+  errorMessage: string | null;
+  createdAt: Timestamp;
+}
+
+export interface RefundsTable {
+  id: Generated<number>;
+  orderId: number;
+  refundId: string;
+  amountCents: number;
+  reason: string | null;
+  status: ColumnType<string, string | undefined, string>;
+  shippingRefunded: Flag;
+  adminUserId: number | null;
+  createdAt: Timestamp;
+  processedAt: string | null;
+}
+
+export type SupportType = "order" | "product" | "shipping" | "refund" | "technical" | "other";
+
+export interface SupportMessagesTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  orderNumber: string | null;
+  subject: string;
+  message: string;
+  supportType: ColumnType<SupportType, SupportType | undefined, SupportType>;
+  createdAt: Timestamp;
+}
+
+export interface DB {
+  users: UsersTable;
+  sessions: SessionsTable;
+  subscribers: SubscribersTable;
+  products: ProductsTable;
+  appSettings: AppSettingsTable;
+  productImages: ProductImagesTable;
+  cartItems: CartItemsTable;
+  orders: OrdersTable;
+  orderItems: OrderItemsTable;
+  shippingLabels: ShippingLabelsTable;
+  refunds: RefundsTable;
+  supportMessages: SupportMessagesTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type Product = Selectable<ProductsTable>;
+export type NewProduct = Insertable<ProductsTable>;
+export type ProductUpdate = Updateable<ProductsTable>;
+export type Order = Selectable<OrdersTable>;

@@ -1,0 +1,68 @@
+// The production server: one process, one SQLite file. Express serves the built assets and
+// hands every other request to Remix, with the caller's address for rate limits.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import compression from "compression";
+import express from "express";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const build = await import(path.join(root, "build/server/index.js"));
+const { booted, isCrossSiteWrite } = build.entry.module;
+
+const { ctx, report } = await booted();
+const { config } = ctx;
+
+const app = express();
+app.disable("x-powered-by");
+if (config.trustProxy) app.set("trust proxy", true);
+app.use(compression());
+
+// Fingerprinted build assets never change; everything else in public/ gets a short cache.
+app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
+app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
+
+app.use((req, res, next) => {
+  if (isCrossSiteWrite(req.method, req.get("origin"), req.get("host"))) {
+    res.status(403).json({ message: "Cross-site requests are not allowed.", errors: {} });
+    return;
+  }
+  next();
+});
+
+app.all(
+  "*",
+  createRequestHandler({
+    build,
+    mode: "production",
+    getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" }),
+  }),
+);
+
+const host = process.env.HOST || "0.0.0.0";
+const server = app.listen(config.port, host, () => {
+  const url = `http://localhost:${config.port}`;
+  console.log(`Store ready on ${url} (database: ${config.databaseFile})`);
+  if (report.migrations.length) console.log(`Applied migrations: ${report.migrations.join(", ")}`);
+  if (report.seeded) console.log("Seeded the demo catalogue and default settings.");
+  if (report.adminCreated) console.log(`Created the admin user "${report.adminCreated}".`);
+  if (config.admin.usingDefaults) {
+    console.log(
+      `Sign in at ${url}/admin/login as "${config.admin.username}" with the development password ` +
+        `"${config.admin.password}". Set ADMIN_USERNAME and ADMIN_PASSWORD before going live.`,
+    );
+  } else {
+    console.log(`Sign in at ${url}/admin/login with ADMIN_USERNAME and ADMIN_PASSWORD.`);
+  }
+});
+
+// Let in-flight requests (a payment confirmation, say) finish before exiting.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    server.close(async () => {
+      await ctx.db.destroy();
+      process.exit(0);
+    });
+    setTimeout(() => process.exit(1), 10_000).unref();
+  });
+}

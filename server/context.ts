@@ -1,0 +1,15 @@
+import type { Db } from "../db/client";
+import type { Config } from "./config";
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** What every service receives: the database, the configuration and the clock. */
+export interface AppContext {
+  db: Db;
+  config: Config;
+  clock: Clock;
+}

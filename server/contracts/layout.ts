@@ -1,0 +1,15 @@
+/** Shapes the root layout hands to its components; safe for client code to import. */
+export type ToastKind = "success" | "error" | "info";
+
+export interface FlashToast {
+  id: string;
+  kind: ToastKind;
+  title: string;
+  description?: string;
+}
+
+export interface Brand {
+  name: string;
+  socialHandle: string;
+  supportEmail: string;
+}

@@ -1,0 +1,76 @@
+import { redirect } from "@remix-run/node";
+import type { PublicUser } from "../contracts/auth";
+import type { AppContext } from "../context";
+import { Forbidden, Unauthenticated } from "../errors";
+import { invalidateSession, validateSessionToken } from "../services/sessions";
+import { cookiesFor } from "./cookies";
+
+export interface RequestAuth {
+  user: PublicUser | null;
+  token: string | null;
+  /** A Set-Cookie to send when the session was renewed (or found dead and must be cleared). */
+  setCookie: string | null;
+}
+
+const memo = new WeakMap<Request, Promise<RequestAuth>>();
+
+/** Reads the session cookie once per request, however many loaders ask. */
+export function authenticate(ctx: AppContext, request: Request): Promise<RequestAuth> {
+  let pending = memo.get(request);
+  if (!pending) {
+    pending = readSession(ctx, request);
+    memo.set(request, pending);
+  }
+  return pending;
+}
+
+async function readSession(ctx: AppContext, request: Request): Promise<RequestAuth> {
+  const cookie = cookiesFor(ctx.config).session;
+  const token = (await cookie.parse(request.headers.get("Cookie"))) as unknown;
+  if (typeof token !== "string" || !token) return { user: null, token: null, setCookie: null };
+  const result = await validateSessionToken(ctx, token);
+  if (!result) return { user: null, token: null, setCookie: await cookie.serialize("", { maxAge: 0 }) };
+  return {
+    user: result.user,
+    token,
+    setCookie: result.renewed ? await cookie.serialize(token, { expires: result.expiresAt }) : null,
+  };
+}
+
+export async function sessionCookieHeader(ctx: AppContext, token: string, expiresAt: Date): Promise<string> {
+  return cookiesFor(ctx.config).session.serialize(token, { expires: expiresAt });
+}
+
+export async function signOut(ctx: AppContext, request: Request): Promise<string> {
+  const { token } = await authenticate(ctx, request);
+  if (token) await invalidateSession(ctx, token);
+  return cookiesFor(ctx.config).session.serialize("", { maxAge: 0 });
+}
+
+/** Only a path on this site: never an open redirect. */
+export function safeRedirectPath(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  return to;
+}
+
+/**
+ * For admin pages: a signed-out visitor goes to /auth (and comes back after signing in);
+ * a signed-in non-admin goes home.
+ */
+export async function requireAdminPage(ctx: AppContext, request: Request): Promise<PublicUser> {
+  const { user } = await authenticate(ctx, request);
+  if (!user) {
+    const url = new URL(request.url);
+    throw redirect(`/auth?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  if (!user.isAdmin) throw redirect("/");
+  return user;
+}
+
+/** For admin API doors: 401 when signed out, 403 when not an admin. */
+export async function requireAdminApi(ctx: AppContext, request: Request): Promise<PublicUser> {
+  const { user } = await authenticate(ctx, request);
+  if (!user) throw new Unauthenticated("Please sign in to continue.");
+  if (!user.isAdmin) throw new Forbidden("Admin access is required.");
+  return user;
+}

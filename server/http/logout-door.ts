@@ -1,0 +1,16 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { getAppContext } from "../boot";
+import { signOut } from "./auth";
+import { redirectWithToast } from "./flash";
+
+/** POST /logout from the admin screens: ends the session and goes home with the spec's toast. */
+export async function logoutAction({ request }: ActionFunctionArgs) {
+  const ctx = await getAppContext();
+  const clear = await signOut(ctx, request);
+  return redirectWithToast(
+    ctx,
+    "/",
+    { kind: "success", title: "Logged out", description: "You have been successfully logged out" },
+    { "Set-Cookie": clear },
+  );
+}

@@ -1,0 +1,82 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { z, type ZodType } from "zod";
+import type { AppContext } from "../context";
+import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
+import { getAppContext } from "../boot";
+
+/** The REST error body: a message a person can read, and per-field messages. */
+export interface ErrorBody {
+  message: string;
+  errors: Record<string, string[]>;
+}
+
+export function jsonError(status: number, message: string, errors: Record<string, string[]> = {}, headers?: HeadersInit): Response {
+  return Response.json({ message, errors } satisfies ErrorBody, { status, headers });
+}
+
+export function statusOf(error: DomainError): number {
+  if (error instanceof Invalid) return 400;
+  if (error instanceof Unauthenticated) return 401;
+  if (error instanceof Forbidden) return 403;
+  if (error instanceof NotFound) return 404;
+  if (error instanceof Conflict) return 409;
+  if (error instanceof TooMany) return 429;
+  return 400;
+}
+
+/** Turns a thrown domain error into the REST convention; anything else is a logged 500. */
+export function toErrorResponse(error: unknown): Response {
+  if (error instanceof Response) return error;
+  if (error instanceof DomainError) {
+    const headers: HeadersInit = error instanceof TooMany ? { "Retry-After": String(error.retryAfterSeconds) } : {};
+    return jsonError(statusOf(error), error.message, error.fieldErrors, headers);
+  }
+  console.error(error);
+  return jsonError(500, "Something went wrong on our side. Please try again.");
+}
+
+/** Field messages from a zod error, keyed by the dotted path ("" for the whole body). */
+export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".");
+    (errors[key] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+/** Parses a JSON body with a contract; bad JSON or bad fields become a 400 Invalid. */
+export async function parseJsonBody<T>(request: Request, schema: ZodType<T>): Promise<T> {
+  let body: unknown;
+  try {
+    const text = await request.text();
+    body = text ? JSON.parse(text) : {};
+  } catch {
+    throw new Invalid("The request body must be valid JSON.");
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const errors = fieldErrorsOf(result.error);
+    const first = Object.values(errors)[0]?.[0] ?? "Invalid input.";
+    throw new Invalid(first, errors);
+  }
+  return result.data;
+}
+
+type Args = (LoaderFunctionArgs | ActionFunctionArgs) & { ctx: AppContext };
+
+/** Wraps a REST handler: gives it the app context and maps every error to the convention. */
+export function rest(handler: (args: Args) => Promise<Response>) {
+  return async (args: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
+    try {
+      const ctx = await getAppContext();
+      return await handler({ ...args, ctx });
+    } catch (error) {
+      return toErrorResponse(error);
+    }
+  };
+}
+
+export function methodNotAllowed(allowed: string[]): Response {
+  return jsonError(405, `Method not allowed. Use ${allowed.join(" or ")}.`, {}, { Allow: allowed.join(", ") });
+}

@@ -1,0 +1,118 @@
+import type { LoginInput, PublicUser, RegisterInput } from "../contracts/auth";
+import type { AppContext } from "../context";
+import { Conflict, Forbidden, Unauthenticated } from "../errors";
+import { RateLimiter } from "./rate-limit";
+import { decoyHash, hashPassword, verifyPassword } from "./passwords";
+import { createSession } from "./sessions";
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+// Per address: generous enough for an office behind one NAT, tight enough to stop guessing.
+const loginsPerIp = new RateLimiter(30, FIFTEEN_MINUTES);
+// Per account: failures only, so a locked-out attacker cannot lock the owner out for long.
+const failuresPerAccount = new RateLimiter(5, FIFTEEN_MINUTES);
+
+const tooManyLogins = (minutes: number) =>
+  `Too many sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
+
+type UserRow = { id: number; username: string; email: string; isAdmin: 0 | 1 };
+
+export function toPublicUser(row: UserRow): PublicUser {
+  return { id: row.id, username: row.username, email: row.email, isAdmin: row.isAdmin === 1 };
+}
+
+export async function login(
+  ctx: AppContext,
+  input: LoginInput,
+  clientIp: string,
+): Promise<{ user: PublicUser; token: string; expiresAt: Date }> {
+  const accountKey = input.username.toLowerCase();
+  loginsPerIp.check(clientIp, tooManyLogins);
+  failuresPerAccount.check(accountKey, tooManyLogins);
+  loginsPerIp.hit(clientIp);
+
+  const row = await ctx.db
+    .selectFrom("users")
+    .select(["id", "username", "email", "isAdmin", "passwordHash"])
+    .where("username", "=", input.username)
+    .executeTakeFirst();
+  const ok = await verifyPassword(row?.passwordHash ?? (await decoyHash()), input.password);
+  if (!row || !ok) {
+    failuresPerAccount.hit(accountKey);
+    throw new Unauthenticated("Invalid username or password");
+  }
+  failuresPerAccount.reset(accountKey);
+  const session = await createSession(ctx, row.id);
+  return { user: toPublicUser(row), ...session };
+}
+
+/**
+ * Creates an ordinary user. Only an admin acting may create another admin: an anonymous
+ * `isAdmin: true` is ignored rather than refused, as the public form never sends it.
+ */
+export async function register(ctx: AppContext, input: RegisterInput, actor: PublicUser | null): Promise<PublicUser> {
+  const isAdmin = input.isAdmin === true && actor?.isAdmin === true;
+  const passwordHash = await hashPassword(input.password);
+  const row = await ctx.db
+    .insertInto("users")
+    .values({ username: input.username, email: input.email, passwordHash, isAdmin: isAdmin ? 1 : 0 })
+    .onConflict((oc) => oc.column("username").doNothing())
+    .returning(["id", "username", "email", "isAdmin"])
+    .executeTakeFirst();
+  if (!row) throw new Conflict("That username is already taken.", { username: ["That username is already taken."] });
+  return toPublicUser(row);
+}
+
+export async function getUserById(ctx: AppContext, id: number): Promise<PublicUser | null> {
+  const row = await ctx.db
+    .selectFrom("users")
+    .select(["id", "username", "email", "isAdmin"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row ? toPublicUser(row) : null;
+}
+
+export function requireAdmin(user: PublicUser | null): PublicUser {
+  if (!user) throw new Unauthenticated("Please sign in to continue.");
+  if (!user.isAdmin) throw new Forbidden("Admin access is required.");
+  return user;
+}
+
+/**
+ * Makes sure an admin exists: creates one from the configured credentials when the table has none.
+ * Returns the username created, or null when an admin already existed.
+ */
+export async function ensureAdmin(
+  ctx: AppContext,
+  admin: { username: string; password: string; email: string },
+): Promise<string | null> {
+  const existing = await ctx.db.selectFrom("users").select("id").where("isAdmin", "=", 1).executeTakeFirst();
+  if (existing) return null;
+  const passwordHash = await hashPassword(admin.password);
+  await ctx.db
+    .insertInto("users")
+    .values({ username: admin.username, email: admin.email, passwordHash, isAdmin: 1 })
+    .onConflict((oc) => oc.column("username").doUpdateSet({ isAdmin: 1, passwordHash, email: admin.email }))
+    .execute();
+  return admin.username;
+}
+
+/** For `npm run admin:create`: creates an admin, or promotes and resets an existing user. */
+export async function upsertAdmin(
+  ctx: AppContext,
+  admin: { username: string; password: string; email: string },
+): Promise<"created" | "updated"> {
+  const passwordHash = await hashPassword(admin.password);
+  const existing = await ctx.db.selectFrom("users").select("id").where("username", "=", admin.username).executeTakeFirst();
+  if (existing) {
+    await ctx.db.updateTable("users").set({ isAdmin: 1, passwordHash, email: admin.email }).where("id", "=", existing.id).execute();
+    return "updated";
+  }
+  await ctx.db.insertInto("users").values({ username: admin.username, email: admin.email, passwordHash, isAdmin: 1 }).execute();
+  return "created";
+}
+
+/** Test hook: forget every counter. */
+export function resetLoginLimits(): void {
+  loginsPerIp.clear();
+  failuresPerAccount.clear();
+}

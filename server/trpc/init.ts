@@ -1,0 +1,50 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import type { PublicUser } from "../contracts/auth";
+import type { AppContext } from "../context";
+import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
+
+export interface TrpcContext {
+  app: AppContext;
+  user: PublicUser | null;
+  clientIp: string;
+}
+
+const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    return {
+      ...shape,
+      data: { ...shape.data, fieldErrors: cause instanceof DomainError ? cause.fieldErrors : {} },
+    };
+  },
+});
+
+function codeOf(error: DomainError): TRPCError["code"] {
+  if (error instanceof Invalid) return "BAD_REQUEST";
+  if (error instanceof Unauthenticated) return "UNAUTHORIZED";
+  if (error instanceof Forbidden) return "FORBIDDEN";
+  if (error instanceof NotFound) return "NOT_FOUND";
+  if (error instanceof Conflict) return "CONFLICT";
+  if (error instanceof TooMany) return "TOO_MANY_REQUESTS";
+  return "BAD_REQUEST";
+}
+
+/** Domain errors thrown by services become TRPCErrors with the same readable message. */
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: codeOf(cause), message: cause.message, cause });
+  }
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure.use(domainErrors);
+
+export const adminProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Please sign in to continue." });
+  if (!ctx.user.isAdmin) throw new TRPCError({ code: "FORBIDDEN", message: "Admin access is required." });
+  return next({ ctx: { ...ctx, user: ctx.user } });
+});

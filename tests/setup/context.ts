@@ -1,0 +1,40 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll } from "vitest";
+import { openDatabase } from "../../db/client";
+import { loadConfig } from "../../server/config";
+import type { AppContext, Clock } from "../../server/context";
+import { TEMPLATE_DB, TMP_DIR } from "./paths";
+
+export interface TestContext extends AppContext {
+  clock: Clock & { set(date: Date | string): void; advance(ms: number): void };
+}
+
+/** A clock the test moves by hand. */
+export function manualClock(start: Date | string = "2026-06-01T12:00:00.000Z") {
+  let now = new Date(start).getTime();
+  return {
+    now: () => new Date(now),
+    set: (date: Date | string) => void (now = new Date(date).getTime()),
+    advance: (ms: number) => void (now += ms),
+  };
+}
+
+/**
+ * A real SQLite database for one test file: a copy of the migrated template, with its own
+ * data directory. Closed and removed when the file's tests end.
+ */
+export function createTestContext(env: Record<string, string> = {}): TestContext {
+  const dir = path.join(TMP_DIR, `ctx-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, "store.db");
+  fs.copyFileSync(TEMPLATE_DB, file);
+  const config = loadConfig({ DATA_DIR: dir, SESSION_SECRET: "test-secret", NODE_ENV: "test", ...env });
+  const db = openDatabase(file);
+  afterAll(async () => {
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return { db, config, clock: manualClock() };
+}

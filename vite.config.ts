@@ -1,0 +1,36 @@
+import { vitePlugin as remix } from "@remix-run/dev";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "vite";
+import { denyImports } from "vite-env-only";
+import tsconfigPaths from "vite-tsconfig-paths";
+
+declare module "@remix-run/node" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+
+export default defineConfig({
+  server: { port: 3000 },
+  plugins: [
+    // Server code must never reach the browser; only the contracts (zod schemas) may.
+    denyImports({
+      client: {
+        specifiers: ["better-sqlite3", "@node-rs/argon2", "sharp", "stripe", "shippo", "postmark", /^node:/],
+        files: ["**/server/!(contracts)/**", "**/server/*.ts", "**/db/**"],
+      },
+    }),
+    tailwindcss(),
+    remix({
+      future: {
+        v3_fetcherPersist: true,
+        v3_relativeSplatPath: true,
+        v3_throwAbortReason: true,
+        v3_singleFetch: true,
+        v3_lazyRouteDiscovery: true,
+        v3_routeConfig: true,
+      },
+    }),
+    tsconfigPaths(),
+  ],
+});
