@@ -17,7 +17,7 @@ export default defineConfig({
     denyImports({
       client: {
         specifiers: ["better-sqlite3", "@node-rs/argon2", "sharp", "stripe", "shippo", "postmark", /^node:/],
-        files: ["**/server/!(contracts)/**", "**/server/*.ts", "**/db/**"],
+        files: ["server/!(contracts)/**", "server/*.ts", "db/**"],
       },
     }),
     tailwindcss(),

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { z, type ZodType } from "zod";
+import type { z, ZodType } from "zod";
 import type { AppContext } from "../context";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
 import { getAppContext } from "../boot";

@@ -1,0 +1,78 @@
+import { CircleAlert, CircleCheck, Info } from "lucide-react";
+import { useEffect } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { toast, Toaster } from "sonner";
+
+export type Flash = {
+  id: string;
+  kind: "success" | "error" | "info";
+  title: string;
+  description?: string;
+};
+
+/**
+ * Toasts for the whole app. A flash (set by a server action, read by the root loader) shows once:
+ * - with JavaScript, through sonner (errors in the destructive style);
+ * - before hydration or without JavaScript, as static HTML that fades out after five seconds in
+ *   pure CSS (see `.flash-toast` in app.css). Once hydrated the static copy is not rendered, so
+ *   the message never shows twice.
+ */
+export function Toasts({ flash }: { flash: Flash | null }) {
+  const hydrated = useHydrated();
+  const flashId = flash?.id;
+
+  useEffect(() => {
+    if (!flash) return;
+    const options = { id: flash.id, description: flash.description };
+    if (flash.kind === "error") toast.error(flash.title, options);
+    else if (flash.kind === "success") toast.success(flash.title, options);
+    else toast.info(flash.title, options);
+    // Keyed on the flash id: a new flash shows once, a re-render of the same one does nothing
+    // (and the id makes sonner replace rather than duplicate it under StrictMode).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [flashId]);
+
+  return (
+    <>
+      <Toaster visibleToasts={1} duration={5000} theme="dark" position="top-center" richColors closeButton />
+      {!hydrated && flash ? <StaticFlash flash={flash} /> : null}
+    </>
+  );
+}
+
+const ICONS = { success: CircleCheck, error: CircleAlert, info: Info } as const;
+
+function StaticFlash({ flash }: { flash: Flash }) {
+  const Icon = ICONS[flash.kind];
+  return (
+    <div className="flash-toast-region">
+      <div
+        className="flash-toast"
+        data-kind={flash.kind}
+        data-testid="flash-toast"
+        role={flash.kind === "error" ? "alert" : "status"}
+      >
+        <span className="flash-toast-icon" aria-hidden="true">
+          <Icon className="size-5 shrink-0" fill="currentColor" stroke="var(--flash-bg)" strokeWidth={2} />
+        </span>
+        <div className="flash-toast-content">
+          <p className="flash-toast-title">{flash.title}</p>
+          {flash.description ? <p className="flash-toast-description">{flash.description}</p> : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Toasts from client code (fetchers, tRPC mutations). Errors use the destructive style. */
+export const notify = {
+  success(title: string, description?: string) {
+    return toast.success(title, { description });
+  },
+  error(title: string, description?: string) {
+    return toast.error(title, { description });
+  },
+  info(title: string, description?: string) {
+    return toast.info(title, { description });
+  },
+};

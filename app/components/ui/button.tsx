@@ -1,0 +1,63 @@
+import { Slot } from "@radix-ui/react-slot";
+import { cva, type VariantProps } from "class-variance-authority";
+import * as React from "react";
+import { cn } from "~/lib/utils";
+
+export const buttonVariants = cva(
+  [
+    "inline-flex shrink-0 items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-semibold",
+    "uppercase tracking-[0.08em] transition-[color,background-color,border-color,box-shadow,opacity] duration-150",
+    "outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background",
+    "disabled:pointer-events-none disabled:opacity-50 aria-disabled:pointer-events-none aria-disabled:opacity-50",
+    "[&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
+  ],
+  {
+    variants: {
+      variant: {
+        default: "bg-primary text-primary-foreground shadow-sm hover:bg-primary/85 active:bg-primary/75",
+        outline:
+          "border border-foreground/35 bg-transparent text-foreground hover:border-foreground hover:bg-foreground/5 active:bg-foreground/10",
+        ghost: "text-foreground hover:bg-accent hover:text-accent-foreground active:bg-accent/80",
+        destructive:
+          "bg-destructive text-destructive-foreground shadow-sm hover:bg-destructive/90 active:bg-destructive/80 focus-visible:ring-destructive",
+        secondary: "bg-secondary text-secondary-foreground hover:bg-secondary/80",
+        link: "normal-case tracking-normal text-foreground underline-offset-4 hover:underline",
+      },
+      size: {
+        // 44px tall: a comfortable tap target on phones.
+        default: "h-11 px-5",
+        sm: "h-9 rounded-md px-3 text-xs",
+        lg: "h-12 px-8 text-base",
+        icon: "size-11",
+      },
+    },
+    defaultVariants: {
+      variant: "default",
+      size: "default",
+    },
+  },
+);
+
+export interface ButtonProps
+  extends React.ButtonHTMLAttributes<HTMLButtonElement>,
+    VariantProps<typeof buttonVariants> {
+  /** Render the single child element (for example a `Link`) with the button's styles. */
+  asChild?: boolean;
+}
+
+export const Button = React.forwardRef<HTMLButtonElement, ButtonProps>(
+  ({ className, variant, size, asChild = false, type, ...props }, ref) => {
+    const Comp = asChild ? Slot : "button";
+    return (
+      <Comp
+        ref={ref}
+        data-slot="button"
+        className={cn(buttonVariants({ variant, size, className }))}
+        // A plain <button> defaults to "button" so it never submits a form by accident.
+        type={asChild ? type : (type ?? "button")}
+        {...props}
+      />
+    );
+  },
+);
+Button.displayName = "Button";

@@ -1,0 +1,13 @@
+import { data, type MetaFunction } from "@remix-run/node";
+import { NotFoundPage, notFoundMeta } from "~/components/error-pages";
+
+/** Every path no other route matches answers HTTP 404 with the not-found page. */
+export function loader() {
+  return data(null, { status: 404 });
+}
+
+export const meta: MetaFunction = () => notFoundMeta;
+
+export default function NotFoundRoute() {
+  return <NotFoundPage />;
+}

@@ -1,0 +1,63 @@
+// Shared by the e2e files: Debian's Chromium driven by playwright-core, with and without JavaScript.
+import { after, before } from "node:test";
+import { chromium } from "playwright-core";
+
+export const BASE_URL = process.env.E2E_BASE_URL ?? "http://localhost:3000";
+export const ADMIN = {
+  username: process.env.E2E_ADMIN_USERNAME ?? "admin",
+  password: process.env.E2E_ADMIN_PASSWORD ?? "change-me-now",
+};
+export const MODES = [
+  { name: "with JavaScript", javaScriptEnabled: true },
+  { name: "without JavaScript", javaScriptEnabled: false },
+];
+
+let browser;
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
+  });
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** A fresh browser context (no cookies) for one test. */
+export async function newPage({ javaScriptEnabled = true, viewport = { width: 1280, height: 800 } } = {}) {
+  const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, viewport });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
+  });
+  // Nothing may leave the machine: every request goes to the store itself.
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (!["localhost", "127.0.0.1"].includes(url.hostname) && !url.protocol.startsWith("data")) {
+      problems.push(`third-party request: ${request.url()}`);
+    }
+  });
+  return { page, context, problems };
+}
+
+/** Signs in through the login form, the way a person would. */
+export async function signIn(page, { username, password }, path = "/admin/login") {
+  await page.goto(path);
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Waits (up to 5 s) for the locator to be visible; fails the test with its description if not. */
+export async function expectVisible(locator, timeout = 5_000) {
+  await locator.first().waitFor({ state: "visible", timeout });
+}

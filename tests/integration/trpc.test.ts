@@ -1,0 +1,49 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import * as loginRoute from "../../app/routes/api.login";
+import * as registerRoute from "../../app/routes/api.register";
+import * as trpcRoute from "../../app/routes/api.trpc.$";
+import { useAppContextForTests } from "../../server/boot";
+import { ensureAdmin } from "../../server/services/users";
+import { createTestContext } from "../setup/context";
+import { call, CookieJar } from "../setup/http";
+
+const ctx = createTestContext();
+const admin = new CookieJar();
+const shopper = new CookieJar();
+
+beforeAll(async () => {
+  useAppContextForTests(ctx);
+  await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
+  await call(loginRoute.action, { method: "POST", body: { username: "boss", password: "boss-password" }, jar: admin });
+  await call(registerRoute.action, {
+    method: "POST",
+    body: { username: "shopper", password: "shopper1", email: "s@example.com" },
+    jar: shopper,
+  });
+  await ctx.db.insertInto("subscribers").values([{ email: "a@example.com" }, { email: "b@example.com" }]).execute();
+});
+
+const overview = (jar?: CookieJar) => call(trpcRoute.loader, { path: "/api/trpc/admin.overview", jar });
+
+describe("tRPC at /api/trpc", () => {
+  it("gives an admin the overview", async () => {
+    const response = await overview(admin);
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.result.data).toEqual({ subscribers: 2, products: 0, orders: 0 });
+  });
+
+  it("refuses a visitor with 401 and a non-admin with 403", async () => {
+    const anonymous = await overview();
+    expect(anonymous.status).toBe(401);
+    expect((await anonymous.json()).error.message).toBe("Please sign in to continue.");
+    const ordinary = await overview(shopper);
+    expect(ordinary.status).toBe(403);
+    expect((await ordinary.json()).error.message).toBe("Admin access is required.");
+  });
+
+  it("tells anyone who they are", async () => {
+    const response = await call(trpcRoute.loader, { path: "/api/trpc/session.me", jar: shopper });
+    expect((await response.json()).result.data).toMatchObject({ username: "shopper", isAdmin: false });
+  });
+});
