@@ -1,6 +1,6 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import { denyImports } from "vite-env-only";
 import tsconfigPaths from "vite-tsconfig-paths";
 
@@ -10,16 +10,20 @@ declare module "@remix-run/node" {
   }
 }
 
+const buildOnly = (plugins: unknown): Plugin[] =>
+  [plugins].flat(2).map((plugin) => ({ ...(plugin as Plugin), apply: "build" as const }));
+
 export default defineConfig({
   server: { port: 3000 },
   plugins: [
-    // Server code must never reach the browser; only the contracts (zod schemas) may.
-    denyImports({
+    // Server code must never reach the browser; only the contracts (zod schemas) may. Checked at
+    // build time only: in dev, Remix's CSS crawl walks loader imports as "client" and trips it.
+    ...buildOnly(denyImports({
       client: {
         specifiers: ["better-sqlite3", "@node-rs/argon2", "sharp", "stripe", "shippo", "postmark", /^node:/],
         files: ["server/!(contracts)/**", "server/*.ts", "db/**"],
       },
-    }),
+    })),
     tailwindcss(),
     remix({
       future: {
