@@ -8,6 +8,7 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { FieldError, FormAlert } from "~/components/form-messages";
+import { useNoticeToast } from "~/lib/use-notice-toast";
 
 /** "Admin Login": the same screen at /admin/login and /auth. Works without JavaScript. */
 export function LoginScreen() {
@@ -16,6 +17,8 @@ export function LoginScreen() {
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
+  const loginError = lastResult?.error?.[""]?.[0];
+  useNoticeToast(loginError ? { kind: "error", title: "Login failed", description: loginError } : null, lastResult);
   const [form, fields] = useForm({
     lastResult,
     constraint: { username: { required: true }, password: { required: true } },

@@ -39,11 +39,9 @@ export async function loginAction({ request, context }: ActionFunctionArgs) {
     return redirect(safeRedirectPath(formData.get("redirectTo"), "/admin"), { headers });
   } catch (error) {
     if (!(error instanceof Unauthenticated || error instanceof TooMany)) throw error;
-    const headers = new Headers();
-    headers.append("Set-Cookie", await flashHeader(ctx, { kind: "error", title: "Login failed", description: error.message }));
+    // Shown inline by the form and as a toast with JavaScript; not flashed (see subscribe-door).
     return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), {
       status: error instanceof TooMany ? 429 : 401,
-      headers,
     });
   }
 }

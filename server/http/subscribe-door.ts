@@ -1,0 +1,47 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs } from "@remix-run/node";
+import { getAppContext } from "../boot";
+import { HONEYPOT_FIELD, SUBSCRIBE_MESSAGES, subscribeSchema } from "../contracts/subscribe";
+import { Conflict, TooMany } from "../errors";
+import { subscribe } from "../services/subscribers";
+import { clientIpOf } from "./client-ip";
+
+export interface SubscribeActionData {
+  intent: "subscribe";
+  lastResult: SubmissionResult<string[]>;
+  /** What the card shows inline (and the toast says): always the spec's texts. */
+  notice: { kind: "success" | "error"; title: string; description: string } | null;
+}
+
+/**
+ * The sign-up card's form action, shared by every page that shows the card (it posts to the
+ * page it is on, so it works without JavaScript). The notice is returned, not flashed: the page
+ * shows it inline, and with JavaScript as a toast (useNoticeToast). A flash cookie here would
+ * resurface on the next page after a no-JS post, which renders in the same request.
+ */
+export async function subscribeAction({ request, context }: ActionFunctionArgs, formData?: FormData) {
+  const ctx = await getAppContext();
+  const form = formData ?? (await request.formData());
+  const submission = parseWithZod(form, { schema: subscribeSchema });
+  const reply = (notice: SubscribeActionData["notice"], status: number, resetForm = false) =>
+    data<SubscribeActionData>({ intent: "subscribe", lastResult: submission.reply({ resetForm }), notice }, { status });
+
+  if (submission.status !== "success") return reply(null, 400);
+  const success = {
+    kind: "success" as const,
+    title: SUBSCRIBE_MESSAGES.successTitle,
+    description: SUBSCRIBE_MESSAGES.successDescription(ctx.config.brand.name),
+  };
+  // A filled honeypot is a bot: it is told what a person would be told, and nothing is stored.
+  if (String(form.get(HONEYPOT_FIELD) ?? "") !== "") return reply(success, 200, true);
+  try {
+    await subscribe(ctx, submission.value, clientIpOf(context));
+    return reply(success, 200, true);
+  } catch (error) {
+    if (error instanceof Conflict) return reply({ kind: "error", title: SUBSCRIBE_MESSAGES.failureTitle, description: error.message }, 409);
+    if (error instanceof TooMany) return reply({ kind: "error", title: SUBSCRIBE_MESSAGES.failureTitle, description: error.message }, 429);
+    console.error(error);
+    return reply({ kind: "error", title: SUBSCRIBE_MESSAGES.failureTitle, description: SUBSCRIBE_MESSAGES.failure }, 500);
+  }
+}
