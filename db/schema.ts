@@ -159,6 +159,24 @@ export interface SupportMessagesTable {
   createdAt: Timestamp;
 }
 
+export type MailStream = "outbound" | "broadcast";
+
+export interface MailMessagesTable {
+  id: Generated<number>;
+  stream: MailStream;
+  toAddress: string;
+  fromAddress: string;
+  replyTo: string | null;
+  subject: string;
+  htmlBody: string;
+  textBody: string | null;
+  tag: string | null;
+  status: "stored" | "sent" | "failed";
+  providerMessageId: string | null;
+  error: string | null;
+  createdAt: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -172,6 +190,7 @@ export interface DB {
   shippingLabels: ShippingLabelsTable;
   refunds: RefundsTable;
   supportMessages: SupportMessagesTable;
+  mailMessages: MailMessagesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -14,6 +14,7 @@ export interface Config {
   admin: { username: string; password: string; email: string; usingDefaults: boolean };
   brand: { name: string; socialHandle: string; supportEmail: string };
   trustProxy: boolean;
+  postmark: { serverToken: string | null; from: string; broadcastStream: string };
 }
 
 export const DEFAULT_ADMIN = { username: "admin", password: "change-me-now", email: "admin@example.com" };
@@ -70,5 +71,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       supportEmail: env.SUPPORT_EMAIL || "support@legacy.example",
     },
     trustProxy: flag(env.TRUST_PROXY, false),
+    postmark: {
+      serverToken: env.POSTMARK_SERVER_TOKEN || null,
+      from: env.POSTMARK_FROM || env.SUPPORT_EMAIL || "support@legacy.example",
+      broadcastStream: env.POSTMARK_BROADCAST_STREAM || "broadcast",
+    },
   };
 }

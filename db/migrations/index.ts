@@ -1,5 +1,6 @@
 import type { Migration } from "kysely";
 import { init } from "./0001_init";
+import { mailMessages } from "./0002_mail_messages";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -7,4 +8,5 @@ import { init } from "./0001_init";
  */
 export const migrations: Record<string, Migration> = {
   "0001_init": init,
+  "0002_mail_messages": mailMessages,
 };

@@ -1,0 +1,168 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { CheckCircle2, Clock, Mail } from "lucide-react";
+import { FieldError, FormAlert } from "~/components/form-messages";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { useNoticeToast } from "~/lib/use-notice-toast";
+import type { loader as rootLoader } from "~/root";
+import { SUPPORT_TYPES, supportSchema } from "../../server/contracts/support";
+import { supportAction } from "../../server/http/support-door";
+
+export const meta: MetaFunction = () => [{ title: "Get Support" }];
+export const action = (args: ActionFunctionArgs) => supportAction(args);
+
+const COMMON_ISSUES = [
+  "Order status and tracking",
+  "Sizing and product information",
+  "Returns and exchanges",
+  "Shipping and delivery",
+  "Payment and billing",
+  "Product availability",
+];
+
+const fieldClass =
+  "w-full rounded-md border border-input bg-background px-3 py-2 text-base md:text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring aria-[invalid=true]:border-destructive";
+
+export default function SupportPage() {
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const supportEmail = root?.brand.supportEmail ?? "";
+  const result = useActionData<typeof action>();
+  useNoticeToast(result?.notice, result);
+
+  return (
+    <div className="mx-auto w-full max-w-6xl px-4 py-12 sm:px-6 md:py-20">
+      <header className="max-w-2xl">
+        <h1 className="font-display text-5xl tracking-wide sm:text-7xl">Get Support</h1>
+        <p className="mt-3 text-muted-foreground">
+          Questions about a drop, an order or sizing? Write to us and a real person answers.
+        </p>
+      </header>
+      <div className="mt-12 grid gap-10 lg:grid-cols-[1fr_1.4fr]">
+        <aside className="space-y-6">
+          <section className="rounded-xl border border-border bg-card p-6" aria-labelledby="contact-heading">
+            <h2 id="contact-heading" className="font-display text-2xl tracking-wide">Contact</h2>
+            <ul className="mt-4 space-y-4 text-sm">
+              <li className="flex gap-3">
+                <Mail aria-hidden className="mt-0.5 size-4 text-muted-foreground" />
+                <span>
+                  Support e-mail:{" "}
+                  <a className="underline underline-offset-4" href={`mailto:${supportEmail}`}>
+                    {supportEmail}
+                  </a>
+                </span>
+              </li>
+              <li className="flex gap-3">
+                <CheckCircle2 aria-hidden className="mt-0.5 size-4 text-muted-foreground" />
+                <span>We respond within 24 hours.</span>
+              </li>
+              <li className="flex gap-3">
+                <Clock aria-hidden className="mt-0.5 size-4 text-muted-foreground" />
+                <span>Hours: Monday-Friday 9 AM-6 PM EST</span>
+              </li>
+            </ul>
+          </section>
+          <section className="rounded-xl border border-border bg-card p-6" aria-labelledby="issues-heading">
+            <h2 id="issues-heading" className="font-display text-2xl tracking-wide">Common Issues</h2>
+            <ul className="mt-4 space-y-2 text-sm text-muted-foreground">
+              {COMMON_ISSUES.map((issue) => (
+                <li key={issue} className="flex gap-2">
+                  <span aria-hidden>—</span>
+                  {issue}
+                </li>
+              ))}
+            </ul>
+          </section>
+        </aside>
+        {result?.sent ? <MessageSent /> : <SupportForm />}
+      </div>
+    </div>
+  );
+}
+
+function MessageSent() {
+  return (
+    <section className="flex flex-col items-start justify-center rounded-xl border border-border bg-card p-8" role="status">
+      <CheckCircle2 aria-hidden className="size-10 text-success" />
+      <h2 className="mt-4 font-display text-4xl tracking-wide">Message Sent!</h2>
+      <p className="mt-2 text-muted-foreground">Thank you for reaching out. We'll get back to you within 24 hours.</p>
+      <Button asChild variant="outline" className="mt-6">
+        {/* A plain link back to the empty form: works the same with and without JavaScript. */}
+        <Link to="/support" reloadDocument={false}>
+          Send Another Message
+        </Link>
+      </Button>
+    </section>
+  );
+}
+
+function SupportForm() {
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const sending = navigation.state === "submitting" && navigation.formAction === "/support";
+  const [form, fields] = useForm({
+    lastResult: result?.lastResult,
+    defaultValue: { supportType: "other" },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: supportSchema }),
+  });
+  const failure = result?.notice?.kind === "error" ? result.notice : null;
+
+  return (
+    <section className="rounded-xl border border-border bg-card p-6 sm:p-8" aria-labelledby="form-heading">
+      <h2 id="form-heading" className="font-display text-3xl tracking-wide">Send us a message</h2>
+      <Form method="post" action="/support" {...getFormProps(form)} className="mt-6 grid gap-5 sm:grid-cols-2">
+        <div className="sm:col-span-2">
+          <FormAlert id={form.errorId} title={failure?.title ?? ""} errors={failure ? [failure.description] : undefined} />
+        </div>
+        <Field label="Name" id={fields.name.id} errorId={fields.name.errorId} errors={fields.name.errors}>
+          <Input {...getInputProps(fields.name, { type: "text" })} autoComplete="name" />
+        </Field>
+        <Field label="Email" id={fields.email.id} errorId={fields.email.errorId} errors={fields.email.errors}>
+          <Input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
+        </Field>
+        <Field label="Order number (optional)" id={fields.orderNumber.id} errorId={fields.orderNumber.errorId} errors={fields.orderNumber.errors}>
+          <Input {...getInputProps(fields.orderNumber, { type: "text" })} />
+        </Field>
+        <Field label="What is it about?" id={fields.supportType.id} errorId={fields.supportType.errorId} errors={fields.supportType.errors}>
+          <select {...getSelectProps(fields.supportType)} className={`${fieldClass} h-11`}>
+            {SUPPORT_TYPES.map((type) => (
+              <option key={type.value} value={type.value}>
+                {type.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <div className="sm:col-span-2">
+          <Field label="Subject" id={fields.subject.id} errorId={fields.subject.errorId} errors={fields.subject.errors}>
+            <Input {...getInputProps(fields.subject, { type: "text" })} />
+          </Field>
+        </div>
+        <div className="sm:col-span-2">
+          <Field label="Message" id={fields.message.id} errorId={fields.message.errorId} errors={fields.message.errors}>
+            <textarea {...getTextareaProps(fields.message)} rows={6} className={fieldClass} />
+          </Field>
+        </div>
+        <div className="sm:col-span-2">
+          <Button type="submit" disabled={sending} className="w-full sm:w-auto">
+            {sending ? "Sending..." : "Send Message"}
+          </Button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function Field({ label, id, errorId, errors, children }: { label: string; id: string; errorId: string; errors?: string[]; children: React.ReactNode }) {
+  return (
+    <div className="space-y-2">
+      <Label htmlFor={id}>{label}</Label>
+      {children}
+      <FieldError id={errorId} errors={errors} />
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { z } from "zod";
+
+export const SUPPORT_TYPES = [
+  { value: "order", label: "Order Issues" },
+  { value: "product", label: "Product Questions" },
+  { value: "shipping", label: "Shipping & Delivery" },
+  { value: "refund", label: "Returns & Refunds" },
+  { value: "technical", label: "Technical Issues" },
+  { value: "other", label: "Other" },
+] as const;
+
+const SUPPORT_TYPE_VALUES = ["order", "product", "shipping", "refund", "technical", "other"] as const;
+
+/** Spec §5 Support form, messages exact. Shared by the page, and POST /api/support/contact. */
+export const supportSchema = z.object({
+  name: z.string({ error: "Name must be at least 2 characters" }).trim().min(2, "Name must be at least 2 characters").max(100, "Name must be at most 100 characters"),
+  email: z
+    .string({ error: "Please enter a valid email address" })
+    .trim()
+    .max(254, "Please enter a valid email address")
+    .pipe(z.email("Please enter a valid email address")),
+  orderNumber: z
+    .string()
+    .trim()
+    .max(40, "Order number must be at most 40 characters")
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  subject: z.string({ error: "Subject must be at least 5 characters" }).trim().min(5, "Subject must be at least 5 characters").max(200, "Subject must be at most 200 characters"),
+  message: z.string({ error: "Message must be at least 10 characters" }).trim().min(10, "Message must be at least 10 characters").max(5000, "Message must be at most 5000 characters"),
+  supportType: z
+    .enum(SUPPORT_TYPE_VALUES, { error: "Please choose what your message is about" })
+    .default("other"),
+});
+export type SupportInput = z.infer<typeof supportSchema>;
+
+export const SUPPORT_MESSAGES = {
+  successTitle: "Message sent successfully",
+  successDescription: "We'll get back to you within 24 hours.",
+  failureTitle: "Failed to send message",
+  failureDefault: "Please try again later.",
+} as const;

@@ -1,0 +1,38 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs } from "@remix-run/node";
+import { getAppContext } from "../boot";
+import { SUPPORT_MESSAGES, supportSchema } from "../contracts/support";
+import { TooMany } from "../errors";
+import { sendSupportMessage } from "../services/support";
+import { clientIpOf } from "./client-ip";
+
+export interface SupportActionData {
+  sent: boolean;
+  lastResult: SubmissionResult<string[]>;
+  notice: { kind: "success" | "error"; title: string; description: string } | null;
+}
+
+/** The /support form's action: validates, stores and mails; the page shows "Message Sent!" after. */
+export async function supportAction({ request, context }: ActionFunctionArgs) {
+  const ctx = await getAppContext();
+  const submission = parseWithZod(await request.formData(), { schema: supportSchema });
+  if (submission.status !== "success") {
+    return data<SupportActionData>({ sent: false, lastResult: submission.reply(), notice: null }, { status: 400 });
+  }
+  try {
+    await sendSupportMessage(ctx, submission.value, clientIpOf(context));
+    return data<SupportActionData>({
+      sent: true,
+      lastResult: submission.reply({ resetForm: true }),
+      notice: { kind: "success", title: SUPPORT_MESSAGES.successTitle, description: SUPPORT_MESSAGES.successDescription },
+    });
+  } catch (error) {
+    const description = error instanceof TooMany ? error.message : SUPPORT_MESSAGES.failureDefault;
+    if (!(error instanceof TooMany)) console.error(error);
+    return data<SupportActionData>(
+      { sent: false, lastResult: submission.reply(), notice: { kind: "error", title: SUPPORT_MESSAGES.failureTitle, description } },
+      { status: error instanceof TooMany ? 429 : 500 },
+    );
+  }
+}
