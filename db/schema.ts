@@ -106,8 +106,43 @@ export interface OrdersTable {
   refundStatus: ColumnType<RefundStatus, RefundStatus | undefined, RefundStatus>;
   refundAmountCents: ColumnType<number, number | undefined, number>;
   refundedAt: string | null;
+  holdExpiresAt: string | null;
+  paidAt: string | null;
+  /** The carrier-method key the buyer chose, e.g. "usps-ground_saver". */
+  shippingMethod: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+export interface InventoryHoldsTable {
+  id: Generated<number>;
+  orderId: number;
+  productId: number;
+  quantity: number;
+  status: ColumnType<"held" | "sold" | "released", "held" | "sold" | "released" | undefined, "held" | "sold" | "released">;
+  expiresAt: string;
+  createdAt: Timestamp;
+}
+
+export interface LocalPaymentIntentsTable {
+  id: string;
+  clientSecret: string;
+  amountCents: number;
+  currency: ColumnType<string, string | undefined, string>;
+  status: ColumnType<string, string | undefined, string>;
+  lastError: string | null;
+  orderId: number | null;
+  idempotencyKey: string | null;
+  refundedCents: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface PaymentEventsTable {
+  id: string;
+  type: string;
+  paymentIntentId: string | null;
+  receivedAt: Timestamp;
 }
 
 export interface OrderItemsTable {
@@ -191,6 +226,9 @@ export interface DB {
   refunds: RefundsTable;
   supportMessages: SupportMessagesTable;
   mailMessages: MailMessagesTable;
+  inventoryHolds: InventoryHoldsTable;
+  localPaymentIntents: LocalPaymentIntentsTable;
+  paymentEvents: PaymentEventsTable;
 }
 
 export type User = Selectable<UsersTable>;

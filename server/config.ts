@@ -15,6 +15,10 @@ export interface Config {
   brand: { name: string; socialHandle: string; supportEmail: string };
   trustProxy: boolean;
   postmark: { serverToken: string | null; from: string; broadcastStream: string };
+  stripe: { secretKey: string | null; publishableKey: string | null; webhookSecret: string | null };
+  shippo: { apiKey: string | null };
+  /** How long a checkout holds its units while the buyer pays. */
+  holdMinutes: number;
 }
 
 export const DEFAULT_ADMIN = { username: "admin", password: "change-me-now", email: "admin@example.com" };
@@ -76,5 +80,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       from: env.POSTMARK_FROM || env.SUPPORT_EMAIL || "support@legacy.example",
       broadcastStream: env.POSTMARK_BROADCAST_STREAM || "broadcast",
     },
+    stripe: {
+      secretKey: env.STRIPE_SECRET_KEY || null,
+      publishableKey: env.STRIPE_PUBLISHABLE_KEY || null,
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
+    },
+    shippo: { apiKey: env.SHIPPO_API_KEY || null },
+    holdMinutes: Number(env.CHECKOUT_HOLD_MINUTES) > 0 ? Number(env.CHECKOUT_HOLD_MINUTES) : 10,
   };
 }

@@ -1,6 +1,7 @@
 import type { Migration } from "kysely";
 import { init } from "./0001_init";
 import { mailMessages } from "./0002_mail_messages";
+import { checkout } from "./0003_checkout";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -9,4 +10,5 @@ import { mailMessages } from "./0002_mail_messages";
 export const migrations: Record<string, Migration> = {
   "0001_init": init,
   "0002_mail_messages": mailMessages,
+  "0003_checkout": checkout,
 };

@@ -1,0 +1,75 @@
+import { z } from "zod";
+
+export const CHECKOUT_MESSAGES = {
+  missingTitle: "Missing information",
+  missing: "Please fill in all required fields and select a shipping method.",
+  noRatesTitle: "Invalid Shipping Address",
+  noRates: "Please verify your address. Unable to calculate shipping rates for the provided address.",
+  noRatesAtSubmit: "Unable to ship to this address. Please verify your address details.",
+  methodGone: "The shipping option you chose is no longer available. Please choose again.",
+  emptyCartTitle: "Cart is empty",
+  emptyCart: "Add some items to your cart before checking out.",
+  soldOut: (name: string) => `Sorry, ${name} just sold out.`,
+  onlyLeft: (name: string, left: number) => `Only ${left} of ${name} left. Please update your bag.`,
+  unavailable: (name: string) => `${name} can't be bought right now. Please remove it from your bag.`,
+  processFailed: "Failed to process order. Please try again.",
+} as const;
+
+const required = (message = CHECKOUT_MESSAGES.missing) => z.string({ error: message }).trim().min(1, message);
+
+/** Spec §3 "Customer info". State is required (two letters, upper-cased) for US addresses only. */
+export const customerInfoSchema = z
+  .object({
+    email: required().max(254).pipe(z.email("Please enter a valid email address")),
+    name: required().max(120),
+    phone: z.string().trim().max(40).optional().default(""),
+    street: required().max(200),
+    city: required().max(100),
+    state: z.string().trim().toUpperCase().max(2, "Use the 2-letter state code").optional().default(""),
+    zipCode: required().max(20),
+    country: z.string().trim().toUpperCase().length(2, CHECKOUT_MESSAGES.missing).default("US"),
+  })
+  .superRefine((value, issue) => {
+    if (value.country === "US" && !/^[A-Z]{2}$/.test(value.state)) {
+      issue.addIssue({ code: "custom", path: ["state"], message: CHECKOUT_MESSAGES.missing });
+    }
+  })
+  .transform((value) => ({ ...value, state: value.country === "US" ? value.state : "" }));
+export type CustomerInfo = z.infer<typeof customerInfoSchema>;
+
+/** A carrier-method key such as "usps-ground_saver". */
+export const shippingMethodSchema = z
+  .string({ error: CHECKOUT_MESSAGES.missing })
+  .trim()
+  .regex(/^[a-z0-9]+-[a-z0-9_]+$/, CHECKOUT_MESSAGES.missing);
+
+/** POST /api/process-order. A shippingCost may be sent (the spec's client does) but is never trusted. */
+export const processOrderSchema = z.object({
+  customerInfo: customerInfoSchema,
+  shippingMethod: shippingMethodSchema,
+  shippingCost: z.unknown().optional(),
+});
+export type ProcessOrderInput = z.infer<typeof processOrderSchema>;
+
+export const confirmOrderSchema = z.object({
+  paymentIntentId: z.string({ error: "paymentIntentId is required" }).trim().min(1, "paymentIntentId is required").max(255),
+});
+
+export interface OrderSummary {
+  orderId: number;
+  orderNumber: string;
+  items: { productId: number; name: string; unitPrice: number; quantity: number; total: number }[];
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  tax: number;
+  taxRate: number;
+  taxLabel: string;
+  total: number;
+  holdExpiresAt: string;
+}
+
+/** Spec §9: the last 8 characters of the payment intent, upper-cased; otherwise the numeric id. */
+export function orderNumberOf(order: { id: number; paymentIntentId: string | null }): string {
+  return order.paymentIntentId ? order.paymentIntentId.slice(-8).toUpperCase() : String(order.id);
+}

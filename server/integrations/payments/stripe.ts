@@ -1,0 +1,52 @@
+import Stripe from "stripe";
+import type { IntentStatus, PaymentProvider } from "./types";
+
+/** Stripe PaymentIntents. Every write carries an idempotency key, so a retried request charges once. */
+export function stripePayments(secretKey: string): PaymentProvider {
+  const stripe = new Stripe(secretKey, { maxNetworkRetries: 2 });
+  return {
+    mode: "stripe",
+    async createIntent({ amountCents, orderId, email, idempotencyKey }) {
+      const intent = await stripe.paymentIntents.create(
+        {
+          amount: amountCents,
+          currency: "usd",
+          receipt_email: email,
+          metadata: { orderId: String(orderId) },
+          automatic_payment_methods: { enabled: true },
+        },
+        { idempotencyKey },
+      );
+      if (!intent.client_secret) throw new Error("Stripe returned a payment without a client secret.");
+      return { id: intent.id, clientSecret: intent.client_secret };
+    },
+    async retrieveIntent(id) {
+      const intent = await stripe.paymentIntents.retrieve(id);
+      const orderId = Number(intent.metadata?.orderId);
+      return {
+        id: intent.id,
+        status: intent.status as IntentStatus,
+        amountCents: intent.amount,
+        lastError: intent.last_payment_error?.message ?? null,
+        orderId: Number.isInteger(orderId) && orderId > 0 ? orderId : null,
+      };
+    },
+    async cancelIntent(id) {
+      try {
+        await stripe.paymentIntents.cancel(id);
+      } catch (error) {
+        // Already succeeded or canceled: the confirmation path decides what happens next.
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      }
+    },
+    async refund({ paymentIntentId, amountCents, idempotencyKey }) {
+      const refund = await stripe.refunds.create({ payment_intent: paymentIntentId, amount: amountCents }, { idempotencyKey });
+      return { id: refund.id, status: refund.status ?? "pending" };
+    },
+  };
+}
+
+/** Verifies a webhook's signature against the raw body; throws when it does not match. */
+export function verifyStripeEvent(rawBody: string, signature: string, webhookSecret: string, secretKey: string): Stripe.Event {
+  return new Stripe(secretKey).webhooks.constructEvent(rawBody, signature, webhookSecret);
+}

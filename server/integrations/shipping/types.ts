@@ -1,0 +1,43 @@
+export interface Parcel {
+  weightLbs: number;
+  lengthIn: number;
+  widthIn: number;
+  heightIn: number;
+}
+
+export interface ShippingAddress {
+  name: string;
+  street: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  country: string;
+  phone?: string;
+  email?: string;
+}
+
+export interface RateQuote {
+  carrier: string;
+  method: string;
+  costCents: number;
+  description: string;
+  estimatedDays: number;
+  /** The provider's own rate id (Shippo's object_id), needed to buy the label. */
+  providerRateId?: string;
+}
+
+export interface BoughtLabel {
+  labelUrl: string;
+  trackingNumber: string;
+  carrier: string;
+  costCents: number;
+}
+
+export interface ShippingProvider {
+  readonly mode: "shippo" | "local";
+  quote(to: Pick<ShippingAddress, "street" | "city" | "state" | "zipCode" | "country"> & Partial<ShippingAddress>, parcel: Parcel): Promise<RateQuote[]>;
+  buyLabel(input: { orderId: number; to: ShippingAddress; parcel: Parcel; methodKey: string }): Promise<BoughtLabel>;
+}
+
+/** "usps-ground_saver": how the checkout names a rate. */
+export const methodKeyOf = (rate: { carrier: string; method: string }) => `${rate.carrier.toLowerCase()}-${rate.method}`;

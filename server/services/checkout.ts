@@ -1,0 +1,202 @@
+import crypto from "node:crypto";
+import { CHECKOUT_MESSAGES, orderNumberOf, type CustomerInfo, type OrderSummary } from "../contracts/checkout";
+import type { AppContext } from "../context";
+import { Conflict, Invalid } from "../errors";
+import { paymentsFor } from "../integrations/payments";
+import { methodKeyOf, parcelFor, shippingFor, type RateQuote } from "../integrations/shipping";
+import { quoteTax } from "../integrations/tax";
+import { discountedCents, publicFilter } from "./catalog";
+import { expireOrder, releaseExpiredHolds } from "./holds";
+
+export interface PricedLine {
+  productId: number;
+  name: string;
+  imageUrl: string | null;
+  priceCents: number;
+  unitCents: number;
+  quantity: number;
+  totalCents: number;
+  weight: number;
+  length: number;
+  width: number;
+  height: number;
+}
+
+/** The bag priced from the database alone: the client never sends a price that is trusted. */
+export async function priceCart(ctx: AppContext, sessionId: string | null) {
+  if (!sessionId) throw new Invalid(CHECKOUT_MESSAGES.emptyCart);
+  const rows = await ctx.db
+    .selectFrom("cartItems")
+    .innerJoin("products", "products.id", "cartItems.productId")
+    .select([
+      "products.id",
+      "products.name",
+      "products.imageUrl",
+      "products.priceCents",
+      "products.discountPercent",
+      "products.inventory",
+      "products.isVisible",
+      "products.isComingSoon",
+      "products.isCountdownRestricted",
+      "products.countdownReleaseDate",
+      "products.weight",
+      "products.length",
+      "products.width",
+      "products.height",
+      "cartItems.quantity",
+    ])
+    .where("cartItems.sessionId", "=", sessionId)
+    .orderBy("cartItems.id")
+    .execute();
+  if (rows.length === 0) throw new Invalid(CHECKOUT_MESSAGES.emptyCart);
+  const isPublic = await publicFilter(ctx);
+  const lines: PricedLine[] = rows.map((row) => {
+    if (!isPublic(row) || row.isComingSoon === 1) throw new Conflict(CHECKOUT_MESSAGES.unavailable(row.name));
+    const unitCents = discountedCents(row.priceCents, row.discountPercent);
+    return {
+      productId: row.id,
+      name: row.name,
+      imageUrl: row.imageUrl,
+      priceCents: row.priceCents,
+      unitCents,
+      quantity: row.quantity,
+      totalCents: unitCents * row.quantity,
+      weight: row.weight,
+      length: row.length,
+      width: row.width,
+      height: row.height,
+    };
+  });
+  const subtotalCents = lines.reduce((sum, l) => sum + l.totalCents, 0);
+  const discountCents = lines.reduce((sum, l) => sum + (l.priceCents - l.unitCents) * l.quantity, 0);
+  return { lines, subtotalCents, discountCents, parcel: parcelFor(lines) };
+}
+
+/** Rates for the bag to an address, cheapest first; empty when it cannot be shipped there. */
+export async function quoteShipping(
+  ctx: AppContext,
+  sessionId: string | null,
+  address: Pick<CustomerInfo, "street" | "city" | "state" | "zipCode" | "country">,
+): Promise<RateQuote[]> {
+  const { parcel } = await priceCart(ctx, sessionId);
+  return shippingFor(ctx).quote(address, parcel);
+}
+
+/**
+ * Process Order: re-prices the bag, quotes shipping again, adds tax, takes the units off the
+ * shelf for the hold time (an atomic conditional update per product, all or nothing), creates
+ * the pending order and the payment. Two buyers can never hold the same last unit.
+ */
+export async function processOrder(
+  ctx: AppContext,
+  input: { sessionId: string | null; customer: CustomerInfo; shippingMethod: string },
+): Promise<{ clientSecret: string; paymentIntentId: string; orderSummary: OrderSummary }> {
+  await releaseExpiredHolds(ctx);
+  const { lines, subtotalCents, discountCents, parcel } = await priceCart(ctx, input.sessionId);
+  const customer = input.customer;
+  const rates = await shippingFor(ctx).quote(customer, parcel);
+  if (rates.length === 0) throw new Invalid(CHECKOUT_MESSAGES.noRatesAtSubmit, { shippingMethod: [CHECKOUT_MESSAGES.noRatesAtSubmit] });
+  const rate = rates.find((r) => methodKeyOf(r) === input.shippingMethod);
+  if (!rate) throw new Invalid(CHECKOUT_MESSAGES.methodGone, { shippingMethod: [CHECKOUT_MESSAGES.methodGone] });
+  const tax = quoteTax({ country: customer.country, state: customer.state, subtotalCents });
+  const totalCents = subtotalCents + rate.costCents + tax.taxCents;
+
+  // A buyer who presses Process Order again (say, after changing the address) starts over.
+  const previous = await ctx.db
+    .selectFrom("orders")
+    .select("id")
+    .where("sessionId", "=", input.sessionId)
+    .where("status", "=", "pending")
+    .where("paidAt", "is", null)
+    .execute();
+  for (const { id } of previous) await expireOrder(ctx, id);
+
+  const now = ctx.clock.now();
+  const holdExpiresAt = new Date(now.getTime() + ctx.config.holdMinutes * 60_000).toISOString();
+  const orderId = await ctx.db.transaction().execute(async (trx) => {
+    const order = await trx
+      .insertInto("orders")
+      .values({
+        sessionId: input.sessionId,
+        customerEmail: customer.email,
+        customerName: customer.name,
+        customerPhone: customer.phone || null,
+        shippingAddress: JSON.stringify({
+          street: customer.street,
+          city: customer.city,
+          state: customer.state,
+          zipCode: customer.zipCode,
+          country: customer.country,
+        }),
+        subtotalCents,
+        discountCents,
+        taxCents: tax.taxCents,
+        shippingCents: rate.costCents,
+        totalCents,
+        shippingMethod: methodKeyOf(rate),
+        holdExpiresAt,
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    for (const line of lines) {
+      const taken = await trx
+        .updateTable("products")
+        .set((eb) => ({ inventory: eb("inventory", "-", line.quantity) }))
+        .where("id", "=", line.productId)
+        .where("inventory", ">=", line.quantity)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) {
+        const left = await trx.selectFrom("products").select("inventory").where("id", "=", line.productId).executeTakeFirst();
+        const inStock = left?.inventory ?? 0;
+        throw new Conflict(inStock > 0 ? CHECKOUT_MESSAGES.onlyLeft(line.name, inStock) : CHECKOUT_MESSAGES.soldOut(line.name));
+      }
+      await trx.insertInto("inventoryHolds").values({ orderId: order.id, productId: line.productId, quantity: line.quantity, expiresAt: holdExpiresAt }).execute();
+      await trx
+        .insertInto("orderItems")
+        .values({
+          orderId: order.id,
+          productId: line.productId,
+          productName: line.name,
+          productPriceCents: line.unitCents,
+          quantity: line.quantity,
+          totalCents: line.totalCents,
+        })
+        .execute();
+    }
+    return order.id;
+  });
+
+  let intent: { id: string; clientSecret: string };
+  try {
+    intent = await paymentsFor(ctx).createIntent({
+      amountCents: totalCents,
+      orderId,
+      email: customer.email,
+      idempotencyKey: `order-${orderId}-${crypto.createHash("sha256").update(String(totalCents)).digest("hex").slice(0, 8)}`,
+    });
+  } catch (error) {
+    await expireOrder(ctx, orderId);
+    throw error;
+  }
+  await ctx.db.updateTable("orders").set({ paymentIntentId: intent.id }).where("id", "=", orderId).execute();
+
+  return {
+    clientSecret: intent.clientSecret,
+    paymentIntentId: intent.id,
+    orderSummary: {
+      orderId,
+      orderNumber: orderNumberOf({ id: orderId, paymentIntentId: intent.id }),
+      items: lines.map((l) => ({ productId: l.productId, name: l.name, unitPrice: l.unitCents / 100, quantity: l.quantity, total: l.totalCents / 100 })),
+      subtotal: subtotalCents / 100,
+      discount: discountCents / 100,
+      shipping: rate.costCents / 100,
+      tax: tax.taxCents / 100,
+      taxRate: tax.taxRate,
+      taxLabel: tax.taxLabel,
+      total: totalCents / 100,
+      holdExpiresAt,
+    },
+  };
+}

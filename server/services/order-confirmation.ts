@@ -1,0 +1,134 @@
+import { orderNumberOf } from "../contracts/checkout";
+import type { AppContext } from "../context";
+import { NotFound } from "../errors";
+import { mailerFor } from "../integrations/mail";
+import { paymentsFor } from "../integrations/payments";
+import { parcelFor, shippingFor } from "../integrations/shipping";
+import { expireOrder } from "./holds";
+import { orderConfirmationEmail } from "./order-emails";
+
+export type ConfirmOutcome =
+  | { status: "paid"; orderId: number; orderNumber: string; firstTime: boolean }
+  | { status: "pending"; orderId: number; orderNumber: string }
+  | { status: "failed"; orderId: number; orderNumber: string; message: string }
+  | { status: "cancelled"; orderId: number; orderNumber: string; message: string };
+
+/**
+ * The one way an order becomes paid, whoever asks (the buyer's confirm call, the Stripe webhook,
+ * the success page), as often and in whatever order. The provider is asked whether the payment
+ * succeeded; the order moves from pending exactly once, and only that move sends the e-mail and
+ * buys the label.
+ */
+export async function confirmPayment(ctx: AppContext, paymentIntentId: string): Promise<ConfirmOutcome> {
+  const order = await ctx.db
+    .selectFrom("orders")
+    .select(["id", "paymentIntentId", "totalCents", "status", "paidAt"])
+    .where("paymentIntentId", "=", paymentIntentId)
+    .executeTakeFirst();
+  if (!order) throw new NotFound("Order not found.");
+  const orderNumber = orderNumberOf(order);
+  if (order.paidAt) return { status: "paid", orderId: order.id, orderNumber, firstTime: false };
+
+  const intent = await paymentsFor(ctx).retrieveIntent(paymentIntentId);
+  if (intent.status === "canceled") {
+    await expireOrder(ctx, order.id);
+    return { status: "cancelled", orderId: order.id, orderNumber, message: "This payment was canceled." };
+  }
+  if (intent.status !== "succeeded") {
+    if (intent.lastError) return { status: "failed", orderId: order.id, orderNumber, message: intent.lastError };
+    return { status: "pending", orderId: order.id, orderNumber };
+  }
+  if (intent.amountCents !== order.totalCents) {
+    // Never fulfil an order for an amount other than its total; an admin must look at it.
+    console.error(`Payment ${paymentIntentId} is for ${intent.amountCents} cents but order ${order.id} totals ${order.totalCents}.`);
+    return { status: "failed", orderId: order.id, orderNumber, message: "The payment amount does not match the order. Please contact support." };
+  }
+
+  const now = ctx.clock.now().toISOString();
+  const outcome = await ctx.db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable("orders")
+      .set({ status: "processing", paidAt: now, updatedAt: now })
+      .where("id", "=", order.id)
+      .where("paidAt", "is", null)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) return "already" as const;
+    const holds = await trx.selectFrom("inventoryHolds").select(["id", "productId", "quantity", "status"]).where("orderId", "=", order.id).execute();
+    for (const hold of holds) {
+      if (hold.status === "released") {
+        // The hold ran out before the money arrived: take the units again if they are still there.
+        const retaken = await trx
+          .updateTable("products")
+          .set((eb) => ({ inventory: eb("inventory", "-", hold.quantity) }))
+          .where("id", "=", hold.productId)
+          .where("inventory", ">=", hold.quantity)
+          .executeTakeFirst();
+        if (Number(retaken.numUpdatedRows) !== 1) throw new SoldOutAfterExpiry();
+      }
+      await trx.updateTable("inventoryHolds").set({ status: "sold" }).where("id", "=", hold.id).execute();
+    }
+    const sessionId = (await trx.selectFrom("orders").select("sessionId").where("id", "=", order.id).executeTakeFirstOrThrow()).sessionId;
+    if (sessionId) await trx.deleteFrom("cartItems").where("sessionId", "=", sessionId).execute();
+    return "moved" as const;
+  }).catch(async (error: unknown) => {
+    if (!(error instanceof SoldOutAfterExpiry)) throw error;
+    await refundLatePayment(ctx, order.id, paymentIntentId, intent.amountCents);
+    return "refunded" as const;
+  });
+
+  if (outcome === "refunded") {
+    return { status: "cancelled", orderId: order.id, orderNumber, message: "Your reservation ran out and the items sold out meanwhile. Your payment has been refunded in full." };
+  }
+  if (outcome === "already") return { status: "paid", orderId: order.id, orderNumber, firstTime: false };
+  await fulfil(ctx, order.id);
+  return { status: "paid", orderId: order.id, orderNumber, firstTime: true };
+}
+
+class SoldOutAfterExpiry extends Error {}
+
+async function refundLatePayment(ctx: AppContext, orderId: number, paymentIntentId: string, amountCents: number) {
+  const refund = await paymentsFor(ctx).refund({ paymentIntentId, amountCents, idempotencyKey: `late-refund-${orderId}` });
+  const now = ctx.clock.now().toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("orders")
+      .set({ status: "cancelled", paidAt: now, refundStatus: "completed", refundAmountCents: amountCents, refundedAt: now, updatedAt: now })
+      .where("id", "=", orderId)
+      .execute();
+    await trx
+      .insertInto("refunds")
+      .values({ orderId, refundId: refund.id, amountCents, reason: "Sold out after the reservation expired", status: refund.status, processedAt: now })
+      .execute();
+  });
+}
+
+/** After the one successful move: the confirmation e-mail and the label. Neither can fail the order. */
+async function fulfil(ctx: AppContext, orderId: number) {
+  const order = await ctx.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirstOrThrow();
+  const items = await ctx.db
+    .selectFrom("orderItems")
+    .leftJoin("products", "products.id", "orderItems.productId")
+    .select(["orderItems.productName", "orderItems.productPriceCents", "orderItems.quantity", "orderItems.totalCents", "products.weight", "products.length", "products.width", "products.height"])
+    .where("orderId", "=", orderId)
+    .execute();
+  try {
+    await mailerFor(ctx).send(orderConfirmationEmail(ctx, order, items));
+  } catch (error) {
+    console.error(`Order ${orderId}: the confirmation e-mail could not be recorded`, error);
+  }
+  const address = JSON.parse(order.shippingAddress) as { street: string; city: string; state: string; zipCode: string; country: string };
+  const parcel = parcelFor(items.map((i) => ({ quantity: i.quantity, weight: i.weight ?? 1, length: i.length ?? 12, width: i.width ?? 9, height: i.height ?? 6 })));
+  const carrier = (order.shippingMethod ?? "unknown-unknown").split("-")[0]!.toUpperCase();
+  try {
+    const label = await shippingFor(ctx).buyLabel({
+      orderId,
+      to: { ...address, name: order.customerName, phone: order.customerPhone ?? undefined, email: order.customerEmail },
+      parcel,
+      methodKey: order.shippingMethod ?? "",
+    });
+    await ctx.db.insertInto("shippingLabels").values({ orderId, labelUrl: label.labelUrl, trackingNumber: label.trackingNumber, carrier: label.carrier, costCents: label.costCents, status: "created" }).execute();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await ctx.db.insertInto("shippingLabels").values({ orderId, carrier, costCents: order.shippingCents, status: "failed", errorMessage: message }).execute();
+  }
+}

@@ -1,0 +1,42 @@
+import { orderNumberOf } from "../contracts/checkout";
+import type { AppContext } from "../context";
+import type { Order } from "../../db/schema";
+import type { OutgoingMail } from "../integrations/mail";
+
+const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/** The customer's order confirmation, with the spec's order number. */
+export function orderConfirmationEmail(
+  ctx: AppContext,
+  order: Order,
+  items: { productName: string; productPriceCents: number; quantity: number; totalCents: number }[],
+): OutgoingMail {
+  const number = orderNumberOf(order);
+  const brand = ctx.config.brand.name;
+  const rows = items
+    .map((i) => `<tr><td>${escapeHtml(i.productName)} × ${i.quantity}</td><td align="right">${usd(i.totalCents)}</td></tr>`)
+    .join("");
+  const totals: [string, number][] = [
+    ["Subtotal", order.subtotalCents],
+    ["Shipping", order.shippingCents],
+    ["Tax", order.taxCents],
+    ["Total", order.totalCents],
+  ];
+  return {
+    stream: "outbound",
+    to: order.customerEmail,
+    subject: `${brand} order #${number} confirmed`,
+    tag: "order-confirmation",
+    html:
+      `<h1>Thank you, ${escapeHtml(order.customerName)}.</h1>` +
+      `<p>Your order <strong>#${number}</strong> is confirmed and being prepared. Limited editions are final sale.</p>` +
+      `<table width="100%">${rows}${totals.map(([k, v]) => `<tr><th align="left">${k}</th><td align="right">${usd(v)}</td></tr>`).join("")}</table>` +
+      `<p>Questions? Reply to ${escapeHtml(ctx.config.brand.supportEmail)}.</p>`,
+    text:
+      `Thank you, ${order.customerName}. Your order #${number} is confirmed.\n\n` +
+      items.map((i) => `${i.productName} x ${i.quantity}: ${usd(i.totalCents)}`).join("\n") +
+      `\n\n${totals.map(([k, v]) => `${k}: ${usd(v)}`).join("\n")}\n`,
+  };
+}

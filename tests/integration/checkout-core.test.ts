@@ -1,0 +1,103 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { payLocalIntent } from "../../server/integrations/payments/local";
+import { processOrder } from "../../server/services/checkout";
+import { releaseExpiredHolds } from "../../server/services/holds";
+import { confirmPayment } from "../../server/services/order-confirmation";
+import { createTestContext } from "../setup/context";
+
+const ctx = createTestContext();
+const customer = {
+  email: "buyer@example.com",
+  name: "Buyer One",
+  phone: "",
+  street: "1 Main St",
+  city: "Albany",
+  state: "NY",
+  zipCode: "12207",
+  country: "US",
+};
+let dropId: number;
+let teeId: number;
+
+async function bag(sessionId: string, productId: number, quantity = 1) {
+  await ctx.db.insertInto("cartItems").values({ sessionId, productId, quantity }).execute();
+}
+
+beforeAll(async () => {
+  dropId = (await ctx.db.insertInto("products").values({ name: "Drop Hoodie", description: "Limited run hoodie", priceCents: 12000, inventory: 5 }).returning("id").executeTakeFirstOrThrow()).id;
+  teeId = (await ctx.db.insertInto("products").values({ name: "Tee", description: "Discounted tee here", priceCents: 4999, discountPercent: 15, inventory: 100 }).returning("id").executeTakeFirstOrThrow()).id;
+});
+
+describe("pricing", () => {
+  it("prices from the database: discount rounded once per unit, shipping re-quoted, state tax", async () => {
+    await bag("price-1", teeId, 3);
+    const { orderSummary } = await processOrder(ctx, { sessionId: "price-1", customer, shippingMethod: "usps-ground_saver" });
+    // 49.99 × 0.85 = 42.4915 → 42.49 a unit, × 3 = 127.47; NY 4 % = 5.0988 → 5.10; 3 × 1 lb → 5.95 + 2 × 0.75 = 7.45
+    expect(orderSummary).toMatchObject({ subtotal: 127.47, tax: 5.1, taxRate: 0.04, shipping: 7.45, total: 140.02, discount: 22.5 });
+  });
+});
+
+describe("500 buyers racing for 5 units", () => {
+  it("gives exactly 5 paid orders, stock 0, and everyone else a sold-out message", async () => {
+    const buyers = Array.from({ length: 200 }, (_, i) => `race-${i}`);
+    for (const sessionId of buyers) await bag(sessionId, dropId);
+    const results = await Promise.allSettled(
+      buyers.map(async (sessionId) => {
+        const order = await processOrder(ctx, { sessionId, customer, shippingMethod: "usps-ground_saver" });
+        await payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242 4242 4242 4242" });
+        return confirmPayment(ctx, order.paymentIntentId);
+      }),
+    );
+    const paid = results.filter((r) => r.status === "fulfilled" && r.value.status === "paid");
+    const refused = results.filter((r) => r.status === "rejected");
+    expect(paid).toHaveLength(5);
+    expect(refused).toHaveLength(195);
+    for (const r of refused) expect((r as PromiseRejectedResult).reason.message).toBe("Sorry, Drop Hoodie just sold out.");
+    const product = await ctx.db.selectFrom("products").select("inventory").where("id", "=", dropId).executeTakeFirstOrThrow();
+    expect(product.inventory).toBe(0);
+    const sold = await ctx.db.selectFrom("orderItems").innerJoin("orders", "orders.id", "orderItems.orderId").select((eb) => eb.fn.sum<number>("quantity").as("n")).where("productId", "=", dropId).where("orders.status", "=", "processing").executeTakeFirstOrThrow();
+    expect(Number(sold.n)).toBe(5);
+  }, 60_000);
+});
+
+describe("confirmation", () => {
+  it("is idempotent: repeated confirms move the order once, one e-mail, one label", async () => {
+    await bag("idem-1", teeId, 1);
+    const order = await processOrder(ctx, { sessionId: "idem-1", customer, shippingMethod: "usps-priority" });
+    await payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242424242424242" });
+    const outcomes = await Promise.all([1, 2, 3].map(() => confirmPayment(ctx, order.paymentIntentId)));
+    expect(outcomes.filter((o) => o.status === "paid" && o.firstTime)).toHaveLength(1);
+    const id = order.orderSummary.orderId;
+    expect(await ctx.db.selectFrom("shippingLabels").selectAll().where("orderId", "=", id).execute()).toHaveLength(1);
+    const mails = await ctx.db.selectFrom("mailMessages").selectAll().where("subject", "like", `%#${order.orderSummary.orderNumber}%`).execute();
+    expect(mails).toHaveLength(1);
+    expect(await ctx.db.selectFrom("cartItems").selectAll().where("sessionId", "=", "idem-1").execute()).toEqual([]);
+  });
+
+  it("does not trust an unpaid intent, and a declined card keeps the hold for another try", async () => {
+    await bag("decline-1", teeId, 2);
+    const order = await processOrder(ctx, { sessionId: "decline-1", customer, shippingMethod: "usps-ground_saver" });
+    expect((await confirmPayment(ctx, order.paymentIntentId)).status).toBe("pending");
+    await payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4000 0000 0000 0002" });
+    expect(await confirmPayment(ctx, order.paymentIntentId)).toMatchObject({ status: "failed", message: "Your card was declined." });
+    const holds = await ctx.db.selectFrom("inventoryHolds").select("status").where("orderId", "=", order.orderSummary.orderId).execute();
+    expect(holds.map((h) => h.status)).toEqual(["held"]);
+    await payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242424242424242" });
+    expect((await confirmPayment(ctx, order.paymentIntentId)).status).toBe("paid");
+  });
+
+  it("releases an expired hold and cancels the payment", async () => {
+    const before = (await ctx.db.selectFrom("products").select("inventory").where("id", "=", teeId).executeTakeFirstOrThrow()).inventory;
+    await bag("expire-1", teeId, 4);
+    const order = await processOrder(ctx, { sessionId: "expire-1", customer, shippingMethod: "usps-ground_saver" });
+    expect((await ctx.db.selectFrom("products").select("inventory").where("id", "=", teeId).executeTakeFirstOrThrow()).inventory).toBe(before - 4);
+    ctx.clock.advance(10 * 60_000 + 1);
+    // This order and the unpaid one from the pricing test.
+    expect(await releaseExpiredHolds(ctx)).toBe(2);
+    const holds = await ctx.db.selectFrom("inventoryHolds").select("status").where("orderId", "=", order.orderSummary.orderId).execute();
+    expect(holds.map((h) => h.status)).toEqual(["released"]);
+    expect((await ctx.db.selectFrom("products").select("inventory").where("id", "=", teeId).executeTakeFirstOrThrow()).inventory).toBe(before);
+    await expect(payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242424242424242" })).rejects.toThrow("This payment has expired");
+    expect((await confirmPayment(ctx, order.paymentIntentId)).status).toBe("cancelled");
+  });
+});
