@@ -73,3 +73,30 @@ export interface OrderSummary {
 export function orderNumberOf(order: { id: number; paymentIntentId: string | null }): string {
   return order.paymentIntentId ? order.paymentIntentId.slice(-8).toUpperCase() : String(order.id);
 }
+
+const address = z.object({
+  street: z.string().trim().max(200).default(""),
+  city: z.string().trim().max(100).default(""),
+  state: z.string().trim().toUpperCase().max(2, "Use the 2-letter state code").default(""),
+  zipCode: z.string().trim().max(20).default(""),
+  country: z.string().trim().toUpperCase().length(2, "Choose a country").default("US"),
+});
+
+/** POST /api/shipping/calculate. packageWeight is accepted for the spec's client but the bag decides. */
+export const shippingCalculateSchema = z.object({
+  address,
+  packageWeight: z.unknown().optional(),
+});
+
+/** POST /api/calculate-tax. */
+export const calculateTaxSchema = z.object({
+  state: z.string().trim().toUpperCase().max(2).default(""),
+  country: z.string().trim().toUpperCase().length(2, "Choose a country").default("US"),
+  subtotal: z.number({ error: "subtotal must be a number" }).nonnegative("subtotal must not be negative").max(1_000_000),
+});
+
+/** The local test processor's card form (the offline stand-in for Stripe.js). */
+export const localCardSchema = z.object({
+  clientSecret: z.string({ error: "Payment not found." }).min(1, "Payment not found."),
+  cardNumber: z.string({ error: "Enter the card number." }).trim().min(12, "Enter the card number.").max(23),
+});

@@ -37,7 +37,7 @@ describe("pricing", () => {
   });
 });
 
-describe("500 buyers racing for 5 units", () => {
+describe("200 buyers racing for 5 units", () => {
   it("gives exactly 5 paid orders, stock 0, and everyone else a sold-out message", async () => {
     const buyers = Array.from({ length: 200 }, (_, i) => `race-${i}`);
     for (const sessionId of buyers) await bag(sessionId, dropId);
