@@ -8,7 +8,7 @@ import express from "express";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(root, "build/server/index.js"));
-const { booted, isCrossSiteWrite } = build.entry.module;
+const { booted, isCrossSiteWrite, releaseExpiredHolds } = build.entry.module;
 
 const { ctx, report } = await booted();
 const { config } = ctx;
@@ -55,6 +55,12 @@ const server = app.listen(config.port, host, () => {
     console.log(`Sign in at ${url}/admin/login with ADMIN_USERNAME and ADMIN_PASSWORD.`);
   }
 });
+
+// Units held by buyers who walked away go back on the shelf even when nobody checks out.
+const sweeper = setInterval(() => {
+  releaseExpiredHolds(ctx).catch((error) => console.error("Releasing expired holds failed:", error));
+}, 30_000);
+sweeper.unref();
 
 // Let in-flight requests (a payment confirmation, say) finish before exiting.
 for (const signal of ["SIGINT", "SIGTERM"]) {
