@@ -17,7 +17,8 @@ import stylesheet from "~/styles/app.css?url";
 import { getAppContext } from "../server/boot";
 import { authenticate } from "../server/http/auth";
 import { readFlash } from "../server/http/flash";
-import { cartCountFor } from "../server/http/cart-session";
+import { cartSessionIdOf } from "../server/http/cart-session";
+import { getCart } from "../server/services/cart";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -34,7 +35,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [auth, flash, cartCount] = await Promise.all([
     authenticate(ctx, request),
     readFlash(ctx, request),
-    cartCountFor(ctx, request),
+    // The badge counts what the bag shows (hidden or unreleased products' lines are left out).
+    cartSessionIdOf(ctx, request).then(async (sessionId) => (await getCart(ctx, sessionId)).count),
   ]);
   const headers = new Headers();
   if (auth.setCookie) headers.append("Set-Cookie", auth.setCookie);

@@ -1,29 +1,25 @@
-import { Link } from "@remix-run/react";
+import * as Popover from "@radix-ui/react-popover";
+import { Link, useLocation } from "@remix-run/react";
 import { ShoppingBag } from "lucide-react";
+import { forwardRef, useEffect, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { CartPanel } from "~/components/cart/cart-panel";
+import { useLiveCart } from "~/components/cart/use-live-cart";
 import { cn } from "~/lib/utils";
 
 export function cartLabel(count: number): string {
   return `Shopping cart, ${count} ${count === 1 ? "item" : "items"}`;
 }
 
-/**
- * The cart entry point in the navigation bar: a real link to /cart (works without JavaScript)
- * with a badge for the total number of items. A later change turns it into the cart dropdown.
- */
-export function CartButton({ count, className }: { count: number; className?: string }) {
-  const shown = count > 99 ? "99+" : String(count);
+const triggerClass = cn(
+  "relative inline-flex size-11 items-center justify-center rounded-md text-foreground transition-colors",
+  "hover:bg-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+  "data-[state=open]:bg-accent",
+);
+
+function BagIcon({ count }: { count: number }) {
   return (
-    <Link
-      to="/cart"
-      prefetch="intent"
-      aria-label={cartLabel(count)}
-      data-testid="cart-button"
-      className={cn(
-        "relative inline-flex size-11 items-center justify-center rounded-md text-foreground transition-colors",
-        "hover:bg-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
-        className,
-      )}
-    >
+    <>
       <ShoppingBag className="size-5" strokeWidth={1.75} aria-hidden="true" />
       {count > 0 ? (
         <span
@@ -31,9 +27,86 @@ export function CartButton({ count, className }: { count: number; className?: st
           data-testid="cart-count"
           className="absolute top-1 right-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-primary px-1 text-[11px] leading-none font-bold text-primary-foreground tabular-nums ring-2 ring-background"
         >
-          {shown}
+          {count > 99 ? "99+" : count}
         </span>
       ) : null}
+    </>
+  );
+}
+
+/**
+ * The cart in the navigation bar: always a real link to /cart, so it works before hydration and
+ * without JavaScript (and a modified click still opens /cart in a new tab). Once hydrated a plain
+ * click opens the dropdown instead. On /cart itself it stays a plain link.
+ */
+export function CartButton({ count }: { count: number }) {
+  const { pathname } = useLocation();
+  if (pathname === "/cart") return <CartLink count={count} />;
+  return <CartDropdown count={count} />;
+}
+
+type CartLinkProps = { count: number } & Omit<React.ComponentPropsWithoutRef<typeof Link>, "to">;
+
+const CartLink = forwardRef<HTMLAnchorElement, CartLinkProps>(({ count, ...props }, ref) => {
+  const hydrated = useHydrated();
+  return (
+    <Link
+      ref={ref}
+      to="/cart"
+      prefetch="intent"
+      aria-label={cartLabel(count)}
+      data-testid="cart-button"
+      data-hydrated={hydrated ? "" : undefined}
+      className={triggerClass}
+      {...props}
+    >
+      <BagIcon count={count} />
     </Link>
+  );
+});
+CartLink.displayName = "CartLink";
+
+const isModified = (event: React.MouseEvent) => event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0;
+
+function CartDropdown({ count }: { count: number }) {
+  const [open, setOpen] = useState(false);
+  const live = useLiveCart(open);
+  // The root loader's count is fresh after every change made here; a refetch on focus may know
+  // better (another tab), until the root loader speaks again.
+  const [fetched, setFetched] = useState<{ count: number; base: number } | null>(null);
+  const liveCount = live.cart?.count;
+  useEffect(() => {
+    if (liveCount !== undefined) setFetched({ count: liveCount, base: count });
+    // Only a new fetch result moves the badge, not a new root count.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [live.cart]);
+  const badge = fetched && fetched.base === count ? fetched.count : count;
+
+  return (
+    <Popover.Root open={open} onOpenChange={setOpen}>
+      <Popover.Trigger asChild>
+        <CartLink
+          count={badge}
+          onClick={(event) => {
+            if (isModified(event)) return;
+            // Handled here: the popover is controlled, so the link must not also navigate.
+            event.preventDefault();
+            setOpen((was) => !was);
+          }}
+        />
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content
+          align="end"
+          sideOffset={10}
+          collisionPadding={8}
+          aria-label="Shopping Cart"
+          data-testid="cart-dropdown"
+          className="cart-popover z-50 flex max-h-[min(40rem,calc(100dvh-5rem))] w-[min(25rem,calc(100vw-1rem))] flex-col overflow-hidden rounded-lg border border-border bg-popover text-popover-foreground shadow-[0_24px_60px_-12px_rgb(0_0_0/0.8)]"
+        >
+          <CartPanel live={live} onClose={() => setOpen(false)} />
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
   );
 }

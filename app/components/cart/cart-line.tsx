@@ -1,0 +1,164 @@
+import { Link } from "@remix-run/react";
+import { Minus, Plus, X } from "lucide-react";
+import type { CartLine } from "../../../server/contracts/cart";
+import { formatUsd } from "../../../server/contracts/catalog";
+import { ProductImage } from "~/components/store/product-image";
+import { cn } from "~/lib/utils";
+import { EnhancedField } from "./enhanced-field";
+import type { CartFetchers } from "./use-cart-fetchers";
+
+/**
+ * The quantity to show while a plus or minus is in flight. The form carries the quantity it was
+ * pressed at ("from"): until the line on screen has moved past it, show the change already made.
+ */
+function optimisticQuantity(line: CartLine, update: CartFetchers["update"]): number {
+  const form = update.formData;
+  if (!form || Number(form.get("productId")) !== line.productId || Number(form.get("from")) !== line.quantity) return line.quantity;
+  const intent = form.get("intent");
+  return intent === "increment" ? line.quantity + 1 : intent === "decrement" ? line.quantity - 1 : line.quantity;
+}
+
+/**
+ * One line of the bag with its plus, minus and remove buttons: real forms posting to /cart (so the
+ * /cart page works without JavaScript); with JavaScript they go through the shared fetchers.
+ */
+export function CartLineRow({
+  line,
+  fetchers,
+  size = "sm",
+  onNavigate,
+}: {
+  line: CartLine;
+  fetchers: CartFetchers;
+  size?: "sm" | "lg";
+  onNavigate?: () => void;
+}) {
+  const { update, remove } = fetchers;
+  const updating = update.state !== "idle";
+  const removing = remove.state !== "idle";
+  const leaving = removing && Number(remove.formData?.get("productId")) === line.productId;
+  const quantity = optimisticQuantity(line, update);
+  const { product } = line;
+  const atCap = line.quantity >= product.inventory;
+  const large = size === "lg";
+
+  return (
+    <li
+      data-testid="cart-line"
+      className={cn("flex gap-4 transition-opacity", large ? "py-6" : "py-4", (leaving || quantity < 1) && "opacity-40")}
+    >
+      <Link
+        to={`/store/${line.productId}`}
+        onClick={onNavigate}
+        tabIndex={-1}
+        aria-hidden="true"
+        className={cn("shrink-0 overflow-hidden rounded-md bg-card", large ? "h-32 w-26 sm:h-36 sm:w-28" : "h-20 w-16")}
+      >
+        <ProductImage image={{ ...product, imagePath: null }} alt="" sizes={large ? "112px" : "64px"} />
+      </Link>
+
+      <div className="flex min-w-0 flex-1 flex-col gap-1">
+        <div className="flex items-start justify-between gap-3">
+          <Link
+            to={`/store/${line.productId}`}
+            onClick={onNavigate}
+            className={cn(
+              "font-semibold tracking-[0.14em] uppercase underline-offset-4 hover:underline",
+              large ? "text-sm" : "text-[12px] leading-snug",
+            )}
+          >
+            {product.name}
+          </Link>
+          <p className={cn("shrink-0 tabular-nums", large ? "text-base font-medium" : "text-sm")} data-testid="line-total">
+            {formatUsd(line.lineTotal)}
+          </p>
+        </div>
+        <p className="flex flex-wrap items-baseline gap-x-2 text-xs text-muted-foreground tabular-nums">
+          <span>
+            <span className="sr-only">Unit price </span>
+            {formatUsd(line.unitPrice)}
+          </span>
+          {product.discountPercent > 0 ? (
+            <>
+              <s>{formatUsd(product.price)}</s>
+              <span className="font-semibold tracking-[0.1em] text-sale">-{product.discountPercent}% OFF</span>
+            </>
+          ) : null}
+        </p>
+        {line.notice ? (
+          <p className="text-xs font-medium text-red-400" data-testid="line-notice">
+            {line.notice}
+          </p>
+        ) : null}
+
+        <div className="mt-auto flex items-center justify-between gap-3 pt-2">
+          <div className="inline-flex items-center rounded-md border border-border">
+            <StepButton fetcher={update} line={line} intent="decrement" disabled={updating} label={`Decrease quantity of ${product.name}`}>
+              <Minus className="size-4" aria-hidden="true" />
+            </StepButton>
+            <span className="min-w-8 text-center text-sm font-medium tabular-nums" aria-live="polite" data-testid="line-quantity">
+              <span className="sr-only">Quantity </span>
+              {Math.max(quantity, 0)}
+            </span>
+            <StepButton
+              fetcher={update}
+              line={line}
+              intent="increment"
+              disabled={updating || atCap || !line.available}
+              label={`Increase quantity of ${product.name}`}
+            >
+              <Plus className="size-4" aria-hidden="true" />
+            </StepButton>
+          </div>
+          <remove.Form method="post" action="/cart">
+            <EnhancedField />
+            <input type="hidden" name="intent" value="remove" />
+            <input type="hidden" name="productId" value={line.productId} />
+            <button
+              type="submit"
+              disabled={removing}
+              aria-label={`Remove ${product.name}`}
+              className="inline-flex min-h-11 items-center gap-1.5 rounded-md px-2 text-xs font-semibold tracking-[0.14em] text-muted-foreground uppercase transition-colors hover:text-foreground disabled:opacity-40"
+            >
+              <X className="size-3.5" aria-hidden="true" />
+              Remove
+            </button>
+          </remove.Form>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+function StepButton({
+  fetcher,
+  line,
+  intent,
+  disabled,
+  label,
+  children,
+}: {
+  fetcher: CartFetchers["update"];
+  line: CartLine;
+  intent: "increment" | "decrement";
+  disabled: boolean;
+  label: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <fetcher.Form method="post" action="/cart" className="contents">
+      <EnhancedField />
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="productId" value={line.productId} />
+      <input type="hidden" name="from" value={line.quantity} />
+      <button
+        type="submit"
+        disabled={disabled}
+        aria-label={label}
+        className="inline-flex size-10 items-center justify-center rounded-md text-foreground transition-colors hover:bg-accent disabled:opacity-35"
+      >
+        {children}
+      </button>
+    </fetcher.Form>
+  );
+}

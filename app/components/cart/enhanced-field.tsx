@@ -1,0 +1,7 @@
+import { useHydrated } from "remix-utils/use-hydrated";
+import { ENHANCED_FIELD } from "../../../server/contracts/cart";
+
+/** Tells a cart action that a fetcher posted (see server/http/cart-door.ts). */
+export function EnhancedField() {
+  return useHydrated() ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null;
+}

@@ -1,0 +1,92 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { ArrowLeft, ArrowRight } from "lucide-react";
+import { formatUsd } from "../../server/contracts/catalog";
+import { getAppContext } from "../../server/boot";
+import { cartFormAction } from "../../server/http/cart-door";
+import { cartSessionIdOf } from "../../server/http/cart-session";
+import { getCart } from "../../server/services/cart";
+import { CartLineRow } from "~/components/cart/cart-line";
+import { useCartFetchers } from "~/components/cart/use-cart-fetchers";
+import { Button } from "~/components/ui/button";
+import type { RootData } from "~/root";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await getAppContext();
+  return { cart: await getCart(ctx, await cartSessionIdOf(ctx, request)) };
+}
+
+export const action = (args: ActionFunctionArgs) => cartFormAction(args);
+
+// A refused change (an item gone from another tab) still means the bag on screen may be stale.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
+  formAction === "/cart" || defaultShouldRevalidate;
+
+export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ matches }) => {
+  const brand = matches.find((match) => match.id === "root")?.data?.brand.name ?? "Store";
+  return [{ title: `Shopping Cart | ${brand}` }, { name: "robots", content: "noindex" }];
+};
+
+/** The full cart view: what the bag icon opens without JavaScript, and "View full bag" with it. */
+export default function CartPage() {
+  const { cart } = useLoaderData<typeof loader>();
+  const fetchers = useCartFetchers();
+  const count = cart.count;
+
+  return (
+    <section aria-labelledby="cart-title" className="mx-auto w-full max-w-6xl px-4 pt-10 pb-20 sm:px-6 sm:pt-14 lg:px-8">
+      <header className="flex flex-wrap items-end justify-between gap-4 border-b border-border pb-6">
+        <h1 id="cart-title" className="font-display text-[clamp(3.5rem,11vw,6.5rem)] leading-[0.85] uppercase">
+          Shopping Cart
+        </h1>
+        {count > 0 ? (
+          <p className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase tabular-nums">
+            {count} {count === 1 ? "item" : "items"}
+          </p>
+        ) : null}
+      </header>
+
+
+      {cart.cartItems.length === 0 ? (
+        <div className="flex flex-col items-start gap-6 py-16">
+          <p className="text-lg text-muted-foreground">Your cart is empty</p>
+          <Button asChild>
+            <Link to="/store" prefetch="intent">
+              Shop the drop
+              <ArrowRight aria-hidden="true" />
+            </Link>
+          </Button>
+        </div>
+      ) : (
+        <div className="grid gap-10 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-14">
+          <ul className="divide-y divide-border" aria-label="Items in your bag">
+            {cart.cartItems.map((line) => (
+              <CartLineRow key={line.id} line={line} fetchers={fetchers} size="lg" />
+            ))}
+          </ul>
+          <aside aria-label="Order summary" className="lg:pt-6">
+            <div className="space-y-5 rounded-lg border border-border bg-card p-6 lg:sticky lg:top-24">
+              <p className="flex items-baseline justify-between">
+                <span className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Total</span>
+                <span className="text-2xl font-medium tabular-nums" data-testid="cart-total">
+                  {formatUsd(cart.totalPrice)}
+                </span>
+              </p>
+              <p className="text-xs leading-relaxed text-muted-foreground">Shipping and tax are worked out at checkout.</p>
+              <Button asChild size="lg" className="w-full">
+                <Link to="/checkout">Checkout</Link>
+              </Button>
+              <Link
+                to="/store"
+                className="flex min-h-11 items-center justify-center gap-2 text-xs font-semibold tracking-[0.16em] text-muted-foreground uppercase hover:text-foreground"
+              >
+                <ArrowLeft className="size-4" aria-hidden="true" />
+                Continue shopping
+              </Link>
+            </div>
+          </aside>
+        </div>
+      )}
+    </section>
+  );
+}

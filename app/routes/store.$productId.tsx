@@ -1,0 +1,171 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { ArrowLeft } from "lucide-react";
+import { CATALOG_MESSAGES, productIdParam } from "../../server/contracts/catalog";
+import { getAppContext } from "../../server/boot";
+import { NotFound } from "../../server/errors";
+import { addToBagAction } from "../../server/http/cart-door";
+import { getPublicProduct, listProductImages } from "../../server/services/catalog";
+import { AddToBag } from "~/components/store/add-to-bag";
+import { ColorSwatches } from "~/components/store/color-swatches";
+import { Gallery } from "~/components/store/gallery";
+import { formatReleaseDate, Price } from "~/components/store/product-labels";
+import { LOW_STOCK } from "~/components/store/product-card";
+import { Button } from "~/components/ui/button";
+import type { RootData } from "~/root";
+
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const ctx = await getAppContext();
+  const id = productIdParam.safeParse(params.productId);
+  try {
+    if (!id.success) throw new NotFound(CATALOG_MESSAGES.notFound);
+    const [product, { images }] = await Promise.all([getPublicProduct(ctx, id.data), listProductImages(ctx, id.data)]);
+    // Primary first, then display order (the sort is stable).
+    const ordered = [...images].sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary));
+    // ?image= is how the thumbnails work without JavaScript.
+    const requested = Number(new URL(request.url).searchParams.get("image"));
+    const selectedImageId = ordered.find((image) => image.id === requested)?.id ?? ordered[0]?.id ?? null;
+    return { product, images: ordered, selectedImageId };
+  } catch (error) {
+    if (error instanceof NotFound) throw data(CATALOG_MESSAGES.notFound, { status: 404 });
+    throw error;
+  }
+}
+
+export const action = (args: ActionFunctionArgs) => addToBagAction(args);
+
+export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ data: page, matches }) => {
+  const brand = matches.find((match) => match.id === "root")?.data?.brand.name ?? "Store";
+  if (!page) return [{ title: `${CATALOG_MESSAGES.notFound} | ${brand}` }];
+  const { product } = page;
+  return [
+    { title: `${product.name} | ${brand}` },
+    { name: "description", content: product.description },
+    { property: "og:title", content: product.name },
+    { property: "og:description", content: product.description },
+    ...(product.imageUrl ? [{ property: "og:image", content: product.imageUrl }] : []),
+  ];
+};
+
+export default function ProductPage() {
+  const { product, images, selectedImageId } = useLoaderData<typeof loader>();
+  const lowStock = !product.isComingSoon && product.inventory > 0 && product.inventory <= LOW_STOCK;
+
+  return (
+    <article className="mx-auto w-full max-w-7xl px-4 pt-4 pb-20 sm:px-6 sm:pt-6 lg:px-8">
+      <BackToProducts />
+      <div className="mt-4 grid gap-8 sm:mt-6 lg:grid-cols-[minmax(0,7fr)_minmax(0,5fr)] lg:gap-14">
+        <Gallery key={product.id} product={product} images={images} selectedImageId={selectedImageId} />
+
+        <div className="flex flex-col gap-8 lg:sticky lg:top-24 lg:self-start">
+          <header className="space-y-4">
+            <p className="text-xs font-semibold tracking-[0.3em] text-muted-foreground uppercase">Limited edition</p>
+            <h1 className="font-display text-[clamp(3rem,9vw,5.25rem)] leading-[0.88] uppercase">{product.name}</h1>
+            <Price product={product} size="lg" />
+            {lowStock ? (
+              <p className="flex items-center gap-2 text-sm text-muted-foreground">
+                <span aria-hidden="true" className="size-1.5 rounded-full bg-sale" />
+                Only {product.inventory} left in this run
+              </p>
+            ) : null}
+          </header>
+
+          <div className="space-y-6 border-t border-border pt-6">
+            <ColorSwatches colors={product.availableColors} />
+            <p className="text-sm">
+              <span className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Size:</span>{" "}
+              <span className="font-medium">One Size</span>
+            </p>
+          </div>
+
+          <div className="space-y-4">
+            <ActionArea product={product} />
+            {!product.isComingSoon && product.inventory > 0 ? (
+              <ul className="space-y-1.5 text-xs text-muted-foreground">
+                <li>Limited run: never restocked once it sells out.</li>
+                <li>All sales final: no returns or exchanges.</li>
+              </ul>
+            ) : null}
+          </div>
+
+          <div className="space-y-3 border-t border-border pt-6">
+            <h2 className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Description</h2>
+            <p className="text-[15px] leading-relaxed whitespace-pre-line text-foreground/90">{product.description}</p>
+          </div>
+
+          {product.promoCode && product.discountPercent > 0 ? (
+            <PromoCode code={product.promoCode} percent={product.discountPercent} />
+          ) : null}
+        </div>
+      </div>
+    </article>
+  );
+}
+
+function BackToProducts() {
+  return (
+    <Link
+      to="/store"
+      prefetch="intent"
+      className="-ml-2 inline-flex min-h-11 items-center gap-2 rounded-md px-2 text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase transition-colors hover:text-foreground"
+    >
+      <ArrowLeft className="size-4" aria-hidden="true" />
+      Back to Products
+    </Link>
+  );
+}
+
+type PageProduct = ReturnType<typeof useLoaderData<typeof loader>>["product"];
+
+function ActionArea({ product }: { product: PageProduct }) {
+  if (product.isComingSoon) {
+    return (
+      <div className="rounded-md border border-foreground/30 bg-card px-5 py-5" data-testid="coming-soon-banner">
+        <p className="font-display text-4xl leading-none">COMING SOON</p>
+        {product.releaseDate ? (
+          <p className="mt-2 text-sm text-muted-foreground">Expected {formatReleaseDate(product.releaseDate)}</p>
+        ) : null}
+      </div>
+    );
+  }
+  if (product.inventory > 0) return <AddToBag productId={product.id} />;
+  return (
+    <div className="space-y-2" data-testid="sold-out-banner">
+      <p className="flex h-14 items-center justify-center rounded-md border border-border bg-muted text-[15px] font-semibold tracking-[0.22em] text-muted-foreground">
+        SOLD OUT
+      </p>
+      <p className="text-sm text-muted-foreground">This run is finished and will not be restocked.</p>
+    </div>
+  );
+}
+
+function PromoCode({ code, percent }: { code: string; percent: number }) {
+  return (
+    <aside aria-label="Promo code" className="rounded-md border border-dashed border-foreground/35 p-5">
+      <p className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Promo code</p>
+      <p className="mt-2 font-mono text-2xl font-semibold tracking-[0.12em]" data-testid="promo-code">
+        {code}
+      </p>
+      <p className="mt-1 text-sm text-muted-foreground">{percent}% off, already taken off the price above.</p>
+    </aside>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const missing = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <section className="mx-auto flex w-full max-w-7xl flex-1 flex-col items-start justify-center gap-6 px-4 py-24 sm:px-6 lg:px-8">
+      <BackToProducts />
+      <h1 className="max-w-2xl font-display text-5xl leading-[0.95] uppercase sm:text-7xl">
+        {missing ? "This piece isn't here" : "Something went wrong"}
+      </h1>
+      <p role="alert" className="max-w-lg text-muted-foreground">
+        {missing ? `${CATALOG_MESSAGES.notFound} It may have been taken down, or it has not dropped yet.` : CATALOG_MESSAGES.loadFailed}
+      </p>
+      <Button asChild variant="outline">
+        <Link to="/store">Browse the Store</Link>
+      </Button>
+    </section>
+  );
+}

@@ -1,0 +1,108 @@
+import type { MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { ArrowRight, RotateCw } from "lucide-react";
+import { CATALOG_MESSAGES } from "../../server/contracts/catalog";
+import { getAppContext } from "../../server/boot";
+import { listVisibleProducts } from "../../server/services/catalog";
+import { ProductCard } from "~/components/store/product-card";
+import { Button } from "~/components/ui/button";
+import type { RootData } from "~/root";
+
+export async function loader() {
+  const ctx = await getAppContext();
+  return { products: await listVisibleProducts(ctx) };
+}
+
+export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ matches }) => {
+  const brand = matches.find((match) => match.id === "root")?.data?.brand.name ?? "Store";
+  return [
+    { title: `Store | ${brand}` },
+    { name: "description", content: `${brand}: limited-edition pieces in small runs. Once sold out, never restocked.` },
+  ];
+};
+
+// Above the fold on a wide screen: one row of four. Everything below loads lazily.
+const EAGER = 4;
+
+export default function Store() {
+  const { products } = useLoaderData<typeof loader>();
+  return (
+    <section aria-labelledby="store-title" className="mx-auto w-full max-w-7xl px-4 pt-10 pb-20 sm:px-6 sm:pt-14 lg:px-8">
+      <StoreIntro count={products.length} />
+      {products.length === 0 ? (
+        <EmptyStore />
+      ) : (
+        <ul className="mt-8 grid grid-cols-2 gap-x-3 gap-y-10 sm:gap-x-5 sm:gap-y-14 lg:grid-cols-4" data-testid="product-grid">
+          {products.map((product, index) => (
+            <ProductCard key={product.id} product={product} number={index + 1} priority={index < EAGER} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+// The purchase policy in three words each (spec §2, Purchase Disclaimer).
+const DROP_TERMS = ["Limited runs", "No restocks", "All sales final"];
+
+function StoreIntro({ count }: { count: number }) {
+  return (
+    <header className="grid gap-6 border-b border-border pb-8 md:grid-cols-[1fr_auto] md:items-end">
+      <div>
+        <p className="text-xs font-semibold tracking-[0.3em] text-muted-foreground uppercase">Limited-edition apparel</p>
+        <h1 id="store-title" className="mt-3 font-display text-[clamp(4.5rem,16vw,9rem)] leading-[0.85] uppercase">
+          The Drop
+        </h1>
+      </div>
+      <div className="max-w-sm space-y-3 md:text-right">
+        <p className="text-sm leading-relaxed text-muted-foreground">
+          Small runs, made once. When a piece sells out it is gone for good: nothing here is restocked.
+        </p>
+        <p className="text-xs font-semibold tracking-[0.2em] uppercase tabular-nums">
+          {count} {count === 1 ? "piece" : "pieces"}
+        </p>
+      </div>
+      <ul
+        aria-label="Drop terms"
+        className="flex flex-wrap gap-x-3 gap-y-1 text-[11px] font-semibold tracking-[0.24em] text-muted-foreground uppercase md:col-span-2"
+      >
+        {DROP_TERMS.map((term, index) => (
+          <li key={term} className="flex items-center gap-3">
+            {index > 0 ? <span aria-hidden="true" className="size-1 rounded-full bg-foreground/35" /> : null}
+            {term}
+          </li>
+        ))}
+      </ul>
+    </header>
+  );
+}
+
+function EmptyStore() {
+  return (
+    <div className="flex flex-col items-start gap-6 py-20">
+      <p className="max-w-md text-lg text-muted-foreground">The store is between drops. Join the list to hear first when the next one lands.</p>
+      <Button asChild variant="outline">
+        <Link to="/">
+          Get early access
+          <ArrowRight aria-hidden="true" />
+        </Link>
+      </Button>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <section className="mx-auto flex w-full max-w-7xl flex-1 flex-col items-start justify-center gap-8 px-4 py-24 sm:px-6 lg:px-8">
+      <p role="alert" className="max-w-xl font-display text-5xl leading-[0.95] uppercase sm:text-6xl">
+        {CATALOG_MESSAGES.loadFailed}
+      </p>
+      <Button asChild variant="outline">
+        <Link to="/store" reloadDocument>
+          <RotateCw aria-hidden="true" />
+          Try again
+        </Link>
+      </Button>
+    </section>
+  );
+}

@@ -1,0 +1,108 @@
+import { z } from "zod";
+
+export const CART_MESSAGES = {
+  quantity: "Quantity must be a whole number of at least 1",
+  quantityWhole: "Quantity must be a whole number",
+  productId: "Product id must be a positive whole number",
+  comingSoon: "This product is coming soon and can't be added to the bag yet.",
+  soldOut: "This product is sold out.",
+  onlyLeft: (left: number) => `Only ${left} left in stock.`,
+  notInCart: "This item is not in your bag.",
+  lineComingSoon: "Coming soon: this item can't be bought yet.",
+  // Spec §8: the toast title and the defaults when the server gives no message.
+  errorTitle: "Error",
+  addFailed: "Failed to add item to cart",
+  updateFailed: "Failed to update cart item",
+  removeFailed: "Failed to remove item from cart",
+  clearFailed: "Failed to clear cart",
+} as const;
+
+/**
+ * A whole number from JSON (a number) or from a form (a string). Strings are converted strictly:
+ * "" and "abc" fail rather than becoming 0.
+ */
+const wholeNumber = (message: string) =>
+  z.preprocess(
+    (value) => (typeof value === "string" && value.trim() !== "" ? Number(value) : value),
+    z.number({ error: message }).int(message),
+  );
+
+const productId = wholeNumber(CART_MESSAGES.productId).pipe(z.number().positive(CART_MESSAGES.productId));
+
+/** POST /api/cart and "Add To Bag". Quantity defaults to 1 (spec §9). */
+export const addToCartSchema = z.object({
+  productId,
+  quantity: wholeNumber(CART_MESSAGES.quantity).pipe(z.number().min(1, CART_MESSAGES.quantity)).default(1),
+});
+export type AddToCartInput = z.infer<typeof addToCartSchema>;
+
+/** PATCH /api/cart/{productId}. Below 1 removes the line (spec §4), so 0 and negatives are valid. */
+export const setQuantitySchema = z.object({
+  quantity: wholeNumber(CART_MESSAGES.quantityWhole),
+});
+export type SetQuantityInput = z.infer<typeof setQuantitySchema>;
+
+/**
+ * Present in a cart form only once the page is hydrated: the action answers such a post (made by
+ * a fetcher) with data, and a plain browser post with a redirect, so a reload never re-posts and
+ * the badge counts a bag the same request just created.
+ */
+export const ENHANCED_FIELD = "enhanced";
+
+/** What a page action tells the shopper: inline without JavaScript, as a toast with it. */
+export interface ActionNotice {
+  kind: "success" | "error";
+  title: string;
+  description: string;
+}
+
+/** The buttons of the cart view and the dropdown, posted to /cart as real forms. */
+export const CART_INTENTS = ["increment", "decrement", "remove"] as const;
+export type CartIntent = (typeof CART_INTENTS)[number];
+export const cartFormSchema = z.object({
+  intent: z.enum(CART_INTENTS, { error: "Unknown cart action." }),
+  productId,
+});
+
+/** The product as a cart line carries it (spec §3 cart_items), in dollars. */
+export interface CartProduct {
+  name: string;
+  price: number;
+  discountedPrice: number;
+  imageUrl: string | null;
+  srcSet: string | null;
+  discountPercent: number;
+  availableColors: string[];
+  isVisible: boolean;
+  isComingSoon: boolean;
+  releaseDate: string | null;
+  inventory: number;
+  description: string;
+  promoCode: string | null;
+}
+
+export interface CartLine {
+  id: number;
+  productId: number;
+  quantity: number;
+  product: CartProduct;
+  /** Discounted price of one unit, dollars. */
+  unitPrice: number;
+  /** unitPrice × quantity, dollars. Counts towards totalPrice only when `available`. */
+  lineTotal: number;
+  /** False when the product turned coming soon, sold out, or below this quantity since it was added. */
+  available: boolean;
+  /** Why the line is not available, for the shopper; null when it is. */
+  notice: string | null;
+}
+
+/** GET /api/cart, and what every cart-changing call answers with. */
+export interface CartView {
+  cartItems: CartLine[];
+  /** Sum of the available lines' totals, dollars. */
+  totalPrice: number;
+  /** Units in the bag: the badge. */
+  count: number;
+}
+
+export const EMPTY_CART: CartView = { cartItems: [], totalPrice: 0, count: 0 };

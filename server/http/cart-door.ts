@@ -1,0 +1,108 @@
+import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { getAppContext } from "../boot";
+import {
+  type ActionNotice,
+  CART_MESSAGES,
+  cartFormSchema,
+  type CartIntent,
+  type CartView,
+  EMPTY_CART,
+  ENHANCED_FIELD,
+} from "../contracts/cart";
+import { CATALOG_MESSAGES, productIdParam } from "../contracts/catalog";
+import type { AppContext } from "../context";
+import { DomainError, Invalid, NotFound } from "../errors";
+import { addToCart, decrementItem, getCart, incrementItem, removeFromCart } from "../services/cart";
+import { cartSessionIdOf, ensureCartSession } from "./cart-session";
+import { redirectWithToast } from "./flash";
+import { statusOf } from "./rest";
+
+/**
+ * The page doors of the cart: real forms that work without JavaScript, and that fetchers post
+ * to with it. A fetcher's post (it carries ENHANCED_FIELD) gets data back: its notice becomes a
+ * toast. A plain browser post is redirected back (post/redirect/get) with the notice in a flash
+ * cookie: the redirect's request carries a bag cookie the post may just have set, so the badge
+ * counts it, and a reload does not post again.
+ */
+function failure(error: unknown, fallback: string): { notice: ActionNotice; status: number } {
+  if (error instanceof DomainError) {
+    return { notice: { kind: "error", title: CART_MESSAGES.errorTitle, description: error.message }, status: statusOf(error) };
+  }
+  console.error(error);
+  return { notice: { kind: "error", title: CART_MESSAGES.errorTitle, description: fallback }, status: 500 };
+}
+
+const isEnhanced = (form: FormData) => form.get(ENHANCED_FIELD) === "1";
+
+function back(ctx: AppContext, to: string, notice: ActionNotice | null, headers: HeadersInit = {}) {
+  return notice ? redirectWithToast(ctx, to, notice, headers) : redirect(to, { headers });
+}
+
+export interface AddToBagData {
+  ok: boolean;
+  notice: ActionNotice;
+}
+
+/** "Add To Bag" on a product page: one unit of the product in the URL. */
+export async function addToBagAction({ request, params }: ActionFunctionArgs) {
+  const ctx = await getAppContext();
+  const enhanced = isEnhanced(await request.formData());
+  const page = `/store/${encodeURIComponent(params.productId ?? "")}`;
+  try {
+    const id = productIdParam.safeParse(params.productId);
+    if (!id.success) throw new NotFound(CATALOG_MESSAGES.notFound);
+    const session = await ensureCartSession(ctx, request);
+    const { cart } = await addToCart(ctx, session.id, id.data, 1);
+    const name = cart.cartItems.find((line) => line.productId === id.data)?.product.name ?? "The item";
+    const headers: HeadersInit = session.setCookie ? { "Set-Cookie": session.setCookie } : {};
+    const notice: ActionNotice = { kind: "success", title: "Added to Bag", description: `${name} is in your bag.` };
+    if (!enhanced) return back(ctx, page, notice, headers);
+    return data<AddToBagData>({ ok: true, notice }, { headers });
+  } catch (error) {
+    const { notice, status } = failure(error, CART_MESSAGES.addFailed);
+    if (!enhanced) return back(ctx, page, notice);
+    return data<AddToBagData>({ ok: false, notice }, { status });
+  }
+}
+
+export interface CartFormData {
+  ok: boolean;
+  intent: CartIntent | null;
+  /** The bag after the change (or as it is, after a failure), so a dropdown need not ask again. */
+  cart: CartView;
+  notice: ActionNotice | null;
+}
+
+const FALLBACK: Record<CartIntent, string> = {
+  increment: CART_MESSAGES.updateFailed,
+  decrement: CART_MESSAGES.updateFailed,
+  remove: CART_MESSAGES.removeFailed,
+};
+
+/** The plus, minus and remove buttons of /cart and of the dropdown (intent + productId). */
+export async function cartFormAction({ request }: ActionFunctionArgs) {
+  const ctx = await getAppContext();
+  const sessionId = await cartSessionIdOf(ctx, request);
+  const form = await request.formData();
+  const enhanced = isEnhanced(form);
+  const parsed = cartFormSchema.safeParse(Object.fromEntries(form));
+  const intent = parsed.success ? parsed.data.intent : null;
+  try {
+    if (!parsed.success) throw new Invalid(parsed.error.issues[0]?.message ?? FALLBACK.increment);
+    if (!sessionId) throw new NotFound(CART_MESSAGES.notInCart);
+    const { productId } = parsed.data;
+    const cart =
+      intent === "increment"
+        ? await incrementItem(ctx, sessionId, productId)
+        : intent === "decrement"
+          ? await decrementItem(ctx, sessionId, productId)
+          : await removeFromCart(ctx, sessionId, productId);
+    if (!enhanced) return back(ctx, "/cart", null);
+    return data<CartFormData>({ ok: true, intent, cart, notice: null });
+  } catch (error) {
+    const { notice, status } = failure(error, FALLBACK[intent ?? "increment"]);
+    if (!enhanced) return back(ctx, "/cart", notice);
+    const cart = await getCart(ctx, sessionId).catch(() => structuredClone(EMPTY_CART));
+    return data<CartFormData>({ ok: false, intent, cart, notice }, { status });
+  }
+}
