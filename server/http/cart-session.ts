@@ -15,15 +15,3 @@ export async function ensureCartSession(ctx: AppContext, request: Request): Prom
   const id = crypto.randomBytes(18).toString("base64url");
   return { id, setCookie: await cookiesFor(ctx.config).cart.serialize(id) };
 }
-
-/** Total units in this browser's cart, for the badge in the navigation bar. */
-export async function cartCountFor(ctx: AppContext, request: Request): Promise<number> {
-  const sessionId = await cartSessionIdOf(ctx, request);
-  if (!sessionId) return 0;
-  const row = await ctx.db
-    .selectFrom("cartItems")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("quantity"), eb.lit(0)).as("count"))
-    .where("sessionId", "=", sessionId)
-    .executeTakeFirst();
-  return Number(row?.count ?? 0);
-}
