@@ -1,0 +1,26 @@
+import { z } from "zod";
+
+export const ORDER_STATUSES = ["pending", "processing", "shipped", "delivered", "cancelled"] as const;
+
+export const orderStatusSchema = z.object({
+  status: z.enum(ORDER_STATUSES, { error: `Status must be one of ${ORDER_STATUSES.join(", ")}` }),
+});
+
+/** Spec §5 Refund: a reason is required and not blank. */
+export const refundSchema = z.object({
+  reason: z
+    .string({ error: "Please provide a reason for the refund" })
+    .trim()
+    .min(1, "Please provide a reason for the refund")
+    .max(500, "The reason must be at most 500 characters"),
+  refundShipping: z.preprocess((v) => v === true || v === "true" || v === "on" || v === "1", z.boolean()).default(false),
+});
+export type RefundInput = z.infer<typeof refundSchema>;
+
+export const REFUND_MESSAGES = {
+  alreadyRefunded: "This order has already been refunded.",
+  inProgress: "A refund for this order is already being processed.",
+  notPaid: "This order has not been paid, so there is nothing to refund.",
+  eligible: "This order can be refunded.",
+  failed: "Failed to process refund",
+} as const;

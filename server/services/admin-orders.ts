@@ -1,0 +1,90 @@
+import type { OrderStatus } from "../../db/schema";
+import { orderNumberOf } from "../contracts/checkout";
+import type { AppContext } from "../context";
+import { NotFound } from "../errors";
+
+const dollars = (cents: number) => cents / 100;
+
+type OrderRow = Awaited<ReturnType<typeof orderRows>>[number];
+
+function orderRows(ctx: AppContext, id?: number) {
+  let query = ctx.db.selectFrom("orders").selectAll().orderBy("createdAt", "desc").orderBy("id", "desc");
+  if (id !== undefined) query = query.where("id", "=", id);
+  return query.execute();
+}
+
+function toAdminOrder(order: OrderRow, items: { orderId: number; id: number; productId: number | null; productName: string; productPriceCents: number; quantity: number; totalCents: number; createdAt: string }[]) {
+  return {
+    id: order.id,
+    orderNumber: orderNumberOf(order),
+    sessionId: order.sessionId,
+    customerEmail: order.customerEmail,
+    customerName: order.customerName,
+    customerPhone: order.customerPhone,
+    shippingAddress: order.shippingAddress,
+    billingAddress: order.billingAddress,
+    subtotal: dollars(order.subtotalCents),
+    discount: dollars(order.discountCents),
+    tax: dollars(order.taxCents),
+    shipping: dollars(order.shippingCents),
+    total: dollars(order.totalCents),
+    status: order.status,
+    paymentIntentId: order.paymentIntentId,
+    refundStatus: order.refundStatus,
+    refundAmount: dollars(order.refundAmountCents),
+    refundedAt: order.refundedAt,
+    shippingMethod: order.shippingMethod,
+    paidAt: order.paidAt,
+    createdAt: order.createdAt,
+    updatedAt: order.updatedAt,
+    items: items
+      .filter((i) => i.orderId === order.id)
+      .map((i) => ({
+        id: i.id,
+        orderId: i.orderId,
+        productId: i.productId,
+        productName: i.productName,
+        productPrice: dollars(i.productPriceCents),
+        quantity: i.quantity,
+        total: dollars(i.totalCents),
+        createdAt: i.createdAt,
+      })),
+  };
+}
+export type AdminOrder = ReturnType<typeof toAdminOrder>;
+
+/** Every order, newest first, each with its items (spec §3: "orders, each with items"). */
+export async function listOrders(ctx: AppContext): Promise<AdminOrder[]> {
+  const orders = await orderRows(ctx);
+  const items = orders.length ? await ctx.db.selectFrom("orderItems").selectAll().orderBy("id").execute() : [];
+  return orders.map((o) => toAdminOrder(o, items));
+}
+
+/** One order with its items, shipping labels and refunds: the View dialog. */
+export async function getOrderDetail(ctx: AppContext, id: number) {
+  const [order] = await orderRows(ctx, id);
+  if (!order) throw new NotFound("Order not found.");
+  const [items, labels, refunds] = await Promise.all([
+    ctx.db.selectFrom("orderItems").selectAll().where("orderId", "=", id).orderBy("id").execute(),
+    ctx.db.selectFrom("shippingLabels").selectAll().where("orderId", "=", id).orderBy("id").execute(),
+    ctx.db.selectFrom("refunds").selectAll().where("orderId", "=", id).orderBy("createdAt", "desc").execute(),
+  ]);
+  return {
+    ...toAdminOrder(order, items),
+    shippingLabels: labels.map((l) => ({ ...l, cost: dollars(l.costCents) })),
+    refunds: refunds.map((r) => ({ ...r, amount: dollars(r.amountCents), shippingRefunded: r.shippingRefunded === 1 })),
+  };
+}
+
+/** Spec §4: an admin may set any status on any order. */
+export async function setOrderStatus(ctx: AppContext, id: number, status: OrderStatus): Promise<AdminOrder> {
+  const updated = await ctx.db
+    .updateTable("orders")
+    .set({ status, updatedAt: ctx.clock.now().toISOString() })
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw new NotFound("Order not found.");
+  const [order] = await orderRows(ctx, id);
+  const items = await ctx.db.selectFrom("orderItems").selectAll().where("orderId", "=", id).execute();
+  return toAdminOrder(order!, items);
+}
