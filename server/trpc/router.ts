@@ -1,13 +1,17 @@
 import { getOverview } from "../services/dashboard";
+import { adminOrdersRouter } from "./admin-orders";
+import { adminProductsRouter } from "./admin-products";
 import { adminProcedure, publicProcedure, router } from "./init";
 
-/** Each feature adds its own sub-router here, over the same services the REST doors call. */
+/** Each feature adds its own sub-router, over the same services the REST doors call. */
 export const appRouter = router({
   session: router({
     me: publicProcedure.query(({ ctx }) => ctx.user),
   }),
   admin: router({
     overview: adminProcedure.query(({ ctx }) => getOverview(ctx.app)),
+    products: adminProductsRouter,
+    orders: adminOrdersRouter,
   }),
 });
 
