@@ -1,35 +1,72 @@
-import { Link, useRouteLoaderData } from "@remix-run/react";
-import { ArrowRight } from "lucide-react";
-import { Button } from "~/components/ui/button";
-import type { RootData } from "~/root";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { formatInTimeZone } from "date-fns-tz";
+import { getAppContext } from "../../server/boot";
+import { subscribeAction } from "../../server/http/subscribe-door";
+import { getPublicSettings, STORE_TIME_ZONE } from "../../server/services/settings";
+import { BackgroundVideo } from "~/components/background-video";
+import { Countdown } from "~/components/countdown";
+import { MusicPlayer } from "~/components/music-player";
+import { SignupCard } from "~/components/signup-card";
+import { SocialLinks } from "~/components/social-links";
 
-/** Temporary home page; the storefront work replaces it with the countdown landing page. */
-export default function Index() {
-  const root = useRouteLoaderData<RootData>("root");
-  const brand = root?.brand.name ?? "Store";
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const brand = data?.brand.name ?? "Store";
+  return [
+    { title: `${brand} — Early Access` },
+    { name: "description", content: data ? `${data.tagline} ${brand}: limited-edition drops.` : "Limited-edition drops." },
+  ];
+};
+
+/** Spec §2 "Landing page": everything the admin can change comes from settings. */
+export async function loader() {
+  const ctx = await getAppContext();
+  const settings = await getPublicSettings(ctx);
+  const now = ctx.clock.now();
+  return {
+    brand: ctx.config.brand,
+    now: now.toISOString(),
+    today: formatInTimeZone(now, STORE_TIME_ZONE, "MMMM d, yyyy"),
+    countdownDate: settings.countdown_date,
+    tagline: settings.homepage_tagline,
+    subtitle: settings.homepage_subtitle,
+    videoUrl: settings.background_video,
+    musicUrl: settings.background_music,
+  };
+}
+
+/** The sign-up card posts here. */
+export const action = (args: ActionFunctionArgs) => subscribeAction(args);
+
+export default function Landing() {
+  const data = useLoaderData<typeof loader>();
+  const { brand } = data;
   return (
-    <section className="relative isolate flex flex-1 flex-col justify-center overflow-hidden px-4 py-20 sm:px-6 lg:px-8">
-      <div
-        aria-hidden="true"
-        className="pointer-events-none absolute inset-0 -z-10 bg-[radial-gradient(ellipse_at_top,oklch(1_0_0/0.09),transparent_60%)]"
-      />
-      <div className="mx-auto w-full max-w-7xl">
-        <p className="text-xs font-semibold tracking-[0.3em] text-muted-foreground uppercase">Limited-edition apparel</p>
-        <h1 className="mt-4 font-display text-[clamp(5.5rem,27vw,16rem)] leading-[0.85] [overflow-wrap:anywhere] tracking-[0.02em] uppercase">
-          {brand}
-        </h1>
-        <p className="mt-6 max-w-md text-lg text-muted-foreground sm:text-xl">
-          Limited drops. Sign up for early access soon.
-        </p>
-        <div className="mt-10">
-          <Button asChild size="lg" className="w-full sm:w-auto">
-            <Link to="/store" prefetch="intent">
-              Shop the Store
-              <ArrowRight aria-hidden="true" />
-            </Link>
-          </Button>
+    <div className="landing relative flex flex-1 flex-col">
+      <BackgroundVideo src={data.videoUrl} />
+      <div className="mx-auto grid w-full max-w-7xl flex-1 items-center gap-12 px-4 pt-10 pb-16 sm:px-6 lg:grid-cols-[minmax(0,1.2fr)_minmax(0,1fr)] lg:gap-16 lg:px-8 lg:py-12">
+        <div className="landing-copy">
+          <p className="flex items-center gap-3 text-[11px] font-semibold tracking-[0.34em] text-muted-foreground uppercase">
+            <span className="h-px w-8 bg-foreground/50" aria-hidden="true" />
+            {brand.name} · Limited edition
+          </p>
+          <p className="mt-5 font-display text-[clamp(3.5rem,11vw,5.75rem)] leading-[0.88] tracking-[0.015em] text-balance">
+            {data.tagline}
+          </p>
+          <p lang="es" className="mt-5 max-w-md text-base text-foreground/75 italic sm:text-lg">
+            {data.subtitle}
+          </p>
+          <MusicPlayer src={data.musicUrl} className="mt-6" />
+
+          <h1 className="mt-9 text-xs font-semibold tracking-[0.2em] text-balance uppercase sm:text-sm sm:tracking-[0.3em]">{`Time's almost up, ${brand.name} begins in:`}</h1>
+          <Countdown target={data.countdownDate} serverNow={data.now} className="mt-4" />
+        </div>
+
+        <div className="flex flex-col gap-6">
+          <SignupCard brand={brand.name} supportEmail={brand.supportEmail} serverToday={data.today} />
+          <SocialLinks brand={brand.name} handle={brand.socialHandle} className="justify-center lg:justify-start" />
         </div>
       </div>
-    </section>
+    </div>
   );
 }

@@ -14,7 +14,7 @@ for (const mode of MODES) {
       await page.getByLabel("Name").fill("R");
       await page.getByLabel("Email").fill("not-an-email");
       await page.getByLabel("Subject").fill("Hey");
-      await page.getByLabel("Message").fill("short");
+      await page.getByLabel("Message", { exact: true }).fill("short");
       await page.getByRole("button", { name: "Send Message" }).click();
       await expectVisible(page.getByText("Name must be at least 2 characters"));
       await expectVisible(page.getByText("Please enter a valid email address"));
@@ -25,7 +25,7 @@ for (const mode of MODES) {
       await page.getByLabel("Email").fill("rosa@example.com");
       await page.getByLabel("What is it about?").selectOption({ label: "Shipping & Delivery" });
       await page.getByLabel("Subject").fill("Where is my hoodie?");
-      await page.getByLabel("Message").fill("It has been a week since the drop and nothing yet.");
+      await page.getByLabel("Message", { exact: true }).fill("It has been a week since the drop and nothing yet.");
       await page.getByRole("button", { name: "Send Message" }).click();
       await expectVisible(page.getByRole("heading", { name: "Message Sent!" }));
       if (mode.javaScriptEnabled) await expectVisible(page.getByText("Message sent successfully"));

@@ -1,0 +1,157 @@
+import { Pause, Play } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { cn } from "~/lib/utils";
+
+/**
+ * Spec §4 "Music player": loading, then ready. Ready is one of
+ * - "playing"  after autoplay (or a click) succeeded: "Now Playing", the button pauses;
+ * - "blocked"  the browser refused autoplay: "Click to Play"; the first click or touch anywhere
+ *              on the page starts it;
+ * - "paused"   the visitor paused it: the button plays.
+ * "unavailable" is the file failing to load: the player steps aside rather than show a dead button.
+ */
+export type MusicStatus = "loading" | "blocked" | "playing" | "paused" | "unavailable";
+
+export const MUSIC_VOLUME = 0.3;
+
+const LABELS: Record<Exclude<MusicStatus, "unavailable">, string> = {
+  loading: "Loading...",
+  blocked: "Click to Play",
+  playing: "Now Playing",
+  paused: "Paused",
+};
+
+export function MusicPlayer({ src, startAt = 16, className }: { src: string; startAt?: number; className?: string }) {
+  const hydrated = useHydrated();
+  const audioRef = useRef<HTMLAudioElement>(null);
+  const [status, setStatus] = useState<MusicStatus>("loading");
+  const statusRef = useRef(status);
+  statusRef.current = status;
+
+  const play = useCallback(() => {
+    const audio = audioRef.current;
+    if (!audio || !audio.paused) return;
+    audio.play().catch((error: unknown) => {
+      // The autoplay policy said no: wait for a gesture. (An AbortError is a pause that won the
+      // race; a broken file is reported by the "error" event.)
+      if (error instanceof DOMException && error.name === "NotAllowedError") setStatus("blocked");
+    });
+  }, []);
+
+  // Load, jump to the start offset, try to play.
+  useEffect(() => {
+    const audio = audioRef.current;
+    if (!audio) return;
+    setStatus("loading");
+    audio.volume = MUSIC_VOLUME;
+    const start = () => {
+      if (Number.isFinite(audio.duration) && audio.duration > startAt) audio.currentTime = startAt;
+      play();
+    };
+    const onPlay = () => setStatus("playing");
+    const onPause = () => setStatus((current) => (current === "blocked" ? current : "paused"));
+    const onError = () => setStatus("unavailable");
+    audio.addEventListener("play", onPlay);
+    audio.addEventListener("pause", onPause);
+    audio.addEventListener("error", onError);
+    if (audio.readyState >= HTMLMediaElement.HAVE_METADATA) start();
+    else audio.addEventListener("loadedmetadata", start, { once: true });
+    return () => {
+      audio.removeEventListener("loadedmetadata", start);
+      audio.removeEventListener("play", onPlay);
+      audio.removeEventListener("pause", onPause);
+      audio.removeEventListener("error", onError);
+      // A detached <audio> keeps playing: stop it when the page goes away.
+      audio.pause();
+    };
+  }, [src, startAt, play, hydrated]);
+
+  // Autoplay refused: the first click or touch anywhere on the page is the permission.
+  useEffect(() => {
+    if (status !== "blocked") return;
+    const onGesture = () => play();
+    document.addEventListener("click", onGesture);
+    document.addEventListener("touchend", onGesture);
+    document.addEventListener("keydown", onGesture);
+    return () => {
+      document.removeEventListener("click", onGesture);
+      document.removeEventListener("touchend", onGesture);
+      document.removeEventListener("keydown", onGesture);
+    };
+  }, [status, play]);
+
+  // Pause while the tab is hidden; resume on return only if it was playing when it was hidden.
+  useEffect(() => {
+    let resume = false;
+    const onVisibility = () => {
+      const audio = audioRef.current;
+      if (!audio) return;
+      if (document.hidden) {
+        resume = !audio.paused;
+        audio.pause();
+      } else if (resume) {
+        resume = false;
+        play();
+      }
+    };
+    document.addEventListener("visibilitychange", onVisibility);
+    return () => document.removeEventListener("visibilitychange", onVisibility);
+  }, [play]);
+
+  const toggle = () => {
+    const audio = audioRef.current;
+    if (!audio) return;
+    if (statusRef.current === "playing") audio.pause();
+    else play();
+  };
+
+  // Without JavaScript the custom player could never start: offer the browser's own controls,
+  // which honour the start offset through the media fragment.
+  if (!hydrated) {
+    return (
+      <noscript>
+        <div className={cn("music-player", className)}>
+          <audio controls loop preload="none" src={`${src}#t=${startAt}`} className="music-player-native" aria-label="Music" />
+        </div>
+      </noscript>
+    );
+  }
+
+  const playing = status === "playing";
+  return (
+    <div className={cn("music-player", className)} hidden={status === "unavailable"}>
+      <audio ref={audioRef} src={src} loop preload="auto" />
+      <button
+        type="button"
+        onClick={toggle}
+        disabled={status === "loading"}
+        aria-label={playing ? "Pause music" : "Play music"}
+        data-status={status}
+        className={cn(
+          "group inline-flex h-11 items-center gap-3 rounded-full border border-foreground/20 bg-background/60 py-1 pr-4 pl-1.5 text-xs font-semibold tracking-[0.18em] uppercase backdrop-blur-md transition-colors",
+          "hover:border-foreground/60 disabled:opacity-60",
+          status === "blocked" && "music-player-nudge border-foreground/60",
+        )}
+      >
+        <span className="flex size-8 items-center justify-center rounded-full bg-foreground text-background">
+          {playing ? <Pause className="size-3.5" fill="currentColor" aria-hidden /> : <Play className="ml-0.5 size-3.5" fill="currentColor" aria-hidden />}
+        </span>
+        <Equalizer active={playing} />
+        <span>{LABELS[status === "unavailable" ? "paused" : status]}</span>
+      </button>
+    </div>
+  );
+}
+
+/** Four bars that dance while the music plays and lie flat when it does not. */
+function Equalizer({ active }: { active: boolean }) {
+  return (
+    <span className="equalizer flex h-3.5 items-end gap-[3px]" data-active={active} aria-hidden="true">
+      <span />
+      <span />
+      <span />
+      <span />
+    </span>
+  );
+}

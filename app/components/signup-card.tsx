@@ -1,0 +1,138 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useActionData, useFetcher, useFormAction } from "@remix-run/react";
+import { CircleAlert, CircleCheck } from "lucide-react";
+import { HONEYPOT_FIELD, subscribeSchema } from "../../server/contracts/subscribe";
+import type { SubscribeActionData, subscribeAction } from "../../server/http/subscribe-door";
+import { FieldError } from "~/components/form-messages";
+import { TermsDialog } from "~/components/terms-dialog";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { useNoticeToast } from "~/lib/use-notice-toast";
+import { cn } from "~/lib/utils";
+
+const CARD_ID = "join";
+
+function isSubscribeData(value: unknown): value is SubscribeActionData {
+  return typeof value === "object" && value !== null && (value as { intent?: unknown }).intent === "subscribe";
+}
+
+/**
+ * "JOIN THE LEGACY": the early-access sign-up. It posts to the page it is on (whose action is
+ * subscribeAction): with JavaScript through a fetcher, in place, with "Signing Up..." and a toast;
+ * without it as an ordinary form POST whose answer the page renders. Either way the notice is
+ * also written into the card, so it is read out and seen without JavaScript.
+ */
+export function SignupCard({
+  brand,
+  supportEmail,
+  serverToday,
+  className,
+}: {
+  brand: string;
+  supportEmail: string;
+  /** Today in the store's time zone, for the terms' "Last updated" before hydration. */
+  serverToday: string;
+  className?: string;
+}) {
+  const fetcher = useFetcher<typeof subscribeAction>();
+  const pageResult = useActionData<unknown>();
+  const result = fetcher.data ?? (isSubscribeData(pageResult) ? pageResult : undefined);
+  const pending = fetcher.state !== "idle";
+  const formAction = useFormAction();
+  useNoticeToast(result?.notice, result);
+
+  const [form, fields] = useForm({
+    id: "subscribe",
+    lastResult: result?.lastResult,
+    constraint: { email: { required: true } },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: subscribeSchema }),
+  });
+  const notice = pending ? null : result?.notice;
+
+  return (
+    <section
+      id={CARD_ID}
+      aria-labelledby="signup-title"
+      className={cn("signup-card relative scroll-mt-24 rounded-xl border border-foreground/15 shadow-2xl", className)}
+    >
+      {/* The frosted glass is a layer of its own, under the content: backdrop-filter (or a stacking
+          context) on the card itself would trap the no-JavaScript terms panel inside the card. */}
+      <div aria-hidden="true" className="absolute inset-0 rounded-xl bg-background/55 backdrop-blur-xl" />
+      <div className="relative p-6 sm:p-8">
+        <p className="text-[11px] font-semibold tracking-[0.32em] text-muted-foreground uppercase">Early access</p>
+        <h2 id="signup-title" className="mt-2 font-display text-[2.75rem] leading-none tracking-[0.04em]">
+          JOIN THE LEGACY
+        </h2>
+        <p className="mt-3 text-sm text-muted-foreground">
+          Be first in line when the {brand} drop goes live. One e-mail before the public hears, nothing more.
+        </p>
+
+        {/* Without JavaScript the answer is a new page: the fragment scrolls it back to this card. */}
+        <fetcher.Form method="post" action={`${formAction}#${CARD_ID}`} {...getFormProps(form)} className="mt-6 space-y-3">
+          {/* People never see or reach this field; form-filling bots fill it in. */}
+          <div className="honeypot" aria-hidden="true">
+            <label htmlFor={`${form.id}-${HONEYPOT_FIELD}`}>Leave this field empty</label>
+            <input
+              id={`${form.id}-${HONEYPOT_FIELD}`}
+              type="text"
+              name={HONEYPOT_FIELD}
+              tabIndex={-1}
+              autoComplete="off"
+              defaultValue=""
+            />
+          </div>
+          <Label htmlFor={fields.email.id} className="sr-only">
+            Email
+          </Label>
+          <div className="flex flex-col gap-3 sm:flex-row">
+            <Input
+              {...getInputProps(fields.email, { type: "email" })}
+              key={fields.email.key}
+              placeholder="you@example.com"
+              autoComplete="email"
+              inputMode="email"
+              spellCheck={false}
+              className="h-12 bg-background/70 sm:flex-1"
+            />
+            <Button type="submit" size="lg" disabled={pending} className="h-12 shrink-0 sm:w-36">
+              {pending ? "Signing Up..." : "Sign Up"}
+            </Button>
+          </div>
+          <FieldError id={fields.email.errorId} errors={fields.email.errors} />
+        </fetcher.Form>
+
+        {notice ? (
+          <div
+            role={notice.kind === "error" ? "alert" : "status"}
+            data-kind={notice.kind}
+            className={cn(
+              "-mt-2 mb-1 flex gap-3 rounded-md border p-3 text-sm",
+              notice.kind === "error" ? "border-destructive/50 bg-destructive/10" : "border-success/40 bg-success/10"
+            )}
+          >
+            {notice.kind === "error" ? (
+              <CircleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-destructive" />
+            ) : (
+              <CircleCheck aria-hidden className="mt-0.5 size-4 shrink-0 text-success" />
+            )}
+            <div>
+              <p className="font-medium">{notice.title}</p>
+              <p className="text-muted-foreground">{notice.description}</p>
+            </div>
+          </div>
+        ) : null}
+
+        {/* A <div>, not a <p>: without JavaScript the terms panel renders in here, and a <section>
+          inside a <p> would be split apart by the HTML parser (and break hydration). */}
+        <div className="mt-1 text-xs text-muted-foreground">
+          By signing up you agree to our{" "}
+          <TermsDialog brand={brand} supportEmail={supportEmail} serverToday={serverToday} returnTo={CARD_ID} />.
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,12 @@
+import { methodNotAllowed, rest } from "../../server/http/rest";
+import { getSettingValue } from "../../server/services/settings";
+
+export const action = () => methodNotAllowed(["GET"]);
+
+/**
+ * GET /api/homepage-tagline → {text}
+ * Cached briefly: every landing visit may ask, and an admin's change still shows within seconds.
+ */
+export const loader = rest(async ({ ctx }) =>
+  Response.json({ text: await getSettingValue(ctx, "homepage_tagline") }, { headers: { "Cache-Control": "public, max-age=10" } }),
+);

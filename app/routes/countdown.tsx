@@ -1,0 +1,55 @@
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { formatInTimeZone } from "date-fns-tz";
+import { getAppContext } from "../../server/boot";
+import { subscribeAction } from "../../server/http/subscribe-door";
+import { sanitizeRichText } from "../../server/services/sanitize";
+import { getPublicSettings, STORE_TIME_ZONE } from "../../server/services/settings";
+import { Countdown } from "~/components/countdown";
+import { MusicPlayer } from "~/components/music-player";
+import { SignupCard } from "~/components/signup-card";
+import { SocialLinks } from "~/components/social-links";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const brand = data?.brand.name ?? "Store";
+  return [{ title: `${brand} — Countdown` }, { name: "description", content: `The countdown to the next ${brand} drop.` }];
+};
+
+/** Spec §2 "Alternative countdown page". */
+export async function loader() {
+  const ctx = await getAppContext();
+  const settings = await getPublicSettings(ctx);
+  const now = ctx.clock.now();
+  return {
+    brand: ctx.config.brand,
+    now: now.toISOString(),
+    today: formatInTimeZone(now, STORE_TIME_ZONE, "MMMM d, yyyy"),
+    countdownDate: settings.countdown_date,
+    // Admin HTML: sanitised here, on the server, right before it is rendered as markup.
+    countdownHtml: sanitizeRichText(settings.countdown_text),
+    musicUrl: settings.background_music,
+  };
+}
+
+export const action = (args: ActionFunctionArgs) => subscribeAction(args);
+
+export default function CountdownPage() {
+  const data = useLoaderData<typeof loader>();
+  const { brand } = data;
+  return (
+    <div className="countdown-page relative flex flex-1 flex-col items-center overflow-hidden px-4 pt-10 pb-20 sm:px-6 sm:pt-14">
+      <div className="countdown-page-backdrop" aria-hidden="true" />
+      <div className="w-full max-w-3xl text-center">
+        <MusicPlayer src={data.musicUrl} startAt={16} className="mb-8 flex justify-center" />
+        <h1 className="font-display text-[clamp(5.5rem,24vw,13rem)] leading-[0.8] tracking-[0.04em] uppercase">{brand.name}</h1>
+        <h2
+          className="countdown-text mt-8 font-display text-[clamp(1.75rem,5vw,2.75rem)] leading-[1.05] tracking-[0.04em] uppercase"
+          dangerouslySetInnerHTML={{ __html: data.countdownHtml }}
+        />
+        <Countdown target={data.countdownDate} serverNow={data.now} className="countdown-centered mx-auto mt-8 max-w-2xl text-left" />
+        <SignupCard brand={brand.name} supportEmail={brand.supportEmail} serverToday={data.today} className="mx-auto mt-14 max-w-xl text-left" />
+        <SocialLinks brand={brand.name} handle={brand.socialHandle} className="mt-8 justify-center" />
+      </div>
+    </div>
+  );
+}

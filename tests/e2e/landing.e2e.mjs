@@ -1,0 +1,237 @@
+/* global window, document, HTMLMediaElement -- used inside callbacks that run in the browser */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { expectVisible, MODES, newPage } from "./browser.mjs";
+
+const HEADING = "Time's almost up, Legacy begins in:";
+const UNITS = ["Days", "Hours", "Mins", "Secs"];
+
+/** The four units as [label, digits]; textContent, because CSS upper-cases the labels on screen. */
+async function countdownUnits(page) {
+  const timer = page.getByRole("timer", { name: "Time left until launch" });
+  await timer.waitFor();
+  return timer.locator("li").evaluateAll((items) =>
+    items.map((li) => [li.querySelector(".countdown-label")?.textContent, li.querySelector(".countdown-digits")?.textContent]),
+  );
+}
+
+async function expectSocialLinks(page) {
+  const social = page.getByRole("navigation", { name: "Social media" });
+  const links = social.getByRole("link");
+  assert.equal(await links.count(), 3);
+  const hrefs = await links.evaluateAll((as) => as.map((a) => [a.href, a.target, a.rel]));
+  assert.deepEqual(hrefs, [
+    ["https://www.instagram.com/legacy.worn/", "_blank", "noopener noreferrer"],
+    ["https://www.facebook.com/legacy.worn", "_blank", "noopener noreferrer"],
+    ["https://www.tiktok.com/@legacy.worn", "_blank", "noopener noreferrer"],
+  ]);
+}
+
+for (const mode of MODES) {
+  const tag = mode.javaScriptEnabled ? "js" : "nojs";
+
+  describe(`the landing page ${mode.name}`, () => {
+    test("shows the heading, tagline, subtitle, a running countdown, the video and the social links", async () => {
+      const { page, context, problems } = await newPage(mode);
+      const response = await page.goto("/");
+      assert.equal(response.status(), 200);
+      await expectVisible(page.getByRole("heading", { name: HEADING }));
+      await expectVisible(page.getByText("Legacy isn't told — it's worn.", { exact: true }));
+      await expectVisible(page.getByText("Sin gritos. Sin exageraciones. Solo presencia.", { exact: true }));
+
+      const units = await countdownUnits(page);
+      assert.deepEqual(units.map(([label]) => label), UNITS);
+      for (const [label, digits] of units) assert.match(digits, /^\d{2}$/, `${label} shows two digits`);
+      assert.notDeepEqual(units.map(([, digits]) => digits), ["00", "00", "00", "00"], "the server rendered the real remaining time");
+      await expectVisible(page.getByText(/^Launching \w+day, \w+ \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M E[SD]T$/));
+      assert.equal(await page.getByRole("link", { name: "Enter the Store" }).getAttribute("href"), "/store");
+
+      const video = page.locator("video.background-video-media");
+      assert.deepEqual(
+        await video.evaluate((v) => [v.autoplay, v.muted, v.loop, v.hasAttribute("playsinline"), v.getAttribute("poster")]),
+        [true, true, true, true, "/media/background-poster.webp"],
+      );
+      assert.equal(await video.locator("source").getAttribute("src"), "/media/background.mp4");
+      await expectSocialLinks(page);
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+
+    test("subscribing welcomes a new address and refuses the same address again", async () => {
+      const { page, context, problems } = await newPage(mode);
+      const email = `fan-${Date.now()}-${tag}@example.com`;
+      await page.goto("/");
+      const card = page.locator("#join");
+      await expectVisible(card.getByRole("heading", { name: "JOIN THE LEGACY" }));
+
+      if (mode.javaScriptEnabled) {
+        // Hold the first sign-up a moment so its pending state can be seen.
+        await page.route(
+          (url) => url.pathname.endsWith(".data"),
+          async (route) => {
+            if (route.request().method() === "POST") await new Promise((r) => setTimeout(r, 600));
+            await route.continue();
+          },
+          { times: 1 },
+        );
+      }
+      await card.getByLabel("Email", { exact: true }).fill(`  ${email.toUpperCase()} `);
+      await card.getByRole("button", { name: "Sign Up" }).click();
+      if (mode.javaScriptEnabled) {
+        const pending = card.getByRole("button", { name: "Signing Up..." });
+        await expectVisible(pending);
+        assert.equal(await pending.isDisabled(), true);
+      }
+      await card.getByRole("status").filter({ hasText: "Welcome to the legacy." }).waitFor();
+      await expectVisible(card.getByText("You'll be notified the moment the Legacy drop happens."));
+      if (mode.javaScriptEnabled) await expectVisible(page.locator("[data-sonner-toast]").filter({ hasText: "Welcome to the legacy." }));
+      assert.equal(await card.getByLabel("Email", { exact: true }).inputValue(), "", "the form resets after success");
+
+      await card.getByLabel("Email", { exact: true }).fill(email);
+      await card.getByRole("button", { name: "Sign Up" }).click();
+      await card.getByRole("alert").filter({ hasText: "This email is already subscribed." }).waitFor();
+      assert.deepEqual(problems.filter((p) => !p.includes("409")), []);
+      await context.close();
+    });
+
+    test("an invalid address gets the spec's message", async () => {
+      const { page, context } = await newPage(mode);
+      await page.goto("/");
+      const card = page.locator("#join");
+      // Without JavaScript the browser's own check would stop "nope"; the server's answer is what matters here.
+      if (!mode.javaScriptEnabled) await card.locator("form").evaluate((f) => f.setAttribute("novalidate", ""));
+      await card.getByLabel("Email", { exact: true }).fill("nope");
+      await card.getByRole("button", { name: "Sign Up" }).click();
+      await expectVisible(card.getByText("Please enter a valid email address"));
+      await context.close();
+    });
+
+    test("the Terms & Conditions open with their seven sections and close again", async () => {
+      const { page, context } = await newPage(mode);
+      await page.goto("/");
+      await page.getByRole(mode.javaScriptEnabled ? "button" : "link", { name: "Terms & Conditions" }).click();
+      const terms = mode.javaScriptEnabled ? page.getByRole("dialog", { name: "Terms & Conditions" }) : page.locator("#terms");
+      await expectVisible(terms);
+      const sections = [
+        "1. Introduction",
+        "2. Early Access Program",
+        "3. Privacy Policy",
+        "4. Communications",
+        "5. Limitation of Liability",
+        "6. Changes to Terms",
+        "7. Contact Information",
+      ];
+      assert.deepEqual(await terms.getByRole("heading", { level: 3 }).evaluateAll((hs) => hs.map((h) => h.textContent)), sections);
+      await expectVisible(terms.getByText(/^Last updated: \w+ \d{1,2}, \d{4}$/));
+      await expectVisible(terms.getByRole("link", { name: "support@legacy.example" }));
+      await terms.getByRole(mode.javaScriptEnabled ? "button" : "link", { name: "Close", exact: true }).click();
+      await terms.waitFor({ state: "hidden" });
+      await context.close();
+    });
+
+    test("with reduced motion only the poster shows", async () => {
+      const { page, context } = await newPage(mode);
+      await page.emulateMedia({ reducedMotion: "reduce" });
+      await page.goto("/");
+      await expectVisible(page.locator(".background-video img[src='/media/background-poster.webp']"));
+      assert.equal(await page.locator("video.background-video-media").isVisible(), false);
+      await context.close();
+    });
+  });
+
+  describe(`the alternative countdown page ${mode.name}`, () => {
+    test("shows the brand, the server's countdown text, the countdown, the sign-up card and social links", async () => {
+      const { page, context, problems } = await newPage(mode);
+      const response = await page.goto("/countdown");
+      assert.equal(response.status(), 200);
+      await expectVisible(page.getByRole("heading", { name: "Legacy", exact: true, level: 1 }));
+      const text = page.locator(".countdown-text");
+      await expectVisible(text);
+      assert.equal(await text.evaluate((h) => h.innerHTML), "Time's almost up,<br>Legacy begins in:");
+      assert.deepEqual((await countdownUnits(page)).map(([label]) => label), UNITS);
+      await expectVisible(page.getByRole("heading", { name: "JOIN THE LEGACY" }));
+      await expectSocialLinks(page);
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  });
+
+  describe(`the about page ${mode.name}`, () => {
+    test("tells the story in English and Spanish, with a dated line, the video and social links", async () => {
+      const { page, context, problems } = await newPage(mode);
+      const response = await page.goto("/about");
+      assert.equal(response.status(), 200);
+      await expectVisible(page.getByRole("heading", { name: "Legacy", exact: true, level: 1 }));
+      const english = page.locator('section[lang="en"]');
+      const spanish = page.locator('section[lang="es"]');
+      await expectVisible(english.getByRole("heading", { name: "Our Story" }));
+      await expectVisible(english.getByText(/what you wear should say something without saying a word/));
+      await expectVisible(spanish.getByRole("heading", { name: "Nuestra Historia" }));
+      await expectVisible(spanish.getByText(/lo que llevas puesto debería decir algo sin decir una palabra/));
+      await expectVisible(page.getByText(/First drop \w+ \d{1,2}, \d{4}/));
+      assert.equal(await page.locator("video.background-video-media source").getAttribute("src"), "/media/background.mp4");
+      await expectSocialLinks(page);
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  });
+}
+
+describe("with JavaScript, in the browser", () => {
+  test("a countdown already past shows the launch message and moves to /store", async () => {
+    const { page, context } = await newPage();
+    // The visitor's clock is years ahead of the launch the server rendered.
+    await page.clock.install({ time: new Date("2030-01-01T00:00:00Z") });
+    await page.goto("/");
+    await expectVisible(page.getByText("LAUNCH DAY IS HERE!"));
+    await expectVisible(page.getByText("Redirecting to store..."));
+    await page.waitForURL((url) => url.pathname === "/store", { timeout: 5_000 });
+    await context.close();
+  });
+
+  test("the music player: autoplay refused, started by a click anywhere, toggled, paused while hidden", async () => {
+    const { page, context, problems } = await newPage();
+    // Headless Chromium's own autoplay decision varies from run to run; this pins the policy of a
+    // browser the visitor has not interacted with yet: sound may start only after a user gesture.
+    await page.addInitScript(() => {
+      let gesture = false;
+      for (const type of ["click", "touchend", "keydown"]) {
+        window.addEventListener(type, (event) => (gesture ||= event.isTrusted), { capture: true });
+      }
+      const play = HTMLMediaElement.prototype.play;
+      HTMLMediaElement.prototype.play = function () {
+        if (!this.muted && !gesture) {
+          return Promise.reject(new DOMException("play() can only be initiated by a user gesture.", "NotAllowedError"));
+        }
+        return play.call(this);
+      };
+    });
+    await page.goto("/");
+    await expectVisible(page.getByRole("button", { name: "Play music" }).filter({ hasText: "Click to Play" }));
+
+    await page.getByText("Legacy isn't told — it's worn.", { exact: true }).click();
+    await expectVisible(page.getByRole("button", { name: "Pause music" }).filter({ hasText: "Now Playing" }));
+    const audio = await page.locator(".music-player audio").evaluate((a) => ({ volume: a.volume, loop: a.loop, time: a.currentTime }));
+    assert.equal(audio.volume, 0.3);
+    assert.equal(audio.loop, true);
+    assert.ok(audio.time >= 16, `starts 16 s in (at ${audio.time})`);
+
+    await page.getByRole("button", { name: "Pause music" }).click();
+    await expectVisible(page.getByRole("button", { name: "Play music" }));
+    await page.getByRole("button", { name: "Play music" }).click();
+    await expectVisible(page.getByRole("button", { name: "Pause music" }));
+
+    const setHidden = (hidden) =>
+      page.evaluate((value) => {
+        Object.defineProperty(document, "hidden", { configurable: true, get: () => value });
+        document.dispatchEvent(new Event("visibilitychange"));
+      }, hidden);
+    await setHidden(true);
+    await expectVisible(page.getByRole("button", { name: "Play music" }));
+    assert.equal(await page.locator(".music-player audio").evaluate((a) => a.paused), true);
+    await setHidden(false);
+    await expectVisible(page.getByRole("button", { name: "Pause music" }));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});
