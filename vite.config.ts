@@ -15,6 +15,11 @@ const buildOnly = (plugins: unknown): Plugin[] =>
 
 export default defineConfig({
   server: { port: 3000 },
+  // The dev dependency scan follows loader imports into server-only packages; the browser never
+  // loads them (Remix strips loaders from client code), so they are kept out of the client pre-bundle.
+  optimizeDeps: {
+    exclude: ["@node-rs/argon2", "better-sqlite3", "sharp", "stripe", "shippo", "postmark", "pdf-lib", "sanitize-html", "kysely"],
+  },
   plugins: [
     // Server code must never reach the browser; only the contracts (zod schemas) may. Checked at
     // build time only: in dev, Remix's CSS crawl walks loader imports as "client" and trips it.
