@@ -1,6 +1,8 @@
 import { getOverview } from "../services/dashboard";
 import { adminOrdersRouter } from "./admin-orders";
 import { adminProductsRouter } from "./admin-products";
+import { adminSettingsRouter } from "./admin-settings";
+import { adminSubscribersRouter } from "./admin-subscribers";
 import { adminProcedure, publicProcedure, router } from "./init";
 
 /** Each feature adds its own sub-router, over the same services the REST doors call. */
@@ -12,6 +14,8 @@ export const appRouter = router({
     overview: adminProcedure.query(({ ctx }) => getOverview(ctx.app)),
     products: adminProductsRouter,
     orders: adminOrdersRouter,
+    subscribers: adminSubscribersRouter,
+    settings: adminSettingsRouter,
   }),
 });
 
