@@ -33,7 +33,7 @@ export function stripePayments(secretKey: string): PaymentProvider {
     },
     async cancelIntent(id) {
       try {
-        await stripe.paymentIntents.cancel(id);
+        await stripe.paymentIntents.cancel(id, {}, { idempotencyKey: `cancel-${id}` });
       } catch (error) {
         // Already succeeded or canceled: the confirmation path decides what happens next.
         if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;

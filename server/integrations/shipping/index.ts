@@ -1,13 +1,15 @@
 import type { AppContext } from "../../context";
 import { localShipping } from "./local";
+import { shippoShipping } from "./shippo";
 import type { Parcel, ShippingProvider } from "./types";
 
 export type { BoughtLabel, Parcel, RateQuote, ShippingAddress, ShippingProvider } from "./types";
 export { methodKeyOf } from "./types";
 
-/** The local rate table and PDF labels; Shippo joins when SHIPPO_API_KEY is set (checkout issue). */
+/** Shippo rates and labels when SHIPPO_API_KEY is set; the local rate table and PDF labels otherwise. */
 export function shippingFor(ctx: AppContext): ShippingProvider {
-  return localShipping(ctx);
+  const key = ctx.config.shippo.apiKey;
+  return key ? shippoShipping(key) : localShipping(ctx);
 }
 
 /** One parcel for the whole order: weights add up, the box is the largest item's. */

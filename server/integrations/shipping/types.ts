@@ -40,4 +40,5 @@ export interface ShippingProvider {
 }
 
 /** "usps-ground_saver": how the checkout names a rate. */
-export const methodKeyOf = (rate: { carrier: string; method: string }) => `${rate.carrier.toLowerCase()}-${rate.method}`;
+export const methodKeyOf = (rate: { carrier: string; method: string }) =>
+  `${rate.carrier.toLowerCase().replace(/[^a-z0-9]+/g, "")}-${rate.method}`;

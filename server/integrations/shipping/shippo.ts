@@ -1,0 +1,148 @@
+import { Shippo } from "shippo";
+import { methodKeyOf, type BoughtLabel, type Parcel, type RateQuote, type ShippingAddress, type ShippingProvider } from "./types";
+
+/**
+ * The address parcels ship from. Read from the environment (SHIP_FROM_*), with a plausible
+ * New York warehouse as the default so a test token works out of the box.
+ */
+export function shipFromAddress(env: Record<string, string | undefined> = process.env) {
+  return {
+    name: env.SHIP_FROM_NAME || `${env.BRAND_NAME || "Legacy"} Fulfillment`,
+    street1: env.SHIP_FROM_STREET || "220 36th St",
+    city: env.SHIP_FROM_CITY || "Brooklyn",
+    state: env.SHIP_FROM_STATE || "NY",
+    zip: env.SHIP_FROM_ZIP || "11232",
+    country: env.SHIP_FROM_COUNTRY || "US",
+    phone: env.SHIP_FROM_PHONE || "+1 212 555 0100",
+    email: env.SHIP_FROM_EMAIL || env.SUPPORT_EMAIL || "support@legacy.example",
+  };
+}
+export type ShipFromAddress = ReturnType<typeof shipFromAddress>;
+
+type ShipmentResult = Awaited<ReturnType<Shippo["shipments"]["create"]>>;
+type ShippoRate = ShipmentResult["rates"][number];
+type Destination = Parameters<ShippingProvider["quote"]>[0];
+
+/** Shippo leaves the estimate out for some services; a week is the honest guess for those. */
+const DAYS_WHEN_UNKNOWN = 7;
+
+/** "7.45" → 745, without the float drift of parseFloat(x) * 100 on long decimals. */
+function centsOf(amount: string): number | null {
+  const match = /^(\d+)(?:\.(\d{1,}))?$/.exec(amount.trim());
+  if (!match) return null;
+  const fraction = ((match[2] ?? "") + "000").slice(0, 3);
+  return Number(match[1]) * 100 + Math.round(Number(fraction) / 10);
+}
+
+function usdCentsOf(rate: ShippoRate): number | null {
+  if (rate.currency.toUpperCase() === "USD") return centsOf(rate.amount);
+  if (rate.currencyLocal.toUpperCase() === "USD") return centsOf(rate.amountLocal);
+  return null;
+}
+
+/** Shippo's own words for what went wrong: the messages of a shipment or transaction, or an HTTP error's body. */
+function shippoMessage(error: unknown): string {
+  if (error && typeof error === "object" && "statusCode" in error && "body" in error) {
+    const { statusCode, body } = error as { statusCode: number; body: string };
+    return `Shippo answered ${statusCode}: ${String(body).slice(0, 500)}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+const isClientError = (error: unknown) =>
+  !!error && typeof error === "object" && "statusCode" in error && (error as { statusCode: number }).statusCode === 400;
+
+/**
+ * Shippo rates and labels (the `shippo` v2 SDK). A quote is a shipment from the store's
+ * ship-from address with one parcel; a label is a transaction on the chosen rate.
+ */
+export function shippoShipping(apiKey: string, options: { from?: ShipFromAddress } = {}): ShippingProvider {
+  const shippo = new Shippo({ apiKeyHeader: `ShippoToken ${apiKey}` });
+  const addressFrom = options.from ?? shipFromAddress();
+
+  async function quote(to: Destination, parcel: Parcel): Promise<RateQuote[]> {
+    let shipment: ShipmentResult;
+    try {
+      shipment = await shippo.shipments.create({
+        addressFrom,
+        addressTo: {
+          name: to.name || "Customer",
+          street1: to.street,
+          city: to.city,
+          state: to.state || undefined,
+          zip: to.zipCode,
+          country: to.country,
+          phone: to.phone || undefined,
+          email: to.email || undefined,
+        },
+        parcels: [
+          {
+            length: String(parcel.lengthIn),
+            width: String(parcel.widthIn),
+            height: String(parcel.heightIn),
+            distanceUnit: "in",
+            weight: String(Math.round(parcel.weightLbs * 100) / 100),
+            massUnit: "lb",
+          },
+        ],
+        async: false,
+      });
+    } catch (error) {
+      // Shippo refuses an address or parcel it cannot use with a 400: no rates, as for any address we cannot ship to.
+      if (isClientError(error)) return [];
+      throw error;
+    }
+    if (shipment.status === "ERROR") return [];
+
+    // One quote per carrier-method key (the cheapest, when several carrier accounts offer it).
+    const byKey = new Map<string, RateQuote>();
+    for (const rate of shipment.rates) {
+      const token = rate.servicelevel.token;
+      const costCents = usdCentsOf(rate);
+      if (!token || costCents === null) continue;
+      const quote: RateQuote = {
+        carrier: rate.provider,
+        method: token,
+        costCents,
+        description: rate.servicelevel.name || token,
+        estimatedDays: rate.estimatedDays ?? DAYS_WHEN_UNKNOWN,
+        providerRateId: rate.objectId,
+      };
+      const key = methodKeyOf(quote);
+      const seen = byKey.get(key);
+      if (!seen || quote.costCents < seen.costCents) byKey.set(key, quote);
+    }
+    return [...byKey.values()].sort((a, b) => a.costCents - b.costCents || a.estimatedDays - b.estimatedDays);
+  }
+
+  return {
+    mode: "shippo",
+    quote,
+    async buyLabel({ orderId, to, parcel, methodKey }: { orderId: number; to: ShippingAddress; parcel: Parcel; methodKey: string }): Promise<BoughtLabel> {
+      // Rates expire: quote again and buy the one the buyer chose.
+      const rate = (await quote(to, parcel)).find((r) => methodKeyOf(r) === methodKey);
+      if (!rate?.providerRateId) throw new Error(`Shippo offers no ${methodKey} service to this address any more.`);
+      let transaction: Awaited<ReturnType<Shippo["transactions"]["create"]>>;
+      try {
+        transaction = await shippo.transactions.create({
+          rate: rate.providerRateId,
+          labelFileType: "PDF_4x6",
+          async: false,
+          metadata: `Order ${orderId}`,
+        });
+      } catch (error) {
+        throw new Error(shippoMessage(error), { cause: error });
+      }
+      if (transaction.status !== "SUCCESS" || !transaction.labelUrl || !transaction.trackingNumber) {
+        const said = (transaction.messages ?? []).map((m) => m.text?.trim()).filter(Boolean).join(" ");
+        throw new Error(said || `Shippo did not create the label (status ${transaction.status ?? "unknown"}).`);
+      }
+      return {
+        labelUrl: transaction.labelUrl,
+        trackingNumber: transaction.trackingNumber,
+        carrier: rate.carrier,
+        costCents: rate.costCents,
+      };
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type Stripe from "stripe";
+import type { AppContext } from "../context";
+import { NotFound } from "../errors";
+import { expireOrder } from "./holds";
+import { confirmPayment, type ConfirmOutcome } from "./order-confirmation";
+
+/** What became of one provider event. */
+export type PaymentEventOutcome =
+  | { duplicate: true }
+  | { duplicate: false; action: "confirmed"; outcome: ConfirmOutcome }
+  | { duplicate: false; action: "released"; orderId: number }
+  /** A declined card: the hold stays so the buyer can try another card; its expiry releases it. */
+  | { duplicate: false; action: "kept"; orderId: number | null }
+  /** An event type the store does not act on, or a payment that is not one of this store's orders. */
+  | { duplicate: false; action: "ignored" };
+
+type StripeEventLike = Pick<Stripe.Event, "id" | "type" | "data">;
+
+function paymentIntentIdOf(event: StripeEventLike): string | null {
+  if (!event.type.startsWith("payment_intent.")) return null;
+  const object = event.data.object as { id?: unknown; object?: unknown };
+  return object.object === "payment_intent" && typeof object.id === "string" ? object.id : null;
+}
+
+async function orderIdFor(ctx: AppContext, paymentIntentId: string): Promise<number | null> {
+  const order = await ctx.db.selectFrom("orders").select("id").where("paymentIntentId", "=", paymentIntentId).executeTakeFirst();
+  return order?.id ?? null;
+}
+
+/**
+ * A verified Stripe webhook event, processed once per event id whatever Stripe redelivers. The
+ * event only says which payment to look at: `confirmPayment` asks Stripe for the payment's real
+ * state, so events arriving late, twice, or before or after the buyer's own confirm call all lead
+ * to the one order transition. When processing fails the event is forgotten again, so that
+ * Stripe's retry (it retries any non-2xx answer) gets another go.
+ */
+export async function handleStripeEvent(ctx: AppContext, event: StripeEventLike): Promise<PaymentEventOutcome> {
+  const paymentIntentId = paymentIntentIdOf(event);
+  const inserted = await ctx.db
+    .insertInto("paymentEvents")
+    .values({ id: event.id, type: event.type, paymentIntentId, receivedAt: ctx.clock.now().toISOString() })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (!inserted) return { duplicate: true };
+
+  try {
+    return await act(ctx, event.type, paymentIntentId);
+  } catch (error) {
+    await ctx.db.deleteFrom("paymentEvents").where("id", "=", event.id).execute();
+    throw error;
+  }
+}
+
+async function act(ctx: AppContext, type: string, paymentIntentId: string | null): Promise<PaymentEventOutcome> {
+  if (!paymentIntentId) return { duplicate: false, action: "ignored" };
+  switch (type) {
+    case "payment_intent.succeeded": {
+      try {
+        return { duplicate: false, action: "confirmed", outcome: await confirmPayment(ctx, paymentIntentId) };
+      } catch (error) {
+        // A payment of the same Stripe account that is none of this store's orders.
+        if (error instanceof NotFound) return { duplicate: false, action: "ignored" };
+        throw error;
+      }
+    }
+    case "payment_intent.canceled": {
+      const orderId = await orderIdFor(ctx, paymentIntentId);
+      if (orderId === null) return { duplicate: false, action: "ignored" };
+      await expireOrder(ctx, orderId);
+      return { duplicate: false, action: "released", orderId };
+    }
+    case "payment_intent.payment_failed":
+      return { duplicate: false, action: "kept", orderId: await orderIdFor(ctx, paymentIntentId) };
+    default:
+      return { duplicate: false, action: "ignored" };
+  }
+}
