@@ -1,0 +1,21 @@
+import { NotFound } from "../../server/errors";
+import { requireAdminApi } from "../../server/http/auth";
+import { methodNotAllowed, rest } from "../../server/http/rest";
+import { refundEligibility } from "../../server/services/refunds";
+
+/**
+ * GET /api/admin/orders/{id}/refund-eligibility →
+ * `{ eligible, eligibilityInfo: { message }, order: { total, shipping, customerName, createdAt,
+ * refundStatus, refundAmount }, existingRefunds }` (spec §3); 404 for an unknown order.
+ */
+export const loader = rest(async ({ request, params, ctx }) => {
+  await requireAdminApi(ctx, request);
+  if (!/^[1-9]\d{0,14}$/.test(params.id ?? "")) throw new NotFound("Order not found.");
+  const eligibility = await refundEligibility(ctx, Number(params.id));
+  return Response.json(eligibility, { headers: { "Cache-Control": "private, no-store" } });
+});
+
+export const action = rest(async ({ request, ctx }) => {
+  await requireAdminApi(ctx, request);
+  return methodNotAllowed(["GET"]);
+});

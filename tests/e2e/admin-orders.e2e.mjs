@@ -1,0 +1,144 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { ADMIN, expectVisible, newPage, signIn } from "./browser.mjs";
+
+// The seed's cap: in stock, visible, no countdown.
+const CAP = /Sin Gritos Six-Panel Cap/i;
+const BUYER = { email: "orders-e2e@example.com", name: "Olga Orders", street: "350 5th Ave", city: "New York", state: "NY", zipCode: "10001" };
+
+/** Buys the cap through the store in the browser: bag, /checkout, a NY address, the test card. */
+async function buyThroughCheckout(page) {
+  await page.goto("/store");
+  await page.locator('[data-testid="cart-button"][data-hydrated]').waitFor({ state: "attached" });
+  await page.getByTestId("product-card").filter({ hasText: CAP }).click();
+  await page.waitForURL(/\/store\/\d+$/);
+  await page.getByRole("button", { name: "Add To Bag" }).click();
+  await expectVisible(page.getByTestId("add-to-bag-result").getByText(/is in your bag/));
+  await page.goto("/checkout");
+  await page.getByLabel("Email").fill(BUYER.email);
+  await page.getByLabel("Full name").fill(BUYER.name);
+  await page.getByLabel("Street address").fill(BUYER.street);
+  await page.getByLabel("City").fill(BUYER.city);
+  await page.getByLabel("State").fill(BUYER.state);
+  await page.getByLabel("ZIP / Postal code").fill(BUYER.zipCode);
+  await expectVisible(page.getByTestId("shipping-rate"), 10_000);
+  await page.getByTestId("process-order").click();
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiry").fill("12 / 34");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByRole("button", { name: /^Complete Order/ }).click();
+  const success = page.getByTestId("payment-success");
+  await expectVisible(success, 10_000);
+  return (await success.innerText()).match(/#([A-Z0-9]+)/)?.[1];
+}
+
+/** Spec §2: the Orders row of one order, found by its order number. */
+const rowOf = (page, orderNumber) => page.getByTestId("order-row").filter({ hasText: orderNumber });
+
+describe("admin orders with JavaScript", () => {
+  test("a bought order is shipped, viewed with its label, refunded without shipping, and shows in the history", async () => {
+    const shopper = await newPage({ javaScriptEnabled: true });
+    const orderNumber = await buyThroughCheckout(shopper.page);
+    assert.match(orderNumber ?? "", /^[A-Z0-9]{8}$/, "the success notice shows the order number");
+    assert.deepEqual(shopper.problems, []);
+    await shopper.context.close();
+
+    const { page, context, problems } = await newPage({ javaScriptEnabled: true });
+    await signIn(page, ADMIN);
+    await page.waitForURL("**/admin/subscribers");
+    // Signing in is admin-auth.e2e's subject; from here on, this page must stay free of errors.
+    problems.length = 0;
+    await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Orders", exact: true }).click();
+    await page.waitForURL("**/admin/orders");
+    await expectVisible(page.getByRole("heading", { name: /^Orders \(\d+\)$/ }));
+    for (const column of ["Order ID", "Customer", "Status", "Total", "Date", "Actions"]) {
+      await expectVisible(page.getByRole("columnheader", { name: column, exact: true }));
+    }
+    const scroller = page.getByTestId("orders-scroll");
+    assert.equal(await scroller.evaluate((el) => el.ownerDocument.defaultView.getComputedStyle(el).maxHeight), "600px");
+
+    const row = rowOf(page, orderNumber);
+    await expectVisible(row.getByText(BUYER.name));
+    await expectVisible(row.getByText(BUYER.email));
+
+    // Status: the dropdown is disabled while the update is pending, then the change is kept.
+    const select = row.getByRole("combobox", { name: `Status of order ${orderNumber}` });
+    await select.locator(":scope:not([disabled])").waitFor();
+    assert.equal(await select.inputValue(), "processing");
+    await select.selectOption("shipped");
+    await expectVisible(page.getByText("Status updated").first());
+    await page.reload();
+    assert.equal(await rowOf(page, orderNumber).getByRole("combobox").inputValue(), "shipped");
+
+    // View: the address, the item and the shipping label.
+    await rowOf(page, orderNumber).getByRole("button", { name: `View order ${orderNumber}` }).click();
+    const detail = page.getByRole("dialog", { name: `Order ${orderNumber}` });
+    await expectVisible(detail.getByTestId("shipping-address").getByText(/New York, NY 10001/));
+    await expectVisible(detail.getByText(CAP));
+    const label = detail.getByTestId("shipping-label");
+    await expectVisible(label.getByText("created", { exact: true }));
+    await expectVisible(label.getByText("Tracking number"));
+    const href = await label.getByRole("link", { name: /View shipping label/ }).getAttribute("href");
+    const pdf = await context.request.get(href);
+    assert.equal(pdf.headers()["content-type"], "application/pdf");
+    await expectVisible(detail.getByText("No refunds."));
+
+    // Refund without shipping: a blank reason is refused, then confirm.
+    await detail.getByRole("button", { name: "Process Refund" }).click();
+    const refund = page.getByRole("dialog", { name: "Process Refund" });
+    await expectVisible(refund.getByText("This order can be refunded."));
+    const amount = (await refund.getByTestId("refund-amount").innerText()).trim();
+    await refund.getByRole("button", { name: "Process Refund" }).click();
+    await expectVisible(page.getByText("Reason Required").first());
+    await expectVisible(refund.getByText("Please provide a reason for the refund").first());
+    await refund.getByLabel("Reason for refund").fill("Arrived with a broken clasp");
+    assert.equal(await refund.getByLabel(/Include shipping/).isChecked(), false);
+    await refund.getByRole("button", { name: "Process Refund" }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Confirm Refund" });
+    await confirm.getByRole("button", { name: "Yes, Process Refund" }).click();
+    await expectVisible(page.getByText("Refund Processed Successfully").first());
+    await expectVisible(page.getByText(`Refunded ${amount} to customer`).first());
+    await confirm.waitFor({ state: "detached" });
+    await refund.waitFor({ state: "detached" });
+
+    // The history in the still-open View dialog, dated "MMM dd, yyyy HH:mm".
+    const history = detail.getByTestId("refund-history");
+    await expectVisible(history.getByText(amount));
+    await expectVisible(history.getByText("Arrived with a broken clasp"));
+    assert.match(await history.innerText(), /[A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2}/);
+    await expectVisible(detail.getByText("Refunded", { exact: true }));
+    await detail.getByRole("button", { name: "Close" }).last().click();
+    await expectVisible(rowOf(page, orderNumber).getByText(`Refunded ${amount}`));
+
+    // A second refund is refused in words.
+    await rowOf(page, orderNumber).getByRole("button", { name: `Process refund for order ${orderNumber}` }).click();
+    await expectVisible(page.getByRole("dialog", { name: "Process Refund" }).getByText("This order has already been refunded."));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});
+
+describe("admin orders without JavaScript", () => {
+  test("the orders list is rendered by the server, its controls waiting for JavaScript", async () => {
+    const { page, context, problems } = await newPage({ javaScriptEnabled: false });
+    await signIn(page, ADMIN);
+    await page.waitForURL("**/admin/subscribers");
+    await page.goto("/admin/orders");
+    await expectVisible(page.getByRole("heading", { name: "Order Management" }));
+    const heading = page.getByRole("heading", { name: /^Orders \(\d+\)$/ });
+    await expectVisible(heading);
+    const count = Number((await heading.innerText()).match(/\((\d+)\)/)[1]);
+    const rows = page.getByTestId("order-row");
+    assert.equal(await rows.count(), count);
+    if (count === 0) {
+      await expectVisible(page.getByText("No orders yet"));
+      await expectVisible(page.getByText("Orders will appear here once customers start making purchases."));
+    } else {
+      // A dropdown that cannot save without JavaScript is shown but disabled, never silently inert.
+      assert.equal(await rows.first().getByRole("combobox").isDisabled(), true);
+      assert.match(await rows.first().innerText(), /\$\d+\.\d{2}/);
+    }
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});
