@@ -33,7 +33,8 @@ for (const mode of MODES) {
       await page.getByRole("link", { name: "Send Another Message" }).click();
       await expectVisible(page.getByRole("button", { name: "Send Message" }));
       assert.equal(await page.getByLabel("Subject").inputValue(), "");
-      assert.deepEqual(problems, []);
+      // Without JavaScript the form's 400 answer is the document itself, which Chromium logs.
+      assert.deepEqual(problems.filter((p) => !p.includes("status of 400")), []);
       await context.close();
     });
   });

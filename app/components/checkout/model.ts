@@ -1,0 +1,124 @@
+import { customerInfoSchema } from "../../../server/contracts/checkout";
+import { formatUsd } from "../../../server/contracts/catalog";
+
+/**
+ * What the checkout screen and its page doors share: the form's values, the rate and tax views
+ * in dollars, and the few rules of the screen itself (a complete address, the default rate).
+ */
+
+export interface CheckoutValues {
+  email: string;
+  name: string;
+  phone: string;
+  street: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  country: string;
+}
+
+export const VALUE_FIELDS = ["email", "name", "phone", "street", "city", "state", "zipCode", "country"] as const;
+
+export const EMPTY_VALUES: CheckoutValues = { email: "", name: "", phone: "", street: "", city: "", state: "", zipCode: "", country: "US" };
+
+/** A form's fields as strings (a missing or file field reads as empty). */
+export function valuesFrom(form: FormData): CheckoutValues {
+  const read = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value.slice(0, 300) : "";
+  };
+  const values = { ...EMPTY_VALUES };
+  for (const field of VALUE_FIELDS) values[field] = read(field);
+  values.country = (values.country || "US").toUpperCase();
+  values.state = normalizeState(values.state);
+  return values;
+}
+
+/** Spec §5: the state is upper case, letters only, two at most. */
+export const normalizeState = (state: string) => state.toUpperCase().replace(/[^A-Z]/g, "").slice(0, 2);
+
+export interface Address {
+  street: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  country: string;
+}
+
+/** The address once it is complete enough to quote (spec §9: street, city, zip, country, and state if US). */
+export function completeAddress(values: CheckoutValues): Address | null {
+  const street = values.street.trim();
+  const city = values.city.trim();
+  const zipCode = values.zipCode.trim();
+  const country = values.country.trim().toUpperCase();
+  const state = country === "US" ? normalizeState(values.state) : "";
+  if (!street || !city || !zipCode || country.length !== 2) return null;
+  if (country === "US" && state.length !== 2) return null;
+  return { street, city, state, zipCode, country };
+}
+
+/** Field messages of the customer details; empty when they are valid. */
+export function customerErrors(values: CheckoutValues): Record<string, string[]> {
+  const parsed = customerInfoSchema.safeParse(values);
+  if (parsed.success) return {};
+  const errors: Record<string, string[]> = {};
+  for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? "")] ??= []).push(issue.message);
+  return errors;
+}
+
+/** A rate as the screen shows it, in dollars, with the key the server expects back. */
+export interface RateView {
+  key: string;
+  carrier: string;
+  method: string;
+  cost: number;
+  description: string;
+  estimatedDays: number;
+}
+
+/** The shape of POST /api/shipping/calculate's answer. */
+export type ApiRate = Omit<RateView, "key">;
+
+// Mirrors methodKeyOf in server/integrations/shipping (which the browser may not import).
+// Same as methodKeyOf on the server (server/integrations/shipping/types.ts).
+export const rateKey = (rate: { carrier: string; method: string }) =>
+  `${rate.carrier.toLowerCase().replace(/[^a-z0-9]+/g, "")}-${rate.method}`;
+
+export const toRateView = (rate: ApiRate): RateView => ({ ...rate, key: rateKey(rate) });
+
+/** Spec §9: ground_saver when offered, else the cheapest. */
+export function defaultRateKey(rates: RateView[]): string {
+  const saver = rates.find((rate) => rate.method === "ground_saver");
+  if (saver) return saver.key;
+  const cheapest = rates.reduce<RateView | null>((best, rate) => (!best || rate.cost < best.cost ? rate : best), null);
+  return cheapest?.key ?? "";
+}
+
+/** Keeps the buyer's choice when the new rates still offer it; otherwise the default. */
+export function keepOrDefault(rates: RateView[], chosen: string): string {
+  return rates.some((rate) => rate.key === chosen) ? chosen : defaultRateKey(rates);
+}
+
+export interface TaxView {
+  taxRate: number;
+  taxAmount: number;
+  taxLabel: string;
+}
+
+export const NO_TAX: TaxView = { taxRate: 0, taxAmount: 0, taxLabel: "Sales Tax" };
+
+/** "New York Sales Tax (4.0%)": the label and the rate to one decimal (spec §2). */
+export const taxTitle = (tax: TaxView) => `${tax.taxLabel} (${(tax.taxRate * 100).toFixed(1)}%)`;
+
+/** Spec §2: a tax under a cent reads "< $0.01". */
+export const taxAmountText = (amount: number) => (amount < 0.01 ? "< $0.01" : formatUsd(amount));
+
+/** Cents-exact sum of dollar amounts. */
+export const addDollars = (...amounts: number[]) => Math.round(amounts.reduce((sum, a) => sum + Math.round(a * 100), 0)) / 100;
+
+export function estimatedDaysText(days: number): string {
+  return days <= 1 ? "Next business day" : `Estimated ${days} business days`;
+}
+
+/** The big order buttons: their "… - $1,234.56" labels must fit a 320 px phone, wrapping if ever needed. */
+export const ORDER_BUTTON_CLASS = "h-auto min-h-12 w-full px-4 py-3 text-sm whitespace-normal sm:text-base";

@@ -1,0 +1,122 @@
+import { CircleCheck, Lock, ShieldCheck } from "lucide-react";
+import { lazy, Suspense } from "react";
+import type { OrderSummary } from "../../../server/contracts/checkout";
+import { formatUsd } from "../../../server/contracts/catalog";
+import type { CheckoutLoaderData } from "../../../server/http/checkout-door";
+import { Spinner } from "~/components/spinner";
+import { Button } from "~/components/ui/button";
+import { SectionTitle } from "./customer-fields";
+import { HoldCountdown } from "./hold-countdown";
+import { LocalCardForm } from "./local-card-form";
+import { CHECKOUT_UI } from "./messages";
+import { PurchaseDisclaimer, PurchaseDisclaimerFallback } from "./purchase-disclaimer";
+import { ORDER_BUTTON_CLASS } from "./model";
+
+// Stripe's code is fetched only by stores that use Stripe, and only at the payment step.
+const StripePayment = lazy(() => import("./stripe-payment"));
+
+export interface ProcessedOrder {
+  clientSecret: string;
+  paymentIntentId: string;
+  orderSummary: OrderSummary;
+  /** When the hold ends, on this browser's clock. */
+  deadline: number;
+  /** The bag the order was made from: a change of the bag voids it. */
+  bagKey: string;
+}
+
+export const FORM_ID = "checkout-form";
+
+/**
+ * Payment: the Purchase Disclaimer, then either "Process Order - $total" (it submits the checkout
+ * form, which sits above, through the form attribute) or, once the order holds its units, the
+ * hold countdown and the card form with "Complete Order - $total".
+ */
+export function PaymentSection({
+  payment,
+  order,
+  paidNumber,
+  total,
+  processing,
+  supportEmail,
+  confirmExtras,
+  onPaid,
+  onExpire,
+}: {
+  payment: CheckoutLoaderData["payment"];
+  order: ProcessedOrder | null;
+  paidNumber: string | null;
+  total: number;
+  processing: boolean;
+  supportEmail: string;
+  confirmExtras: Record<string, unknown>;
+  onPaid: (orderNumber: string) => void;
+  onExpire: () => void;
+}) {
+  return (
+    <section id="payment" aria-labelledby="payment-title" className="scroll-mt-24 space-y-5">
+      <SectionTitle id="payment-title" step={4}>
+        Payment
+      </SectionTitle>
+      {paidNumber !== null ? (
+        <PaidNotice orderNumber={paidNumber} />
+      ) : (
+        <>
+          <p className="text-sm leading-relaxed text-muted-foreground">
+            All sales are final. Please read our <PurchaseDisclaimer supportEmail={supportEmail} /> before you buy.
+          </p>
+          <PurchaseDisclaimerFallback supportEmail={supportEmail} returnTo="payment" />
+          {order ? (
+            <div className="space-y-5">
+              <HoldCountdown deadline={order.deadline} onExpire={onExpire} />
+              {payment.mode === "stripe" ? (
+                <Suspense fallback={<Spinner className="size-6" label="Loading the payment form" />}>
+                  <StripePayment
+                    publishableKey={payment.publishableKey}
+                    clientSecret={order.clientSecret}
+                    paymentIntentId={order.paymentIntentId}
+                    total={order.orderSummary.total}
+                    confirmExtras={confirmExtras}
+                    onPaid={onPaid}
+                  />
+                </Suspense>
+              ) : (
+                <LocalCardForm clientSecret={order.clientSecret} total={order.orderSummary.total} onPaid={onPaid} />
+              )}
+            </div>
+          ) : (
+            <Button type="submit" form={FORM_ID} name="intent" value="process" size="lg" className={ORDER_BUTTON_CLASS} disabled={processing} data-testid="process-order">
+              <Lock aria-hidden="true" />
+              {processing ? "Processing..." : `Process Order - ${formatUsd(total)}`}
+            </Button>
+          )}
+          {payment.mode === "stripe" || !order ? (
+            <p className="flex items-center justify-center gap-2 text-xs text-muted-foreground">
+              <ShieldCheck className="size-4" aria-hidden="true" />
+              {payment.mode === "stripe" ? "Payments are processed securely by Stripe." : "Test mode: no real card is charged."}
+            </p>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function PaidNotice({ orderNumber }: { orderNumber: string }) {
+  return (
+    <div role="status" className="rounded-lg border border-success/30 bg-success/[0.06] p-6" data-testid="payment-success">
+      <CircleCheck className="size-8 text-success" aria-hidden="true" />
+      <p className="mt-3 font-display text-4xl tracking-wide">{CHECKOUT_UI.successTitle}</p>
+      <p className="mt-1 text-sm text-muted-foreground">{CHECKOUT_UI.success}</p>
+      {orderNumber ? (
+        <p className="mt-4 text-sm">
+          Order <span className="font-mono font-semibold tracking-wider">#{orderNumber}</span>
+        </p>
+      ) : null}
+      <p className="mt-4 flex items-center gap-2 text-xs text-muted-foreground">
+        <Spinner className="size-3.5" label="" />
+        Taking you back to the store...
+      </p>
+    </div>
+  );
+}

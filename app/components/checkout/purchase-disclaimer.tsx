@@ -1,0 +1,112 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { X } from "lucide-react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { buttonVariants } from "~/components/ui/button";
+import { cn } from "~/lib/utils";
+
+/** Spec §2: the four policies and the agreement note, in its order. */
+function DisclaimerText({ supportEmail }: { supportEmail: string }) {
+  const parts = [
+    {
+      title: "No Refunds Policy",
+      body: "All sales are final. We do not offer refunds, exchanges or returns on any purchase.",
+    },
+    {
+      title: "Quality Guarantee",
+      body: "Every piece is made from premium materials and passes strict quality control before it ships.",
+    },
+    {
+      title: "Limited Edition",
+      body: "Each drop is made once. When an item sells out, it is not restocked.",
+    },
+    {
+      title: "Contact Support",
+      body: (
+        <>
+          Questions about sizing, materials or an order? Ask us before purchasing at{" "}
+          <a href={`mailto:${supportEmail}`} className="underline underline-offset-4 hover:text-foreground">
+            {supportEmail}
+          </a>{" "}
+          or on the <a href="/support" className="underline underline-offset-4 hover:text-foreground">support page</a>.
+        </>
+      ),
+    },
+  ];
+  return (
+    <div className="space-y-5 text-sm leading-relaxed text-muted-foreground">
+      {parts.map((part) => (
+        <section key={part.title}>
+          <h3 className="mb-1.5 text-xs font-semibold tracking-[0.18em] text-foreground uppercase">{part.title}</h3>
+          <p>{part.body}</p>
+        </section>
+      ))}
+      <p className="rounded-md border border-border bg-background/60 p-3 text-foreground">
+        By completing your purchase, you confirm that you have read and accept this policy.
+      </p>
+    </div>
+  );
+}
+
+const triggerClass =
+  "inline-flex min-h-6 items-center rounded-sm font-medium text-foreground underline decoration-foreground/40 underline-offset-4 transition-colors hover:decoration-foreground";
+
+/**
+ * The "Purchase Disclaimer" trigger, inline in a sentence. With JavaScript it opens a Radix dialog;
+ * without it (and before hydration) it is a link to #purchase-disclaimer, the panel that
+ * `PurchaseDisclaimerFallback` puts in the page (apart, since a <p> cannot hold a <section>).
+ */
+export function PurchaseDisclaimer({ supportEmail }: { supportEmail: string }) {
+  const hydrated = useHydrated();
+  if (!hydrated) {
+    return (
+      <a href="#purchase-disclaimer" className={triggerClass}>
+        Purchase Disclaimer
+      </a>
+    );
+  }
+  return (
+    <Dialog.Root>
+      <Dialog.Trigger className={triggerClass}>Purchase Disclaimer</Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="terms-overlay fixed inset-0 z-50 bg-black/80 backdrop-blur-sm" />
+        <Dialog.Content className="terms-content fixed top-1/2 left-1/2 z-50 flex max-h-[85dvh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col rounded-lg border border-border bg-card shadow-2xl">
+          <div className="flex items-start justify-between gap-4 border-b border-border px-6 pt-6 pb-4">
+            <Dialog.Title className="font-display text-4xl tracking-wide">Purchase Disclaimer</Dialog.Title>
+            <Dialog.Close className="-mt-2 -mr-3 flex size-11 shrink-0 items-center justify-center rounded-md text-muted-foreground hover:text-foreground" aria-label="Close disclaimer">
+              <X className="size-5" aria-hidden />
+            </Dialog.Close>
+          </div>
+          <Dialog.Description className="sr-only">The store's policy on refunds, quality and limited editions.</Dialog.Description>
+          <div className="overflow-y-auto px-6 py-5">
+            <DisclaimerText supportEmail={supportEmail} />
+          </div>
+          <div className="border-t border-border px-6 py-4">
+            <Dialog.Close className={cn(buttonVariants({ variant: "default" }), "w-full")}>Close</Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/**
+ * The disclaimer without JavaScript: a full-screen panel shown by CSS :target (the same fallback
+ * as the sign-up card's terms), closed by a link back to the payment section.
+ */
+export function PurchaseDisclaimerFallback({ supportEmail, returnTo }: { supportEmail: string; returnTo: string }) {
+  const hydrated = useHydrated();
+  if (hydrated) return null;
+  return (
+    <section id="purchase-disclaimer" className="terms-fallback" aria-labelledby="disclaimer-fallback-title">
+      <div className="terms-panel">
+        <h2 id="disclaimer-fallback-title" className="mb-6 font-display text-4xl tracking-wide">
+          Purchase Disclaimer
+        </h2>
+        <DisclaimerText supportEmail={supportEmail} />
+        <a href={`#${returnTo}`} className={cn(buttonVariants({ variant: "outline" }), "mt-8 w-full")}>
+          Close
+        </a>
+      </div>
+    </section>
+  );
+}

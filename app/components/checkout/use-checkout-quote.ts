@@ -1,0 +1,104 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { CHECKOUT_MESSAGES } from "../../../server/contracts/checkout";
+import { notify } from "~/components/toasts";
+import { CHECKOUT_UI } from "./messages";
+import { keepOrDefault, NO_TAX, toRateView, type Address, type ApiRate, type RateView, type TaxView } from "./model";
+
+/** Spec §9: rates are asked for 1 s after the last change of a complete address. */
+export const RATES_DEBOUNCE_MS = 1000;
+
+const postJson = (url: string, body: string, signal: AbortSignal) =>
+  fetch(url, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body, signal });
+
+/**
+ * Shipping rates and the tax estimate for the address on screen. `bagKey` changes when the bag
+ * does (the parcel's weight decides the rates). `initial` is what the server already quoted for
+ * the same address (the no-JavaScript `rates` step), so hydration does not ask again.
+ */
+export function useCheckoutQuote({
+  address,
+  bagKey,
+  subtotal,
+  initial,
+}: {
+  address: Address | null;
+  bagKey: string;
+  subtotal: number;
+  initial: { rates: RateView[] | null; shippingMethod: string; tax: TaxView } | undefined;
+}) {
+  const ratesBody = address ? JSON.stringify({ address, packageWeight: 1 }) : "";
+  const ratesKey = ratesBody && `${ratesBody}|${bagKey}`;
+  const [rates, setRates] = useState<RateView[] | null>(initial?.rates ?? null);
+  const [selected, setSelected] = useState(initial?.shippingMethod ?? "");
+  const [loading, setLoading] = useState(false);
+  const [nonce, setNonce] = useState(0);
+  const quoted = useRef(initial?.rates ? ratesKey : "");
+
+  useEffect(() => {
+    if (!ratesBody) {
+      quoted.current = "";
+      setRates(null);
+      setLoading(false);
+      return;
+    }
+    if (ratesKey === quoted.current) return;
+    const controller = new AbortController();
+    const timer = window.setTimeout(async () => {
+      setLoading(true);
+      try {
+        const response = await postJson("/api/shipping/calculate", ratesBody, controller.signal);
+        if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
+        const next = ((await response.json()) as ApiRate[]).map(toRateView);
+        quoted.current = ratesKey;
+        setRates(next);
+        setSelected((was) => keepOrDefault(next, was));
+        if (next.length === 0) notify.error(CHECKOUT_MESSAGES.noRatesTitle, CHECKOUT_MESSAGES.noRates);
+      } catch {
+        if (controller.signal.aborted) return;
+        // Spec §8: the rates are cleared; the next change of the address asks again.
+        quoted.current = ratesKey;
+        setRates(null);
+        setSelected("");
+        notify.error(CHECKOUT_UI.shippingFailedTitle, CHECKOUT_UI.shippingFailed);
+      }
+      if (!controller.signal.aborted) setLoading(false);
+    }, RATES_DEBOUNCE_MS);
+    return () => {
+      window.clearTimeout(timer);
+      controller.abort();
+    };
+  }, [ratesBody, ratesKey, nonce]);
+
+  /** Asks again now for the same address (process-order found the rates had changed). */
+  const refresh = useCallback(() => {
+    quoted.current = "";
+    setNonce((n) => n + 1);
+  }, []);
+
+  // The tax estimate: spec §8, a failure silently means no tax. process-order computes the real one.
+  const taxBody = address ? JSON.stringify({ state: address.state, country: address.country, subtotal }) : "";
+  const [tax, setTax] = useState<TaxView>(initial?.tax ?? NO_TAX);
+  const taxed = useRef(initial?.rates ? taxBody : "");
+  useEffect(() => {
+    if (!taxBody) {
+      taxed.current = "";
+      setTax(NO_TAX);
+      return;
+    }
+    if (taxBody === taxed.current) return;
+    const controller = new AbortController();
+    postJson("/api/calculate-tax", taxBody, controller.signal)
+      .then(async (response) => {
+        if (!response.ok) throw new Error(String(response.status));
+        taxed.current = taxBody;
+        setTax((await response.json()) as TaxView);
+      })
+      .catch(() => {
+        if (!controller.signal.aborted) setTax(NO_TAX);
+      });
+    return () => controller.abort();
+  }, [taxBody]);
+
+  const selectedRate = rates?.find((rate) => rate.key === selected) ?? null;
+  return { rates, selected, setSelected, selectedRate, loading, tax, refresh };
+}

@@ -1,0 +1,218 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useNavigate, useRevalidator, useRouteLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { ArrowLeft, CircleAlert } from "lucide-react";
+import { useEffect, useMemo, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { CHECKOUT_MESSAGES, type OrderSummary as OrderSummaryData } from "../../server/contracts/checkout";
+import { checkoutAction, checkoutLoader } from "../../server/http/checkout-door";
+import { AddressFields, ContactFields } from "~/components/checkout/customer-fields";
+import { DetailsReview } from "~/components/checkout/details-review";
+import { CHECKOUT_UI } from "~/components/checkout/messages";
+import { addDollars, completeAddress, customerErrors, EMPTY_VALUES, type CheckoutValues } from "~/components/checkout/model";
+import { OrderSummary, type SummaryLine } from "~/components/checkout/order-summary";
+import { FORM_ID, PaymentSection, type ProcessedOrder } from "~/components/checkout/payment-section";
+import { ShippingOptions } from "~/components/checkout/shipping-options";
+import { useCheckoutQuote } from "~/components/checkout/use-checkout-quote";
+import { notify } from "~/components/toasts";
+import { Button } from "~/components/ui/button";
+import { useNoticeToast } from "~/lib/use-notice-toast";
+import type { RootData } from "~/root";
+
+export const loader = (args: LoaderFunctionArgs) => checkoutLoader(args);
+export const action = (args: ActionFunctionArgs) => checkoutAction(args);
+
+export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ matches }) => {
+  const brand = matches.find((match) => match.id === "root")?.data?.brand.name ?? "Store";
+  return [{ title: `Checkout | ${brand}` }, { name: "robots", content: "noindex" }];
+};
+
+// After a successful payment the bag is empty by design. The badge must be refreshed, but this
+// loader must not run again then: its empty-bag redirect would greet the buyer with "Cart is empty".
+let paidAndLeaving = false;
+export const shouldRevalidate: ShouldRevalidateFunction = ({ defaultShouldRevalidate }) => !paidAndLeaving && defaultShouldRevalidate;
+
+/** Spec §9: home 2 s after a successful payment. */
+const HOME_AFTER_PAYMENT_MS = 2000;
+
+export default function CheckoutPage() {
+  const { cart, countries, payment } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const supportEmail = useRouteLoaderData<RootData>("root")?.brand.supportEmail ?? "";
+  const hydrated = useHydrated();
+  const revalidator = useRevalidator();
+  const navigate = useNavigate();
+  useNoticeToast(result?.notice, result);
+
+  const [values, setValues] = useState<CheckoutValues>(result?.values ?? EMPTY_VALUES);
+  const [errors, setErrors] = useState<Record<string, string[] | undefined>>(result?.errors ?? {});
+  const address = useMemo(() => completeAddress(values), [values]);
+  const bagKey = cart.cartItems.map((line) => `${line.productId}x${line.quantity}`).join(",");
+  const quote = useCheckoutQuote({ address, bagKey, subtotal: cart.totalPrice, initial: result });
+  const [order, setOrder] = useState<ProcessedOrder | null>(null);
+  const [processing, setProcessing] = useState(false);
+  const [paidNumber, setPaidNumber] = useState<string | null>(null);
+
+  useEffect(() => {
+    paidAndLeaving = false;
+  }, []);
+
+  useEffect(() => {
+    if (paidNumber === null) return;
+    const timer = window.setTimeout(() => navigate("/"), HOME_AFTER_PAYMENT_MS);
+    return () => window.clearTimeout(timer);
+  }, [paidNumber, navigate]);
+
+  // The details fold into a summary once the order is made: bring the card form into view.
+  const heldIntent = order?.paymentIntentId;
+  useEffect(() => {
+    if (heldIntent) document.getElementById("payment")?.scrollIntoView({ block: "start", behavior: "smooth" });
+  }, [heldIntent]);
+
+  // The bag changed (from the cart dropdown) under a held order: that order no longer matches.
+  useEffect(() => {
+    if (order && order.bagKey !== bagKey && paidNumber === null) {
+      setOrder(null);
+      notify.info("Your bag changed", "Process the order again to reserve the new items.");
+    }
+  }, [bagKey, order, paidNumber]);
+
+  const summary = order?.orderSummary;
+  const subtotal = summary?.subtotal ?? cart.totalPrice;
+  const shipping = summary?.shipping ?? quote.selectedRate?.cost ?? 0;
+  const tax = summary ? { taxRate: summary.taxRate, taxAmount: summary.tax, taxLabel: summary.taxLabel } : quote.tax;
+  const total = summary?.total ?? addDollars(subtotal, shipping, tax.taxAmount);
+  const lines: SummaryLine[] = cart.cartItems.map((line) => ({
+    id: line.id,
+    name: line.product.name,
+    image: { imageUrl: line.product.imageUrl, imagePath: null, srcSet: line.product.srcSet },
+    unitPrice: line.unitPrice,
+    originalPrice: line.product.discountPercent > 0 ? line.product.price : null,
+    quantity: line.quantity,
+    total: line.lineTotal,
+    notice: line.notice,
+  }));
+
+  const change = (name: keyof CheckoutValues, value: string) => {
+    setValues((was) => ({ ...was, [name]: value }));
+    setErrors((was) => (was[name] ? { ...was, [name]: undefined } : was));
+  };
+
+  /** With JavaScript: checks the fields here, then POST /api/process-order (spec §7). */
+  async function processOrder(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const found: Record<string, string[]> = customerErrors(values);
+    if (!quote.selectedRate) found.shippingMethod = [CHECKOUT_MESSAGES.missing];
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      notify.error(CHECKOUT_MESSAGES.missingTitle, CHECKOUT_MESSAGES.missing);
+      window.requestAnimationFrame(() => form.querySelector<HTMLElement>("[aria-invalid=true], [name=shippingMethod]")?.focus());
+      return;
+    }
+    setProcessing(true);
+    try {
+      const response = await fetch("/api/process-order", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ customerInfo: values, shippingMethod: quote.selected, shippingCost: quote.selectedRate?.cost }),
+      });
+      const body = (await response.json().catch(() => null)) as (Omit<ProcessedOrder, "deadline" | "bagKey"> & { message?: string; errors?: Record<string, string[]> }) | null;
+      if (!response.ok || !body?.clientSecret) {
+        notify.error(CHECKOUT_UI.errorTitle, body?.message || CHECKOUT_MESSAGES.processFailed);
+        if (body?.errors?.shippingMethod) quote.refresh();
+        // Sold out meanwhile, or the bag emptied in another tab: show the bag as it is now.
+        if (response.status === 400 || response.status === 409) revalidator.revalidate();
+        return;
+      }
+      setOrder({ ...body, deadline: deadlineOf(body.orderSummary, response), bagKey });
+    } catch {
+      notify.error(CHECKOUT_UI.errorTitle, CHECKOUT_MESSAGES.processFailed);
+    } finally {
+      setProcessing(false);
+    }
+  }
+
+  function paid(orderNumber: string) {
+    setPaidNumber(orderNumber);
+    notify.success(CHECKOUT_UI.successTitle, CHECKOUT_UI.success);
+    paidAndLeaving = true;
+    revalidator.revalidate();
+  }
+
+  return (
+    <div className="mx-auto w-full max-w-6xl px-4 pt-6 pb-20 sm:px-6 lg:px-8 lg:pt-8">
+      <Button asChild variant="ghost" size="sm" className="-ml-3 text-muted-foreground hover:text-foreground">
+        <Link to="/">
+          <ArrowLeft aria-hidden="true" />
+          Back to Store
+        </Link>
+      </Button>
+      <h1 className="mt-4 mb-8 font-display text-[clamp(3.25rem,10vw,5.5rem)] leading-[0.85] uppercase lg:mb-10">Checkout</h1>
+
+      {result?.notice ? <NoticeBanner title={result.notice.title} description={result.notice.description} /> : null}
+
+      <div className="grid grid-cols-1 items-start gap-8 lg:grid-cols-[minmax(0,0.9fr)_minmax(0,1.1fr)] lg:gap-12">
+        <OrderSummary lines={lines} totals={{ subtotal, shipping, tax, total }} className="lg:sticky lg:top-24" />
+
+        <div className="space-y-12 rounded-lg border border-border bg-card p-5 sm:p-8">
+          {order !== null || paidNumber !== null ? (
+            <DetailsReview values={values} countries={countries} rate={quote.selectedRate} onChange={paidNumber === null ? () => setOrder(null) : null} />
+          ) : (
+            <form id={FORM_ID} method="post" action="/checkout" noValidate onSubmit={processOrder} className="space-y-12">
+              <ContactFields values={values} errors={errors} onChange={change} />
+              <AddressFields values={values} errors={errors} onChange={change} countries={countries} hydrated={hydrated} />
+              <ShippingOptions
+                rates={quote.rates}
+                selected={quote.selected}
+                onSelect={(key) => {
+                  quote.setSelected(key);
+                  setErrors((was) => ({ ...was, shippingMethod: undefined }));
+                }}
+                loading={quote.loading}
+                hydrated={hydrated}
+                error={errors.shippingMethod?.[0]}
+              />
+            </form>
+          )}
+          <PaymentSection
+            payment={payment}
+            order={order}
+            paidNumber={paidNumber}
+            total={total}
+            processing={processing}
+            supportEmail={supportEmail}
+            confirmExtras={{ customerInfo: values, shippingMethod: quote.selected, shippingCost: shipping }}
+            onPaid={paid}
+            onExpire={() => {
+              setOrder(null);
+              notify.info(CHECKOUT_UI.holdExpiredTitle, CHECKOUT_UI.holdExpired);
+            }}
+          />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The hold's end on this browser's clock: the server's Date header corrects any clock skew. The
+ * header has whole seconds (the server's "now" may be up to 1 s later): count from the later end.
+ */
+function deadlineOf(summary: OrderSummaryData, response: Response): number {
+  const expiresAt = Date.parse(summary.holdExpiresAt);
+  const serverNow = Date.parse(response.headers.get("Date") ?? "");
+  return Number.isNaN(serverNow) ? expiresAt : Date.now() + (expiresAt - serverNow - 1000);
+}
+
+/** An action's notice inline, for a browser without JavaScript (with it, a toast shows too). */
+function NoticeBanner({ title, description }: { title: string; description: string }) {
+  return (
+    <div role="alert" className="mb-8 flex gap-3 rounded-md border border-destructive/50 bg-destructive/10 p-4 text-sm" data-testid="checkout-notice">
+      <CircleAlert className="mt-0.5 size-4 shrink-0 text-red-400" aria-hidden="true" />
+      <div>
+        <p className="font-medium">{title}</p>
+        <p className="text-muted-foreground">{description}</p>
+      </div>
+    </div>
+  );
+}

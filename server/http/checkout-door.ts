@@ -1,0 +1,307 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { cardErrors } from "../../app/components/checkout/card";
+import { CHECKOUT_UI } from "../../app/components/checkout/messages";
+import {
+  completeAddress,
+  customerErrors,
+  keepOrDefault,
+  NO_TAX,
+  type RateView,
+  type TaxView,
+  toRateView,
+  valuesFrom,
+  type CheckoutValues,
+} from "../../app/components/checkout/model";
+import { getAppContext } from "../boot";
+import type { ActionNotice, CartView } from "../contracts/cart";
+import { CHECKOUT_MESSAGES, customerInfoSchema, orderNumberOf, shippingMethodSchema } from "../contracts/checkout";
+import type { AppContext } from "../context";
+import { DomainError, Invalid, NotFound } from "../errors";
+import { payLocalIntent } from "../integrations/payments/local";
+import { SHIPPING_COUNTRIES } from "../integrations/shipping/local-rates";
+import { quoteTax } from "../integrations/tax";
+import { getCart } from "../services/cart";
+import { priceCart, processOrder, quoteShipping } from "../services/checkout";
+import { confirmPayment } from "../services/order-confirmation";
+import { cartSessionIdOf } from "./cart-session";
+import { redirectWithToast } from "./flash";
+import { statusOf } from "./rest";
+
+/**
+ * The page doors of the checkout. With JavaScript the screen talks to the REST doors
+ * (/api/shipping/calculate, /api/process-order, ...); without it the same services answer these
+ * form posts: `rates` re-renders the form with the shipping options, `process` holds the bag and
+ * sends the buyer to /checkout/pay/{paymentIntentId}, whose card form pays in local test mode.
+ */
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+export interface Country {
+  code: string;
+  name: string;
+}
+
+const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
+/** The shipping table's countries with English names: the US first (the default), then A to Z. */
+const COUNTRIES: Country[] = [
+  { code: "US", name: "United States" },
+  ...SHIPPING_COUNTRIES.filter((code) => code !== "US")
+    .map((code) => ({ code, name: regionNames.of(code) ?? code }))
+    .sort((a, b) => a.name.localeCompare(b.name, "en")),
+];
+
+const paymentModeOf = (ctx: AppContext) => (ctx.config.stripe.secretKey && ctx.config.stripe.publishableKey ? "stripe" : "local");
+
+const emptyCartRedirect = (ctx: AppContext) =>
+  redirectWithToast(ctx, "/", { kind: "info", title: CHECKOUT_MESSAGES.emptyCartTitle, description: CHECKOUT_MESSAGES.emptyCart });
+
+const isEmptyCart = (error: unknown) => error instanceof Invalid && error.message === CHECKOUT_MESSAGES.emptyCart;
+
+export interface CheckoutLoaderData {
+  cart: CartView;
+  countries: Country[];
+  payment: { mode: "local" } | { mode: "stripe"; publishableKey: string };
+}
+
+/** /checkout: the bag to summarise, or home with "Cart is empty" (a flash: JS or not). */
+export async function checkoutLoader({ request }: LoaderFunctionArgs) {
+  const ctx = await getAppContext();
+  const cart = await getCart(ctx, await cartSessionIdOf(ctx, request));
+  if (cart.cartItems.length === 0) throw await emptyCartRedirect(ctx);
+  const publishableKey = ctx.config.stripe.publishableKey;
+  const payment: CheckoutLoaderData["payment"] =
+    paymentModeOf(ctx) === "stripe" && publishableKey ? { mode: "stripe", publishableKey } : { mode: "local" };
+  return data<CheckoutLoaderData>({ cart, countries: COUNTRIES, payment }, { headers: NO_STORE });
+}
+
+export interface CheckoutActionData {
+  values: CheckoutValues;
+  /** null: not quoted (the address is incomplete, or quoting failed). */
+  rates: RateView[] | null;
+  shippingMethod: string;
+  tax: TaxView;
+  errors: Record<string, string[]>;
+  notice: ActionNotice | null;
+}
+
+/** Rates and the tax estimate for the address; null rates when it is incomplete. */
+async function quote(ctx: AppContext, sessionId: string | null, values: CheckoutValues) {
+  const address = completeAddress(values);
+  if (!address) return { rates: null, tax: NO_TAX };
+  const rates = (await quoteShipping(ctx, sessionId, address)).map((r) =>
+    toRateView({ carrier: r.carrier, method: r.method, cost: r.costCents / 100, description: r.description, estimatedDays: r.estimatedDays }),
+  );
+  const { subtotalCents } = await priceCart(ctx, sessionId);
+  const tax = quoteTax({ country: address.country, state: address.state, subtotalCents });
+  return { rates, tax: { taxRate: tax.taxRate, taxAmount: tax.taxCents / 100, taxLabel: tax.taxLabel } };
+}
+
+const errorNotice = (description: string): ActionNotice => ({ kind: "error", title: CHECKOUT_UI.errorTitle, description });
+
+/** The checkout form without JavaScript: intent `rates` or `process`. */
+export async function checkoutAction({ request }: ActionFunctionArgs) {
+  const ctx = await getAppContext();
+  const sessionId = await cartSessionIdOf(ctx, request);
+  const form = await request.formData();
+  const values = valuesFrom(form);
+  const chosen = String(form.get("shippingMethod") ?? "");
+  const reply = (fields: Partial<CheckoutActionData>, status = 200) =>
+    data<CheckoutActionData>(
+      { values, rates: null, shippingMethod: chosen, tax: NO_TAX, errors: {}, notice: null, ...fields },
+      { status, headers: NO_STORE },
+    );
+
+  // The rates as they are now, for every answer that re-renders the form.
+  let quoted: Awaited<ReturnType<typeof quote>> = { rates: null, tax: NO_TAX };
+  try {
+    quoted = await quote(ctx, sessionId, values);
+  } catch (error) {
+    if (isEmptyCart(error)) return emptyCartRedirect(ctx);
+    if (!(error instanceof DomainError)) console.error(error);
+    const notice =
+      error instanceof DomainError ? errorNotice(error.message) : { kind: "error" as const, title: CHECKOUT_UI.shippingFailedTitle, description: CHECKOUT_UI.shippingFailed };
+    return reply({ notice }, error instanceof DomainError ? statusOf(error) : 502);
+  }
+  const withRates = { ...quoted, shippingMethod: quoted.rates ? keepOrDefault(quoted.rates, chosen) : "" };
+  const noRates: ActionNotice = { kind: "error", title: CHECKOUT_MESSAGES.noRatesTitle, description: CHECKOUT_MESSAGES.noRates };
+
+  if (form.get("intent") !== "process") {
+    const errors = customerErrors(values);
+    if (!quoted.rates) {
+      const addressErrors = Object.fromEntries(Object.entries(errors).filter(([field]) => ["street", "city", "state", "zipCode", "country"].includes(field)));
+      return reply({ errors: addressErrors, notice: { kind: "error", title: CHECKOUT_MESSAGES.missingTitle, description: CHECKOUT_UI.addressIncomplete } }, 400);
+    }
+    if (quoted.rates.length === 0) return reply({ ...withRates, notice: noRates });
+    return reply(withRates);
+  }
+
+  const customer = customerInfoSchema.safeParse(values);
+  const method = shippingMethodSchema.safeParse(chosen);
+  if (!customer.success || !method.success) {
+    const errors = customerErrors(values);
+    if (!method.success) errors.shippingMethod = [CHECKOUT_MESSAGES.missing];
+    const notice: ActionNotice = { kind: "error", title: CHECKOUT_MESSAGES.missingTitle, description: CHECKOUT_MESSAGES.missing };
+    return reply({ ...withRates, errors, notice }, 400);
+  }
+  // A method the new rates no longer offer is refused by the service itself (rates re-checked).
+  try {
+    const order = await processOrder(ctx, { sessionId, customer: customer.data, shippingMethod: method.data });
+    return redirect(`/checkout/pay/${encodeURIComponent(order.paymentIntentId)}`);
+  } catch (error) {
+    if (isEmptyCart(error)) return emptyCartRedirect(ctx);
+    if (error instanceof DomainError) return reply({ ...withRates, errors: error.fieldErrors, notice: errorNotice(error.message) }, statusOf(error));
+    console.error(error);
+    return reply({ ...withRates, notice: errorNotice(CHECKOUT_MESSAGES.processFailed) }, 500);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// /checkout/pay/{paymentIntentId}: the payment step without JavaScript.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The pending order behind a payment, for the browser that placed it only (its bag cookie).
+ * A read of the order tables that belongs in a checkout service; see the report of this change.
+ */
+async function orderForPayment(ctx: AppContext, request: Request, paymentIntentId: string) {
+  const sessionId = await cartSessionIdOf(ctx, request);
+  const order = sessionId
+    ? await ctx.db
+        .selectFrom("orders")
+        .select([
+          "id",
+          "paymentIntentId",
+          "status",
+          "paidAt",
+          "holdExpiresAt",
+          "customerEmail",
+          "customerName",
+          "customerPhone",
+          "shippingAddress",
+          "subtotalCents",
+          "shippingCents",
+          "taxCents",
+          "totalCents",
+        ])
+        .where("paymentIntentId", "=", paymentIntentId)
+        .where("sessionId", "=", sessionId)
+        .executeTakeFirst()
+    : undefined;
+  if (!order) throw new Response("Payment not found", { status: 404 });
+  return order;
+}
+
+export interface PayLoaderData {
+  mode: "local" | "stripe";
+  paymentIntentId: string;
+  orderNumber: string;
+  /** Who and where the order ships to, as the checkout form had it. */
+  details: CheckoutValues;
+  country: Country;
+  items: { name: string; imageUrl: string | null; unitPrice: number; quantity: number; total: number }[];
+  subtotal: number;
+  shipping: number;
+  tax: TaxView;
+  total: number;
+  /** Whole seconds of the hold left when the page was made; 0 once it has run out. */
+  secondsLeft: number;
+}
+
+export async function payLoader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await getAppContext();
+  const paymentIntentId = params.paymentIntentId ?? "";
+  const order = await orderForPayment(ctx, request, paymentIntentId);
+  if (order.paidAt) throw redirect(`/checkout-success?payment_intent=${encodeURIComponent(paymentIntentId)}`);
+  const items = await ctx.db
+    .selectFrom("orderItems")
+    .leftJoin("products", "products.id", "orderItems.productId")
+    .select(["orderItems.productName", "orderItems.productPriceCents", "orderItems.quantity", "orderItems.totalCents", "products.imageUrl"])
+    .where("orderItems.orderId", "=", order.id)
+    .orderBy("orderItems.id")
+    .execute();
+  const address = { street: "", city: "", state: "", zipCode: "", country: "US", ...(JSON.parse(order.shippingAddress) as Partial<Record<string, string>>) };
+  const details: CheckoutValues = { email: order.customerEmail, name: order.customerName, phone: order.customerPhone ?? "", ...address };
+  // The order keeps the tax amount; its label and rate come from the same table as at checkout.
+  const tax = quoteTax({ country: details.country, state: details.state, subtotalCents: order.subtotalCents });
+  const expiresAt = order.holdExpiresAt ? Date.parse(order.holdExpiresAt) : 0;
+  const secondsLeft = order.status === "pending" ? Math.max(0, Math.floor((expiresAt - ctx.clock.now().getTime()) / 1000)) : 0;
+  return data<PayLoaderData>(
+    {
+      mode: paymentModeOf(ctx),
+      paymentIntentId,
+      orderNumber: orderNumberOf(order),
+      details,
+      country: COUNTRIES.find((c) => c.code === details.country) ?? { code: details.country, name: details.country },
+      items: items.map((i) => ({ name: i.productName, imageUrl: i.imageUrl, unitPrice: i.productPriceCents / 100, quantity: i.quantity, total: i.totalCents / 100 })),
+      subtotal: order.subtotalCents / 100,
+      shipping: order.shippingCents / 100,
+      tax: { taxRate: tax.taxRate, taxAmount: order.taxCents / 100, taxLabel: tax.taxLabel },
+      total: order.totalCents / 100,
+      secondsLeft,
+    },
+    { headers: NO_STORE },
+  );
+}
+
+export interface PayActionData {
+  notice: ActionNotice;
+  errors: Partial<Record<"cardNumber" | "expiry" | "cvc", string>>;
+}
+
+/** Pays with a test card (local mode), confirms, and shows the outcome on /checkout-success. */
+export async function payAction({ request, params }: ActionFunctionArgs) {
+  const ctx = await getAppContext();
+  const paymentIntentId = params.paymentIntentId ?? "";
+  const form = await request.formData();
+  const card = { cardNumber: String(form.get("cardNumber") ?? ""), expiry: String(form.get("expiry") ?? ""), cvc: String(form.get("cvc") ?? "") };
+  const failed = (description: string, status: number, errors: PayActionData["errors"] = {}, title: string = CHECKOUT_UI.paymentFailedTitle) =>
+    data<PayActionData>({ notice: { kind: "error", title, description }, errors }, { status, headers: NO_STORE });
+  const success = redirect(`/checkout-success?payment_intent=${encodeURIComponent(paymentIntentId)}`);
+
+  const order = await orderForPayment(ctx, request, paymentIntentId);
+  if (order.paidAt) return success;
+  if (paymentModeOf(ctx) === "stripe") return failed("Card payments on this store need JavaScript.", 400);
+  const errors = cardErrors(card);
+  if (Object.keys(errors).length > 0) return failed(Object.values(errors)[0]!, 400, errors);
+  try {
+    const secret = await ctx.db.selectFrom("localPaymentIntents").select("clientSecret").where("id", "=", paymentIntentId).executeTakeFirst();
+    if (!secret) throw new NotFound("Payment not found.");
+    const intent = await payLocalIntent(ctx, { clientSecret: secret.clientSecret, cardNumber: card.cardNumber });
+    if (intent.status !== "succeeded") return failed(intent.lastError ?? CHECKOUT_UI.paymentFailedFallback, 402);
+    await confirmPayment(ctx, intent.id);
+    return success;
+  } catch (error) {
+    if (error instanceof DomainError) {
+      const fieldErrors = error.fieldErrors.cardNumber ? { cardNumber: error.fieldErrors.cardNumber[0] } : {};
+      return failed(error.message, statusOf(error), fieldErrors);
+    }
+    console.error(error);
+    return failed(CHECKOUT_UI.unexpected, 500, {}, CHECKOUT_UI.paymentErrorTitle);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// /checkout-success?payment_intent=...: where Stripe returns, and where the pay page lands.
+// ---------------------------------------------------------------------------------------------
+
+export type SuccessData =
+  | { state: "paid"; orderNumber: string }
+  | { state: "pending"; orderNumber: string }
+  | { state: "failed" | "cancelled"; orderNumber: string; message: string }
+  | { state: "missing" };
+
+/** Asks the provider (idempotently, through the one confirmation service) how the payment went. */
+export async function successLoader({ request }: LoaderFunctionArgs) {
+  const ctx = await getAppContext();
+  const paymentIntentId = new URL(request.url).searchParams.get("payment_intent")?.trim() ?? "";
+  const reply = (value: SuccessData) => data<SuccessData>(value, { headers: NO_STORE });
+  if (!paymentIntentId || paymentIntentId.length > 255) return reply({ state: "missing" });
+  try {
+    const outcome = await confirmPayment(ctx, paymentIntentId);
+    if (outcome.status === "paid" || outcome.status === "pending") return reply({ state: outcome.status, orderNumber: outcome.orderNumber });
+    return reply({ state: outcome.status, orderNumber: outcome.orderNumber, message: outcome.message });
+  } catch (error) {
+    if (error instanceof NotFound) return reply({ state: "missing" });
+    throw error;
+  }
+}

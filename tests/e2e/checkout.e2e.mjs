@@ -1,0 +1,168 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { expectVisible, newPage } from "./browser.mjs";
+
+// The seed's cap has stock enough for every run of these tests (other files share the server).
+const CAP = /Sin Gritos Six-Panel Cap/i;
+const JS = { javaScriptEnabled: true };
+const NO_JS = { javaScriptEnabled: false };
+
+async function hydrated(page, mode) {
+  if (mode.javaScriptEnabled) await page.locator('[data-testid="cart-button"][data-hydrated]').waitFor({ state: "attached" });
+}
+
+async function badge(page) {
+  const count = page.getByTestId("cart-count");
+  return (await count.count()) === 0 ? "0" : (await count.innerText()).trim();
+}
+
+async function addCapToBag(page, mode) {
+  await page.goto("/store");
+  await page.getByTestId("product-card").filter({ hasText: CAP }).click();
+  await page.waitForURL(/\/store\/\d+$/);
+  await hydrated(page, mode);
+  await page.getByRole("button", { name: "Add To Bag" }).click();
+  if (mode.javaScriptEnabled) await expectVisible(page.getByTestId("add-to-bag-result").getByText(/is in your bag/));
+  else await expectVisible(page.getByTestId("flash-toast").getByText("Added to Bag"));
+}
+
+async function fillDetails(page) {
+  await page.getByLabel("Email").fill("e2e-buyer@example.com");
+  await page.getByLabel("Full name").fill("Eve Buyer");
+  await page.getByLabel("Country").selectOption("US");
+  await page.getByLabel("Street address").fill("350 5th Ave");
+  await page.getByLabel("City").fill("New York");
+  await page.getByLabel(/^State/).fill("ny");
+  await page.getByLabel("ZIP / Postal code").fill("10001");
+}
+
+async function payWith(page, cardNumber) {
+  await page.getByLabel("Card number").fill(cardNumber);
+  await page.getByLabel("Expiry").fill("12 / 34");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByRole("button", { name: /^Complete Order - \$\d/ }).click();
+}
+
+/** With JavaScript: bag, address, rates by themselves, Process Order, then the card form. */
+async function reachPaymentWithJs(page) {
+  // Slow the rates down a little, so the "Calculating" indicator can be seen.
+  await page.route("**/api/shipping/calculate", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await route.continue();
+  });
+  await addCapToBag(page, JS);
+  await page.goto("/checkout");
+  await hydrated(page, JS);
+  await expectVisible(page.getByRole("heading", { name: "Order Summary" }));
+  await expectVisible(page.getByTestId("summary-line").filter({ hasText: CAP }));
+  await fillDetails(page);
+  await expectVisible(page.getByText("Calculating shipping rates..."), 4_000);
+  await expectVisible(page.getByTestId("shipping-rate"));
+  assert.equal(await page.locator('input[name="shippingMethod"]:checked').getAttribute("value"), "usps-ground_saver");
+  await expectVisible(page.getByTestId("summary-tax").getByText("$"));
+  const total = (await page.getByTestId("summary-total").innerText()).replace("USD", "").trim();
+  await page.getByRole("button", { name: `Process Order - ${total}` }).click();
+  await expectVisible(page.getByTestId("payment-form"));
+  await expectVisible(page.getByTestId("hold-countdown").getByText(/Your items are reserved for \d+:\d\d/));
+  await expectVisible(page.getByRole("button", { name: `Complete Order - ${total}` }));
+  await expectVisible(page.getByTestId("test-mode").getByText("Test mode"));
+}
+
+describe("checkout with JavaScript", () => {
+  test("address, rates, Process Order, the test card: paid, then home with an empty bag", async () => {
+    const { page, context, problems } = await newPage({ ...JS, viewport: { width: 390, height: 844 } });
+    await reachPaymentWithJs(page);
+    await payWith(page, "4242 4242 4242 4242");
+    await expectVisible(page.getByTestId("payment-success").getByText("Payment Successful!"));
+    await expectVisible(page.getByText("Thank you for your purchase. You will receive a confirmation email shortly.").first());
+    await page.waitForURL((url) => url.pathname === "/", { timeout: 5_000 });
+    assert.equal(await badge(page), "0");
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("a declined card says so, and the order can still be paid", async () => {
+    const { page, context, problems } = await newPage(JS);
+    await reachPaymentWithJs(page);
+    await payWith(page, "4000 0000 0000 0002");
+    const error = page.getByTestId("payment-error");
+    await expectVisible(error.getByText("Payment Failed"));
+    await expectVisible(error.getByText("Your card was declined."));
+    await payWith(page, "4242 4242 4242 4242");
+    await expectVisible(page.getByTestId("payment-success"));
+    // The browser logs the decline's 402 answer itself; nothing else may go wrong.
+    assert.deepEqual(problems.filter((p) => !p.includes("status of 402")), []);
+    await context.close();
+  });
+
+  test("Process Order with fields missing says 'Missing information'", async () => {
+    const { page, context } = await newPage(JS);
+    await addCapToBag(page, JS);
+    await page.goto("/checkout");
+    await hydrated(page, JS);
+    await page.getByRole("button", { name: /^Process Order - / }).click();
+    await expectVisible(page.getByText("Missing information"));
+    await expectVisible(page.getByText("Please fill in all required fields and select a shipping method."));
+    await context.close();
+  });
+
+  test("the Purchase Disclaimer opens as a dialog", async () => {
+    const { page, context } = await newPage(JS);
+    await addCapToBag(page, JS);
+    await page.goto("/checkout");
+    await hydrated(page, JS);
+    await page.getByRole("button", { name: "Purchase Disclaimer" }).click();
+    const dialog = page.getByRole("dialog", { name: "Purchase Disclaimer" });
+    for (const part of ["No Refunds Policy", "Quality Guarantee", "Limited Edition", "Contact Support"]) await expectVisible(dialog.getByText(part));
+    await dialog.getByRole("button", { name: "Close" }).last().click();
+    await dialog.waitFor({ state: "detached" });
+    await context.close();
+  });
+});
+
+describe("checkout without JavaScript", () => {
+  test("rates, process, the payment page and /checkout-success", async () => {
+    const { page, context, problems } = await newPage(NO_JS);
+    await addCapToBag(page, NO_JS);
+    await page.goto("/checkout");
+    await fillDetails(page);
+    await page.getByRole("button", { name: "Calculate shipping" }).click();
+    await expectVisible(page.getByTestId("shipping-rate"));
+    assert.equal(await page.locator('input[name="shippingMethod"]:checked').getAttribute("value"), "usps-ground_saver");
+    assert.equal(await page.getByLabel("Street address").inputValue(), "350 5th Ave");
+    await page.getByRole("button", { name: /^Process Order - \$\d/ }).click();
+    await page.waitForURL(/\/checkout\/pay\/pi_/);
+    await expectVisible(page.getByTestId("hold-countdown"));
+    await expectVisible(page.getByTestId("test-mode"));
+
+    await payWith(page, "4000 0000 0000 0002");
+    await expectVisible(page.getByTestId("payment-error").getByText("Your card was declined."));
+    await payWith(page, "4242 4242 4242 4242");
+    await page.waitForURL(/\/checkout-success\?payment_intent=pi_/);
+    await expectVisible(page.getByRole("heading", { name: "Payment Successful!" }));
+    await expectVisible(page.getByTestId("order-number").getByText(/^#[0-9A-F]{8}$/));
+    assert.equal(await badge(page), "0");
+    assert.deepEqual(problems.filter((p) => !p.includes("status of 402")), []);
+    await context.close();
+  });
+
+  test("the Purchase Disclaimer can be read", async () => {
+    const { page, context } = await newPage(NO_JS);
+    await addCapToBag(page, NO_JS);
+    await page.goto("/checkout");
+    await page.getByRole("link", { name: "Purchase Disclaimer" }).click();
+    await expectVisible(page.locator("#purchase-disclaimer").getByText("No Refunds Policy"));
+    await context.close();
+  });
+});
+
+for (const mode of [JS, NO_JS]) {
+  test(`an empty bag at /checkout goes home with 'Cart is empty' (${mode.javaScriptEnabled ? "with" : "without"} JavaScript)`, async () => {
+    const { page, context } = await newPage(mode);
+    await page.goto("/checkout");
+    await page.waitForURL((url) => url.pathname === "/");
+    await expectVisible(page.getByText("Cart is empty"));
+    await expectVisible(page.getByText("Add some items to your cart before checking out."));
+    await context.close();
+  });
+}
