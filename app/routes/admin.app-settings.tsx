@@ -1,13 +1,50 @@
-import type { MetaFunction } from "@remix-run/node";
-import { AdminSection, OverviewCounts } from "~/components/admin/admin-section";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { AdminSection } from "~/components/admin/admin-section";
+import { CountdownForm } from "~/components/admin/settings/countdown-form";
+import { MediaSetting } from "~/components/admin/settings/media-setting";
+import { SettingsLoadError } from "~/components/admin/settings/settings-load-error";
+import { appSettingsAction } from "~/components/admin/settings/settings-actions.server";
+import { TextSettingForm } from "~/components/admin/settings/text-setting-form";
+import { getAppContext } from "../../server/boot";
+import { requireAdminPage } from "../../server/http/auth";
+import { getAdminSettings } from "../../server/services/admin-settings";
 
 export const meta: MetaFunction = () => [{ title: "App Configuration · Admin Dashboard" }];
 
-export default function AdminTab() {
+/**
+ * Every setting, read once for the whole tab. A failed read is not an error page: the tab shows
+ * the spec's "Failed to load settings" alert with a way to try again.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await getAppContext();
+  await requireAdminPage(ctx, request);
+  try {
+    return { settings: await getAdminSettings(ctx) };
+  } catch (error) {
+    console.error("Loading the app settings failed:", error);
+    return { settings: null };
+  }
+}
+
+export const action = appSettingsAction;
+
+export default function AppSettingsTab() {
+  const { settings } = useLoaderData<typeof loader>();
   return (
     <AdminSection heading="App Configuration">
-      <OverviewCounts />
-      <p className="text-sm text-muted-foreground">Countdown, background media and homepage texts: arrive with the back-office issues.</p>
+      {settings ? (
+        <div className="grid items-start gap-6 lg:grid-cols-2">
+          <CountdownForm countdown={settings.countdown} today={settings.today} />
+          <MediaSetting kind="video" current={settings.backgroundVideo} />
+          <TextSettingForm settingKey="countdown_text" current={settings.texts.countdown_text} />
+          <MediaSetting kind="audio" current={settings.backgroundMusic} />
+          <TextSettingForm settingKey="homepage_tagline" current={settings.texts.homepage_tagline} />
+          <TextSettingForm settingKey="homepage_subtitle" current={settings.texts.homepage_subtitle} />
+        </div>
+      ) : (
+        <SettingsLoadError />
+      )}
     </AdminSection>
   );
 }

@@ -1,13 +1,40 @@
-import type { MetaFunction } from "@remix-run/node";
-import { AdminSection, OverviewCounts } from "~/components/admin/admin-section";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { AdminSection } from "~/components/admin/admin-section";
+import { ChangePasswordForm } from "~/components/admin/settings/change-password-form";
+import { ProfileCard } from "~/components/admin/settings/profile-card";
+import { ShippingTestPanel } from "~/components/admin/settings/shipping-test-panel";
+import { accountAction } from "~/components/admin/settings/account-actions.server";
+import { getAppContext } from "../../server/boot";
+import { requireAdminPage } from "../../server/http/auth";
 
 export const meta: MetaFunction = () => [{ title: "Account Settings · Admin Dashboard" }];
 
-export default function AdminTab() {
+/** Loaders run in parallel with the layout's, so this one checks the admin itself. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await getAppContext();
+  const user = await requireAdminPage(ctx, request);
+  const shippo = ctx.config.shippo.apiKey;
+  return {
+    username: user.username,
+    email: user.email,
+    shippingProvider: shippo ? (shippo.startsWith("shippo_test_") ? "shippo-test" : "shippo-live") : "local",
+  } as const;
+}
+
+export const action = accountAction;
+
+export default function AccountSettingsTab() {
+  const { username, email, shippingProvider } = useLoaderData<typeof loader>();
   return (
     <AdminSection heading="Account Settings">
-      <OverviewCounts />
-      <p className="text-sm text-muted-foreground">Password change and the shipping test: arrive with the back-office issues.</p>
+      <div className="grid items-start gap-6 lg:grid-cols-2">
+        <div className="grid gap-6">
+          <ProfileCard username={username} email={email} />
+          <ChangePasswordForm />
+        </div>
+        <ShippingTestPanel provider={shippingProvider} />
+      </div>
     </AdminSection>
   );
 }

@@ -12,7 +12,10 @@ async function handle({ request, context }: LoaderFunctionArgs | ActionFunctionA
     endpoint: "/api/trpc",
     req: request,
     router: appRouter,
-    createContext: async () => ({ app, user: (await authenticate(app, request)).user, clientIp: clientIpOf(context) }),
+    createContext: async () => {
+      const { user, token } = await authenticate(app, request);
+      return { app, user, sessionToken: token, clientIp: clientIpOf(context) };
+    },
     onError({ error }) {
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(error);
     },

@@ -7,7 +7,7 @@ import { createSession } from "./sessions";
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 // Per address: generous enough for an office behind one NAT, tight enough to stop guessing.
-const loginsPerIp = new RateLimiter(30, FIFTEEN_MINUTES);
+const loginsPerIp = new RateLimiter(Number(process.env.LOGIN_ATTEMPTS_PER_IP) || 30, FIFTEEN_MINUTES);
 // Per account: failures only, so a locked-out attacker cannot lock the owner out for long.
 const failuresPerAccount = new RateLimiter(5, FIFTEEN_MINUTES);
 

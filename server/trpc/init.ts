@@ -6,6 +6,8 @@ import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthent
 export interface TrpcContext {
   app: AppContext;
   user: PublicUser | null;
+  /** The caller's session token, so a password change can keep this session and end the others. */
+  sessionToken?: string | null;
   clientIp: string;
 }
 

@@ -1,0 +1,111 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { formatDistanceStrict } from "date-fns";
+import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
+import { CalendarClock } from "lucide-react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import type { SettingsActionData } from "./types";
+import { Field, InlineNotice, SettingsCard } from "./settings-card";
+import { useIntentFetcher } from "./use-intent-fetcher";
+import { countdownDateSchema, SETTINGS_TIME_ZONE, type AdminSettingsView } from "../../../../server/contracts/admin-settings";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { cn } from "~/lib/utils";
+
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** What the typed date and time mean, in UTC and from now; null until both are complete. */
+function preview(date: string | undefined, time: string | undefined): { utc: string; instant: Date } | null {
+  if (!date || !time || !/^\d{4}-\d{2}-\d{2}$/.test(date) || !TIME.test(time)) return null;
+  const instant = fromZonedTime(`${date}T${time}:00`, SETTINGS_TIME_ZONE);
+  if (Number.isNaN(instant.getTime())) return null;
+  return { instant, utc: formatInTimeZone(instant, "UTC", "MMM d, HH:mm 'UTC'") };
+}
+
+/**
+ * Spec §2/§5 "Countdown date form": a day (days before today, in New York, cannot be picked) and a
+ * 24-hour time, both New York wall-clock. The server turns them into the UTC instant (DST-aware)
+ * and the public countdown follows at once. The date field is the browser's own calendar.
+ */
+export function CountdownForm({ countdown, today }: { countdown: AdminSettingsView["countdown"]; today: string }) {
+  const { fetcher, result, pending, inlineNotice } = useIntentFetcher<SettingsActionData>("countdown-date");
+  const hydrated = useHydrated();
+  const [form, fields] = useForm({
+    id: "countdown-date",
+    lastResult: pending ? undefined : result?.lastResult,
+    // A target already in the past is no default for a field that only takes today or later.
+    defaultValue: { date: countdown.date >= today ? countdown.date : "", time: countdown.time },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: countdownDateSchema }),
+  });
+  const typed = preview(fields.date.value, fields.time.value);
+  const timeHintId = `${fields.time.id}-hint`;
+
+  return (
+    <SettingsCard
+      id="countdown-timer"
+      icon={CalendarClock}
+      title="Countdown Timer"
+      description="When the launch countdown reaches zero and sends visitors to the store. Times are New York time (America/New_York)."
+    >
+      <div className="rounded-md border border-border bg-background/40 px-4 py-3">
+        <p className="text-xs tracking-wider text-muted-foreground uppercase">Current target</p>
+        <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 font-medium" data-testid="countdown-current">
+          <time dateTime={countdown.value}>{countdown.label}</time>
+          <span
+            className={cn(
+              "rounded-full px-2 py-0.5 text-[11px] font-semibold tracking-wider uppercase",
+              countdown.passed ? "bg-muted text-muted-foreground" : "bg-success/15 text-success",
+            )}
+          >
+            {countdown.passed ? "Passed" : "Counting down"}
+          </span>
+        </p>
+      </div>
+
+      <fetcher.Form method="post" {...getFormProps(form)} className="space-y-1">
+        <input type="hidden" name="intent" value="countdown-date" />
+        <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
+          <Field label="Launch date" htmlFor={fields.date.id} errorId={fields.date.errorId} errors={fields.date.errors}>
+            <Input {...getInputProps(fields.date, { type: "date" })} key={fields.date.key} min={today} className="[color-scheme:dark]" />
+          </Field>
+          <Field
+            label="Time (24-hour, ET)"
+            htmlFor={fields.time.id}
+            hint="HH:MM, for example 18:30."
+            hintId={timeHintId}
+            errorId={fields.time.errorId}
+            errors={fields.time.errors}
+          >
+            <Input
+              {...getInputProps(fields.time, { type: "text" })}
+              key={fields.time.key}
+              inputMode="numeric"
+              placeholder="HH:MM"
+              maxLength={5}
+              autoComplete="off"
+              spellCheck={false}
+              aria-describedby={`${timeHintId} ${fields.time.errorId}`}
+              className="font-mono tabular-nums"
+            />
+          </Field>
+        </div>
+        <InlineNotice notice={inlineNotice} />
+        <div className="flex flex-col-reverse gap-3 pt-1 sm:flex-row sm:items-center sm:justify-between">
+          <p className="text-xs text-muted-foreground" aria-live="polite">
+            {typed ? (
+              <>
+                That is {typed.utc}
+                {hydrated ? `, ${formatDistanceStrict(typed.instant, new Date(), { addSuffix: true })}` : ""}.
+              </>
+            ) : null}
+          </p>
+          <Button type="submit" disabled={pending} className="w-full sm:w-auto">
+            {pending ? "Saving..." : "Update Countdown Date"}
+          </Button>
+        </div>
+      </fetcher.Form>
+    </SettingsCard>
+  );
+}

@@ -1,0 +1,21 @@
+import { textSchemaFor } from "../../server/contracts/admin-settings";
+import { requireAdminApi } from "../../server/http/auth";
+import { methodNotAllowed, parseJsonBody, rest } from "../../server/http/rest";
+import { setText } from "../../server/services/admin-settings";
+
+/**
+ * POST /api/admin/countdown-text `{ text }` → `{ text }` as stored: the countdown heading, HTML that
+ * may break lines with <br>, sanitised before it is stored.
+ */
+export const action = rest(async ({ request, ctx }) => {
+  await requireAdminApi(ctx, request);
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  const { text } = await parseJsonBody(request, textSchemaFor("countdown_text"));
+  const saved = await setText(ctx, "countdown_text", text);
+  return Response.json({ text: saved.value }, { headers: { "Cache-Control": "no-store" } });
+});
+
+export const loader = rest(async ({ request, ctx }) => {
+  await requireAdminApi(ctx, request);
+  return methodNotAllowed(["POST"]);
+});

@@ -1,0 +1,150 @@
+// App Settings and Account tabs in the browser, with JavaScript (the upload and the toasts need it).
+// All e2e files share one store: every setting and the admin password are put back afterwards.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { formatInTimeZone } from "date-fns-tz";
+import { ADMIN, expectVisible, newPage, signIn } from "./browser.mjs";
+
+const NEW_YORK = "America/New_York";
+const MINUTE = 60_000;
+const CLIP = path.resolve(import.meta.dirname, "../../public/media/background.mp4");
+
+async function signedInAdmin() {
+  const session = await newPage();
+  await signIn(session.page, ADMIN);
+  await session.page.waitForURL("**/admin/subscribers");
+  return session;
+}
+
+describe("admin app settings with JavaScript", () => {
+  test("the countdown set two minutes ahead in New York time shows on the landing page at once", async () => {
+    const { page, context, problems } = await signedInAdmin();
+    const previous = await (await context.request.get("/api/admin/settings/countdown_date")).json();
+    try {
+      await page.goto("/admin/app-settings");
+      await expectVisible(page.getByRole("heading", { name: "App Configuration" }));
+      // Two minutes ahead, rounded up to the minute: between 2 and 3 minutes from now.
+      const target = new Date(Math.ceil((Date.now() + 2 * MINUTE) / MINUTE) * MINUTE);
+      await page.getByLabel("Launch date").fill(formatInTimeZone(target, NEW_YORK, "yyyy-MM-dd"));
+      await page.getByLabel("Time (24-hour, ET)").fill(formatInTimeZone(target, NEW_YORK, "HH:mm"));
+      await page.getByRole("button", { name: "Update Countdown Date" }).click();
+      await expectVisible(page.getByText("Countdown Date Updated"));
+      await expectVisible(page.getByTestId("countdown-current").getByText(formatInTimeZone(target, NEW_YORK, "HH:mm zzz")));
+
+      const pub = await (await context.request.get("/api/countdown-date")).json();
+      assert.equal(pub.date, target.toISOString());
+
+      await page.goto("/");
+      const units = page.locator("ol[role=timer] .countdown-digits");
+      await units.first().waitFor();
+      const [days, hours, mins] = await units.allInnerTexts();
+      assert.deepEqual([days, hours], ["00", "00"]);
+      assert.ok(["01", "02"].includes(mins), `expected 01 or 02 minutes, saw ${mins}`);
+      assert.deepEqual(problems, []);
+    } finally {
+      const restored = await context.request.post("/api/admin/settings", { data: { key: "countdown_date", value: previous.value } });
+      assert.equal(restored.status(), 200, await restored.text());
+      await context.close();
+    }
+  });
+
+  test("a video is uploaded with a progress bar and becomes the background; a fake one is refused", async () => {
+    const { page, context } = await signedInAdmin();
+    const previous = (await (await context.request.get("/api/background-video")).json()).videoUrl;
+    try {
+      await page.goto("/admin/app-settings");
+      const input = page.getByTestId("video-file-input");
+      await input.setInputFiles({ name: "notes.mp4", mimeType: "video/mp4", buffer: Buffer.from("not a video at all ".repeat(8)) });
+      await expectVisible(page.getByText("Video Upload Failed"));
+      await expectVisible(page.getByText("Please select a video file."));
+
+      await input.setInputFiles({ name: "drop.mp4", mimeType: "video/mp4", buffer: fs.readFileSync(CLIP) });
+      await expectVisible(page.getByText("Background Video Updated"), 15_000);
+      const url = await page.getByTestId("video-current-url").innerText();
+      assert.match(url, /^\/uploads\/media\/video-[0-9a-f]+\.mp4$/);
+      assert.deepEqual(await (await context.request.get("/api/background-video")).json(), { videoUrl: url });
+      const served = await context.request.get(url);
+      assert.equal(served.headers()["content-type"], "video/mp4");
+    } finally {
+      const restored = await context.request.post("/api/admin/background-video", { data: { videoUrl: previous } });
+      assert.equal(restored.status(), 200);
+      await context.close();
+    }
+  });
+});
+
+describe("admin account with JavaScript", () => {
+  test("the password is changed, other sessions end, the new one signs in; then it is changed back", async () => {
+    const { page, context, problems } = await signedInAdmin();
+    const elsewhere = await signedInAdmin();
+    const newPassword = `${ADMIN.password}-new`;
+    let changed = false;
+    try {
+      await page.goto("/admin/settings");
+      await expectVisible(page.getByRole("heading", { name: "Account Settings" }));
+      await expectVisible(page.getByTestId("account-username").getByText(ADMIN.username));
+
+      await page.getByLabel("Current password").fill(ADMIN.password);
+      await page.getByLabel("New password", { exact: true }).fill(newPassword);
+      await page.getByLabel("Confirm new password").fill(`${newPassword}x`);
+      await page.getByRole("button", { name: "Update Password" }).click();
+      await expectVisible(page.getByText("Passwords don't match"));
+
+      await page.getByLabel("Confirm new password").fill(newPassword);
+      await page.getByRole("button", { name: "Update Password" }).click();
+      await expectVisible(page.getByText("Password updated"));
+      changed = true;
+
+      // The other browser is signed out; this one is not.
+      await elsewhere.page.goto("/admin/settings");
+      await elsewhere.page.waitForURL("**/auth?redirectTo=%2Fadmin%2Fsettings");
+      await page.reload();
+      await expectVisible(page.getByRole("heading", { name: "Account Settings" }));
+
+      await page.getByRole("button", { name: "Logout" }).click();
+      await page.waitForURL((url) => url.pathname === "/");
+      await signIn(page, { username: ADMIN.username, password: newPassword });
+      await page.waitForURL("**/admin/subscribers");
+
+      // Changed back through the same form, so the other e2e files still sign in.
+      await page.goto("/admin/settings");
+      await page.getByLabel("Current password").fill(newPassword);
+      await page.getByLabel("New password", { exact: true }).fill(ADMIN.password);
+      await page.getByLabel("Confirm new password").fill(ADMIN.password);
+      await page.getByRole("button", { name: "Update Password" }).click();
+      await expectVisible(page.getByText("Password updated"));
+      changed = false;
+      assert.deepEqual(problems, []);
+    } finally {
+      if (changed) {
+        // Whatever failed above, the shared admin gets its password back.
+        const api = context.request;
+        await api.post("/api/login", { data: { username: ADMIN.username, password: newPassword } });
+        const back = await api.post("/api/admin/change-password", { data: { currentPassword: newPassword, newPassword: ADMIN.password } });
+        assert.equal(back.status(), 200, await back.text());
+      }
+      await elsewhere.context.close();
+      await context.close();
+    }
+    const check = await newPage();
+    await signIn(check.page, ADMIN);
+    await check.page.waitForURL("**/admin/subscribers");
+    await check.context.close();
+  });
+
+  test("the shipping test shows the label's tracking number, carrier, cost and link", async () => {
+    const { page, context, problems } = await signedInAdmin();
+    await page.goto("/admin/settings");
+    await page.getByRole("button", { name: "Test Shipping Label" }).click();
+    const result = page.getByTestId("shipping-test-result");
+    await expectVisible(result, 15_000);
+    await expectVisible(result.getByText("Tracking number"));
+    await expectVisible(result.getByText(/\$\d+\.\d{2}/));
+    const href = await result.getByRole("link", { name: "Open the label" }).getAttribute("href");
+    assert.match(href ?? "", /^\/uploads\//);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});
