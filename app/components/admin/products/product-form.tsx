@@ -1,0 +1,254 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useNavigate } from "@remix-run/react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Trash2 } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import {
+  isoToEastern,
+  productFormSchema,
+  type AdminProduct,
+  type ProductInput,
+} from "../../../../server/contracts/admin-products";
+import { notify } from "~/components/toasts";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { useTRPC } from "~/lib/trpc";
+import { ColorField } from "./color-field";
+import { Field, Section, Switch, textareaClass } from "./form-fields";
+import { ImageManager } from "./image-manager";
+import { NOTICES, reasonOf } from "./messages";
+import { ProductImageUpload } from "./product-image-field";
+import type { ImageQueue } from "./use-image-queue";
+
+const on = (flag: boolean) => (flag ? "on" : undefined);
+
+/** conform's props carry `key`; React wants it passed on its own, not spread. */
+function bare<T extends { key?: string }>({ key: _key, ...props }: T): Omit<T, "key"> {
+  return props;
+}
+
+/** An AdminProduct as the form's strings (new products get the spec §9 defaults). */
+function defaultsOf(product: AdminProduct | null) {
+  const release = product?.countdownReleaseDate ? isoToEastern(product.countdownReleaseDate) : null;
+  return {
+    name: product?.name ?? "",
+    description: product?.description ?? "",
+    price: product ? product.price.toFixed(2) : "",
+    inventory: String(product?.inventory ?? 0),
+    discountPercent: String(product?.discountPercent ?? 0),
+    weight: String(product?.weight ?? 1),
+    length: String(product?.length ?? 12),
+    width: String(product?.width ?? 9),
+    height: String(product?.height ?? 6),
+    imageUrl: product?.imageUrl ?? "",
+    imagePath: product?.imagePath ?? "",
+    promoCode: product?.promoCode ?? "",
+    availableColors: product?.availableColors ?? [],
+    isVisible: on(product?.isVisible ?? true),
+    isComingSoon: on(product?.isComingSoon ?? false),
+    releaseDate: product?.releaseDate ?? "",
+    isCountdownRestricted: on(product?.isCountdownRestricted ?? false),
+    countdownDate: release?.date ?? "",
+    countdownTime: release?.time ?? "",
+  };
+}
+
+/**
+ * Add or edit one product (spec §5 rules via the shared zod schema, checked here and again on the
+ * server). Creating with images waiting switches to editing the new product and uploads them;
+ * saving an edit resets the form and returns to the list.
+ */
+export function ProductForm({ product, queue, onDelete }: { product: AdminProduct | null; queue: ImageQueue; onDelete?: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [colors, setColors] = useState<string[]>(product?.availableColors ?? []);
+  const [comingSoon, setComingSoon] = useState(product?.isComingSoon ?? false);
+  const [restricted, setRestricted] = useState(product?.isCountdownRestricted ?? false);
+
+  const listKey = trpc.admin.products.list.queryKey();
+  const create = useMutation(trpc.admin.products.create.mutationOptions());
+  const update = useMutation(trpc.admin.products.update.mutationOptions());
+  const saving = create.isPending || update.isPending;
+
+  const [form, fields] = useForm({
+    id: `product-${product?.id ?? "new"}`,
+    defaultValue: defaultsOf(product),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: productFormSchema, disableAutoCoercion: true }),
+    onSubmit(event, { submission }) {
+      event.preventDefault();
+      if (submission?.status === "success") void save(submission.value);
+    },
+  });
+
+  // The store image follows the primary image: when uploads or a new primary change it on the
+  // server, the form takes it over, so saving other edits does not put back a stale picture.
+  const serverImageUrl = product?.imageUrl ?? "";
+  const serverImagePath = product?.imagePath ?? "";
+  const synced = useRef(`${serverImageUrl}|${serverImagePath}`);
+  useEffect(() => {
+    const current = `${serverImageUrl}|${serverImagePath}`;
+    if (synced.current === current) return;
+    synced.current = current;
+    form.update({ name: fields.imageUrl.name, value: serverImageUrl });
+    form.update({ name: fields.imagePath.name, value: serverImagePath });
+    // Only a change on the server should overwrite what the admin typed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [serverImageUrl, serverImagePath]);
+
+  async function save(input: ProductInput) {
+    if (product) {
+      try {
+        await update.mutateAsync({ id: product.id, data: input });
+      } catch (error) {
+        notify.error(NOTICES.updateFailed, reasonOf(error));
+        return;
+      }
+      notify.success(NOTICES.updated, input.name);
+      await queryClient.invalidateQueries({ queryKey: listKey });
+      form.reset();
+      // Back to the list, at the top (a plain navigation scrolls there).
+      navigate("?");
+      return;
+    }
+    let created: AdminProduct;
+    try {
+      created = await create.mutateAsync(input);
+    } catch (error) {
+      notify.error(NOTICES.createFailed, reasonOf(error));
+      return;
+    }
+    notify.success(NOTICES.created, created.name);
+    // In the list at once, so the editor finds it when it switches over.
+    queryClient.setQueryData(listKey, (all) => [created, ...(all ?? []).filter((p) => p.id !== created.id)]);
+    void queryClient.invalidateQueries({ queryKey: listKey });
+    if (queue.items.some((item) => item.status !== "done")) {
+      queue.handOver(created.id);
+      navigate(`?tab=form&id=${created.id}`, { preventScrollReset: true });
+      void queue.uploadAll(created.id);
+    } else {
+      form.reset();
+      navigate("?");
+    }
+  }
+
+  const num = (field: typeof fields.price, step: string, min: string, extra?: React.InputHTMLAttributes<HTMLInputElement>) => (
+    <Input {...bare(getInputProps(field, { type: "number" }))} key={field.key} step={step} min={min} inputMode="decimal" {...extra} />
+  );
+
+  return (
+    <form {...getFormProps(form)} className="space-y-6" aria-labelledby="product-form-heading">
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
+        <div className="space-y-6">
+          <Section title="Details">
+            <Field field={fields.name} label="Name">
+              <Input {...bare(getInputProps(fields.name, { type: "text" }))} key={fields.name.key} maxLength={120} autoComplete="off" />
+            </Field>
+            <Field field={fields.description} label="Description" hint="At least 10 characters. Shown on the product page.">
+              <textarea {...bare(getTextareaProps(fields.description))} key={fields.description.key} rows={5} className={textareaClass} />
+            </Field>
+          </Section>
+          <Section title="Price and stock" description="Prices in US dollars. The discount shows as the sale price and “-N% OFF”.">
+            <div className="grid grid-cols-2 gap-x-4 gap-y-2">
+              <Field field={fields.price} label="Price ($)">
+                {num(fields.price, "0.01", "0.01", { placeholder: "0.00" })}
+              </Field>
+              <Field field={fields.inventory} label="Inventory" hint="0 shows SOLD OUT.">
+                {num(fields.inventory, "1", "0", { inputMode: "numeric" })}
+              </Field>
+              <Field field={fields.discountPercent} label="Discount (%)">
+                {num(fields.discountPercent, "1", "0", { max: "100", inputMode: "numeric" })}
+              </Field>
+              <Field field={fields.promoCode} label="Promo code" hint="Optional. Shown with the discount.">
+                <Input {...bare(getInputProps(fields.promoCode, { type: "text" }))} key={fields.promoCode.key} maxLength={40} autoComplete="off" />
+              </Field>
+            </div>
+          </Section>
+          <Section title="Colours" description="Presets come with their swatch; any other name is drawn in neutral grey.">
+            <ColorField field={fields.availableColors} name={fields.availableColors.name} formId={form.id} colors={colors} onChange={setColors} />
+          </Section>
+          <Section title="Shipping" description="Used for shipping rates and labels.">
+            <div className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+              <Field field={fields.weight} label="Weight (lb)">{num(fields.weight, "0.1", "0.1")}</Field>
+              <Field field={fields.length} label="Length (in)">{num(fields.length, "0.1", "1")}</Field>
+              <Field field={fields.width} label="Width (in)">{num(fields.width, "0.1", "1")}</Field>
+              <Field field={fields.height} label="Height (in)">{num(fields.height, "0.1", "1")}</Field>
+            </div>
+          </Section>
+        </div>
+        <div className="space-y-6">
+          <Section title="Availability">
+            <Switch label="Visible in the store" description="Hidden products are kept but nobody sees them." inputProps={getInputProps(fields.isVisible, { type: "checkbox" })} />
+            <Switch
+              label="Coming soon"
+              description="Shown with a COMING SOON badge; it cannot be bought yet."
+              inputProps={{ ...getInputProps(fields.isComingSoon, { type: "checkbox" }), onChange: (e) => setComingSoon(e.currentTarget.checked) }}
+            />
+            {comingSoon ? (
+              <Field field={fields.releaseDate} label="Expected release date" hint="Optional. Shown as “Expected …”.">
+                <Input {...bare(getInputProps(fields.releaseDate, { type: "date" }))} key={fields.releaseDate.key} />
+              </Field>
+            ) : null}
+            <Switch
+              label="Countdown restricted"
+              description="Unseen in the store until its release time."
+              inputProps={{ ...getInputProps(fields.isCountdownRestricted, { type: "checkbox" }), onChange: (e) => setRestricted(e.currentTarget.checked) }}
+            />
+            {restricted ? (
+              <fieldset className="rounded-md border border-border p-4">
+                <legend className="px-1 text-sm font-medium">Release (America/New_York)</legend>
+                <div className="grid grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)] gap-3">
+                  <Field field={fields.countdownDate} label="Date">
+                    <Input {...bare(getInputProps(fields.countdownDate, { type: "date" }))} key={fields.countdownDate.key} />
+                  </Field>
+                  <Field field={fields.countdownTime} label="Time (HH:MM)">
+                    <Input {...bare(getInputProps(fields.countdownTime, { type: "text" }))} key={fields.countdownTime.key} placeholder="20:00" inputMode="numeric" maxLength={5} pattern="[0-2][0-9]:[0-5][0-9]" />
+                  </Field>
+                </div>
+                <p className="mt-1 text-xs text-muted-foreground">Eastern Time, 24-hour clock. Without a date it follows the store's launch countdown.</p>
+              </fieldset>
+            ) : null}
+          </Section>
+          <Section title="Store image" description={product ? "Follows the primary image below; or set it by hand." : "The picture the store shows. Images below take over once added."}>
+            <ProductImageUpload
+              imageUrl={String(fields.imageUrl.value ?? "")}
+              onUploaded={({ imageUrl, clearImagePath }) => {
+                form.update({ name: fields.imageUrl.name, value: imageUrl });
+                if (clearImagePath) form.update({ name: fields.imagePath.name, value: "" });
+              }}
+            />
+            <Field field={fields.imageUrl} label="Image URL">
+              <Input {...bare(getInputProps(fields.imageUrl, { type: "text" }))} key={fields.imageUrl.key} inputMode="url" spellCheck={false} placeholder="https://… or /uploads/…" />
+            </Field>
+            <Field field={fields.imagePath} label="Image path" hint="Used when there is no URL. Uploads fill this in themselves.">
+              <Input {...bare(getInputProps(fields.imagePath, { type: "text" }))} key={fields.imagePath.key} spellCheck={false} placeholder="products/…" />
+            </Field>
+          </Section>
+          <Section title="Images" description="The gallery on the product page. JPG, PNG or GIF up to 5MB each.">
+            <ImageManager productId={product?.id ?? null} queue={queue} />
+          </Section>
+        </div>
+      </div>
+      <div className="sticky bottom-0 z-10 -mx-4 flex items-center justify-between gap-2 border-t border-border bg-background/90 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border sm:px-5">
+        {product && onDelete ? (
+          <Button type="button" variant="ghost" className="px-3 text-red-300 hover:bg-destructive/15 hover:text-red-200" onClick={onDelete} aria-label={`Delete ${product.name}`}>
+            <Trash2 aria-hidden /> <span className="max-sm:sr-only">Delete</span>
+          </Button>
+        ) : (
+          <span />
+        )}
+        <div className="flex gap-2">
+          <Button type="button" variant="outline" className="max-sm:px-4" onClick={() => navigate("?", { preventScrollReset: true })} disabled={saving}>
+            Cancel
+          </Button>
+          <Button type="submit" className="max-sm:px-4" disabled={saving}>
+            {saving ? "Saving..." : product ? "Update Product" : "Create Product"}
+          </Button>
+        </div>
+      </div>
+    </form>
+  );
+}
