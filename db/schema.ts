@@ -210,6 +210,8 @@ export interface MailMessagesTable {
   providerMessageId: string | null;
   error: string | null;
   createdAt: Timestamp;
+  /** JSON object of extra headers the message carried (List-Unsubscribe on campaign mail); 0004. */
+  headers: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DB {
@@ -229,6 +231,8 @@ export interface DB {
   inventoryHolds: InventoryHoldsTable;
   localPaymentIntents: LocalPaymentIntentsTable;
   paymentEvents: PaymentEventsTable;
+  emailCampaigns: EmailCampaignsTable;
+  campaignRecipients: CampaignRecipientsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -237,3 +241,37 @@ export type Product = Selectable<ProductsTable>;
 export type NewProduct = Insertable<ProductsTable>;
 export type ProductUpdate = Updateable<ProductsTable>;
 export type Order = Selectable<OrdersTable>;
+
+export type CampaignStatus = "queued" | "sending" | "sent" | "partial";
+export type RecipientStatus = "pending" | "sent" | "failed" | "skipped";
+
+/** One bulk send to the subscribers (0004). The content is stored sanitised. */
+export interface EmailCampaignsTable {
+  id: Generated<number>;
+  subject: string;
+  htmlContent: string;
+  /** The admin who sent it; null once that user is deleted. */
+  createdBy: number | null;
+  status: ColumnType<CampaignStatus, CampaignStatus | undefined, CampaignStatus>;
+  total: ColumnType<number, number | undefined, number>;
+  sentCount: ColumnType<number, number | undefined, number>;
+  failedCount: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  /** Touched by every batch: a "sending" campaign that stops changing was interrupted. */
+  updatedAt: Timestamp;
+  finishedAt: string | null;
+  /** Why the last attempt stopped early (the provider's error), if it did. */
+  lastError: string | null;
+}
+
+/** A campaign's snapshot of the list: one row per subscriber, UNIQUE(campaign, subscriber). */
+export interface CampaignRecipientsTable {
+  id: Generated<number>;
+  campaignId: number;
+  subscriberId: number;
+  email: string;
+  status: ColumnType<RecipientStatus, RecipientStatus | undefined, RecipientStatus>;
+  error: string | null;
+  providerMessageId: string | null;
+  sentAt: string | null;
+}

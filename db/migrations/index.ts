@@ -2,6 +2,7 @@ import type { Migration } from "kysely";
 import { init } from "./0001_init";
 import { mailMessages } from "./0002_mail_messages";
 import { checkout } from "./0003_checkout";
+import { campaigns } from "./0004_campaigns";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   "0001_init": init,
   "0002_mail_messages": mailMessages,
   "0003_checkout": checkout,
+  "0004_campaigns": campaigns,
 };

@@ -1,4 +1,23 @@
-import { router } from "./init";
+import { campaignIdSchema, previewEmailSchema } from "../contracts/admin-subscribers";
+import { exportSubscribers, getEmailTemplate, listSubscribers } from "../services/admin-subscribers";
+import { getCampaign, listCampaigns, previewCampaign } from "../services/campaigns";
+import { adminProcedure, router } from "./init";
 
-/** Admin subscriber, export, e-mail campaign and outbox procedures (issue 6). */
-export const adminSubscribersRouter = router({});
+/**
+ * Admin subscriber, export, template and campaign-progress procedures (issue 6), over the same
+ * services as the REST doors. Sending and resuming go through REST (POST /api/admin/send-email,
+ * /api/admin/campaigns/{id}/resume) because the links in the mail are built from the origin of
+ * the request, which a tRPC procedure does not see.
+ */
+export const adminSubscribersRouter = router({
+  /** `{ subscribers, count }`, as GET /api/admin/subscribers. */
+  list: adminProcedure.query(({ ctx }) => listSubscribers(ctx.app)),
+  /** `{ count, filename, downloadUrl }`: writes a file, so a mutation. */
+  export: adminProcedure.mutation(({ ctx }) => exportSubscribers(ctx.app)),
+  /** `{ template }`. */
+  template: adminProcedure.query(({ ctx }) => getEmailTemplate(ctx.app)),
+  /** The message as it will be sent. A mutation only because the content is too long for a URL. */
+  preview: adminProcedure.input(previewEmailSchema).mutation(({ ctx, input }) => previewCampaign(ctx.app, input)),
+  campaign: adminProcedure.input(campaignIdSchema).query(({ ctx, input }) => getCampaign(ctx.app, input.id)),
+  campaigns: adminProcedure.query(({ ctx }) => listCampaigns(ctx.app)),
+});

@@ -1,0 +1,93 @@
+import { useQuery } from "@tanstack/react-query";
+import { Inbox, LayoutTemplate, List, PencilLine } from "lucide-react";
+import { useCallback, useState } from "react";
+import { Link } from "@remix-run/react";
+import { TEMPLATE_SUBJECT, type ComposeEmailInput, type SubscriberList } from "../../../../server/contracts/admin-subscribers";
+import { ComposePanel, type ComposeMode } from "./compose-panel";
+import { SubscriberListPanel } from "./subscriber-list";
+import { TabBar, TabPanel, type TabItem } from "./tabs";
+import { TemplatePanel } from "./template-panel";
+import { useCampaignSender } from "./use-campaign-sender";
+import { AdminSection } from "~/components/admin/admin-section";
+import { Button } from "~/components/ui/button";
+import { useTRPC } from "~/lib/trpc";
+
+export type SubscriberTab = "list" | "template" | "compose";
+
+const TABS: readonly TabItem<SubscriberTab>[] = [
+  { id: "list", label: "Subscriber List", icon: List },
+  { id: "template", label: "Load Template", icon: LayoutTemplate },
+  { id: "compose", label: "Compose Email", icon: PencilLine },
+];
+
+/** Spec §9: the list is polled every 10 s and stale after 5 s. */
+const POLL_MS = 10_000;
+const STALE_MS = 5_000;
+
+/**
+ * The subscriber area, shared by the Subscribers tab ("Subscriber Management") and the Email tab
+ * ("Email Subscribers"): the list, the template and the composer. The first list comes from the
+ * route loader, so the page paints with it; react-query then owns and polls it.
+ */
+export function SubscriberManager({
+  heading,
+  initialTab,
+  initialList,
+  loadedAt,
+}: {
+  heading: string;
+  initialTab: SubscriberTab;
+  initialList: SubscriberList;
+  loadedAt: number;
+}) {
+  const trpc = useTRPC();
+  const [tab, setTab] = useState<SubscriberTab>(initialTab);
+  const [draft, setDraft] = useState<ComposeEmailInput>({ subject: "", htmlContent: "" });
+  const [mode, setMode] = useState<ComposeMode>("edit");
+  const list = useQuery({
+    ...trpc.admin.subscribers.list.queryOptions(),
+    initialData: initialList,
+    initialDataUpdatedAt: loadedAt,
+    refetchInterval: POLL_MS,
+    staleTime: STALE_MS,
+  });
+  // After a successful send the preview closes (spec §4); the text stays, as a record of it.
+  const sender = useCampaignSender(useCallback(() => setMode("edit"), []));
+
+  const compose = (next: ComposeEmailInput) => {
+    setDraft(next);
+    setMode("edit");
+    setTab("compose");
+  };
+
+  return (
+    <AdminSection heading={heading}>
+      <div>
+        <TabBar
+          items={TABS}
+          value={tab}
+          onChange={setTab}
+          idPrefix="subscribers"
+          label="Subscriber tools"
+          trailing={
+            <Button asChild variant="ghost" size="sm">
+              <Link to="/admin/outbox" prefetch="intent">
+                <Inbox aria-hidden />
+                Outbox
+              </Link>
+            </Button>
+          }
+        />
+        <TabPanel idPrefix="subscribers" id={tab}>
+          {tab === "list" ? <SubscriberListPanel list={list} /> : null}
+          {tab === "template" ? (
+            <TemplatePanel onLoad={(template) => compose({ subject: TEMPLATE_SUBJECT, htmlContent: template })} onScratch={() => compose({ subject: "", htmlContent: "" })} />
+          ) : null}
+          {tab === "compose" ? (
+            <ComposePanel draft={draft} onDraftChange={setDraft} mode={mode} onModeChange={setMode} subscriberCount={list.data.count} sender={sender} />
+          ) : null}
+        </TabPanel>
+      </div>
+    </AdminSection>
+  );
+}

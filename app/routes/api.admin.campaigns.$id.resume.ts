@@ -1,0 +1,23 @@
+import { NotFound } from "../../server/errors";
+import { requireAdminApi } from "../../server/http/auth";
+import { prefersAsync, sendResultResponse, siteOrigin } from "../../server/http/campaign-door";
+import { methodNotAllowed, rest } from "../../server/http/rest";
+import { resumeCampaign } from "../../server/services/campaigns";
+
+/**
+ * POST /api/admin/campaigns/{id}/resume → as send-email: mails the recipients a failed run left
+ * pending or failed, never one already sent. 409 when it is sent already or running right now.
+ */
+export const action = rest(async ({ request, params, ctx }) => {
+  await requireAdminApi(ctx, request);
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  if (!/^[1-9]\d{0,14}$/.test(params.id ?? "")) throw new NotFound("Campaign not found.");
+  const background = prefersAsync(request);
+  const result = await resumeCampaign(ctx, Number(params.id), { origin: siteOrigin(request), background });
+  return sendResultResponse(result, background);
+});
+
+export const loader = rest(async ({ request, ctx }) => {
+  await requireAdminApi(ctx, request);
+  return methodNotAllowed(["POST"]);
+});

