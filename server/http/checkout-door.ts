@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { clientIpOf } from "./client-ip";
 import { cardErrors } from "../../app/components/checkout/card";
 import { CHECKOUT_UI } from "../../app/components/checkout/messages";
 import {
@@ -99,7 +100,7 @@ async function quote(ctx: AppContext, sessionId: string | null, values: Checkout
 const errorNotice = (description: string): ActionNotice => ({ kind: "error", title: CHECKOUT_UI.errorTitle, description });
 
 /** The checkout form without JavaScript: intent `rates` or `process`. */
-export async function checkoutAction({ request }: ActionFunctionArgs) {
+export async function checkoutAction({ request, context }: ActionFunctionArgs) {
   const ctx = await getAppContext();
   const sessionId = await cartSessionIdOf(ctx, request);
   const form = await request.formData();
@@ -145,7 +146,7 @@ export async function checkoutAction({ request }: ActionFunctionArgs) {
   }
   // A method the new rates no longer offer is refused by the service itself (rates re-checked).
   try {
-    const order = await processOrder(ctx, { sessionId, customer: customer.data, shippingMethod: method.data });
+    const order = await processOrder(ctx, { sessionId, customer: customer.data, shippingMethod: method.data, clientIp: clientIpOf(context) });
     return redirect(`/checkout/pay/${encodeURIComponent(order.paymentIntentId)}`);
   } catch (error) {
     if (isEmptyCart(error)) return emptyCartRedirect(ctx);

@@ -7,6 +7,15 @@ import { methodKeyOf, parcelFor, shippingFor, type RateQuote } from "../integrat
 import { quoteTax } from "../integrations/tax";
 import { discountedCents, publicFilter } from "./catalog";
 import { expireOrder, releaseExpiredHolds } from "./holds";
+import { RateLimiter } from "./rate-limit";
+
+// Generous: a drop-day crowd behind one carrier address must get through; a script must not.
+const checkoutsPerIp = new RateLimiter(Number(process.env.CHECKOUTS_PER_IP) || 60, 10 * 60 * 1000);
+
+/** Test hook. */
+export function resetCheckoutLimits(): void {
+  checkoutsPerIp.clear();
+}
 
 export interface PricedLine {
   productId: number;
@@ -89,8 +98,12 @@ export async function quoteShipping(
  */
 export async function processOrder(
   ctx: AppContext,
-  input: { sessionId: string | null; customer: CustomerInfo; shippingMethod: string },
+  input: { sessionId: string | null; customer: CustomerInfo; shippingMethod: string; clientIp?: string },
 ): Promise<{ clientSecret: string; paymentIntentId: string; orderSummary: OrderSummary }> {
+  if (input.clientIp) {
+    checkoutsPerIp.check(input.clientIp, (m) => `Too many checkout attempts from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`);
+    checkoutsPerIp.hit(input.clientIp);
+  }
   await releaseExpiredHolds(ctx);
   const { lines, subtotalCents, discountCents, parcel } = await priceCart(ctx, input.sessionId);
   const customer = input.customer;

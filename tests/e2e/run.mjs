@@ -29,6 +29,7 @@ const env = {
   // Every browser comes from 127.0.0.1 here; the per-address limits have their own integration tests.
   LOGIN_ATTEMPTS_PER_IP: "1000",
   SUBSCRIBES_PER_IP: "1000",
+  CHECKOUTS_PER_IP: "1000",
 };
 const server = spawn(process.execPath, [path.join(root, "server.js")], { env, stdio: ["ignore", "pipe", "pipe"] });
 let serverLog = "";

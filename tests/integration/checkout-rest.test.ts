@@ -88,3 +88,17 @@ describe("process-order, local card, confirm-order", () => {
     expect(response.status).toBe(404);
   });
 });
+
+describe("checkout rate limit", () => {
+  it("answers 429 with a readable message after 60 Process Order attempts from one address", async () => {
+    const { resetCheckoutLimits } = await import("../../server/services/checkout");
+    resetCheckoutLimits();
+    const jar = await shopperWithBag();
+    const attempt = () =>
+      call(processRoute.action, { method: "POST", jar, ip: "198.51.100.77", body: { customerInfo: { ...customerInfo, zipCode: "nope" }, shippingMethod: "usps-ground_saver" } });
+    for (let i = 0; i < 60; i++) expect((await attempt()).status).toBe(400);
+    const blocked = await attempt();
+    expect(blocked.status).toBe(429);
+    expect((await blocked.json()).message).toMatch(/^Too many checkout attempts from your network\./);
+  });
+});
