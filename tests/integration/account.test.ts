@@ -147,7 +147,7 @@ describe("the Account page's password form", () => {
     const { jar } = await signIn();
     const result = await postAccountForm(jar, { intent: "test-shipping" });
     expect(result.status).toBe(200);
-    expect(result.body.result).toMatchObject({ details: { trackingNumber: expect.any(String), labelUrl: expect.stringMatching(/^\/uploads\//) } });
+    expect(result.body.result).toMatchObject({ details: { trackingNumber: expect.any(String), labelUrl: expect.stringMatching(/^\/api\/admin\/labels\//) } });
   });
 });
 

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import * as labelRoute from "../../app/routes/api.admin.labels.$file";
 import * as listRoute from "../../app/routes/api.admin.orders";
 import * as eligibilityRoute from "../../app/routes/api.admin.orders.$id.refund-eligibility";
 import * as refundRoute from "../../app/routes/api.admin.orders.$id.refund";
@@ -228,7 +229,13 @@ describe("tRPC admin.orders", () => {
 
     const detail = (await (await query("detail", { id: order.id }, admin)).json()).result.data;
     expect(detail).toMatchObject({ id: order.id, status: "delivered", shippingLabels: [{ status: "created", carrier: "USPS" }], refunds: [] });
-    expect(detail.shippingLabels[0].labelUrl).toMatch(/^\/uploads\/labels\/.+\.pdf$/);
+    expect(detail.shippingLabels[0].labelUrl).toMatch(/^\/api\/admin\/labels\/.+\.pdf$/);
+    const labelParams = { file: String(detail.shippingLabels[0].labelUrl).split("/").pop()! };
+    const pdf = await call(labelRoute.loader, { params: labelParams, jar: admin });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("Content-Type")).toBe("application/pdf");
+    expect((await call(labelRoute.loader, { params: labelParams })).status).toBe(401);
+    expect((await call(labelRoute.loader, { params: { file: "../store.db" }, jar: admin })).status).toBe(404);
     expect((await query("detail", { id: 999999 }, admin)).status).toBe(404);
 
     expect((await (await query("refundEligibility", { id: order.id }, admin)).json()).result.data.eligible).toBe(true);

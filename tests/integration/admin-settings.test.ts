@@ -233,7 +233,7 @@ describe("shipping test", () => {
     const body = await response.json();
     expect(body).toEqual({
       message: expect.stringContaining("test label"),
-      details: { trackingNumber: expect.any(String), carrier: expect.any(String), cost: expect.any(Number), labelUrl: expect.stringMatching(/^\/uploads\//) },
+      details: { trackingNumber: expect.any(String), carrier: expect.any(String), cost: expect.any(Number), labelUrl: expect.stringMatching(/^\/api\/admin\/labels\//) },
     });
     const viaTrpc = await trpcMutation("testShipping", {});
     expect((await viaTrpc.json()).result.data.details.trackingNumber).toEqual(expect.any(String));

@@ -174,9 +174,10 @@ describe("the admin's shipping test", () => {
     const result = await testShippingLabel(localCtx);
     expect(result).toEqual({
       message: expect.stringContaining("Local test label"),
-      details: { trackingNumber: expect.stringMatching(/^LOCAL/), carrier: "USPS", cost: 5.95, labelUrl: expect.stringMatching(/^\/uploads\/labels\/0-[0-9a-f]+\.pdf$/) },
+      details: { trackingNumber: expect.stringMatching(/^LOCAL/), carrier: "USPS", cost: 5.95, labelUrl: expect.stringMatching(/^\/api\/admin\/labels\/0-[0-9a-f]+\.pdf$/) },
     });
-    const file = path.join(localCtx.config.uploadsDir, result.details.labelUrl.replace(/^\/uploads\//, ""));
+    // Kept outside the public uploads: the label carries the customer's address.
+    const file = path.join(localCtx.config.dataDir, "labels", path.basename(result.details.labelUrl));
     expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe("%PDF-");
     expect(shippoState.requests).toEqual([]);
   });

@@ -7,7 +7,12 @@ import { localRates } from "./local-rates";
 import { renderLabelPdf } from "./label-pdf";
 import { methodKeyOf, type ShippingProvider } from "./types";
 
-/** Rates from the local table; labels as PDFs written under DATA_DIR/uploads/labels. */
+/**
+ * Rates from the local table; labels as PDFs under DATA_DIR/labels, outside the public uploads:
+ * a label carries the customer's address, so only admins may fetch it (api.admin.labels.$file).
+ */
+export const labelsDir = (ctx: AppContext) => path.join(ctx.config.dataDir, "labels");
+
 export function localShipping(ctx: AppContext): ShippingProvider {
   return {
     mode: "local",
@@ -19,11 +24,10 @@ export function localShipping(ctx: AppContext): ShippingProvider {
       if (!rate) throw new Invalid(`No ${methodKey} service to this address any more.`);
       const trackingNumber = `LOCAL${String(orderId).padStart(6, "0")}${crypto.randomInt(100000, 999999)}`;
       const pdf = await renderLabelPdf({ orderId, to, parcel, carrier: rate.carrier, service: rate.description, trackingNumber });
-      // An unguessable name: the label carries the customer's address.
-      const file = `labels/${orderId}-${crypto.randomBytes(16).toString("hex")}.pdf`;
-      await fs.mkdir(path.join(ctx.config.uploadsDir, "labels"), { recursive: true });
-      await fs.writeFile(path.join(ctx.config.uploadsDir, file), pdf);
-      return { labelUrl: `/uploads/${file}`, trackingNumber, carrier: rate.carrier, costCents: rate.costCents };
+      const file = `${orderId}-${crypto.randomBytes(16).toString("hex")}.pdf`;
+      await fs.mkdir(labelsDir(ctx), { recursive: true });
+      await fs.writeFile(path.join(labelsDir(ctx), file), pdf);
+      return { labelUrl: `/api/admin/labels/${file}`, trackingNumber, carrier: rate.carrier, costCents: rate.costCents };
     },
   };
 }
