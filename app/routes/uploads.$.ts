@@ -43,6 +43,40 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     "X-Content-Type-Options": "nosniff",
   };
   if (request.headers.get("If-None-Match") === etag) return new Response(null, { status: 304, headers });
+  // Safari and iOS only play video served in byte ranges; browsers seek audio the same way.
+  const range = parseRange(request.headers.get("Range"), stat.size);
+  if (range === "unsatisfiable") {
+    return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${stat.size}` } });
+  }
+  if (range) {
+    const body = createReadableStreamFromReadable(fs.createReadStream(file, { start: range.start, end: range.end }));
+    return new Response(body, {
+      status: 206,
+      headers: {
+        ...headers,
+        "Accept-Ranges": "bytes",
+        "Content-Range": `bytes ${range.start}-${range.end}/${stat.size}`,
+        "Content-Length": String(range.end - range.start + 1),
+      },
+    });
+  }
   const body = createReadableStreamFromReadable(fs.createReadStream(file));
-  return new Response(body, { headers: { ...headers, "Content-Length": String(stat.size) } });
+  return new Response(body, { headers: { ...headers, "Accept-Ranges": "bytes", "Content-Length": String(stat.size) } });
+}
+
+/** A single "bytes=start-end" range (the only kind media players send); null means the whole file. */
+export function parseRange(header: string | null, size: number): { start: number; end: number } | "unsatisfiable" | null {
+  const match = header?.match(/^bytes=(\d*)-(\d*)$/);
+  if (!match || (match[1] === "" && match[2] === "")) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === "") {
+    start = Math.max(0, size - Number(match[2]));
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start >= size || start > end) return "unsatisfiable";
+  return { start, end };
 }
