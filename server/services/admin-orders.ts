@@ -2,8 +2,9 @@ import type { OrderStatus } from "../../db/schema";
 import { orderNumberOf } from "../contracts/checkout";
 import type { AppContext } from "../context";
 import { NotFound } from "../errors";
+import { toDollars } from "./catalog";
 
-const dollars = (cents: number) => cents / 100;
+const dollars = toDollars;
 
 type OrderRow = Awaited<ReturnType<typeof orderRows>>[number];
 

@@ -1,6 +1,7 @@
 import sanitizeHtml from "sanitize-html";
 import type { AppContext } from "../context";
 import type { OutgoingMail } from "../integrations/mail";
+import { escapeHtml } from "./sanitize";
 
 /**
  * What subscriber mail may contain. E-mail layout needs more than the countdown text's rich text
@@ -67,8 +68,6 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /**
  * The whole message around the admin's content: a light page with a 600px white card (so content

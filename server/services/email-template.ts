@@ -1,9 +1,8 @@
 import { formatInTimeZone } from "date-fns-tz";
 import type { AppContext } from "../context";
 import { getPublicSettings, STORE_TIME_ZONE } from "./settings";
+import { escapeHtml } from "./sanitize";
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 // Inline styles only, tables for layout, web-safe font stacks: what every mail client renders.
 const DISPLAY = "font-family:Impact,'Arial Narrow Bold','Helvetica Neue',Arial,sans-serif;font-weight:normal;text-transform:uppercase;";

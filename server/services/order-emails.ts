@@ -2,10 +2,9 @@ import { orderNumberOf } from "../contracts/checkout";
 import type { AppContext } from "../context";
 import type { Order } from "../../db/schema";
 import type { OutgoingMail } from "../integrations/mail";
+import { escapeHtml } from "./sanitize";
 
 const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** The customer's order confirmation, with the spec's order number. */
 export function orderConfirmationEmail(

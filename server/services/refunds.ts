@@ -2,8 +2,9 @@ import { REFUND_MESSAGES, type RefundInput } from "../contracts/admin-orders";
 import type { AppContext } from "../context";
 import { Conflict, NotFound } from "../errors";
 import { paymentsFor } from "../integrations/payments";
+import { toDollars } from "./catalog";
 
-const dollars = (cents: number) => cents / 100;
+const dollars = toDollars;
 
 async function orderFor(ctx: AppContext, orderId: number) {
   const order = await ctx.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();

@@ -14,3 +14,7 @@ const RICH_TEXT: sanitizeHtml.IOptions = {
 export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, RICH_TEXT).trim();
 }
+
+/** Text a customer or admin typed, made safe to put inside an e-mail's HTML. */
+export const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);

@@ -3,11 +3,10 @@ import { SUPPORT_TYPES } from "../contracts/support";
 import type { AppContext } from "../context";
 import { mailerFor } from "../integrations/mail";
 import { RateLimiter } from "./rate-limit";
+import { escapeHtml } from "./sanitize";
 
 const messagesPerIp = new RateLimiter(5, 10 * 60 * 1000);
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /**
  * Stores the message first, so nothing is lost if mail fails, then e-mails it to the support
