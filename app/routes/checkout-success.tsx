@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowRight, CircleAlert, CircleCheck, Hourglass, SearchX } from "lucide-react";
 import { successLoader, type SuccessData } from "../../server/http/checkout-door";
-import { CHECKOUT_UI } from "~/components/checkout/messages";
+import { CHECKOUT_UI } from "../../server/contracts/checkout-ui";
 import { Button } from "~/components/ui/button";
 import type { RootData } from "~/root";
 

@@ -7,8 +7,8 @@ import { CHECKOUT_MESSAGES, type OrderSummary as OrderSummaryData } from "../../
 import { checkoutAction, checkoutLoader } from "../../server/http/checkout-door";
 import { AddressFields, ContactFields } from "~/components/checkout/customer-fields";
 import { DetailsReview } from "~/components/checkout/details-review";
-import { CHECKOUT_UI } from "~/components/checkout/messages";
-import { addDollars, completeAddress, customerErrors, EMPTY_VALUES, type CheckoutValues } from "~/components/checkout/model";
+import { CHECKOUT_UI } from "../../server/contracts/checkout-ui";
+import { addDollars, completeAddress, customerErrors, EMPTY_VALUES, type CheckoutValues } from "../../server/contracts/checkout-form";
 import { OrderSummary, type SummaryLine } from "~/components/checkout/order-summary";
 import { FORM_ID, PaymentSection, type ProcessedOrder } from "~/components/checkout/payment-section";
 import { ShippingOptions } from "~/components/checkout/shipping-options";

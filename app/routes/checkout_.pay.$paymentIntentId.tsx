@@ -8,13 +8,13 @@ import { SectionTitle } from "~/components/checkout/customer-fields";
 import { StaticHoldCountdown } from "~/components/checkout/hold-countdown";
 import { PaymentAlert } from "~/components/checkout/local-card-form";
 import { DetailsReview } from "~/components/checkout/details-review";
-import { CHECKOUT_UI } from "~/components/checkout/messages";
+import { CHECKOUT_UI } from "../../server/contracts/checkout-ui";
 import { OrderSummary } from "~/components/checkout/order-summary";
 import { PurchaseDisclaimer, PurchaseDisclaimerFallback } from "~/components/checkout/purchase-disclaimer";
 import { Button } from "~/components/ui/button";
 import { useNoticeToast } from "~/lib/use-notice-toast";
 import type { RootData } from "~/root";
-import { ORDER_BUTTON_CLASS } from "~/components/checkout/model";
+import { ORDER_BUTTON_CLASS } from "../../server/contracts/checkout-form";
 
 /**
  * /checkout/pay/{paymentIntentId}: the payment step that works without JavaScript. The checkout's

@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { clientIpOf } from "./client-ip";
-import { cardErrors } from "../../app/components/checkout/card";
-import { CHECKOUT_UI } from "../../app/components/checkout/messages";
+import { cardErrors } from "../contracts/checkout-card";
+import { CHECKOUT_UI } from "../contracts/checkout-ui";
 import {
   completeAddress,
   customerErrors,
@@ -12,7 +12,7 @@ import {
   toRateView,
   valuesFrom,
   type CheckoutValues,
-} from "../../app/components/checkout/model";
+} from "../contracts/checkout-form";
 import { getAppContext } from "../boot";
 import type { ActionNotice, CartView } from "../contracts/cart";
 import { CHECKOUT_MESSAGES, customerInfoSchema, orderNumberOf, shippingMethodSchema } from "../contracts/checkout";

@@ -2,7 +2,7 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { cn } from "~/lib/utils";
 import type { Country } from "../../../server/http/checkout-door";
-import { normalizeState, type CheckoutValues } from "./model";
+import { normalizeState, type CheckoutValues } from "../../../server/contracts/checkout-form";
 
 type Errors = Record<string, string[] | undefined>;
 

@@ -1,6 +1,6 @@
 import { formatUsd } from "../../../server/contracts/catalog";
 import type { Country } from "../../../server/http/checkout-door";
-import { estimatedDaysText, type CheckoutValues, type RateView } from "./model";
+import { estimatedDaysText, type CheckoutValues, type RateView } from "../../../server/contracts/checkout-form";
 
 /**
  * Once the order holds its units, the details it was made with, read-only and compact, so the

@@ -3,10 +3,10 @@ import { useRef, useState } from "react";
 import { formatUsd } from "../../../server/contracts/catalog";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
-import { cardErrors, digitsOf, formatCardNumber, type CardFields as CardValues } from "./card";
+import { cardErrors, digitsOf, formatCardNumber, type CardFields as CardValues } from "../../../server/contracts/checkout-card";
 import { CardFields, TestModeNotice } from "./card-fields";
-import { CHECKOUT_UI } from "./messages";
-import { ORDER_BUTTON_CLASS } from "./model";
+import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
+import { ORDER_BUTTON_CLASS } from "../../../server/contracts/checkout-form";
 
 export type PaymentFailure = { title: string; message: string } | null;
 

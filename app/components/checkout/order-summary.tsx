@@ -2,7 +2,7 @@ import { CircleAlert } from "lucide-react";
 import { formatUsd } from "../../../server/contracts/catalog";
 import { ProductImage, type ImageSource } from "~/components/store/product-image";
 import { cn } from "~/lib/utils";
-import { taxAmountText, taxTitle, type TaxView } from "./model";
+import { taxAmountText, taxTitle, type TaxView } from "../../../server/contracts/checkout-form";
 
 export interface SummaryLine {
   id: string | number;

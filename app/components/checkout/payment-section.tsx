@@ -8,9 +8,9 @@ import { Button } from "~/components/ui/button";
 import { SectionTitle } from "./customer-fields";
 import { HoldCountdown } from "./hold-countdown";
 import { LocalCardForm } from "./local-card-form";
-import { CHECKOUT_UI } from "./messages";
+import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
 import { PurchaseDisclaimer, PurchaseDisclaimerFallback } from "./purchase-disclaimer";
-import { ORDER_BUTTON_CLASS } from "./model";
+import { ORDER_BUTTON_CLASS } from "../../../server/contracts/checkout-form";
 
 // Stripe's code is fetched only by stores that use Stripe, and only at the payment step.
 const StripePayment = lazy(() => import("./stripe-payment"));

@@ -5,8 +5,8 @@ import { Spinner } from "~/components/spinner";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
 import { SectionTitle } from "./customer-fields";
-import { CHECKOUT_UI } from "./messages";
-import { estimatedDaysText, type RateView } from "./model";
+import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
+import { estimatedDaysText, type RateView } from "../../../server/contracts/checkout-form";
 
 /**
  * Shipping Options as a radio list. With JavaScript the rates arrive by themselves once the

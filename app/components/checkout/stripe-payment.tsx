@@ -9,8 +9,8 @@ import { formatUsd } from "../../../server/contracts/catalog";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { PaymentAlert, type PaymentFailure } from "./local-card-form";
-import { CHECKOUT_UI } from "./messages";
-import { ORDER_BUTTON_CLASS } from "./model";
+import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
+import { ORDER_BUTTON_CLASS } from "../../../server/contracts/checkout-form";
 
 const loaded = new Map<string, Promise<Stripe | null>>();
 /** One Stripe.js instance per key for the life of the page (Stripe's own advice). */

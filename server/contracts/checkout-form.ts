@@ -1,5 +1,5 @@
-import { customerInfoSchema } from "../../../server/contracts/checkout";
-import { formatUsd } from "../../../server/contracts/catalog";
+import { customerInfoSchema } from "./checkout";
+import { formatUsd } from "./catalog";
 
 /**
  * What the checkout screen and its page doors share: the form's values, the rate and tax views
