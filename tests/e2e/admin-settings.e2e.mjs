@@ -62,7 +62,10 @@ describe("admin app settings with JavaScript", () => {
 
       await input.setInputFiles({ name: "drop.mp4", mimeType: "video/mp4", buffer: fs.readFileSync(CLIP) });
       await expectVisible(page.getByText("Background Video Updated"), 15_000);
-      const url = await page.getByTestId("video-current-url").innerText();
+      // The toast can come a moment before the settings query has refetched the new URL.
+      const current = page.getByTestId("video-current-url").filter({ hasText: /^\/uploads\/media\// });
+      await current.waitFor({ state: "visible", timeout: 10_000 });
+      const url = await current.innerText();
       assert.match(url, /^\/uploads\/media\/video-[0-9a-f]+\.mp4$/);
       assert.deepEqual(await (await context.request.get("/api/background-video")).json(), { videoUrl: url });
       const served = await context.request.get(url);
@@ -143,7 +146,11 @@ describe("admin account with JavaScript", () => {
     await expectVisible(result.getByText("Tracking number"));
     await expectVisible(result.getByText(/\$\d+\.\d{2}/));
     const href = await result.getByRole("link", { name: "Open the label" }).getAttribute("href");
-    assert.match(href ?? "", /^\/uploads\//);
+    assert.match(href ?? "", /^\/api\/admin\/labels\//);
+    // The label carries an address: the signed-in admin can open it, nobody else.
+    const pdf = await context.request.get(href);
+    assert.equal(pdf.status(), 200);
+    assert.equal(pdf.headers()["content-type"], "application/pdf");
     assert.deepEqual(problems, []);
     await context.close();
   });
