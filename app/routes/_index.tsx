@@ -1,9 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { formatInTimeZone } from "date-fns-tz";
-import { getAppContext } from "../../server/boot";
+import { launchPageData } from "../../server/http/launch-page";
 import { subscribeAction } from "../../server/http/subscribe-door";
-import { getPublicSettings, STORE_TIME_ZONE } from "../../server/services/settings";
 import { BackgroundVideo } from "~/components/background-video";
 import { Countdown } from "~/components/countdown";
 import { MusicPlayer } from "~/components/music-player";
@@ -20,18 +18,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 
 /** Spec §2 "Landing page": everything the admin can change comes from settings. */
 export async function loader() {
-  const ctx = await getAppContext();
-  const settings = await getPublicSettings(ctx);
-  const now = ctx.clock.now();
+  const { settings, base } = await launchPageData();
   return {
-    brand: ctx.config.brand,
-    now: now.toISOString(),
-    today: formatInTimeZone(now, STORE_TIME_ZONE, "MMMM d, yyyy"),
-    countdownDate: settings.countdown_date,
+    ...base,
     tagline: settings.homepage_tagline,
     subtitle: settings.homepage_subtitle,
     videoUrl: settings.background_video,
-    musicUrl: settings.background_music,
   };
 }
 

@@ -1,7 +1,6 @@
-import { NotFound } from "../../server/errors";
 import { requireAdminApi } from "../../server/http/auth";
 import { prefersAsync, sendResultResponse, siteOrigin } from "../../server/http/campaign-door";
-import { methodNotAllowed, rest } from "../../server/http/rest";
+import { methodNotAllowed, pathId, rest } from "../../server/http/rest";
 import { resumeCampaign } from "../../server/services/campaigns";
 
 /**
@@ -11,9 +10,9 @@ import { resumeCampaign } from "../../server/services/campaigns";
 export const action = rest(async ({ request, params, ctx }) => {
   await requireAdminApi(ctx, request);
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  if (!/^[1-9]\d{0,14}$/.test(params.id ?? "")) throw new NotFound("Campaign not found.");
+  const id = pathId(params.id, "Campaign not found.");
   const background = prefersAsync(request);
-  const result = await resumeCampaign(ctx, Number(params.id), { origin: siteOrigin(request), background });
+  const result = await resumeCampaign(ctx, id, { origin: siteOrigin(request), background });
   return sendResultResponse(result, background);
 });
 

@@ -1,6 +1,5 @@
-import { NotFound } from "../../server/errors";
 import { requireAdminApi } from "../../server/http/auth";
-import { methodNotAllowed, rest } from "../../server/http/rest";
+import { methodNotAllowed, pathId, rest } from "../../server/http/rest";
 import { getCampaign } from "../../server/services/campaigns";
 
 /**
@@ -9,8 +8,8 @@ import { getCampaign } from "../../server/services/campaigns";
  */
 export const loader = rest(async ({ request, params, ctx }) => {
   await requireAdminApi(ctx, request);
-  if (!/^[1-9]\d{0,14}$/.test(params.id ?? "")) throw new NotFound("Campaign not found.");
-  return Response.json(await getCampaign(ctx, Number(params.id)), { headers: { "Cache-Control": "no-store" } });
+  const id = pathId(params.id, "Campaign not found.");
+  return Response.json(await getCampaign(ctx, id), { headers: { "Cache-Control": "no-store" } });
 });
 
 export const action = rest(async ({ request, ctx }) => {

@@ -1,6 +1,5 @@
-import { NotFound } from "../../server/errors";
 import { requireAdminApi } from "../../server/http/auth";
-import { methodNotAllowed, rest } from "../../server/http/rest";
+import { methodNotAllowed, pathId, rest } from "../../server/http/rest";
 import { refundEligibility } from "../../server/services/refunds";
 
 /**
@@ -10,8 +9,8 @@ import { refundEligibility } from "../../server/services/refunds";
  */
 export const loader = rest(async ({ request, params, ctx }) => {
   await requireAdminApi(ctx, request);
-  if (!/^[1-9]\d{0,14}$/.test(params.id ?? "")) throw new NotFound("Order not found.");
-  const eligibility = await refundEligibility(ctx, Number(params.id));
+  const id = pathId(params.id, "Order not found.");
+  const eligibility = await refundEligibility(ctx, id);
   return Response.json(eligibility, { headers: { "Cache-Control": "private, no-store" } });
 });
 

@@ -1,7 +1,6 @@
 import { refundSchema } from "../../server/contracts/admin-orders";
-import { NotFound } from "../../server/errors";
 import { requireAdminApi } from "../../server/http/auth";
-import { methodNotAllowed, parseJsonBody, rest } from "../../server/http/rest";
+import { methodNotAllowed, parseJsonBody, pathId, rest } from "../../server/http/rest";
 import { processRefund } from "../../server/services/refunds";
 
 /**
@@ -13,8 +12,8 @@ export const action = rest(async ({ request, params, ctx }) => {
   const admin = await requireAdminApi(ctx, request);
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const input = await parseJsonBody(request, refundSchema);
-  if (!/^[1-9]\d{0,14}$/.test(params.id ?? "")) throw new NotFound("Order not found.");
-  const result = await processRefund(ctx, Number(params.id), input, admin.id);
+  const id = pathId(params.id, "Order not found.");
+  const result = await processRefund(ctx, id, input, admin.id);
   return Response.json(result, { status: 201, headers: { "Cache-Control": "no-store" } });
 });
 

@@ -1,7 +1,6 @@
 import { orderStatusSchema } from "../../server/contracts/admin-orders";
-import { NotFound } from "../../server/errors";
 import { requireAdminApi } from "../../server/http/auth";
-import { methodNotAllowed, parseJsonBody, rest } from "../../server/http/rest";
+import { methodNotAllowed, parseJsonBody, pathId, rest } from "../../server/http/rest";
 import { setOrderStatus } from "../../server/services/admin-orders";
 
 /**
@@ -13,8 +12,8 @@ export const action = rest(async ({ request, params, ctx }) => {
   if (request.method !== "PATCH") return methodNotAllowed(["PATCH"]);
   // The body is checked before the order: a caller can fix a bad status, not a missing order.
   const { status } = await parseJsonBody(request, orderStatusSchema);
-  if (!/^[1-9]\d{0,14}$/.test(params.id ?? "")) throw new NotFound("Order not found.");
-  const order = await setOrderStatus(ctx, Number(params.id), status);
+  const id = pathId(params.id, "Order not found.");
+  const order = await setOrderStatus(ctx, id, status);
   return Response.json(order, { headers: { "Cache-Control": "no-store" } });
 });
 

@@ -1,17 +1,12 @@
 import { IMAGE_MESSAGES, MAX_UPLOAD_BODY_BYTES, PRODUCT_MESSAGES, imageUploadFieldsSchema } from "../../server/contracts/admin-products";
-import { productIdParam } from "../../server/contracts/catalog";
-import { Invalid, NotFound } from "../../server/errors";
+import { Invalid } from "../../server/errors";
 import { requireAdminApi } from "../../server/http/auth";
-import { fieldErrorsOf, jsonError, methodNotAllowed, rest } from "../../server/http/rest";
+import { fieldErrorsOf, jsonError, methodNotAllowed, pathId, rest } from "../../server/http/rest";
 import { ImageRejected, addProductImage, imageBytesOf, listAdminImages } from "../../server/services/product-images";
 
 const NO_STORE = { "Cache-Control": "private, no-store" };
 
-function idOf(params: Record<string, string | undefined>): number {
-  const id = productIdParam.safeParse(params.id);
-  if (!id.success) throw new NotFound(PRODUCT_MESSAGES.notFound);
-  return id.data;
-}
+const idOf = (params: Record<string, string | undefined>) => pathId(params.id, PRODUCT_MESSAGES.notFound);
 
 /** GET /api/admin/products/{id}/images: `{ productId, images }`, for hidden products too. */
 export const loader = rest(async ({ request, params, ctx }) => {

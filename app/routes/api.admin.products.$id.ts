@@ -1,17 +1,11 @@
 import { PRODUCT_MESSAGES, productPatchSchema } from "../../server/contracts/admin-products";
-import { productIdParam } from "../../server/contracts/catalog";
-import { NotFound } from "../../server/errors";
 import { requireAdminApi } from "../../server/http/auth";
-import { methodNotAllowed, parseJsonBody, rest } from "../../server/http/rest";
+import { methodNotAllowed, parseJsonBody, pathId, rest } from "../../server/http/rest";
 import { deleteProduct, getAdminProduct, updateProduct } from "../../server/services/admin-products";
 
 const NO_STORE = { "Cache-Control": "private, no-store" };
 
-function idOf(params: Record<string, string | undefined>): number {
-  const id = productIdParam.safeParse(params.id);
-  if (!id.success) throw new NotFound(PRODUCT_MESSAGES.notFound);
-  return id.data;
-}
+const idOf = (params: Record<string, string | undefined>) => pathId(params.id, PRODUCT_MESSAGES.notFound);
 
 /** GET /api/admin/products/{id}: one product as the admin sees it. */
 export const loader = rest(async ({ request, params, ctx }) => {

@@ -1,10 +1,8 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { formatInTimeZone } from "date-fns-tz";
-import { getAppContext } from "../../server/boot";
+import { launchPageData } from "../../server/http/launch-page";
 import { subscribeAction } from "../../server/http/subscribe-door";
 import { sanitizeRichText } from "../../server/services/sanitize";
-import { getPublicSettings, STORE_TIME_ZONE } from "../../server/services/settings";
 import { Countdown } from "~/components/countdown";
 import { MusicPlayer } from "~/components/music-player";
 import { SignupCard } from "~/components/signup-card";
@@ -17,18 +15,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 
 /** Spec §2 "Alternative countdown page". */
 export async function loader() {
-  const ctx = await getAppContext();
-  const settings = await getPublicSettings(ctx);
-  const now = ctx.clock.now();
-  return {
-    brand: ctx.config.brand,
-    now: now.toISOString(),
-    today: formatInTimeZone(now, STORE_TIME_ZONE, "MMMM d, yyyy"),
-    countdownDate: settings.countdown_date,
-    // Admin HTML: sanitised here, on the server, right before it is rendered as markup.
-    countdownHtml: sanitizeRichText(settings.countdown_text),
-    musicUrl: settings.background_music,
-  };
+  const { settings, base } = await launchPageData();
+  // Admin HTML: sanitised here, on the server, right before it is rendered as markup.
+  return { ...base, countdownHtml: sanitizeRichText(settings.countdown_text) };
 }
 
 export const action = (args: ActionFunctionArgs) => subscribeAction(args);

@@ -18,11 +18,11 @@ import type { ActionNotice, CartView } from "../contracts/cart";
 import { CHECKOUT_MESSAGES, customerInfoSchema, orderNumberOf, shippingMethodSchema } from "../contracts/checkout";
 import type { AppContext } from "../context";
 import { DomainError, Invalid, NotFound } from "../errors";
-import { payLocalIntent } from "../integrations/payments/local";
+import { payLocalIntentById } from "../integrations/payments/local";
 import { SHIPPING_COUNTRIES } from "../integrations/shipping/local-rates";
 import { quoteTax } from "../integrations/tax";
 import { getCart } from "../services/cart";
-import { priceCart, processOrder, quoteShipping } from "../services/checkout";
+import { orderForPayment, priceCart, processOrder, quoteShipping } from "../services/checkout";
 import { confirmPayment } from "../services/order-confirmation";
 import { cartSessionIdOf } from "./cart-session";
 import { redirectWithToast } from "./flash";
@@ -160,34 +160,9 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
 // /checkout/pay/{paymentIntentId}: the payment step without JavaScript.
 // ---------------------------------------------------------------------------------------------
 
-/**
- * The pending order behind a payment, for the browser that placed it only (its bag cookie).
- * A read of the order tables that belongs in a checkout service; see the report of this change.
- */
-async function orderForPayment(ctx: AppContext, request: Request, paymentIntentId: string) {
-  const sessionId = await cartSessionIdOf(ctx, request);
-  const order = sessionId
-    ? await ctx.db
-        .selectFrom("orders")
-        .select([
-          "id",
-          "paymentIntentId",
-          "status",
-          "paidAt",
-          "holdExpiresAt",
-          "customerEmail",
-          "customerName",
-          "customerPhone",
-          "shippingAddress",
-          "subtotalCents",
-          "shippingCents",
-          "taxCents",
-          "totalCents",
-        ])
-        .where("paymentIntentId", "=", paymentIntentId)
-        .where("sessionId", "=", sessionId)
-        .executeTakeFirst()
-    : undefined;
+/** The pending order behind a payment, for the browser that placed it only (its bag cookie). */
+async function ownOrderForPayment(ctx: AppContext, request: Request, paymentIntentId: string) {
+  const order = await orderForPayment(ctx, await cartSessionIdOf(ctx, request), paymentIntentId);
   if (!order) throw new Response("Payment not found", { status: 404 });
   return order;
 }
@@ -211,15 +186,9 @@ export interface PayLoaderData {
 export async function payLoader({ request, params }: LoaderFunctionArgs) {
   const ctx = await getAppContext();
   const paymentIntentId = params.paymentIntentId ?? "";
-  const order = await orderForPayment(ctx, request, paymentIntentId);
+  const order = await ownOrderForPayment(ctx, request, paymentIntentId);
   if (order.paidAt) throw redirect(`/checkout-success?payment_intent=${encodeURIComponent(paymentIntentId)}`);
-  const items = await ctx.db
-    .selectFrom("orderItems")
-    .leftJoin("products", "products.id", "orderItems.productId")
-    .select(["orderItems.productName", "orderItems.productPriceCents", "orderItems.quantity", "orderItems.totalCents", "products.imageUrl"])
-    .where("orderItems.orderId", "=", order.id)
-    .orderBy("orderItems.id")
-    .execute();
+  const { items } = order;
   const address = { street: "", city: "", state: "", zipCode: "", country: "US", ...(JSON.parse(order.shippingAddress) as Partial<Record<string, string>>) };
   const details: CheckoutValues = { email: order.customerEmail, name: order.customerName, phone: order.customerPhone ?? "", ...address };
   // The order keeps the tax amount; its label and rate come from the same table as at checkout.
@@ -259,15 +228,13 @@ export async function payAction({ request, params }: ActionFunctionArgs) {
     data<PayActionData>({ notice: { kind: "error", title, description }, errors }, { status, headers: NO_STORE });
   const success = redirect(`/checkout-success?payment_intent=${encodeURIComponent(paymentIntentId)}`);
 
-  const order = await orderForPayment(ctx, request, paymentIntentId);
+  const order = await ownOrderForPayment(ctx, request, paymentIntentId);
   if (order.paidAt) return success;
   if (paymentModeOf(ctx) === "stripe") return failed("Card payments on this store need JavaScript.", 400);
   const errors = cardErrors(card);
   if (Object.keys(errors).length > 0) return failed(Object.values(errors)[0]!, 400, errors);
   try {
-    const secret = await ctx.db.selectFrom("localPaymentIntents").select("clientSecret").where("id", "=", paymentIntentId).executeTakeFirst();
-    if (!secret) throw new NotFound("Payment not found.");
-    const intent = await payLocalIntent(ctx, { clientSecret: secret.clientSecret, cardNumber: card.cardNumber });
+    const intent = await payLocalIntentById(ctx, { paymentIntentId, cardNumber: card.cardNumber });
     if (intent.status !== "succeeded") return failed(intent.lastError ?? CHECKOUT_UI.paymentFailedFallback, 402);
     await confirmPayment(ctx, intent.id);
     return success;

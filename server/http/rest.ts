@@ -80,3 +80,9 @@ export function rest(handler: (args: Args) => Promise<Response>) {
 export function methodNotAllowed(allowed: string[]): Response {
   return jsonError(405, `Method not allowed. Use ${allowed.join(" or ")}.`, {}, { Allow: allowed.join(", ") });
 }
+
+/** A path id such as /orders/{id}: a positive whole number, else 404 with the given message. */
+export function pathId(value: string | undefined, notFoundMessage: string): number {
+  if (!value || !/^[1-9]\d{0,14}$/.test(value)) throw new NotFound(notFoundMessage);
+  return Number(value);
+}

@@ -213,3 +213,40 @@ export async function processOrder(
     },
   };
 }
+
+/**
+ * The order behind a payment with its items, only for the bag (browser) that placed it: the
+ * no-JavaScript pay page. Null when there is no such order for this bag.
+ */
+export async function orderForPayment(ctx: AppContext, sessionId: string | null, paymentIntentId: string) {
+  if (!sessionId) return null;
+  const order = await ctx.db
+    .selectFrom("orders")
+    .select([
+      "id",
+      "paymentIntentId",
+      "status",
+      "paidAt",
+      "holdExpiresAt",
+      "customerEmail",
+      "customerName",
+      "customerPhone",
+      "shippingAddress",
+      "subtotalCents",
+      "shippingCents",
+      "taxCents",
+      "totalCents",
+    ])
+    .where("paymentIntentId", "=", paymentIntentId)
+    .where("sessionId", "=", sessionId)
+    .executeTakeFirst();
+  if (!order) return null;
+  const items = await ctx.db
+    .selectFrom("orderItems")
+    .leftJoin("products", "products.id", "orderItems.productId")
+    .select(["orderItems.productName", "orderItems.productPriceCents", "orderItems.quantity", "orderItems.totalCents", "products.imageUrl"])
+    .where("orderItems.orderId", "=", order.id)
+    .orderBy("orderItems.id")
+    .execute();
+  return { ...order, items };
+}

@@ -99,3 +99,10 @@ export async function payLocalIntent(
   const after = await ctx.db.selectFrom("localPaymentIntents").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
   return toView(after);
 }
+
+/** The same, for a page that knows the intent's id (the no-JavaScript pay page) rather than its secret. */
+export async function payLocalIntentById(ctx: AppContext, input: { paymentIntentId: string; cardNumber: string }): Promise<PaymentIntentView> {
+  const row = await ctx.db.selectFrom("localPaymentIntents").select("clientSecret").where("id", "=", input.paymentIntentId).executeTakeFirst();
+  if (!row) throw new NotFound("Payment not found.");
+  return payLocalIntent(ctx, { clientSecret: row.clientSecret, cardNumber: input.cardNumber });
+}

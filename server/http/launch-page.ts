@@ -1,0 +1,24 @@
+import { formatInTimeZone } from "date-fns-tz";
+import { getAppContext } from "../boot";
+import { getPublicSettings, STORE_TIME_ZONE } from "../services/settings";
+
+/**
+ * What every page with the launch countdown and sign-up card needs: the brand, the server's
+ * `now` (the first client render reuses it, so hydration matches), today's date in the store's
+ * time zone for the terms, the target, and the settings for whatever else the page shows.
+ */
+export async function launchPageData() {
+  const ctx = await getAppContext();
+  const settings = await getPublicSettings(ctx);
+  const now = ctx.clock.now();
+  return {
+    settings,
+    base: {
+      brand: ctx.config.brand,
+      now: now.toISOString(),
+      today: formatInTimeZone(now, STORE_TIME_ZONE, "MMMM d, yyyy"),
+      countdownDate: settings.countdown_date,
+      musicUrl: settings.background_music,
+    },
+  };
+}
