@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ADMIN, expectVisible, newPage, signIn } from "./browser.mjs";
+import { ADMIN, expectSettled, expectVisible, newPage, signIn } from "./browser.mjs";
 
 // The seed's cap: in stock, visible, no countdown.
 const CAP = /Sin Gritos Six-Panel Cap/i;
@@ -86,6 +86,7 @@ describe("admin orders with JavaScript", () => {
     // Refund without shipping: a blank reason is refused, then confirm.
     await detail.getByRole("button", { name: "Process Refund" }).click();
     const refund = page.getByRole("dialog", { name: "Process Refund" });
+    await expectSettled(refund);
     await expectVisible(refund.getByText("This order can be refunded."));
     const amount = (await refund.getByTestId("refund-amount").innerText()).trim();
     await refund.getByRole("button", { name: "Process Refund" }).click();

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { before, describe, test } from "node:test";
 import sharp from "sharp";
-import { ADMIN, expectVisible, newPage, signIn } from "./browser.mjs";
+import { ADMIN, expectSettled, expectVisible, newPage, signIn } from "./browser.mjs";
 
 const TMP = path.resolve(import.meta.dirname, "../.tmp/e2e-admin-products");
 const files = [];
@@ -70,6 +70,7 @@ describe("admin products with JavaScript", () => {
     await page.goto("/admin/products");
     await page.getByRole("button", { name: `Delete ${name}` }).click();
     const dialog = page.getByRole("dialog", { name: "Delete this product?" });
+    await expectSettled(dialog);
     await dialog.getByRole("button", { name: "Delete Product" }).click();
     await expectVisible(page.getByText("Product Deleted"));
     await page.getByTestId("product-row").filter({ hasText: name }).waitFor({ state: "detached" });

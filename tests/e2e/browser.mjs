@@ -62,3 +62,19 @@ export async function signIn(page, { username, password }, path = "/admin/login"
 export async function expectVisible(locator, timeout = 5_000) {
   await locator.first().waitFor({ state: "visible", timeout });
 }
+
+/**
+ * Waits until the locator is visible and its entrance animations have finished. A dialog that is
+ * still rising moves under the pointer: on a loaded machine a click can press on Close and release
+ * beside it, and the browser then fires no click at all.
+ */
+export async function expectSettled(locator, timeout = 5_000) {
+  await expectVisible(locator, timeout);
+  await locator.first().evaluate(async (element) => {
+    // Looping animations elsewhere on the page (the music nudge, the equalizer) never finish.
+    const finite = element.ownerDocument
+      .getAnimations()
+      .filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime ?? Infinity));
+    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
+  });
+}

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { expectVisible, newPage } from "./browser.mjs";
+import { expectSettled, expectVisible, newPage } from "./browser.mjs";
 
 // The seed's cap has stock enough for every run of these tests (other files share the server).
 const CAP = /Sin Gritos Six-Panel Cap/i;
@@ -113,6 +113,7 @@ describe("checkout with JavaScript", () => {
     await hydrated(page, JS);
     await page.getByRole("button", { name: "Purchase Disclaimer" }).click();
     const dialog = page.getByRole("dialog", { name: "Purchase Disclaimer" });
+    await expectSettled(dialog);
     for (const part of ["No Refunds Policy", "Quality Guarantee", "Limited Edition", "Contact Support"]) await expectVisible(dialog.getByText(part));
     await dialog.getByRole("button", { name: "Close" }).last().click();
     await dialog.waitFor({ state: "detached" });

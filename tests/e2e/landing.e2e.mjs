@@ -1,7 +1,7 @@
 /* global window, document, HTMLMediaElement -- used inside callbacks that run in the browser */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { expectVisible, MODES, newPage } from "./browser.mjs";
+import { expectSettled, expectVisible, MODES, newPage } from "./browser.mjs";
 
 const HEADING = "Time's almost up, Legacy begins in:";
 const UNITS = ["Days", "Hours", "Mins", "Secs"];
@@ -111,7 +111,7 @@ for (const mode of MODES) {
       await page.goto("/");
       await page.getByRole(mode.javaScriptEnabled ? "button" : "link", { name: "Terms & Conditions" }).click();
       const terms = mode.javaScriptEnabled ? page.getByRole("dialog", { name: "Terms & Conditions" }) : page.locator("#terms");
-      await expectVisible(terms);
+      await expectSettled(terms);
       const sections = [
         "1. Introduction",
         "2. Early Access Program",

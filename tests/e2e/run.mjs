@@ -51,9 +51,11 @@ for (;;) {
   await new Promise((r) => setTimeout(r, 250));
 }
 
+// `node tests/e2e/run.mjs landing checkout` runs only the files whose names start with those words.
+const only = process.argv.slice(2);
 const files = fs
   .readdirSync(path.join(root, "tests/e2e"))
-  .filter((f) => f.endsWith(".e2e.mjs"))
+  .filter((f) => f.endsWith(".e2e.mjs") && (only.length === 0 || only.some((o) => f.startsWith(o))))
   .map((f) => path.join("tests/e2e", f));
 const runner = spawn(process.execPath, ["--test", "--test-concurrency=1", ...files], {
   cwd: root,
