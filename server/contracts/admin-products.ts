@@ -29,6 +29,8 @@ export const PRODUCT_MESSAGES = {
   notFound: "Product not found.",
   nothingToUpdate: "Send at least one product field to update.",
   inCheckout: "This product is in a checkout right now. Hide it instead, or try again in a few minutes.",
+  inventoryMoved: (was: number, now: number) =>
+    `Inventory changed from ${was} to ${now} while you were editing (orders and checkouts move it). The form now shows ${now}: enter the new number again and save.`,
   dateRequired: "A date is required.",
   timeFormat: "Time must be in the format HH:MM (24-hour format)",
 } as const;
@@ -198,8 +200,17 @@ const optionalFields = Object.fromEntries(Object.entries(fields).map(([key, sche
   [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]>;
 };
 
-/** PATCH /api/admin/products/{id}: any subset of the fields ("isVisible only" included). */
-export const productPatchSchema = z.object(optionalFields);
+/**
+ * PATCH /api/admin/products/{id}: any subset of the fields ("isVisible only" included).
+ * `inventoryWas` is the stock the editor saw when it loaded: sales and checkouts move inventory
+ * while a form is open, so an edit is checked against it rather than silently overwriting them.
+ */
+export const productPatchSchema = z.object({
+  ...optionalFields,
+  inventoryWas: num("inventoryWas must be a whole number")
+    .pipe(z.number().int("inventoryWas must be a whole number").min(0, "inventoryWas must be a whole number"))
+    .optional(),
+});
 export type ProductPatch = z.output<typeof productPatchSchema>;
 
 /** tRPC inputs. */

@@ -99,16 +99,27 @@ export async function createProduct(ctx: AppContext, input: ProductInput): Promi
 
 /** A full update or any part of one (the list's show/hide sends `isVisible` only). */
 export async function updateProduct(ctx: AppContext, id: number, patch: ProductPatch): Promise<AdminProduct> {
-  const columns = toColumns(patch);
-  if (Object.keys(columns).length === 0) throw new Invalid(PRODUCT_MESSAGES.nothingToUpdate);
+  const { inventoryWas, ...fields } = patch;
+  const columns = toColumns(fields);
+  // The editor left the stock as it found it: keep whatever sales did meanwhile.
+  if (inventoryWas !== undefined && columns.inventory === inventoryWas) delete columns.inventory;
+  const guarded = inventoryWas !== undefined && columns.inventory !== undefined;
+  if (Object.keys(columns).length === 0 && inventoryWas === undefined) throw new Invalid(PRODUCT_MESSAGES.nothingToUpdate);
   const before = await ctx.db.selectFrom("products").select(["imageUrl", "imagePath"]).where("id", "=", id).executeTakeFirst();
   if (!before) throw new NotFound(PRODUCT_MESSAGES.notFound);
+  if (Object.keys(columns).length === 0) return getAdminProduct(ctx, id);
+  // One statement: a hold taken between a read and a write could otherwise be overwritten.
   const result = await ctx.db
     .updateTable("products")
     .set({ ...columns, updatedAt: ctx.clock.now().toISOString() })
     .where("id", "=", id)
+    .$if(guarded, (q) => q.where("inventory", "=", inventoryWas!))
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw new NotFound(PRODUCT_MESSAGES.notFound);
+  if (Number(result.numUpdatedRows) === 0) {
+    const now = await ctx.db.selectFrom("products").select("inventory").where("id", "=", id).executeTakeFirst();
+    if (!now) throw new NotFound(PRODUCT_MESSAGES.notFound);
+    throw new Conflict(PRODUCT_MESSAGES.inventoryMoved(inventoryWas!, now.inventory));
+  }
   // A replaced upload (say, a new picture from the form's upload button) is garbage now.
   if ("imageUrl" in columns || "imagePath" in columns) await removeUnreferencedImages(ctx, imageBasesOf(before));
   return getAdminProduct(ctx, id);

@@ -216,6 +216,33 @@ describe("create, update, visibility and delete", () => {
     expect((await patch(id, { name: "x" })).status).toBe(400);
   });
 
+  it("never overwrites stock that sales moved while the form was open", async () => {
+    const { id } = await createProduct(ctx, { ...VALID, ...defaults(), inventory: 5 });
+    const stockOf = async () => (await ctx.db.selectFrom("products").select("inventory").where("id", "=", id).executeTakeFirstOrThrow()).inventory;
+    // Two units sell after the editor loaded 5.
+    await ctx.db.updateTable("products").set({ inventory: 3 }).where("id", "=", id).execute();
+
+    // The stock left as loaded: the other edits save, the sales stay.
+    const untouched = await patch(id, { ...VALID, name: "Renamed Tee", inventory: 5, inventoryWas: 5 });
+    expect(untouched.status).toBe(200);
+    expect(await untouched.json()).toMatchObject({ name: "Renamed Tee", inventory: 3 });
+
+    // The stock changed from a stale number: refused, nothing written.
+    const stale = await patch(id, { ...VALID, name: "Stale Tee", inventory: 50, inventoryWas: 5 });
+    expect(stale.status).toBe(409);
+    expect((await stale.json()).message).toBe(
+      "Inventory changed from 5 to 3 while you were editing (orders and checkouts move it). The form now shows 3: enter the new number again and save.",
+    );
+    expect(await stockOf()).toBe(3);
+    expect((await ctx.db.selectFrom("products").select("name").where("id", "=", id).executeTakeFirstOrThrow()).name).toBe("Renamed Tee");
+
+    // Checked against the current stock, the new number is taken.
+    expect(await (await patch(id, { inventory: 50, inventoryWas: 3 })).json()).toMatchObject({ inventory: 50 });
+    // Without inventoryWas (an API client that means it) the number is set as sent.
+    expect(await (await patch(id, { inventory: 7 })).json()).toMatchObject({ inventory: 7 });
+    expect((await patch(id, { inventoryWas: -1 })).status).toBe(400);
+  });
+
   it("deletes a product with its images and their files, after the commit", async () => {
     const { id } = await createProduct(ctx, { ...VALID, ...defaults() });
     const first = await addProductImage(ctx, id, await png("#111111"));

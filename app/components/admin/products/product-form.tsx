@@ -99,12 +99,22 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [serverImageUrl, serverImagePath]);
 
+  // The stock this form started from: the server refuses to overwrite sales made since.
+  const inventoryWas = useRef(product?.inventory ?? 0);
+
   async function save(input: ProductInput) {
     if (product) {
       try {
-        await update.mutateAsync({ id: product.id, data: input });
+        await update.mutateAsync({ id: product.id, data: { ...input, inventoryWas: inventoryWas.current } });
       } catch (error) {
         notify.error(NOTICES.updateFailed, reasonOf(error));
+        // Show the stock as it is now, so the next save is checked against that.
+        const fresh = await queryClient.fetchQuery(trpc.admin.products.list.queryOptions()).catch(() => null);
+        const now = fresh?.find((p) => p.id === product.id);
+        if (now && now.inventory !== inventoryWas.current) {
+          inventoryWas.current = now.inventory;
+          form.update({ name: fields.inventory.name, value: String(now.inventory) });
+        }
         return;
       }
       notify.success(NOTICES.updated, input.name);
