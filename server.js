@@ -8,7 +8,7 @@ import express from "express";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(root, "build/server/index.js"));
-const { booted, isCrossSiteWrite, releaseExpiredHolds } = build.entry.module;
+const { booted, isCrossSiteWrite, sweep } = build.entry.module;
 
 const { ctx, report } = await booted();
 const { config } = ctx;
@@ -56,10 +56,8 @@ const server = app.listen(config.port, host, () => {
   }
 });
 
-// Units held by buyers who walked away go back on the shelf even when nobody checks out.
-const sweeper = setInterval(() => {
-  releaseExpiredHolds(ctx).catch((error) => console.error("Releasing expired holds failed:", error));
-}, 30_000);
+// Expired holds back on the shelf, owed e-mails and labels finished (server/services/sweeper.ts).
+const sweeper = setInterval(() => void sweep(ctx), 30_000);
 sweeper.unref();
 
 // Let in-flight requests (a payment confirmation, say) finish before exiting.

@@ -110,6 +110,13 @@ export interface OrdersTable {
   paidAt: string | null;
   /** The carrier-method key the buyer chose, e.g. "usps-ground_saver". */
   shippingMethod: string | null;
+  /** The confirmation e-mail was accepted (outbox or Postmark). */
+  confirmationSentAt: string | null;
+  /** Nothing left to do after payment: e-mail sent, label bought or given up on. */
+  fulfilledAt: string | null;
+  fulfilAttempts: ColumnType<number, number | undefined, number>;
+  /** When the sweeper may try the unfinished steps again; null means at once. */
+  fulfilNextAt: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

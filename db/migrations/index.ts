@@ -3,6 +3,7 @@ import { init } from "./0001_init";
 import { mailMessages } from "./0002_mail_messages";
 import { checkout } from "./0003_checkout";
 import { campaigns } from "./0004_campaigns";
+import { fulfilment } from "./0005_fulfilment";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   "0002_mail_messages": mailMessages,
   "0003_checkout": checkout,
   "0004_campaigns": campaigns,
+  "0005_fulfilment": fulfilment,
 };

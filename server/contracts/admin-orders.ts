@@ -24,3 +24,12 @@ export const REFUND_MESSAGES = {
   eligible: "This order can be refunded.",
   failed: "Failed to process refund",
 } as const;
+
+/** Buying a label again from the order's View dialog, after the automatic tries failed. */
+export const LABEL_MESSAGES = {
+  notPaid: "Only a paid order can get a shipping label.",
+  cancelled: "A cancelled or refunded order ships nothing.",
+  exists: "This order already has a shipping label.",
+  busy: "A label is being bought for this order right now. Try again in a moment.",
+  failed: "The label could not be bought",
+} as const;

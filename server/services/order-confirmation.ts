@@ -1,11 +1,9 @@
 import { orderNumberOf } from "../contracts/checkout";
 import type { AppContext } from "../context";
 import { NotFound } from "../errors";
-import { mailerFor } from "../integrations/mail";
 import { paymentsFor } from "../integrations/payments";
-import { parcelFor, shippingFor } from "../integrations/shipping";
 import { expireOrder } from "./holds";
-import { orderConfirmationEmail } from "./order-emails";
+import { fulfilOrder } from "./fulfilment";
 
 export type ConfirmOutcome =
   | { status: "paid"; orderId: number; orderNumber: string; firstTime: boolean }
@@ -80,7 +78,9 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string): 
     return { status: "cancelled", orderId: order.id, orderNumber, message: "Your reservation ran out and the items sold out meanwhile. Your payment has been refunded in full." };
   }
   if (outcome === "already") return { status: "paid", orderId: order.id, orderNumber, firstTime: false };
-  await fulfil(ctx, order.id);
+  // Inline, so the buyer's e-mail is on its way when the success page shows; the sweeper finishes
+  // whatever a crash or a provider outage leaves undone (fulfilment.ts).
+  await fulfilOrder(ctx, order.id);
   return { status: "paid", orderId: order.id, orderNumber, firstTime: true };
 }
 
@@ -92,7 +92,7 @@ async function refundLatePayment(ctx: AppContext, orderId: number, paymentIntent
   await ctx.db.transaction().execute(async (trx) => {
     await trx
       .updateTable("orders")
-      .set({ status: "cancelled", paidAt: now, refundStatus: "completed", refundAmountCents: amountCents, refundedAt: now, updatedAt: now })
+      .set({ status: "cancelled", paidAt: now, fulfilledAt: now, refundStatus: "completed", refundAmountCents: amountCents, refundedAt: now, updatedAt: now })
       .where("id", "=", orderId)
       .execute();
     await trx
@@ -100,35 +100,4 @@ async function refundLatePayment(ctx: AppContext, orderId: number, paymentIntent
       .values({ orderId, refundId: refund.id, amountCents, reason: "Sold out after the reservation expired", status: refund.status, processedAt: now })
       .execute();
   });
-}
-
-/** After the one successful move: the confirmation e-mail and the label. Neither can fail the order. */
-async function fulfil(ctx: AppContext, orderId: number) {
-  const order = await ctx.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirstOrThrow();
-  const items = await ctx.db
-    .selectFrom("orderItems")
-    .leftJoin("products", "products.id", "orderItems.productId")
-    .select(["orderItems.productName", "orderItems.productPriceCents", "orderItems.quantity", "orderItems.totalCents", "products.weight", "products.length", "products.width", "products.height"])
-    .where("orderId", "=", orderId)
-    .execute();
-  try {
-    await mailerFor(ctx).send(orderConfirmationEmail(ctx, order, items));
-  } catch (error) {
-    console.error(`Order ${orderId}: the confirmation e-mail could not be recorded`, error);
-  }
-  const address = JSON.parse(order.shippingAddress) as { street: string; city: string; state: string; zipCode: string; country: string };
-  const parcel = parcelFor(items.map((i) => ({ quantity: i.quantity, weight: i.weight ?? 1, length: i.length ?? 12, width: i.width ?? 9, height: i.height ?? 6 })));
-  const carrier = (order.shippingMethod ?? "unknown-unknown").split("-")[0]!.toUpperCase();
-  try {
-    const label = await shippingFor(ctx).buyLabel({
-      orderId,
-      to: { ...address, name: order.customerName, phone: order.customerPhone ?? undefined, email: order.customerEmail },
-      parcel,
-      methodKey: order.shippingMethod ?? "",
-    });
-    await ctx.db.insertInto("shippingLabels").values({ orderId, labelUrl: label.labelUrl, trackingNumber: label.trackingNumber, carrier: label.carrier, costCents: label.costCents, status: "created" }).execute();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    await ctx.db.insertInto("shippingLabels").values({ orderId, carrier, costCents: order.shippingCents, status: "failed", errorMessage: message }).execute();
-  }
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { orderStatusSchema, refundSchema } from "../contracts/admin-orders";
 import { getOrderDetail, listOrders, setOrderStatus } from "../services/admin-orders";
+import { buyLabelAgain } from "../services/fulfilment";
 import { processRefund, refundEligibility } from "../services/refunds";
 import { adminProcedure, router } from "./init";
 
@@ -18,6 +19,8 @@ export const adminOrdersRouter = router({
   setStatus: adminProcedure
     .input(orderId.extend(orderStatusSchema.shape))
     .mutation(({ ctx, input }) => setOrderStatus(ctx.app, input.id, input.status)),
+  /** "Buy Label Again", as POST /api/admin/orders/{id}/label. */
+  buyLabel: adminProcedure.input(orderId).mutation(({ ctx, input }) => buyLabelAgain(ctx.app, input.id)),
   refundEligibility: adminProcedure.input(orderId).query(({ ctx, input }) => refundEligibility(ctx.app, input.id)),
   refund: adminProcedure
     .input(orderId.extend(refundSchema.shape))

@@ -1,10 +1,11 @@
-import { useQuery } from "@tanstack/react-query";
-import { CircleAlert, ExternalLink, RotateCcw } from "lucide-react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { CircleAlert, ExternalLink, RefreshCw, RotateCcw } from "lucide-react";
 import type { ReactNode } from "react";
 import { LabelStatusBadge, OrderStatusBadge, RefundStatusBadge } from "./badges";
 import { DATE_TIME, formatDate, money, parseAddress, type AdminOrder, type OrderDetail } from "./format";
 import { Modal } from "./modal";
 import { Spinner } from "~/components/spinner";
+import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { useTRPC } from "~/lib/trpc";
 
@@ -101,7 +102,7 @@ function OrderDetailBody({ order }: { order: OrderDetail }) {
         </div>
         <div className="space-y-8">
           <Customer order={order} />
-          <ShippingLabels labels={order.shippingLabels} />
+          <ShippingLabels order={order} />
         </div>
       </div>
     </div>
@@ -181,7 +182,9 @@ function Customer({ order }: { order: OrderDetail }) {
   );
 }
 
-function ShippingLabels({ labels }: { labels: OrderDetail["shippingLabels"] }) {
+function ShippingLabels({ order }: { order: OrderDetail }) {
+  const labels = order.shippingLabels;
+  const canRetry = Boolean(order.paidAt) && order.status !== "cancelled" && order.refundStatus !== "completed";
   return (
     <Section title="Shipping label">
       {labels.length === 0 ? <p className="text-sm text-muted-foreground">No shipping label yet.</p> : null}
@@ -205,6 +208,7 @@ function ShippingLabels({ labels }: { labels: OrderDetail["shippingLabels"] }) {
               <div role="alert" className="rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm">
                 <p className="font-medium text-red-200">{label.errorMessage || "The label could not be created."}</p>
                 <p className="mt-1 text-muted-foreground">Manual shipping label creation required</p>
+                {canRetry ? <BuyLabelAgain orderId={order.id} /> : null}
               </div>
             ) : null}
             {label.labelUrl ? (
@@ -217,6 +221,25 @@ function ShippingLabels({ labels }: { labels: OrderDetail["shippingLabels"] }) {
         );
       })}
     </Section>
+  );
+}
+
+/** The store retried the label for about an hour; after that (or sooner) the admin can ask again. */
+function BuyLabelAgain({ orderId }: { orderId: number }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const buy = useMutation(
+    trpc.admin.orders.buyLabel.mutationOptions({
+      onSuccess: (label) => notify.success("Label Created", label.trackingNumber ? `Tracking number ${label.trackingNumber}` : undefined),
+      onError: (error) => notify.error("Failed to Create Label", error.message),
+      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.admin.orders.pathKey() }),
+    }),
+  );
+  return (
+    <Button variant="outline" size="sm" className="mt-3" disabled={buy.isPending} onClick={() => buy.mutate({ id: orderId })}>
+      {buy.isPending ? <Spinner className="size-4" label="Buying label" /> : <RefreshCw aria-hidden />}
+      {buy.isPending ? "Buying Label..." : "Buy Label Again"}
+    </Button>
   );
 }
 

@@ -1,0 +1,166 @@
+import type { Order } from "../../db/schema";
+import { LABEL_MESSAGES } from "../contracts/admin-orders";
+import type { AppContext } from "../context";
+import { Conflict, NotFound } from "../errors";
+import { mailerFor } from "../integrations/mail";
+import { parcelFor, shippingFor } from "../integrations/shipping";
+import { orderConfirmationEmail } from "./order-emails";
+
+/** Tries before a step is left to the admin (the outbox shows the mail, the order the label error). */
+export const MAX_FULFIL_ATTEMPTS = 6;
+/** A paid order the sweeper never touches yet: its inline run may still be waiting on Shippo. */
+export const FULFIL_GRACE_MS = 2 * 60_000;
+/** 2, 4, 8, 16, 32 minutes between tries: about an hour in all, past most provider outages. */
+export const fulfilBackoffMs = (attempts: number) => 2 ** attempts * 60_000;
+
+// One process serves the store (DESIGN.md): this is enough to keep the inline run and the
+// sweeper from working on the same order at once.
+const inFlight = new Set<number>();
+
+export type FulfilOutcome = { mail: boolean; label: boolean; done: boolean } | null;
+
+/**
+ * What a paid order is owed: the confirmation e-mail and the shipping label, each once. Safe to
+ * call again and again: a finished step is skipped, an unfinished one retried, and the order is
+ * marked fulfilled when both are done or after the last try. Never throws for a provider's failure.
+ */
+export async function fulfilOrder(ctx: AppContext, orderId: number): Promise<FulfilOutcome> {
+  if (inFlight.has(orderId)) return null;
+  inFlight.add(orderId);
+  try {
+    const order = await ctx.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
+    if (!order?.paidAt || order.fulfilledAt) return null;
+    const now = () => ctx.clock.now().toISOString();
+
+    // A cancelled or refunded order ships nothing and confirms nothing.
+    if (order.status === "cancelled" || order.refundStatus === "completed") {
+      await ctx.db.updateTable("orders").set({ fulfilledAt: now(), fulfilNextAt: null }).where("id", "=", orderId).execute();
+      return { mail: false, label: false, done: true };
+    }
+
+    const items = await itemsOf(ctx, orderId);
+    const mail = order.confirmationSentAt ? true : await sendConfirmation(ctx, order, items);
+    const label = (await ensureLabel(ctx, order, items)).ok;
+
+    const attempts = order.fulfilAttempts + 1;
+    const done = (mail && label) || attempts >= MAX_FULFIL_ATTEMPTS;
+    const at = ctx.clock.now();
+    await ctx.db
+      .updateTable("orders")
+      .set({
+        fulfilAttempts: attempts,
+        fulfilledAt: done ? at.toISOString() : null,
+        fulfilNextAt: done ? null : new Date(at.getTime() + fulfilBackoffMs(attempts)).toISOString(),
+      })
+      .where("id", "=", orderId)
+      .execute();
+    if (done && !(mail && label)) {
+      console.error(`Order ${orderId}: gave up after ${attempts} tries (e-mail ${mail ? "sent" : "not sent"}, label ${label ? "bought" : "not bought"}).`);
+    }
+    return { mail, label, done };
+  } finally {
+    inFlight.delete(orderId);
+  }
+}
+
+/**
+ * The sweeper's part (server.js, every 30 s): paid orders whose e-mail or label is still owed,
+ * after a crash, a provider outage or a failed label. Returns how many it worked on.
+ */
+export async function resumeFulfilment(ctx: AppContext, limit = 20): Promise<number> {
+  const now = ctx.clock.now();
+  const graceEnd = new Date(now.getTime() - FULFIL_GRACE_MS).toISOString();
+  const due = await ctx.db
+    .selectFrom("orders")
+    .select("id")
+    .where("paidAt", "is not", null)
+    .where("fulfilledAt", "is", null)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("fulfilNextAt", "is", null), eb("paidAt", "<=", graceEnd)]),
+        eb("fulfilNextAt", "<=", now.toISOString()),
+      ]),
+    )
+    .orderBy("paidAt")
+    .limit(limit)
+    .execute();
+  for (const { id } of due) await fulfilOrder(ctx, id);
+  return due.length;
+}
+
+/**
+ * The admin's "Buy Label Again" (order View dialog), once the automatic tries have failed or the
+ * admin has fixed what Shippo complained about. Answers the order's label row; Shippo's refusal
+ * comes back as a Conflict with its reason (the row keeps it too).
+ */
+export async function buyLabelAgain(ctx: AppContext, orderId: number) {
+  const order = await ctx.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
+  if (!order) throw new NotFound("Order not found.");
+  if (!order.paidAt) throw new Conflict(LABEL_MESSAGES.notPaid);
+  if (order.status === "cancelled" || order.refundStatus === "completed") throw new Conflict(LABEL_MESSAGES.cancelled);
+  if (inFlight.has(orderId)) throw new Conflict(LABEL_MESSAGES.busy);
+  inFlight.add(orderId);
+  try {
+    const labels = await ctx.db.selectFrom("shippingLabels").select("status").where("orderId", "=", orderId).execute();
+    if (labels.some((l) => l.status !== "failed")) throw new Conflict(LABEL_MESSAGES.exists);
+    const result = await ensureLabel(ctx, order, await itemsOf(ctx, orderId));
+    if (!result.ok) throw new Conflict(`${LABEL_MESSAGES.failed}: ${result.error}`);
+    return ctx.db.selectFrom("shippingLabels").selectAll().where("orderId", "=", orderId).orderBy("id", "desc").executeTakeFirstOrThrow();
+  } finally {
+    inFlight.delete(orderId);
+  }
+}
+
+function itemsOf(ctx: AppContext, orderId: number) {
+  return ctx.db
+    .selectFrom("orderItems")
+    .leftJoin("products", "products.id", "orderItems.productId")
+    .select(["orderItems.productName", "orderItems.productPriceCents", "orderItems.quantity", "orderItems.totalCents", "products.weight", "products.length", "products.width", "products.height"])
+    .where("orderId", "=", orderId)
+    .orderBy("orderItems.id")
+    .execute();
+}
+
+type Item = { productName: string; productPriceCents: number; quantity: number; totalCents: number; weight: number | null; length: number | null; width: number | null; height: number | null };
+
+async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): Promise<boolean> {
+  try {
+    const result = await mailerFor(ctx).send(orderConfirmationEmail(ctx, order, items));
+    if (result.status === "failed") return false;
+    await ctx.db.updateTable("orders").set({ confirmationSentAt: ctx.clock.now().toISOString() }).where("id", "=", order.id).execute();
+    return true;
+  } catch (error) {
+    console.error(`Order ${order.id}: the confirmation e-mail could not be sent`, error);
+    return false;
+  }
+}
+
+/**
+ * Buys the label unless the order has one. An order keeps one label row: a failure is recorded on
+ * it (the admin sees why), and a later success turns that same row into the label.
+ */
+async function ensureLabel(ctx: AppContext, order: Order, items: Item[]): Promise<{ ok: true } | { ok: false; error: string }> {
+  const existing = await ctx.db.selectFrom("shippingLabels").select(["id", "status"]).where("orderId", "=", order.id).orderBy("id", "desc").execute();
+  if (existing.some((l) => l.status !== "failed")) return { ok: true };
+  const failedRow = existing[0]?.id;
+  const address = JSON.parse(order.shippingAddress) as { street: string; city: string; state: string; zipCode: string; country: string };
+  const parcel = parcelFor(items.map((i) => ({ quantity: i.quantity, weight: i.weight ?? 1, length: i.length ?? 12, width: i.width ?? 9, height: i.height ?? 6 })));
+  try {
+    const label = await shippingFor(ctx).buyLabel({
+      orderId: order.id,
+      to: { ...address, name: order.customerName, phone: order.customerPhone ?? undefined, email: order.customerEmail },
+      parcel,
+      methodKey: order.shippingMethod ?? "",
+    });
+    const row = { labelUrl: label.labelUrl, trackingNumber: label.trackingNumber, carrier: label.carrier, costCents: label.costCents, status: "created", errorMessage: null };
+    if (failedRow) await ctx.db.updateTable("shippingLabels").set({ ...row, createdAt: ctx.clock.now().toISOString() }).where("id", "=", failedRow).execute();
+    else await ctx.db.insertInto("shippingLabels").values({ orderId: order.id, ...row }).execute();
+    return { ok: true };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const carrier = (order.shippingMethod ?? "unknown-unknown").split("-")[0]!.toUpperCase();
+    if (failedRow) await ctx.db.updateTable("shippingLabels").set({ errorMessage: message, createdAt: ctx.clock.now().toISOString() }).where("id", "=", failedRow).execute();
+    else await ctx.db.insertInto("shippingLabels").values({ orderId: order.id, carrier, costCents: order.shippingCents, status: "failed", errorMessage: message }).execute();
+    return { ok: false, error: message };
+  }
+}
