@@ -57,6 +57,13 @@ describe("admin orders with JavaScript", () => {
     const scroller = page.getByTestId("orders-scroll");
     assert.equal(await scroller.evaluate((el) => el.ownerDocument.defaultView.getComputedStyle(el).maxHeight), "600px");
 
+    // The paid order stays under "Paid" and leaves the list under "Unpaid".
+    const filters = page.getByRole("navigation", { name: "Show orders" });
+    await filters.getByRole("link", { name: /^Unpaid/ }).click();
+    await page.waitForURL(/show=unpaid/);
+    await rowOf(page, orderNumber).waitFor({ state: "detached" });
+    await filters.getByRole("link", { name: /^Paid/ }).click();
+    await page.waitForURL(/show=paid/);
     const row = rowOf(page, orderNumber);
     await expectVisible(row.getByText(BUYER.name));
     await expectVisible(row.getByText(BUYER.email));
@@ -138,6 +145,19 @@ describe("admin orders without JavaScript", () => {
       // A dropdown that cannot save without JavaScript is shown but disabled, never silently inert.
       assert.equal(await rows.first().getByRole("combobox").isDisabled(), true);
       assert.match(await rows.first().innerText(), /\$\d+\.\d{2}/);
+      // The filters are links: paid and unpaid orders split the list between them.
+      const filters = page.getByRole("navigation", { name: "Show orders" });
+      await filters.getByRole("link", { name: /^Paid/ }).click();
+      await page.waitForURL(/show=paid/);
+      const paid = Number((await heading.innerText()).match(/\((\d+)\)/)[1]);
+      assert.equal(await rows.count(), paid);
+      for (const row of await rows.all()) assert.doesNotMatch(await row.innerText(), /Unpaid/);
+      await filters.getByRole("link", { name: /^Unpaid/ }).click();
+      await page.waitForURL(/show=unpaid/);
+      const unpaid = Number((await heading.innerText()).match(/\((\d+)\)/)[1]);
+      assert.equal(paid + unpaid, count);
+      assert.equal(await rows.count(), unpaid);
+      for (const row of await rows.all()) assert.match(await row.innerText(), /Unpaid/);
     }
     assert.deepEqual(problems, []);
     await context.close();
