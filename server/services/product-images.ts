@@ -369,13 +369,29 @@ function jpegEnd(b: Buffer): number | null {
   return null;
 }
 
+/**
+ * Phones write more than one picture into a JPEG: further JPEGs after the first (Multi-Picture
+ * Format: HDR gain maps, depth maps, on iPhone and Pixel) or a short video (Motion Photos, an MP4
+ * whose first box is "ftyp"). Only the first picture is ever decoded and re-encoded, and the
+ * upload itself is never served, so these are accepted rather than turning away a phone's photo.
+ */
+function phoneJpegTrailer(rest: Buffer): boolean {
+  // A box starts with its 4-byte size, so its own leading zeros are not padding.
+  const isoMediaVideo = rest.length >= 8 && rest.toString("latin1", 4, 8) === "ftyp";
+  const tail = rest.subarray(rest.findIndex((byte) => byte !== 0));
+  const anotherJpeg = tail[0] === 0xff && tail[1] === 0xd8 && tail[2] === 0xff;
+  return anotherJpeg || isoMediaVideo;
+}
+
 /** Why these bytes are not a plain picture of `format`, or null when they are. */
 export function imageFormatProblem(b: Buffer, format: "jpeg" | "png" | "gif"): string | null {
   if (!MAGIC[format].some((magic) => b.subarray(0, magic.length).equals(magic))) return "signature";
   const end = format === "png" ? pngEnd(b) : format === "gif" ? gifEnd(b) : jpegEnd(b);
   if (end === null) return "structure";
-  // Zero padding after the end is harmless; anything else is a second file riding along.
-  if (b.subarray(end).some((byte) => byte !== 0)) return "trailing data";
+  // Zero padding after the end is harmless; anything else is a second file riding along, except
+  // what phones add to their JPEGs (see phoneJpegTrailer).
+  const rest = b.subarray(end);
+  if (rest.some((byte) => byte !== 0) && !(format === "jpeg" && phoneJpegTrailer(rest))) return "trailing data";
   const text = b.toString("latin1").toLowerCase();
   if (MARKUP.some((token) => text.includes(token))) return "markup";
   return null;

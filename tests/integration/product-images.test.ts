@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
@@ -116,6 +117,29 @@ describe("uploading product images", () => {
       });
     }
     expect(await images(productId)).toHaveLength(0);
+  });
+
+  it("accepts a phone's JPEG with a gain map or a motion-photo video after the picture", async () => {
+    const productId = await addProduct(ctx, { name: "Phone Tee" });
+    const { jpeg } = await samples();
+    const gainMap = await sharp({ create: { width: 32, height: 24, channels: 3, background: "#808080" } }).jpeg().toBuffer();
+    // An MP4's first box: size, "ftyp", brand; then the movie data.
+    const video = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypmp42\0\0\0\0mp42isom", "latin1"), crypto.randomBytes(2048)]);
+    for (const [name, bytes] of [
+      ["mpf.jpg", Buffer.concat([jpeg.bytes, gainMap])],
+      ["motion.jpg", Buffer.concat([jpeg.bytes, video])],
+    ] as const) {
+      const response = await addImage(productId, { bytes, name, type: "image/jpeg" });
+      expect(response.status, name).toBe(201);
+      const image: AdminProductImage = await response.json();
+      // What is stored is the first picture, re-encoded: the same size as the sample.
+      const meta = await sharp(filesOf(image.imagePath!)[0]!).metadata();
+      expect([meta.format, meta.width]).toEqual(["webp", Math.min(400, (await sharp(jpeg.bytes).metadata()).width!)]);
+    }
+    // An archive after a JPEG is still a second file riding along.
+    const zip = await addImage(productId, { bytes: Buffer.concat([jpeg.bytes, Buffer.from("PK\x03\x04 an archive follows", "latin1")]), name: "zip.jpg", type: "image/jpeg" });
+    expect(zip.status).toBe(415);
+    expect(await images(productId)).toHaveLength(2);
   });
 
   it("refuses more than 5 MB with 413, before reading the body", async () => {
