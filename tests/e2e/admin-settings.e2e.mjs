@@ -1,21 +1,36 @@
-// App Settings and Account tabs in the browser, with JavaScript (the upload and the toasts need it).
+// App Settings and Account tabs in the browser, with JavaScript (the upload, the toasts and the date
+// picker need it) and, for the countdown form, without (the browser's own date input).
 // All e2e files share one store: every setting and the admin password are put back afterwards.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { format } from "date-fns";
 import { formatInTimeZone } from "date-fns-tz";
-import { ADMIN, expectVisible, newPage, signIn } from "./browser.mjs";
+import { ADMIN, expectSettled, expectVisible, newPage, signIn } from "./browser.mjs";
 
 const NEW_YORK = "America/New_York";
 const MINUTE = 60_000;
 const CLIP = path.resolve(import.meta.dirname, "../../public/media/background.mp4");
 
-async function signedInAdmin() {
-  const session = await newPage();
+async function signedInAdmin(options) {
+  const session = await newPage(options);
   await signIn(session.page, ADMIN);
   await session.page.waitForURL("**/admin/subscribers");
   return session;
+}
+
+/** The local `Date` of a `YYYY-MM-DD` day, `days` later (or earlier): built from its parts, never parsed as UTC. */
+function localDay(ymd, days = 0) {
+  const [year, month, day] = ymd.split("-").map(Number);
+  return new Date(year, month - 1, day + days);
+}
+
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** DayPicker names a day button "Saturday, July 4th, 2026", with "Today, " before and ", selected" after when so. */
+function dayButtonName(date) {
+  return new RegExp(`^(Today, )?${escapeRegExp(format(date, "PPPP"))}(, selected)?$`);
 }
 
 describe("admin app settings with JavaScript", () => {
@@ -27,8 +42,42 @@ describe("admin app settings with JavaScript", () => {
       await expectVisible(page.getByRole("heading", { name: "App Configuration" }));
       // Two minutes ahead, rounded up to the minute: between 2 and 3 minutes from now.
       const target = new Date(Math.ceil((Date.now() + 2 * MINUTE) / MINUTE) * MINUTE);
-      await page.getByLabel("Launch date").fill(formatInTimeZone(target, NEW_YORK, "yyyy-MM-dd"));
+      const targetDay = formatInTimeZone(target, NEW_YORK, "yyyy-MM-dd");
+      const today = formatInTimeZone(new Date(), NEW_YORK, "yyyy-MM-dd");
+
+      // Hydrated, the date is picked in a calendar under a button (not the browser's date input).
+      const picker = page.getByRole("button", { name: /^Launch date: / });
+      await picker.click();
+      const calendar = page.getByRole("dialog", { name: "Choose the launch date" });
+      await expectSettled(calendar);
+      // It opens on the current target's month; it pages back no further than this month.
+      const previousMonth = calendar.getByRole("button", { name: "Previous month" });
+      for (let i = 0; i < 240 && (await previousMonth.getAttribute("aria-disabled")) !== "true"; i += 1) await previousMonth.click();
+      assert.equal(await previousMonth.getAttribute("aria-disabled"), "true");
+      // Every day shown before today (New York) is disabled; today and later are not.
+      const shown = await calendar.locator("td[data-day]").evaluateAll((cells) =>
+        cells.map((cell) => ({ day: cell.getAttribute("data-day"), disabled: Boolean(cell.querySelector("button")?.disabled) })),
+      );
+      assert.ok(shown.length >= 28, `expected a month of days, saw ${shown.length}`);
+      for (const { day, disabled } of shown) assert.equal(disabled, day < today, `${day} disabled: ${disabled}`);
+      const yesterday = calendar.getByRole("button", { name: dayButtonName(localDay(today, -1)) });
+      if ((await yesterday.count()) > 0) {
+        const before = await picker.getAttribute("aria-label");
+        assert.equal(await yesterday.isDisabled(), true, "yesterday can be picked");
+        await yesterday.click({ force: true });
+        await expectVisible(calendar);
+        assert.equal(await picker.getAttribute("aria-label"), before);
+      }
+      assert.equal(await calendar.getByRole("button", { name: dayButtonName(localDay(today)) }).isEnabled(), true);
+
+      // Two minutes ahead is today, or at a month's end just before midnight, the 1st of the next month.
+      const dayButton = calendar.getByRole("button", { name: dayButtonName(localDay(targetDay)) });
+      if ((await dayButton.count()) === 0) await calendar.getByRole("button", { name: "Next month" }).click();
+      await dayButton.click();
+      await calendar.waitFor({ state: "hidden" });
+      assert.equal(await picker.getAttribute("aria-label"), `Launch date: ${format(localDay(targetDay), "EEE, MMM d, yyyy")}`);
       await page.getByLabel("Time (24-hour, ET)").fill(formatInTimeZone(target, NEW_YORK, "HH:mm"));
+      await expectVisible(page.getByText(`That is ${formatInTimeZone(target, "UTC", "MMM d, HH:mm 'UTC'")}`));
       await page.getByRole("button", { name: "Update Countdown Date" }).click();
       await expectVisible(page.getByText("Countdown Date Updated"));
       await expectVisible(page.getByTestId("countdown-current").getByText(formatInTimeZone(target, NEW_YORK, "HH:mm zzz")));
@@ -73,6 +122,36 @@ describe("admin app settings with JavaScript", () => {
     } finally {
       const restored = await context.request.post("/api/admin/background-video", { data: { videoUrl: previous } });
       assert.equal(restored.status(), 200);
+      await context.close();
+    }
+  });
+});
+
+describe("admin app settings without JavaScript", () => {
+  test("the countdown date is the browser's date input from today on, and the form still saves", async () => {
+    const { page, context, problems } = await signedInAdmin({ javaScriptEnabled: false });
+    const previous = await (await context.request.get("/api/admin/settings/countdown_date")).json();
+    try {
+      await page.goto("/admin/app-settings");
+      await expectVisible(page.getByRole("heading", { name: "App Configuration" }));
+      const today = formatInTimeZone(new Date(), NEW_YORK, "yyyy-MM-dd");
+      const date = page.getByLabel("Launch date");
+      assert.equal(await date.getAttribute("type"), "date");
+      assert.equal(await date.getAttribute("min"), today);
+      assert.equal(await page.getByRole("button", { name: /^Launch date: / }).count(), 0);
+
+      // Noon New York time, a week from today.
+      const day = format(localDay(today, 7), "yyyy-MM-dd");
+      await date.fill(day);
+      await page.getByLabel("Time (24-hour, ET)").fill("12:00");
+      await page.getByRole("button", { name: "Update Countdown Date" }).click();
+      await expectVisible(page.getByText("Countdown Date Updated"));
+      const pub = await (await context.request.get("/api/countdown-date")).json();
+      assert.equal(formatInTimeZone(new Date(pub.date), NEW_YORK, "yyyy-MM-dd HH:mm"), `${day} 12:00`);
+      assert.deepEqual(problems, []);
+    } finally {
+      const restored = await context.request.post("/api/admin/settings", { data: { key: "countdown_date", value: previous.value } });
+      assert.equal(restored.status(), 200, await restored.text());
       await context.close();
     }
   });

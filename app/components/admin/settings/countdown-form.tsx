@@ -1,9 +1,10 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, useInputControl } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { formatDistanceStrict } from "date-fns";
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import { CalendarClock } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { DatePicker } from "./date-picker";
 import type { SettingsActionData } from "./types";
 import { Field, InlineNotice, SettingsCard } from "./settings-card";
 import { useIntentFetcher } from "./use-intent-fetcher";
@@ -25,7 +26,9 @@ function preview(date: string | undefined, time: string | undefined): { utc: str
 /**
  * Spec §2/§5 "Countdown date form": a day (days before today, in New York, cannot be picked) and a
  * 24-hour time, both New York wall-clock. The server turns them into the UTC instant (DST-aware)
- * and the public countdown follows at once. The date field is the browser's own calendar.
+ * and the public countdown follows at once. The date is picked in a calendar whose days before
+ * today are disabled; before hydration (and without JavaScript) it is the browser's own
+ * `<input type="date" min>`, so the form posts the same `date=YYYY-MM-DD` either way.
  */
 export function CountdownForm({ countdown, today }: { countdown: AdminSettingsView["countdown"]; today: string }) {
   const { fetcher, result, pending, inlineNotice } = useIntentFetcher<SettingsActionData>("countdown-date");
@@ -39,7 +42,10 @@ export function CountdownForm({ countdown, today }: { countdown: AdminSettingsVi
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: countdownDateSchema }),
   });
-  const typed = preview(fields.date.value, fields.time.value);
+  // The calendar is not a native input: conform follows it through a hidden input it fires events on.
+  const dateControl = useInputControl(fields.date);
+  const dateValue = hydrated ? dateControl.value : fields.date.value;
+  const typed = preview(dateValue, fields.time.value);
   const timeHintId = `${fields.time.id}-hint`;
 
   return (
@@ -68,7 +74,22 @@ export function CountdownForm({ countdown, today }: { countdown: AdminSettingsVi
         <input type="hidden" name="intent" value="countdown-date" />
         <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
           <Field label="Launch date" htmlFor={fields.date.id} errorId={fields.date.errorId} errors={fields.date.errors}>
-            <Input {...getInputProps(fields.date, { type: "date" })} key={fields.date.key} min={today} className="[color-scheme:dark]" />
+            {hydrated ? (
+              <DatePicker
+                id={fields.date.id}
+                name={fields.date.name}
+                value={dateControl.value}
+                onChange={dateControl.change}
+                min={today}
+                today={today}
+                label="Launch date"
+                dialogLabel="Choose the launch date"
+                invalid={!fields.date.valid}
+                describedBy={fields.date.valid ? undefined : fields.date.errorId}
+              />
+            ) : (
+              <Input {...getInputProps(fields.date, { type: "date" })} key={fields.date.key} min={today} className="[color-scheme:dark]" />
+            )}
           </Field>
           <Field
             label="Time (24-hour, ET)"
