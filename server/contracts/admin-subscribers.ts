@@ -54,9 +54,66 @@ export interface SubscriberRow {
   subscribedAt: string;
 }
 
+/** One page of the active list. `count` is every active subscriber (spec §7), not this page's rows. */
 export interface SubscriberList {
   subscribers: SubscriberRow[];
   count: number;
+  page: number;
+  pageSize: number;
+  /** How many pages `count` fills at `pageSize`; 1 for an empty list, so there is always a page 1. */
+  pages: number;
+}
+
+export const SUBSCRIBER_PAGE_SIZE = 100;
+export const SUBSCRIBER_PAGE_SIZE_MAX = 500;
+export const PAGE_INVALID = "The page must be a whole number of 1 or more.";
+export const PAGE_SIZE_INVALID = `The page size must be a whole number from 1 to ${SUBSCRIBER_PAGE_SIZE_MAX}.`;
+
+/**
+ * A whole number from a query string ("2") or JSON (2). A missing or empty value takes the
+ * default; anything else that is not a whole number in range fails with `message` alone.
+ */
+const wholeNumber = (message: string, min: number, max: number, fallback: number) =>
+  z.preprocess(
+    (value) => {
+      if (value === null) return undefined;
+      if (typeof value !== "string") return value;
+      const text = value.trim();
+      if (text === "") return undefined;
+      return /^[+-]?\d+$/.test(text) ? Number(text) : value;
+    },
+    z
+      .number({ error: message })
+      .refine((n) => Number.isSafeInteger(n) && n >= min && n <= max, { error: message })
+      .default(fallback),
+  );
+
+/**
+ * Which page of the subscriber list: `page` from 1 (default 1), `pageSize` 1..500 (default 100).
+ * Shared by REST (`?page=2&pageSize=50`), tRPC and the admin pages; the service parses with it.
+ */
+export const subscriberPageSchema = z
+  .object(
+    {
+      page: wholeNumber(PAGE_INVALID, 1, Number.MAX_SAFE_INTEGER, 1),
+      pageSize: wholeNumber(PAGE_SIZE_INVALID, 1, SUBSCRIBER_PAGE_SIZE_MAX, SUBSCRIBER_PAGE_SIZE),
+    },
+    { error: "The list query must be an object with page and pageSize." },
+  )
+  // Nothing at all (no query string, a tRPC call without input) is page 1 of 100.
+  .prefault({});
+
+/** What callers may send: either field may be left out, or be a query-string value. */
+export interface SubscriberPageQuery {
+  page?: number | string | null;
+  pageSize?: number | string | null;
+}
+
+/** The page a `?page=` in an admin page's URL asks for; anything unusable is page 1. */
+export function pageFromSearch(value: string | null | undefined): number {
+  const text = value?.trim() ?? "";
+  const page = /^\d+$/.test(text) ? Number(text) : NaN;
+  return Number.isSafeInteger(page) && page >= 1 ? page : 1;
 }
 
 export interface ExportResult {

@@ -5,21 +5,50 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
 import { formatInTimeZone } from "date-fns-tz";
-import type { ExportResult, SubscriberList, SubscriberRow } from "../contracts/admin-subscribers";
+import { subscriberPageSchema, type ExportResult, type SubscriberList, type SubscriberPageQuery, type SubscriberRow } from "../contracts/admin-subscribers";
 import type { AppContext } from "../context";
+import { parseInput } from "./admin-settings";
 import { launchTemplate } from "./email-template";
 import { STORE_TIME_ZONE } from "./settings";
 
-/** The active list, newest first. Unsubscribed addresses are kept (never mailed) but not listed. */
-export async function listSubscribers(ctx: AppContext): Promise<SubscriberList> {
-  const subscribers: SubscriberRow[] = await ctx.db
-    .selectFrom("subscribers")
-    .select(["id", "email", "subscribedAt"])
-    .where("unsubscribedAt", "is", null)
-    .orderBy("subscribedAt", "desc")
-    .orderBy("id", "desc")
-    .execute();
-  return { subscribers, count: subscribers.length };
+/** Unsubscribed addresses are kept (never mailed) but not listed. */
+const activeSubscribers = (db: AppContext["db"]) => db.selectFrom("subscribers").where("unsubscribedAt", "is", null);
+
+/**
+ * One page of the active list, newest first (subscribedAt desc, id desc), with `count` every
+ * active subscriber and `pages` how many pages that fills. The query is checked here with
+ * `subscriberPageSchema` (page ≥ 1, pageSize 1..500; defaults page 1 of 100), so a bad value is
+ * the same Invalid (400) through every door. A page past the end is empty, with the real count.
+ */
+export async function listSubscribers(ctx: AppContext, query: SubscriberPageQuery = {}): Promise<SubscriberList> {
+  const { page, pageSize } = parseInput(subscriberPageSchema, query);
+  // One read transaction: the count and the rows come from the same snapshot, so a sign-up
+  // landing between the two queries cannot shift the numbering.
+  return ctx.db.transaction().execute(async (trx) => {
+    const { total } = await activeSubscribers(trx)
+      .select((eb) => eb.fn.countAll<number>().as("total"))
+      .executeTakeFirstOrThrow();
+    const count = Number(total);
+    const pages = Math.max(1, Math.ceil(count / pageSize));
+    const offset = (page - 1) * pageSize;
+    // Past the end there is nothing to read (and no huge OFFSET to hand SQLite).
+    const subscribers: SubscriberRow[] =
+      offset >= count
+        ? []
+        : await activeSubscribers(trx)
+            .select(["id", "email", "subscribedAt"])
+            .orderBy("subscribedAt", "desc")
+            .orderBy("id", "desc")
+            .limit(pageSize)
+            .offset(offset)
+            .execute();
+    return { subscribers, count, page, pageSize, pages };
+  });
+}
+
+/** Every active subscriber, newest first: what the export writes, never what a screen polls. */
+async function allSubscribers(ctx: AppContext): Promise<SubscriberRow[]> {
+  return activeSubscribers(ctx.db).select(["id", "email", "subscribedAt"]).orderBy("subscribedAt", "desc").orderBy("id", "desc").execute();
 }
 
 /**
@@ -45,7 +74,8 @@ const exportsDir = (ctx: AppContext) => path.join(ctx.config.dataDir, "exports")
  * downloads it. Older exports are removed on the way.
  */
 export async function exportSubscribers(ctx: AppContext): Promise<ExportResult> {
-  const { subscribers, count } = await listSubscribers(ctx);
+  const subscribers = await allSubscribers(ctx);
+  const count = subscribers.length;
   const dir = exportsDir(ctx);
   await fs.promises.mkdir(dir, { recursive: true });
   await removeOldExports(dir);

@@ -1,4 +1,5 @@
-import { campaignIdSchema, previewEmailSchema } from "../contracts/admin-subscribers";
+import { z } from "zod";
+import { campaignIdSchema, previewEmailSchema, type SubscriberPageQuery } from "../contracts/admin-subscribers";
 import { exportSubscribers, getEmailTemplate, listSubscribers } from "../services/admin-subscribers";
 import { getCampaign, listCampaigns, previewCampaign } from "../services/campaigns";
 import { adminProcedure, router } from "./init";
@@ -10,8 +11,12 @@ import { adminProcedure, router } from "./init";
  * the request, which a tRPC procedure does not see.
  */
 export const adminSubscribersRouter = router({
-  /** `{ subscribers, count }`, as GET /api/admin/subscribers. */
-  list: adminProcedure.query(({ ctx }) => listSubscribers(ctx.app)),
+  /**
+   * `{ subscribers, count, page, pageSize, pages }` for an optional `{ page, pageSize }`, as
+   * GET /api/admin/subscribers. The input is only typed here; the service checks it with the
+   * contract, so a bad value is the same readable BAD_REQUEST message as the REST 400.
+   */
+  list: adminProcedure.input(z.custom<SubscriberPageQuery | undefined>()).query(({ ctx, input }) => listSubscribers(ctx.app, input)),
   /** `{ count, filename, downloadUrl }`: writes a file, so a mutation. */
   export: adminProcedure.mutation(({ ctx }) => exportSubscribers(ctx.app)),
   /** `{ template }`. */

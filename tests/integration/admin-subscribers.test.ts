@@ -2,7 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
+import * as emailPage from "../../app/routes/admin.email";
 import * as outboxPage from "../../app/routes/admin.outbox";
+import * as subscribersPage from "../../app/routes/admin.subscribers";
 import * as campaignRoute from "../../app/routes/api.admin.campaigns.$id";
 import * as resumeRoute from "../../app/routes/api.admin.campaigns.$id.resume";
 import * as templateRoute from "../../app/routes/api.admin.email-template";
@@ -15,7 +17,7 @@ import * as registerRoute from "../../app/routes/api.register";
 import * as trpcRoute from "../../app/routes/api.trpc.$";
 import { useAppContextForTests } from "../../server/boot";
 import { TEMPLATE_SUBJECT } from "../../server/contracts/admin-subscribers";
-import { neutraliseCell } from "../../server/services/admin-subscribers";
+import { listSubscribers, neutraliseCell } from "../../server/services/admin-subscribers";
 import { sanitizeEmailHtml } from "../../server/services/campaign-mail";
 import { sendCampaign } from "../../server/services/campaigns";
 import { setSetting } from "../../server/services/settings";
@@ -54,11 +56,18 @@ beforeAll(async () => {
     .execute();
 });
 
+type ListBody = { subscribers: { id: number; email: string; subscribedAt: string }[]; count: number; page: number; pageSize: number; pages: number };
+
+/** The active list newest first: the two May sign-ups, then the April ones from the 6th back to the 1st. */
+const NEWEST_FIRST = ["second@example.com", "first@example.com", ...[...TRICKY].reverse()];
+
 describe("GET /api/admin/subscribers", () => {
+  const list = (query = "") => call(listRoute.loader, { path: `/api/admin/subscribers${query}`, jar: admin });
+
   it("lists the active subscribers newest first, with their count", async () => {
-    const response = await call(listRoute.loader, { path: "/api/admin/subscribers", jar: admin });
+    const response = await list();
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { subscribers: { id: number; email: string; subscribedAt: string }[]; count: number };
+    const body = (await response.json()) as ListBody;
     expect(body.count).toBe(2 + TRICKY.length);
     expect(body.subscribers).toHaveLength(body.count);
     expect(body.subscribers.slice(0, 2)).toEqual([
@@ -66,6 +75,114 @@ describe("GET /api/admin/subscribers", () => {
       { id: expect.any(Number), email: "first@example.com", subscribedAt: "2026-05-01T10:00:00.000Z" },
     ]);
     expect(body.subscribers.map((s) => s.email)).not.toContain("left@example.com");
+  });
+
+  it("without parameters answers page 1 of 100", async () => {
+    const body = (await (await list()).json()) as ListBody;
+    expect(body).toEqual({ subscribers: expect.any(Array), count: 8, page: 1, pageSize: 100, pages: 1 });
+    expect(body.subscribers.map((s) => s.email)).toEqual(NEWEST_FIRST);
+  });
+
+  it("pages the list: the count stays the total, each page holds its rows in order", async () => {
+    const first = (await (await list("?pageSize=3")).json()) as ListBody;
+    expect({ ...first, subscribers: first.subscribers.map((s) => s.email) }).toEqual({
+      subscribers: ["second@example.com", "first@example.com", '"quoted, with comma"@example.com'],
+      count: 8,
+      page: 1,
+      pageSize: 3,
+      pages: 3,
+    });
+    const second = await list("?page=2&pageSize=3");
+    expect(second.status).toBe(200);
+    expect(second.headers.get("Cache-Control")).toBe("private, no-store");
+    const body = (await second.json()) as ListBody;
+    expect(body.count).toBe(8);
+    expect(body.pages).toBe(3);
+    expect(body.page).toBe(2);
+    expect(body.pageSize).toBe(3);
+    expect(body.subscribers).toEqual([
+      { id: expect.any(Number), email: "\tcmd@example.com", subscribedAt: "2026-04-05T10:00:00.000Z" },
+      { id: expect.any(Number), email: "@SUM(A1)@example.com", subscribedAt: "2026-04-04T10:00:00.000Z" },
+      { id: expect.any(Number), email: "-2+3@example.com", subscribedAt: "2026-04-03T10:00:00.000Z" },
+    ]);
+    const last = (await (await list("?page=3&pageSize=3")).json()) as ListBody;
+    expect(last.subscribers.map((s) => s.email)).toEqual(["+1-555@example.com", TRICKY[0]]);
+    // Every page together is the whole list, once each, in order.
+    expect([...first.subscribers, ...body.subscribers, ...last.subscribers].map((s) => s.email)).toEqual(NEWEST_FIRST);
+  });
+
+  it("answers a page past the end empty, with the real count and pages", async () => {
+    for (const query of ["?page=4&pageSize=3", "?page=2", "?page=9007199254740991&pageSize=500"]) {
+      const response = await list(query);
+      expect(response.status, query).toBe(200);
+      const body = (await response.json()) as ListBody;
+      expect(body.subscribers, query).toEqual([]);
+      expect(body.count, query).toBe(8);
+      expect(body.pages, query).toBe(query.includes("pageSize=3") ? 3 : 1);
+    }
+  });
+
+  it("refuses a bad page or page size with 400 and a readable message", async () => {
+    const badPage = { message: "The page must be a whole number of 1 or more.", errors: { page: ["The page must be a whole number of 1 or more."] } };
+    const badSize = { message: "The page size must be a whole number from 1 to 500.", errors: { pageSize: ["The page size must be a whole number from 1 to 500."] } };
+    const cases: [string, unknown][] = [
+      ["?page=0", badPage],
+      ["?page=-1", badPage],
+      ["?page=abc", badPage],
+      ["?page=1.5", badPage],
+      ["?page=1e2", badPage],
+      ["?page=99999999999999999999", badPage],
+      ["?pageSize=0", badSize],
+      ["?pageSize=501", badSize],
+      ["?pageSize=ten", badSize],
+      ["?page=2&pageSize=2.5", badSize],
+      ["?page=0&pageSize=501", { message: badPage.message, errors: { ...badPage.errors, ...badSize.errors } }],
+    ];
+    for (const [query, expected] of cases) {
+      const response = await list(query);
+      expect(response.status, query).toBe(400);
+      expect(await response.json(), query).toEqual(expected);
+    }
+  });
+
+  it("orders subscribers who signed up in the same instant by newest id first", async () => {
+    const same = "2026-03-01T10:00:00.000Z";
+    const inserted = await ctx.db
+      .insertInto("subscribers")
+      .values(["tie-a@example.com", "tie-b@example.com", "tie-c@example.com"].map((email) => ({ email, subscribedAt: same })))
+      .returning(["id", "email"])
+      .execute();
+    try {
+      // The ties are the oldest, so they end the list of 11: at 3 a page the newest tie closes page 3
+      // and the other two make page 4.
+      const page3 = await listSubscribers(ctx, { page: 3, pageSize: 3 });
+      const page4 = await listSubscribers(ctx, { page: 4, pageSize: 3 });
+      expect(page3.count).toBe(11);
+      expect(page4.pages).toBe(4);
+      expect(page3.subscribers.at(-1)?.email).toBe("tie-c@example.com");
+      expect(page4.subscribers.map((s) => s.email)).toEqual(["tie-b@example.com", "tie-a@example.com"]);
+    } finally {
+      await ctx.db.deleteFrom("subscribers").where("id", "in", inserted.map((r) => r.id)).execute();
+    }
+  });
+});
+
+describe("the subscriber pages read ?page= for the first render", () => {
+  const load = (loader: typeof subscribersPage.loader, url: string) =>
+    loader({ request: new Request(`http://localhost${url}`, { headers: { Cookie: admin.header() } }), params: {}, context: {} });
+
+  it("loads page 1 of 100 without ?page, the asked page with it, and page 1 for anything unusable", async () => {
+    const plain = await load(subscribersPage.loader, "/admin/subscribers");
+    expect({ ...plain.list, subscribers: plain.list.subscribers.map((s) => s.email) }).toEqual({ subscribers: NEWEST_FIRST, count: 8, page: 1, pageSize: 100, pages: 1 });
+    const past = await load(subscribersPage.loader, "/admin/subscribers?page=2");
+    expect(past.list).toEqual({ subscribers: [], count: 8, page: 2, pageSize: 100, pages: 1 });
+    for (const junk of ["0", "-3", "abc", "1.5", ""]) {
+      const loaded = await load(subscribersPage.loader, `/admin/subscribers?page=${junk}`);
+      expect(loaded.list.page, junk).toBe(1);
+      expect(loaded.list.subscribers, junk).toHaveLength(8);
+    }
+    const email = await load(emailPage.loader, "/admin/email?page=2");
+    expect(email.list).toEqual({ subscribers: [], count: 8, page: 2, pageSize: 100, pages: 1 });
   });
 });
 
@@ -118,6 +235,20 @@ describe("the CSV export", () => {
     }
     expect(neutraliseCell("\r=1")).toBe("'\r=1");
     expect(neutraliseCell("plain@example.com")).toBe("plain@example.com");
+  });
+
+  it("holds every active subscriber, not one page of the list", async () => {
+    const extra = Array.from({ length: 150 }, (_, i) => ({ email: `bulk-${i}@example.com`, subscribedAt: "2026-01-01T10:00:00.000Z" }));
+    const inserted = await ctx.db.insertInto("subscribers").values(extra).returning("id").execute();
+    try {
+      const { result, download } = await exportAndDownload();
+      expect(result.count).toBe(158);
+      const lines = (await download.text()).split("\r\n").filter(Boolean);
+      expect(lines).toHaveLength(1 + 158);
+      expect(lines.at(-1)).toBe("158,bulk-0@example.com,2026-01-01T10:00:00.000Z");
+    } finally {
+      await ctx.db.deleteFrom("subscribers").where("id", "in", inserted.map((r) => r.id)).execute();
+    }
   });
 
   it("lets only an admin download it (401, 403), and never outside the exports folder", async () => {
@@ -211,7 +342,8 @@ describe("tRPC admin.subscribers", () => {
 
   it("gives an admin the list, the export and a sanitised preview", async () => {
     const list = await get("list", admin);
-    expect((await list.json()).result.data.count).toBe(8);
+    const whole = (await list.json()).result.data as ListBody;
+    expect({ ...whole, subscribers: whole.subscribers.map((s) => s.email) }).toEqual({ subscribers: NEWEST_FIRST, count: 8, page: 1, pageSize: 100, pages: 1 });
     const exported = (await (await post("export", {}, admin)).json()).result.data as { downloadUrl: string };
     expect(exported.downloadUrl).toMatch(/^\/api\/admin\/exports\/subscribers-/);
     const preview = (await (await post("preview", { subject: "Hello", htmlContent: "<p>Hi</p><script>x()</script>" }, admin)).json()).result.data as { html: string };
@@ -219,6 +351,48 @@ describe("tRPC admin.subscribers", () => {
     expect(preview.html).not.toContain("<script>x()");
     expect(preview.html).toContain("<title>Hello</title>");
     expect(preview.html).toContain("Unsubscribe");
+  });
+});
+
+describe("tRPC admin.subscribers.list paging", () => {
+  const list = (input?: unknown) =>
+    call(trpcRoute.loader, { path: `/api/trpc/admin.subscribers.list${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, jar: admin });
+
+  it("takes { page, pageSize } and answers that page with the total count", async () => {
+    const response = await list({ page: 2, pageSize: 3 });
+    expect(response.status).toBe(200);
+    const body = (await response.json()).result.data as ListBody;
+    expect({ ...body, subscribers: body.subscribers.map((s) => s.email) }).toEqual({
+      subscribers: ["\tcmd@example.com", "@SUM(A1)@example.com", "-2+3@example.com"],
+      count: 8,
+      page: 2,
+      pageSize: 3,
+      pages: 3,
+    });
+    const onlyPage = (await (await list({ page: 2 })).json()).result.data as ListBody;
+    expect(onlyPage).toEqual({ subscribers: [], count: 8, page: 2, pageSize: 100, pages: 1 });
+    const onlySize = (await (await list({ pageSize: 7 })).json()).result.data as ListBody;
+    expect(onlySize.subscribers.map((s) => s.email)).toEqual(NEWEST_FIRST.slice(0, 7));
+    expect(onlySize.pages).toBe(2);
+  });
+
+  it("refuses bad input with BAD_REQUEST and the same message as REST", async () => {
+    const cases: [unknown, string, string][] = [
+      [{ page: 0 }, "page", "The page must be a whole number of 1 or more."],
+      [{ page: 1.5 }, "page", "The page must be a whole number of 1 or more."],
+      [{ page: "two" }, "page", "The page must be a whole number of 1 or more."],
+      [{ pageSize: 501 }, "pageSize", "The page size must be a whole number from 1 to 500."],
+      [{ pageSize: 0 }, "pageSize", "The page size must be a whole number from 1 to 500."],
+      ["page 2", "", "The list query must be an object with page and pageSize."],
+    ];
+    for (const [input, field, message] of cases) {
+      const response = await list(input);
+      expect(response.status, JSON.stringify(input)).toBe(400);
+      const { error } = (await response.json()) as { error: { message: string; data: { code: string; fieldErrors: Record<string, string[]> } } };
+      expect(error.message).toBe(message);
+      expect(error.data.code).toBe("BAD_REQUEST");
+      expect(error.data.fieldErrors).toEqual({ [field]: [message] });
+    }
   });
 });
 

@@ -1,8 +1,8 @@
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Inbox, LayoutTemplate, List, PencilLine } from "lucide-react";
 import { useCallback, useState } from "react";
-import { Link } from "@remix-run/react";
-import { TEMPLATE_SUBJECT, type ComposeEmailInput, type SubscriberList } from "../../../../server/contracts/admin-subscribers";
+import { Link, useSearchParams } from "@remix-run/react";
+import { pageFromSearch, SUBSCRIBER_PAGE_SIZE, TEMPLATE_SUBJECT, type ComposeEmailInput, type SubscriberList } from "../../../../server/contracts/admin-subscribers";
 import { ComposePanel, type ComposeMode } from "./compose-panel";
 import { SubscriberListPanel } from "./subscriber-list";
 import { TabBar, TabPanel, type TabItem } from "./tabs";
@@ -27,7 +27,10 @@ const STALE_MS = 5_000;
 /**
  * The subscriber area, shared by the Subscribers tab ("Subscriber Management") and the Email tab
  * ("Email Subscribers"): the list, the template and the composer. The first list comes from the
- * route loader, so the page paints with it; react-query then owns and polls it.
+ * route loader, so the page paints with it; react-query then owns and polls it. The list is one
+ * page of 100 at a time (`?page=` in the URL, read by the loader too, so paging works without
+ * JavaScript); only the page on screen is polled, and the previous page stays up while the next
+ * one loads.
  */
 export function SubscriberManager({
   heading,
@@ -44,10 +47,15 @@ export function SubscriberManager({
   const [tab, setTab] = useState<SubscriberTab>(initialTab);
   const [draft, setDraft] = useState<ComposeEmailInput>({ subject: "", htmlContent: "" });
   const [mode, setMode] = useState<ComposeMode>("edit");
+  const [params] = useSearchParams();
+  const page = pageFromSearch(params.get("page"));
+  // The loader's list seeds only the page it was loaded for; other pages are fetched.
+  const seeded = initialList.page === page && initialList.pageSize === SUBSCRIBER_PAGE_SIZE;
   const list = useQuery({
-    ...trpc.admin.subscribers.list.queryOptions(),
-    initialData: initialList,
-    initialDataUpdatedAt: loadedAt,
+    ...trpc.admin.subscribers.list.queryOptions({ page, pageSize: SUBSCRIBER_PAGE_SIZE }),
+    initialData: seeded ? initialList : undefined,
+    initialDataUpdatedAt: seeded ? loadedAt : undefined,
+    placeholderData: keepPreviousData,
     refetchInterval: POLL_MS,
     staleTime: STALE_MS,
   });
@@ -79,12 +87,12 @@ export function SubscriberManager({
           }
         />
         <TabPanel idPrefix="subscribers" id={tab}>
-          {tab === "list" ? <SubscriberListPanel list={list} /> : null}
+          {tab === "list" ? <SubscriberListPanel list={list} page={page} /> : null}
           {tab === "template" ? (
             <TemplatePanel onLoad={(template) => compose({ subject: TEMPLATE_SUBJECT, htmlContent: template })} onScratch={() => compose({ subject: "", htmlContent: "" })} />
           ) : null}
           {tab === "compose" ? (
-            <ComposePanel draft={draft} onDraftChange={setDraft} mode={mode} onModeChange={setMode} subscriberCount={list.data.count} sender={sender} />
+            <ComposePanel draft={draft} onDraftChange={setDraft} mode={mode} onModeChange={setMode} subscriberCount={list.data?.count ?? initialList.count} sender={sender} />
           ) : null}
         </TabPanel>
       </div>
