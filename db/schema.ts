@@ -117,6 +117,8 @@ export interface OrdersTable {
   fulfilAttempts: ColumnType<number, number | undefined, number>;
   /** When the sweeper may try the unfinished steps again; null means at once. */
   fulfilNextAt: string | null;
+  /** The Stripe Checkout Session a buyer without JavaScript was sent to, if any. */
+  checkoutSessionId: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -1,5 +1,6 @@
 import { requireAdminApi } from "../../server/http/auth";
-import { prefersAsync, sendResultResponse, siteOrigin } from "../../server/http/campaign-door";
+import { prefersAsync, sendResultResponse } from "../../server/http/campaign-door";
+import { siteOrigin } from "../../server/http/site-origin";
 import { methodNotAllowed, pathId, rest } from "../../server/http/rest";
 import { resumeCampaign } from "../../server/services/campaigns";
 

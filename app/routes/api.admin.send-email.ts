@@ -1,6 +1,7 @@
 import { composeEmailSchema } from "../../server/contracts/admin-subscribers";
 import { requireAdminApi } from "../../server/http/auth";
-import { prefersAsync, sendResultResponse, siteOrigin } from "../../server/http/campaign-door";
+import { prefersAsync, sendResultResponse } from "../../server/http/campaign-door";
+import { siteOrigin } from "../../server/http/site-origin";
 import { methodNotAllowed, parseJsonBody, rest } from "../../server/http/rest";
 import { sendCampaign } from "../../server/services/campaigns";
 

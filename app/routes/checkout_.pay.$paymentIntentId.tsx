@@ -80,7 +80,14 @@ export default function PayPage() {
           {order.secondsLeft === 0 ? (
             <Expired />
           ) : order.mode === "stripe" ? (
-            <NeedsJavaScript />
+            <>
+              <StaticHoldCountdown seconds={order.secondsLeft} />
+              <p className="text-sm leading-relaxed text-muted-foreground">
+                All sales are final. Please read our <PurchaseDisclaimer supportEmail={supportEmail} /> before you buy.
+              </p>
+              <PurchaseDisclaimerFallback supportEmail={supportEmail} returnTo="payment" />
+              <HostedPayment total={order.total} paying={paying} />
+            </>
           ) : (
             <>
               <StaticHoldCountdown seconds={order.secondsLeft} />
@@ -119,17 +126,21 @@ function Expired() {
   );
 }
 
-function NeedsJavaScript() {
+/**
+ * Stripe collects card details in a form that needs JavaScript; without it the buyer pays the same
+ * order on Stripe's own secure page and comes back to /checkout-success.
+ */
+function HostedPayment({ total, paying }: { total: number; paying: boolean }) {
   return (
-    <div className="space-y-4 rounded-md border border-border bg-background/60 p-5 text-sm">
-      <p className="font-medium">Card payments need JavaScript</p>
-      <p className="text-muted-foreground">
-        Our card processor, Stripe, collects card details in a secure form that runs in your browser. Turn on JavaScript, then
-        return to the checkout to pay.
+    <Form method="post" className="space-y-4" aria-label="Card payment" data-testid="hosted-payment-form">
+      <p className="text-sm leading-relaxed text-muted-foreground">
+        You will pay on Stripe&apos;s secure page, then come back here for your order confirmation. Your card details never
+        reach our store.
       </p>
-      <Button asChild variant="outline">
-        <Link to="/checkout">Return to checkout</Link>
+      <Button type="submit" size="lg" className={ORDER_BUTTON_CLASS} disabled={paying}>
+        <Lock aria-hidden="true" />
+        {paying ? "Processing..." : `Pay on Stripe - ${formatUsd(total)}`}
       </Button>
-    </div>
+    </Form>
   );
 }

@@ -4,6 +4,7 @@ import { mailMessages } from "./0002_mail_messages";
 import { checkout } from "./0003_checkout";
 import { campaigns } from "./0004_campaigns";
 import { fulfilment } from "./0005_fulfilment";
+import { hostedCheckout } from "./0006_hosted_checkout";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "0003_checkout": checkout,
   "0004_campaigns": campaigns,
   "0005_fulfilment": fulfilment,
+  "0006_hosted_checkout": hostedCheckout,
 };

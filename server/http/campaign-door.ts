@@ -1,21 +1,5 @@
 import type { SendResult } from "../contracts/admin-subscribers";
 
-/**
- * Where links in subscriber mail point: PUBLIC_URL when set (behind a proxy that rewrites the
- * host), otherwise the origin the admin reached the store on.
- */
-export function siteOrigin(request: Request, env: Record<string, string | undefined> = process.env): string {
-  const configured = env.PUBLIC_URL?.trim();
-  if (configured) {
-    try {
-      return new URL(configured).origin;
-    } catch {
-      // A malformed PUBLIC_URL falls back to the request rather than mailing broken links.
-    }
-  }
-  return new URL(request.url).origin;
-}
-
 /** RFC 7240 `Prefer: respond-async`: answer 202 once the send is under way, then poll. */
 export function prefersAsync(request: Request): boolean {
   return /(^|[,\s])respond-async\b/i.test(request.headers.get("Prefer") ?? "");

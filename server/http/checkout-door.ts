@@ -23,10 +23,12 @@ import { SHIPPING_COUNTRIES } from "../integrations/shipping/local-rates";
 import { quoteTax } from "../integrations/tax";
 import { getCart } from "../services/cart";
 import { orderForPayment, priceCart, processOrder, quoteShipping } from "../services/checkout";
+import { completeHostedCheckout, startHostedCheckout } from "../services/hosted-checkout";
 import { confirmPayment } from "../services/order-confirmation";
 import { cartSessionIdOf } from "./cart-session";
 import { redirectWithToast } from "./flash";
 import { statusOf } from "./rest";
+import { siteOrigin } from "./site-origin";
 
 /**
  * The page doors of the checkout. With JavaScript the screen talks to the REST doors
@@ -230,7 +232,16 @@ export async function payAction({ request, params }: ActionFunctionArgs) {
 
   const order = await ownOrderForPayment(ctx, request, paymentIntentId);
   if (order.paidAt) return success;
-  if (paymentModeOf(ctx) === "stripe") return failed("Card payments on this store need JavaScript.", 400);
+  if (paymentModeOf(ctx) === "stripe") {
+    // Without JavaScript the Payment Element cannot run: the buyer pays on Stripe's own page.
+    try {
+      return redirect(await startHostedCheckout(ctx, paymentIntentId, siteOrigin(request)), 303);
+    } catch (error) {
+      if (error instanceof DomainError) return failed(error.message, statusOf(error));
+      console.error(error);
+      return failed(CHECKOUT_UI.unexpected, 502, {}, CHECKOUT_UI.paymentErrorTitle);
+    }
+  }
   const errors = cardErrors(card);
   if (Object.keys(errors).length > 0) return failed(Object.values(errors)[0]!, 400, errors);
   try {
@@ -261,11 +272,16 @@ export type SuccessData =
 /** Asks the provider (idempotently, through the one confirmation service) how the payment went. */
 export async function successLoader({ request }: LoaderFunctionArgs) {
   const ctx = await getAppContext();
-  const paymentIntentId = new URL(request.url).searchParams.get("payment_intent")?.trim() ?? "";
+  const query = new URL(request.url).searchParams;
+  const paymentIntentId = query.get("payment_intent")?.trim() ?? "";
+  // Stripe's hosted Checkout returns with the session instead (buyers without JavaScript).
+  const sessionId = paymentModeOf(ctx) === "stripe" ? (query.get("session_id")?.trim() ?? "") : "";
   const reply = (value: SuccessData) => data<SuccessData>(value, { headers: NO_STORE });
-  if (!paymentIntentId || paymentIntentId.length > 255) return reply({ state: "missing" });
+  const tooLong = paymentIntentId.length > 255 || sessionId.length > 255;
+  if ((!paymentIntentId && !sessionId) || tooLong) return reply({ state: "missing" });
   try {
-    const outcome = await confirmPayment(ctx, paymentIntentId);
+    const outcome = sessionId ? await completeHostedCheckout(ctx, sessionId) : await confirmPayment(ctx, paymentIntentId);
+    if (!outcome) return reply({ state: "missing" });
     if (outcome.status === "paid" || outcome.status === "pending") return reply({ state: outcome.status, orderNumber: outcome.orderNumber });
     return reply({ state: outcome.status, orderNumber: outcome.orderNumber, message: outcome.message });
   } catch (error) {

@@ -2,6 +2,7 @@ import type Stripe from "stripe";
 import type { AppContext } from "../context";
 import { NotFound } from "../errors";
 import { expireOrder } from "./holds";
+import { completeHostedCheckout } from "./hosted-checkout";
 import { confirmPayment, type ConfirmOutcome } from "./order-confirmation";
 
 /** What became of one provider event. */
@@ -20,6 +21,18 @@ function paymentIntentIdOf(event: StripeEventLike): string | null {
   if (!event.type.startsWith("payment_intent.")) return null;
   const object = event.data.object as { id?: unknown; object?: unknown };
   return object.object === "payment_intent" && typeof object.id === "string" ? object.id : null;
+}
+
+/** Stripe's hosted Checkout (buyers without JavaScript): a session that was paid. */
+function checkoutSessionIdOf(event: StripeEventLike): string | null {
+  if (event.type !== "checkout.session.completed" && event.type !== "checkout.session.async_payment_succeeded") return null;
+  const object = event.data.object as { id?: unknown; object?: unknown };
+  return object.object === "checkout.session" && typeof object.id === "string" ? object.id : null;
+}
+
+async function actOnCheckoutSession(ctx: AppContext, sessionId: string): Promise<PaymentEventOutcome> {
+  const outcome = await completeHostedCheckout(ctx, sessionId);
+  return outcome ? { duplicate: false, action: "confirmed", outcome } : { duplicate: false, action: "ignored" };
 }
 
 async function orderIdFor(ctx: AppContext, paymentIntentId: string): Promise<number | null> {
@@ -45,6 +58,8 @@ export async function handleStripeEvent(ctx: AppContext, event: StripeEventLike)
   if (!inserted) return { duplicate: true };
 
   try {
+    const sessionId = checkoutSessionIdOf(event);
+    if (sessionId) return await actOnCheckoutSession(ctx, sessionId);
     return await act(ctx, event.type, paymentIntentId);
   } catch (error) {
     await ctx.db.deleteFrom("paymentEvents").where("id", "=", event.id).execute();

@@ -34,6 +34,28 @@ export interface MockPaymentIntent {
   status: "requires_payment_method" | "requires_confirmation" | "requires_action" | "processing" | "succeeded" | "canceled";
 }
 
+export interface MockCheckoutSession {
+  id: string;
+  object: "checkout.session";
+  amount_total: number;
+  cancel_url: string | null;
+  client_reference_id: string | null;
+  created: number;
+  currency: string;
+  customer_email: string | null;
+  expires_at: number;
+  livemode: false;
+  metadata: Record<string, string>;
+  mode: "payment";
+  payment_intent: string | null;
+  payment_status: "unpaid" | "paid";
+  status: "open" | "complete" | "expired";
+  success_url: string;
+  url: string | null;
+  /** Not part of Stripe's answer: what the session's PaymentIntent will carry. */
+  payment_intent_data: { metadata: Record<string, string>; receipt_email: string | null };
+}
+
 export interface MockRefund {
   id: string;
   object: "refund";
@@ -59,6 +81,36 @@ export interface SeenStripeRequest {
 const randomId = (prefix: string) => `${prefix}_${crypto.randomBytes(12).toString("base64url").replace(/[-_]/g, "x")}`;
 const unix = () => Math.floor(Date.now() / 1000);
 
+/** A fresh, unpaid PaymentIntent. */
+function newIntent(id: string, amount: number, currency: string, metadata: Record<string, string>): MockPaymentIntent {
+  return {
+    id,
+    object: "payment_intent",
+    amount,
+    amount_capturable: 0,
+    amount_received: 0,
+    automatic_payment_methods: null,
+    canceled_at: null,
+    cancellation_reason: null,
+    capture_method: "automatic_async",
+    client_secret: `${id}_secret_${crypto.randomBytes(12).toString("hex")}`,
+    confirmation_method: "automatic",
+    created: unix(),
+    currency,
+    customer: null,
+    description: null,
+    last_payment_error: null,
+    latest_charge: null,
+    livemode: false,
+    metadata,
+    next_action: null,
+    payment_method: null,
+    payment_method_types: ["card", "link"],
+    receipt_email: null,
+    status: "requires_payment_method",
+  };
+}
+
 /**
  * What the mocked Stripe account holds. Tests drive the payments (`succeed`, `decline`,
  * `cancel`) as the buyer's browser and Stripe would, and read `requests` to see what was sent.
@@ -66,6 +118,7 @@ const unix = () => Math.floor(Date.now() / 1000);
 export const stripeState = {
   intents: new Map<string, MockPaymentIntent>(),
   refunds: new Map<string, MockRefund>(),
+  sessions: new Map<string, MockCheckoutSession>(),
   requests: [] as SeenStripeRequest[],
   /** Idempotency keys seen: the first answer is replayed for the same key, as Stripe does. */
   idempotent: new Map<string, { path: string; params: string; status: number; body: DefaultBodyType }>(),
@@ -73,6 +126,7 @@ export const stripeState = {
   reset() {
     this.intents.clear();
     this.refunds.clear();
+    this.sessions.clear();
     this.requests.length = 0;
     this.idempotent.clear();
   },
@@ -107,6 +161,21 @@ export const stripeState = {
   cancel(id: string, reason = "abandoned"): MockPaymentIntent {
     return Object.assign(this.intent(id), { status: "canceled", canceled_at: unix(), cancellation_reason: reason });
   },
+  /**
+   * The buyer pays on Stripe's hosted Checkout page: the session makes its own PaymentIntent
+   * (carrying `payment_intent_data`), which succeeds, and the session completes.
+   */
+  paySession(id: string): MockCheckoutSession {
+    const session = this.sessions.get(id);
+    if (!session) throw new Error(`The Stripe mock has no checkout session ${id}`);
+    const intentId = randomId("pi");
+    this.intents.set(intentId, {
+      ...newIntent(intentId, session.amount_total, session.currency, session.payment_intent_data.metadata),
+      receipt_email: session.payment_intent_data.receipt_email,
+    });
+    this.succeed(intentId);
+    return Object.assign(session, { payment_intent: intentId, payment_status: "paid", status: "complete", url: null });
+  },
   /** Requests to one path (and method), in order. */
   seen(method: string, path: string | RegExp): SeenStripeRequest[] {
     return this.requests.filter((r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path)));
@@ -117,18 +186,29 @@ export const stripeState = {
  * A webhook event as Stripe sends it, carrying the intent's current state. Sign its JSON with
  * `stripe.webhooks.generateTestHeaderString({ payload, secret })`.
  */
-export function stripeEvent(type: string, intentId: string, id = randomId("evt")) {
+export function stripeEvent(type: string, intentId: string | null, id = randomId("evt")) {
   return {
     id,
     object: "event",
     api_version: "2026-10-28.endive",
     created: unix(),
-    data: { object: structuredClone(stripeState.intent(intentId)) },
+    data: { object: intentId ? structuredClone(stripeState.intent(intentId)) : {} },
     livemode: false,
     pending_webhooks: 1,
     request: { id: null, idempotency_key: null },
     type,
   };
+}
+
+/** A checkout.session.* webhook event carrying the session's current state. */
+export function stripeSessionEvent(type: string, sessionId: string, id = randomId("evt")) {
+  return { ...stripeEvent(type, null, id), data: { object: publicSession(stripeState.sessions.get(sessionId)!) } };
+}
+
+/** A session as the API answers it (without the mock's own bookkeeping). */
+function publicSession(session: MockCheckoutSession) {
+  const { payment_intent_data: _own, ...rest } = structuredClone(session);
+  return rest;
 }
 
 /** Stripe's error body: `{ error: { type, code, message, param } }`, which the SDK turns into its error classes. */
@@ -216,30 +296,10 @@ export const stripeHandlers = [
       const id = randomId("pi");
       const automatic = params.automatic_payment_methods as { enabled?: string } | undefined;
       const intent: MockPaymentIntent = {
-        id,
-        object: "payment_intent",
-        amount,
-        amount_capturable: 0,
-        amount_received: 0,
+        ...newIntent(id, amount, currency, (params.metadata as Record<string, string> | undefined) ?? {}),
         automatic_payment_methods: automatic ? { allow_redirects: "always", enabled: automatic.enabled === "true" } : null,
-        canceled_at: null,
-        cancellation_reason: null,
-        capture_method: "automatic_async",
-        client_secret: `${id}_secret_${crypto.randomBytes(12).toString("hex")}`,
-        confirmation_method: "automatic",
-        created: unix(),
-        currency,
-        customer: null,
         description: typeof params.description === "string" ? params.description : null,
-        last_payment_error: null,
-        latest_charge: null,
-        livemode: false,
-        metadata: (params.metadata as Record<string, string> | undefined) ?? {},
-        next_action: null,
-        payment_method: null,
-        payment_method_types: ["card", "link"],
         receipt_email: typeof params.receipt_email === "string" ? params.receipt_email : null,
-        status: "requires_payment_method",
       };
       stripeState.intents.set(id, intent);
       return ok(structuredClone(intent));
@@ -269,6 +329,51 @@ export const stripeHandlers = [
       }
       stripeState.cancel(intent.id, typeof params.cancellation_reason === "string" ? params.cancellation_reason : "requested_by_customer");
       return ok(structuredClone(intent));
+    }),
+  ),
+
+  http.post(
+    `${STRIPE_API}/v1/checkout/sessions`,
+    endpoint("POST", (params) => {
+      if (params.mode !== "payment") return fail(400, "invalid_request_error", "Missing required param: mode.", { code: "parameter_missing", param: "mode" });
+      if (typeof params.success_url !== "string") {
+        return fail(400, "invalid_request_error", "Missing required param: success_url.", { code: "parameter_missing", param: "success_url" });
+      }
+      const lines = Object.values((params.line_items as Record<string, { quantity?: string; price_data?: { currency?: string; unit_amount?: string } }>) ?? {});
+      if (lines.length === 0) return fail(400, "invalid_request_error", "Missing required param: line_items.", { code: "parameter_missing", param: "line_items" });
+      const amount = lines.reduce((sum, line) => sum + Number(line.price_data?.unit_amount) * Number(line.quantity ?? 1), 0);
+      const paymentData = (params.payment_intent_data as { metadata?: Record<string, string>; receipt_email?: string } | undefined) ?? {};
+      const id = `cs_test_${crypto.randomBytes(24).toString("hex")}`;
+      const session: MockCheckoutSession = {
+        id,
+        object: "checkout.session",
+        amount_total: amount,
+        cancel_url: typeof params.cancel_url === "string" ? params.cancel_url : null,
+        client_reference_id: typeof params.client_reference_id === "string" ? params.client_reference_id : null,
+        created: unix(),
+        currency: lines[0]!.price_data?.currency ?? "usd",
+        customer_email: typeof params.customer_email === "string" ? params.customer_email : null,
+        expires_at: Number(params.expires_at ?? unix() + 24 * 3600),
+        livemode: false,
+        metadata: (params.metadata as Record<string, string> | undefined) ?? {},
+        mode: "payment",
+        payment_intent: null,
+        payment_status: "unpaid",
+        status: "open",
+        success_url: params.success_url,
+        url: `https://checkout.stripe.com/c/pay/${id}`,
+        payment_intent_data: { metadata: paymentData.metadata ?? {}, receipt_email: paymentData.receipt_email ?? null },
+      };
+      stripeState.sessions.set(id, session);
+      return ok(publicSession(session));
+    }),
+  ),
+
+  http.get(
+    `${STRIPE_API}/v1/checkout/sessions/:id`,
+    endpoint("GET", (_params, { id }) => {
+      const session = stripeState.sessions.get(id!);
+      return session ? ok(publicSession(session)) : missing("checkout.session", id!);
     }),
   ),
 

@@ -1,5 +1,18 @@
 import Stripe from "stripe";
-import type { IntentStatus, PaymentProvider } from "./types";
+import type { HostedCheckoutView, IntentStatus, PaymentProvider } from "./types";
+
+function hostedView(session: Stripe.Checkout.Session): HostedCheckoutView {
+  const orderId = Number(session.metadata?.orderId);
+  const intent = session.payment_intent;
+  return {
+    id: session.id,
+    url: session.url,
+    paid: session.payment_status === "paid",
+    status: session.status === "complete" ? "complete" : session.status === "expired" ? "expired" : "open",
+    paymentIntentId: typeof intent === "string" ? intent : (intent?.id ?? null),
+    orderId: Number.isInteger(orderId) && orderId > 0 ? orderId : null,
+  };
+}
 
 /** Stripe PaymentIntents. Every write carries an idempotency key, so a retried request charges once. */
 export function stripePayments(secretKey: string): PaymentProvider {
@@ -42,6 +55,27 @@ export function stripePayments(secretKey: string): PaymentProvider {
     async refund({ paymentIntentId, amountCents, idempotencyKey }) {
       const refund = await stripe.refunds.create({ payment_intent: paymentIntentId, amount: amountCents }, { idempotencyKey });
       return { id: refund.id, status: refund.status ?? "pending" };
+    },
+    async createHostedCheckout({ orderId, amountCents, email, description, successUrl, cancelUrl, expiresAt, idempotencyKey }) {
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: "payment",
+          // The order is already priced (items, shipping, tax): Stripe charges its total as one line.
+          line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: amountCents, product_data: { name: description } } }],
+          customer_email: email,
+          client_reference_id: String(orderId),
+          metadata: { orderId: String(orderId) },
+          payment_intent_data: { receipt_email: email, metadata: { orderId: String(orderId) } },
+          success_url: successUrl,
+          cancel_url: cancelUrl,
+          expires_at: Math.floor(expiresAt.getTime() / 1000),
+        },
+        { idempotencyKey },
+      );
+      return hostedView(session);
+    },
+    async retrieveHostedCheckout(id) {
+      return hostedView(await stripe.checkout.sessions.retrieve(id));
     },
   };
 }

@@ -21,6 +21,30 @@ export interface CreatedIntent {
   clientSecret: string;
 }
 
+/** A provider's own payment page (Stripe Checkout), for buyers whose browser runs no JavaScript. */
+export interface HostedCheckoutInput {
+  orderId: number;
+  amountCents: number;
+  email: string;
+  /** The one line the page shows, e.g. "Legacy order #ABCD1234". */
+  description: string;
+  successUrl: string;
+  cancelUrl: string;
+  expiresAt: Date;
+  idempotencyKey: string;
+}
+
+export interface HostedCheckoutView {
+  id: string;
+  /** Where to send the buyer; null once the session is complete or expired. */
+  url: string | null;
+  paid: boolean;
+  status: "open" | "complete" | "expired";
+  /** The payment the session made (it creates its own). */
+  paymentIntentId: string | null;
+  orderId: number | null;
+}
+
 export interface PaymentProvider {
   readonly mode: "stripe" | "local";
   createIntent(input: { amountCents: number; orderId: number; email: string; idempotencyKey: string }): Promise<CreatedIntent>;
@@ -28,4 +52,7 @@ export interface PaymentProvider {
   /** Best effort: an intent that can no longer be paid (its hold expired). */
   cancelIntent(id: string): Promise<void>;
   refund(input: { paymentIntentId: string; amountCents: number; idempotencyKey: string }): Promise<{ id: string; status: string }>;
+  /** Stripe only: the hosted payment page. */
+  createHostedCheckout?(input: HostedCheckoutInput): Promise<HostedCheckoutView>;
+  retrieveHostedCheckout?(id: string): Promise<HostedCheckoutView>;
 }
