@@ -37,14 +37,19 @@ export async function releaseHolds(trx: Transaction<DB>, orderId: number): Promi
 export async function expireOrder(ctx: AppContext, orderId: number): Promise<void> {
   const order = await ctx.db
     .selectFrom("orders")
-    .select(["id", "paymentIntentId"])
+    .select(["id", "paymentIntentId", "checkoutSessionId"])
     .where("id", "=", orderId)
     .where("status", "=", "pending")
     .where("paidAt", "is", null)
     .executeTakeFirst();
   if (!order) return;
+  const payments = paymentsFor(ctx);
+  if (order.checkoutSessionId && payments.expireHostedCheckout) {
+    // The buyer may be on Stripe's page: close it, unless they paid there already.
+    const session = await payments.expireHostedCheckout(order.checkoutSessionId);
+    if (session.paid) return;
+  }
   if (order.paymentIntentId) {
-    const payments = paymentsFor(ctx);
     // Paid (or being paid) after all: the confirmation, not the expiry, decides this order.
     const intent = await payments.retrieveIntent(order.paymentIntentId).catch(() => null);
     if (intent && (intent.status === "succeeded" || intent.status === "processing")) return;

@@ -7,6 +7,7 @@ import * as checkoutPage from "../../app/routes/checkout";
 import * as successPage from "../../app/routes/checkout-success";
 import * as payPage from "../../app/routes/checkout_.pay.$paymentIntentId";
 import { useAppContextForTests } from "../../server/boot";
+import { releaseExpiredHolds } from "../../server/services/holds";
 import type { PayActionData, SuccessData } from "../../server/http/checkout-door";
 import { stripeEvent, stripeSessionEvent, stripeState } from "../mocks/stripe";
 import { createTestContext } from "../setup/context";
@@ -126,6 +127,29 @@ describe("paying on Stripe's hosted Checkout without JavaScript", () => {
     expect(await orderOf(order.id)).toMatchObject({ paymentIntentId, status: "processing" });
     const refunds = [...stripeState.refunds.values()].filter((r) => r.payment_intent === session.payment_intent);
     expect(refunds.map((r) => r.amount)).toEqual([order.totalCents]);
+  });
+
+  it("closes Stripe's page when the hold runs out, unless the buyer paid there already", async () => {
+    const open = await sentToStripe();
+    const openSession = [...stripeState.sessions.values()].at(-1)!;
+    const paid = await sentToStripe();
+    const paidSession = [...stripeState.sessions.values()].at(-1)!;
+    stripeState.paySession(paidSession.id);
+
+    ctx.clock.advance((ctx.config.holdMinutes + 1) * 60_000);
+    try {
+      await releaseExpiredHolds(ctx);
+    } finally {
+      ctx.clock.advance(-(ctx.config.holdMinutes + 1) * 60_000);
+    }
+    expect(openSession.status).toBe("expired");
+    expect(await orderOf(open.order.id)).toMatchObject({ status: "cancelled", paidAt: null });
+    expect(stripeState.intent(open.paymentIntentId).status).toBe("canceled");
+
+    // Paid on Stripe's page: the hold is the confirmation's to settle, which takes the payment.
+    expect((await orderOf(paid.order.id)).status).toBe("pending");
+    expect((await success(`?session_id=${paidSession.id}`)).data).toMatchObject({ state: "paid" });
+    expect(await orderOf(paid.order.id)).toMatchObject({ status: "processing", paymentIntentId: paidSession.payment_intent });
   });
 
   it("refuses an expired hold and an unknown session, and needs Stripe for a session id", async () => {

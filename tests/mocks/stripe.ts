@@ -378,6 +378,21 @@ export const stripeHandlers = [
   ),
 
   http.post(
+    `${STRIPE_API}/v1/checkout/sessions/:id/expire`,
+    endpoint("POST", (_params, { id }) => {
+      const session = stripeState.sessions.get(id!);
+      if (!session) return missing("checkout.session", id!);
+      if (session.status !== "open") {
+        return fail(400, "invalid_request_error", `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`, {
+          code: "checkout_session_not_open",
+        });
+      }
+      Object.assign(session, { status: "expired", url: null });
+      return ok(publicSession(session));
+    }),
+  ),
+
+  http.post(
     `${STRIPE_API}/v1/refunds`,
     endpoint("POST", (params) => {
       const intentId = typeof params.payment_intent === "string" ? params.payment_intent : null;

@@ -77,6 +77,15 @@ export function stripePayments(secretKey: string): PaymentProvider {
     async retrieveHostedCheckout(id) {
       return hostedView(await stripe.checkout.sessions.retrieve(id));
     },
+    async expireHostedCheckout(id) {
+      try {
+        return hostedView(await stripe.checkout.sessions.expire(id, {}, { idempotencyKey: `expire-${id}` }));
+      } catch (error) {
+        // Not open any more (paid, or expired already): say how it ended.
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+        return hostedView(await stripe.checkout.sessions.retrieve(id));
+      }
+    },
   };
 }
 

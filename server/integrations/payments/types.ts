@@ -55,4 +55,6 @@ export interface PaymentProvider {
   /** Stripe only: the hosted payment page. */
   createHostedCheckout?(input: HostedCheckoutInput): Promise<HostedCheckoutView>;
   retrieveHostedCheckout?(id: string): Promise<HostedCheckoutView>;
+  /** Closes an open session (its hold ran out); answers the session as it now is. */
+  expireHostedCheckout?(id: string): Promise<HostedCheckoutView>;
 }
