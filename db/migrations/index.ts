@@ -5,6 +5,7 @@ import { checkout } from "./0003_checkout";
 import { campaigns } from "./0004_campaigns";
 import { fulfilment } from "./0005_fulfilment";
 import { hostedCheckout } from "./0006_hosted_checkout";
+import { subscriberListIndex } from "./0007_subscriber_list_index";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "0004_campaigns": campaigns,
   "0005_fulfilment": fulfilment,
   "0006_hosted_checkout": hostedCheckout,
+  "0007_subscriber_list_index": subscriberListIndex,
 };
