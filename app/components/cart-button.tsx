@@ -102,7 +102,7 @@ function CartDropdown({ count }: { count: number }) {
           collisionPadding={8}
           aria-label="Shopping Cart"
           data-testid="cart-dropdown"
-          className="cart-popover z-50 flex max-h-[min(40rem,calc(100dvh-5rem))] w-[min(25rem,calc(100vw-1rem))] flex-col overflow-hidden rounded-lg border border-border bg-popover text-popover-foreground shadow-[0_24px_60px_-12px_rgb(0_0_0/0.8)]"
+          className="popover-grow z-50 flex max-h-[min(40rem,calc(100dvh-5rem))] w-[min(25rem,calc(100vw-1rem))] flex-col overflow-hidden rounded-lg border border-border bg-popover text-popover-foreground shadow-[0_24px_60px_-12px_rgb(0_0_0/0.8)]"
         >
           <CartPanel live={live} onClose={() => setOpen(false)} />
         </Popover.Content>

@@ -82,7 +82,7 @@ export function DatePicker({
             data-testid={`${name}-calendar`}
             // DayPicker moves focus to the chosen day (or today) itself: keyboard users land in the grid.
             onOpenAutoFocus={(event) => event.preventDefault()}
-            className="calendar-popover z-50 rounded-lg border border-border bg-popover text-popover-foreground shadow-[0_24px_60px_-12px_rgb(0_0_0/0.8)]"
+            className="popover-grow z-50 rounded-lg border border-border bg-popover text-popover-foreground shadow-[0_24px_60px_-12px_rgb(0_0_0/0.8)]"
           >
             <Calendar
               mode="single"
