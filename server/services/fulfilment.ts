@@ -151,6 +151,7 @@ async function ensureLabel(ctx: AppContext, order: Order, items: Item[]): Promis
       to: { ...address, name: order.customerName, phone: order.customerPhone ?? undefined, email: order.customerEmail },
       parcel,
       methodKey: order.shippingMethod ?? "",
+      contents: items.map((i) => ({ description: i.productName, quantity: i.quantity, weightLbs: i.weight ?? 1, valueCents: i.totalCents })),
     });
     const row = { labelUrl: label.labelUrl, trackingNumber: label.trackingNumber, carrier: label.carrier, costCents: label.costCents, status: "created", errorMessage: null };
     if (failedRow) await ctx.db.updateTable("shippingLabels").set({ ...row, createdAt: ctx.clock.now().toISOString() }).where("id", "=", failedRow).execute();

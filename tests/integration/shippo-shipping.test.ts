@@ -8,7 +8,7 @@ import { shipFromAddress } from "../../server/integrations/shipping/shippo";
 import { processOrder, quoteShipping } from "../../server/services/checkout";
 import { confirmPayment } from "../../server/services/order-confirmation";
 import { testShippingLabel } from "../../server/services/shipping-test";
-import { SHIPPO_LABEL_ERROR_MESSAGE, SHIPPO_TEST_ADDRESSES, shippoState } from "../mocks/shippo";
+import { SHIPPO_CUSTOMS_REQUIRED_MESSAGE, SHIPPO_LABEL_ERROR_MESSAGE, SHIPPO_TEST_ADDRESSES, shippoState } from "../mocks/shippo";
 import { createTestContext, type TestContext } from "../setup/context";
 
 const ctx = createTestContext({ SHIPPO_API_KEY: "shippo_test_0123456789abcdef" });
@@ -154,6 +154,38 @@ describe("Shippo labels", () => {
     expect(order.status).toBe("processing");
     expect(order.paidAt).not.toBeNull();
     expect(await ctx.db.selectFrom("mailMessages").select("id").where("toAddress", "=", customer.email).where("subject", "like", `%#${outcome.orderNumber}%`).execute()).toHaveLength(1);
+  });
+});
+
+describe("international labels", () => {
+  it("travel with a customs declaration of what is inside, its weight and value, signed by the sender", async () => {
+    const sessionId = "label-abroad";
+    await bag(sessionId, capId, 2);
+    const london = { street: "10 Downing St", city: "London", state: "", zipCode: "SW1A 2AA", country: "GB" };
+    const order = await processOrder(ctx, { sessionId, customer: { ...customer, ...london }, shippingMethod: "usps-usps_priority_mail_international" });
+    await payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242 4242 4242 4242" });
+    expect(await confirmPayment(ctx, order.paymentIntentId)).toMatchObject({ status: "paid", firstTime: true });
+
+    // Quoting at checkout needs no declaration; buying the label does.
+    const shipments = shippoState.shipmentRequests();
+    expect(shipments[0]!.customs_declaration).toBeUndefined();
+    expect(shipments.at(-1)!.customs_declaration).toEqual({
+      certify: true,
+      certify_signer: shipFromAddress().name,
+      contents_type: "MERCHANDISE",
+      non_delivery_option: "RETURN",
+      incoterm: "DDU",
+      items: [{ description: "Cap", quantity: 2, net_weight: "1", mass_unit: "lb", value_amount: "60.00", value_currency: "USD", origin_country: "US" }],
+    });
+    const labels = await ctx.db.selectFrom("shippingLabels").selectAll().where("orderId", "=", order.orderSummary.orderId).execute();
+    expect(labels).toEqual([expect.objectContaining({ status: "created", carrier: "USPS", errorMessage: null })]);
+  });
+
+  it("fail without one, as Shippo refuses them (the mock holds Shippo to it)", async () => {
+    const provider = shippingFor(ctx);
+    const to = { name: "Ada", street: "10 Downing St", city: "London", state: "", zipCode: "SW1A 2AA", country: "GB" };
+    const parcel = { weightLbs: 1, lengthIn: 8, widthIn: 8, heightIn: 5 };
+    await expect(provider.buyLabel({ orderId: 1, to, parcel, methodKey: "usps-usps_priority_mail_international" })).rejects.toThrow(SHIPPO_CUSTOMS_REQUIRED_MESSAGE);
   });
 });
 

@@ -15,6 +15,7 @@ export const SHIPPO_TEST_ADDRESSES = {
 } as const;
 export const SHIPPO_UNDELIVERABLE_MESSAGE =
   "The address as submitted could not be found. Please check for excessive abbreviations in the street address line or in the City name.";
+export const SHIPPO_CUSTOMS_REQUIRED_MESSAGE = "A customs declaration is required for international shipments.";
 export const SHIPPO_LABEL_ERROR_MESSAGE = "The recipient address could not be verified by the carrier. Please correct the address and try again.";
 
 type Json = Record<string, unknown>;
@@ -172,6 +173,11 @@ export const shippoHandlers = [
     const now = new Date().toISOString();
     const id = objectId();
     const rates = ratesFor(id, to!, parcels[0], now);
+    // An inline declaration becomes its own object (its items too, answered as their ids), as Shippo stores it.
+    const declared = body.customs_declaration as (Json & { items?: Json[] }) | undefined;
+    const customs = declared
+      ? { ...declared, items: (declared.items ?? []).map(() => objectId()), object_id: objectId(), object_state: "VALID", object_created: now, object_owner: OWNER, test: true }
+      : null;
     const shipment = {
       object_id: id,
       object_created: now,
@@ -188,6 +194,7 @@ export const shippoHandlers = [
       rates,
       messages: rates.length ? [] : [{ source: "USPS", code: "", text: SHIPPO_UNDELIVERABLE_MESSAGE }],
       metadata: typeof body.metadata === "string" ? body.metadata : "",
+      ...(customs ? { customs_declaration: customs } : {}),
       test: true,
     };
     shippoState.shipments.set(id, shipment);
@@ -207,7 +214,12 @@ export const shippoHandlers = [
     const now = new Date().toISOString();
     const id = objectId();
     const to = found.shipment.address_to as { street1: string };
-    const failure = shippoState.nextTransactionError ?? (to.street1 === SHIPPO_TEST_ADDRESSES.labelErrorStreet ? SHIPPO_LABEL_ERROR_MESSAGE : null);
+    const from = found.shipment.address_from as { country: string };
+    const abroad = (found.shipment.address_to as { country: string }).country !== from.country;
+    const failure =
+      shippoState.nextTransactionError ??
+      (to.street1 === SHIPPO_TEST_ADDRESSES.labelErrorStreet ? SHIPPO_LABEL_ERROR_MESSAGE : null) ??
+      (abroad && !found.shipment.customs_declaration ? SHIPPO_CUSTOMS_REQUIRED_MESSAGE : null);
     shippoState.nextTransactionError = null;
     const provider = found.rate.provider as string;
     const base = {

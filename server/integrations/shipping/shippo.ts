@@ -1,5 +1,6 @@
 import { Shippo } from "shippo";
-import { methodKeyOf, type BoughtLabel, type Parcel, type RateQuote, type ShippingAddress, type ShippingProvider } from "./types";
+import type { CustomsDeclarationCreateRequest } from "shippo/models/components";
+import { methodKeyOf, type BoughtLabel, type Parcel, type ParcelContent, type RateQuote, type ShippingAddress, type ShippingProvider } from "./types";
 
 /**
  * The address parcels ship from. Read from the environment (SHIP_FROM_*), with a plausible
@@ -56,11 +57,38 @@ const isClientError = (error: unknown) =>
  * Shippo rates and labels (the `shippo` v2 SDK). A quote is a shipment from the store's
  * ship-from address with one parcel; a label is a transaction on the chosen rate.
  */
-export function shippoShipping(apiKey: string, options: { from?: ShipFromAddress } = {}): ShippingProvider {
+export function shippoShipping(apiKey: string, options: { from?: ShipFromAddress; originCountry?: string } = {}): ShippingProvider {
   const shippo = new Shippo({ apiKeyHeader: `ShippoToken ${apiKey}` });
   const addressFrom = options.from ?? shipFromAddress();
+  // Customs asks where the goods were made, which for apparel is rarely the warehouse's country.
+  const originCountry = options.originCountry || process.env.CUSTOMS_ORIGIN_COUNTRY || addressFrom.country;
 
-  async function quote(to: Destination, parcel: Parcel): Promise<RateQuote[]> {
+  /**
+   * A parcel leaving the country travels with a customs declaration (the carrier prints it with
+   * the label): what is inside, its weight and value, signed by the sender. Clothing is sold
+   * goods ("MERCHANDISE"); duties are the recipient's (DDU); an undeliverable parcel comes back.
+   */
+  function customsFor(contents: ParcelContent[]): CustomsDeclarationCreateRequest {
+    return {
+      certify: true,
+      certifySigner: addressFrom.name,
+      contentsType: "MERCHANDISE",
+      nonDeliveryOption: "RETURN",
+      incoterm: "DDU",
+      items: contents.map((item) => ({
+        description: item.description.slice(0, 100),
+        quantity: item.quantity,
+        netWeight: String(Math.max(0.01, Math.round(item.weightLbs * item.quantity * 100) / 100)),
+        massUnit: "lb",
+        valueAmount: (item.valueCents / 100).toFixed(2),
+        valueCurrency: "USD",
+        originCountry,
+      })),
+    };
+  }
+
+  async function quote(to: Destination, parcel: Parcel, contents?: ParcelContent[]): Promise<RateQuote[]> {
+    const abroad = to.country.toUpperCase() !== addressFrom.country.toUpperCase();
     let shipment: ShipmentResult;
     try {
       shipment = await shippo.shipments.create({
@@ -85,6 +113,7 @@ export function shippoShipping(apiKey: string, options: { from?: ShipFromAddress
             massUnit: "lb",
           },
         ],
+        ...(abroad && contents?.length ? { customsDeclaration: customsFor(contents) } : {}),
         async: false,
       });
     } catch (error) {
@@ -117,10 +146,10 @@ export function shippoShipping(apiKey: string, options: { from?: ShipFromAddress
 
   return {
     mode: "shippo",
-    quote,
-    async buyLabel({ orderId, to, parcel, methodKey }: { orderId: number; to: ShippingAddress; parcel: Parcel; methodKey: string }): Promise<BoughtLabel> {
-      // Rates expire: quote again and buy the one the buyer chose.
-      const rate = (await quote(to, parcel)).find((r) => methodKeyOf(r) === methodKey);
+    quote: (to, parcel) => quote(to, parcel),
+    async buyLabel({ orderId, to, parcel, methodKey, contents }: { orderId: number; to: ShippingAddress; parcel: Parcel; methodKey: string; contents?: ParcelContent[] }): Promise<BoughtLabel> {
+      // Rates expire: quote again (with the customs declaration abroad) and buy the one the buyer chose.
+      const rate = (await quote(to, parcel, contents)).find((r) => methodKeyOf(r) === methodKey);
       if (!rate?.providerRateId) throw new Error(`Shippo offers no ${methodKey} service to this address any more.`);
       let transaction: Awaited<ReturnType<Shippo["transactions"]["create"]>>;
       try {

@@ -5,6 +5,16 @@ export interface Parcel {
   heightIn: number;
 }
 
+/** One order line as customs sees it (international labels). */
+export interface ParcelContent {
+  description: string;
+  quantity: number;
+  /** Of one unit. */
+  weightLbs: number;
+  /** Of the whole line, as the buyer paid for it. */
+  valueCents: number;
+}
+
 export interface ShippingAddress {
   name: string;
   street: string;
@@ -36,7 +46,7 @@ export interface BoughtLabel {
 export interface ShippingProvider {
   readonly mode: "shippo" | "local";
   quote(to: Pick<ShippingAddress, "street" | "city" | "state" | "zipCode" | "country"> & Partial<ShippingAddress>, parcel: Parcel): Promise<RateQuote[]>;
-  buyLabel(input: { orderId: number; to: ShippingAddress; parcel: Parcel; methodKey: string }): Promise<BoughtLabel>;
+  buyLabel(input: { orderId: number; to: ShippingAddress; parcel: Parcel; methodKey: string; contents?: ParcelContent[] }): Promise<BoughtLabel>;
 }
 
 /** "usps-ground_saver": how the checkout names a rate. */
