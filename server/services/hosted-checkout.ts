@@ -4,7 +4,10 @@ import { Conflict, Invalid, NotFound } from "../errors";
 import { paymentsFor } from "../integrations/payments";
 import { confirmPayment, type ConfirmOutcome } from "./order-confirmation";
 
-/** Stripe refuses a Checkout Session that expires sooner than 30 minutes from now. */
+/**
+ * Stripe refuses a Checkout Session that expires sooner than 30 minutes after it is created; a
+ * session is only created while the hold lasts, so hold end + 31 minutes always satisfies it.
+ */
 const SESSION_MINUTES = 31;
 
 export const HOSTED_MESSAGES = {
@@ -43,7 +46,9 @@ export async function startHostedCheckout(ctx: AppContext, paymentIntentId: stri
     description: `${ctx.config.brand.name} order #${orderNumberOf(order)}`,
     successUrl: `${origin}/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
     cancelUrl: `${origin}/checkout/pay/${encodeURIComponent(paymentIntentId)}`,
-    expiresAt: new Date(now.getTime() + SESSION_MINUTES * 60_000),
+    // Fixed per order (not "now + 31 min"): a second click must send the very same parameters,
+    // or Stripe refuses the idempotency key instead of answering the same session.
+    expiresAt: new Date(Date.parse(order.holdExpiresAt) + SESSION_MINUTES * 60_000),
     idempotencyKey: `checkout-session-${order.id}-${paymentIntentId}`,
   });
   await ctx.db.updateTable("orders").set({ checkoutSessionId: session.id }).where("id", "=", order.id).execute();

@@ -52,7 +52,7 @@ async function deliver(event: object) {
 
 describe("paying on Stripe's hosted Checkout without JavaScript", () => {
   it("sends the buyer to a session for the order's exact total, returning to /checkout-success", async () => {
-    const { order, button, paymentIntentId } = await sentToStripe();
+    const { order, button, paymentIntentId, jar } = await sentToStripe();
     expect(button.status).toBe(303);
     const [session] = [...stripeState.sessions.values()].slice(-1);
     expect(button.headers.get("Location")).toBe(session!.url);
@@ -69,11 +69,22 @@ describe("paying on Stripe's hosted Checkout without JavaScript", () => {
       payment_intent_data: { receipt_email: customer.email, metadata: { orderId: String(order.id) } },
       success_url: "http://localhost/checkout-success?session_id={CHECKOUT_SESSION_ID}",
       cancel_url: `http://localhost/checkout/pay/${paymentIntentId}`,
-      // Stripe's minimum is 30 minutes.
-      expires_at: String(Math.floor(ctx.clock.now().getTime() / 1000) + 31 * 60),
+      // Stripe's minimum is 30 minutes after creation: 31 after the hold ends.
+      expires_at: String(Math.floor(Date.parse(order.holdExpiresAt!) / 1000) + 31 * 60),
     });
     expect(sent!.idempotencyKey).toBe(`checkout-session-${order.id}-${paymentIntentId}`);
     expect((await orderOf(order.id)).checkoutSessionId).toBe(session!.id);
+
+    // A second click a minute later (or back from Stripe's page) gets the same session, not an error.
+    ctx.clock.advance(60_000);
+    try {
+      const again = await runRoute<PayActionData>(payPage.action, { path: `/checkout/pay/${paymentIntentId}`, params: { paymentIntentId }, form: {}, jar });
+      expect(again.status).toBe(303);
+      expect(again.headers.get("Location")).toBe(session!.url);
+    } finally {
+      ctx.clock.advance(-60_000);
+    }
+    expect([...stripeState.sessions.values()].filter((s) => s.metadata.orderId === String(order.id))).toHaveLength(1);
   });
 
   it("confirms the order with the session's payment on return: paid once, the unused intent cancelled, one e-mail", async () => {
