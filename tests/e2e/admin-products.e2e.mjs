@@ -80,6 +80,56 @@ describe("admin products with JavaScript", () => {
   });
 });
 
+describe("admin product edits while the drop sells", () => {
+  test("an edit keeps the stock sold meanwhile, and a stale stock number is refused with the current one", async () => {
+    const { page, context, problems } = await newPage();
+    await toProducts(page);
+    const name = `E2E Stock Tee ${Date.now()}`;
+    const created = await context.request.post("/api/admin/products", { data: { name, description: "Stock guard test product.", price: 30, inventory: 5 } });
+    assert.equal(created.status(), 201);
+    const { id } = await created.json();
+    const stock = async () => (await (await context.request.get(`/api/admin/products/${id}`)).json()).inventory;
+    const sell = async (left) => assert.equal((await context.request.patch(`/api/admin/products/${id}`, { data: { inventory: left } })).status(), 200);
+    const openEditor = async () => {
+      await page.goto(`/admin/products?tab=form&id=${id}`);
+      await expectVisible(page.getByRole("heading", { name: `Edit ${name}` }));
+      await page.locator('[data-testid="cart-button"][data-hydrated]').waitFor({ state: "attached" });
+    };
+
+    // Two units sell while the admin fixes the description: the save keeps them sold.
+    await openEditor();
+    assert.equal(await page.getByLabel("Inventory").inputValue(), "5");
+    await sell(3);
+    await page.getByLabel("Description").fill("Stock guard test product, reworded.");
+    await page.getByRole("button", { name: "Update Product" }).click();
+    await expectVisible(page.getByText("Product Updated").first());
+    assert.equal(await stock(), 3);
+
+    // The admin types a new stock number from a stale screen: refused, and shown the current one.
+    await openEditor();
+    await sell(1);
+    await page.getByLabel("Inventory").fill("10");
+    await page.getByRole("button", { name: "Update Product" }).click();
+    await expectVisible(page.getByText("Failed to Update Product").first());
+    await expectVisible(page.getByText(/Inventory changed from 3 to 1 while you were editing/).first());
+    const inventoryField = page.getByLabel("Inventory");
+    for (let tries = 0; tries < 50 && (await inventoryField.inputValue()) !== "1"; tries++) await page.waitForTimeout(100);
+    assert.equal(await inventoryField.inputValue(), "1");
+    assert.equal(await stock(), 1);
+
+    // Entered again against the current stock, it is taken.
+    await page.getByLabel("Inventory").fill("10");
+    await page.getByRole("button", { name: "Update Product" }).click();
+    await expectVisible(page.getByText("Product Updated").first());
+    assert.equal(await stock(), 10);
+
+    assert.equal((await context.request.delete(`/api/admin/products/${id}`)).status(), 200);
+    // The refused save is a 409 the browser reports on its console; nothing else may appear.
+    assert.deepEqual(problems.filter((p) => !p.includes("status of 409")), []);
+    await context.close();
+  });
+});
+
 describe("admin products without JavaScript", () => {
   test("the list is rendered on the server, with a note that editing needs JavaScript", async () => {
     const { page, context } = await newPage({ javaScriptEnabled: false });
