@@ -69,9 +69,12 @@ export default function PayPage() {
         <section id="payment" aria-labelledby="payment-title" className="order-first space-y-6 rounded-lg border border-border bg-card p-5 sm:p-8 lg:order-none">
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <SectionTitle id="payment-title">Card details</SectionTitle>
-            <p className="text-sm text-muted-foreground">
-              Order <span className="font-mono font-semibold tracking-wider text-foreground">#{order.orderNumber}</span>
-            </p>
+            {/* With Stripe's page the order is numbered after the payment made there: no number yet. */}
+            {order.mode === "local" ? (
+              <p className="text-sm text-muted-foreground">
+                Order <span className="font-mono font-semibold tracking-wider text-foreground">#{order.orderNumber}</span>
+              </p>
+            ) : null}
           </div>
 
           {result?.notice ? <PaymentAlert failure={{ title: result.notice.title, message: result.notice.description }} /> : null}

@@ -282,6 +282,13 @@ export async function successLoader({ request }: LoaderFunctionArgs) {
   try {
     const outcome = sessionId ? await completeHostedCheckout(ctx, sessionId) : await confirmPayment(ctx, paymentIntentId);
     if (!outcome) return reply({ state: "missing" });
+    if (outcome.status === "paid" && outcome.firstTime) {
+      // This very request emptied the bag, but the layout's loader ran beside this one and counted
+      // it full: show the outcome once more, so the header's bag is empty too. Not a loop: a
+      // second confirmation is never the first time.
+      const paid = await ctx.db.selectFrom("orders").select("paymentIntentId").where("id", "=", outcome.orderId).executeTakeFirstOrThrow();
+      throw redirect(`/checkout-success?payment_intent=${encodeURIComponent(paid.paymentIntentId ?? paymentIntentId)}`, { headers: NO_STORE });
+    }
     if (outcome.status === "paid" || outcome.status === "pending") return reply({ state: outcome.status, orderNumber: outcome.orderNumber });
     return reply({ state: outcome.status, orderNumber: outcome.orderNumber, message: outcome.message });
   } catch (error) {

@@ -31,8 +31,8 @@ after(async () => {
 });
 
 /** A fresh browser context (no cookies) for one test. */
-export async function newPage({ javaScriptEnabled = true, viewport = { width: 1280, height: 800 } } = {}) {
-  const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, viewport });
+export async function newPage({ javaScriptEnabled = true, viewport = { width: 1280, height: 800 }, baseURL = BASE_URL, allowHosts = [] } = {}) {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled, viewport });
   const page = await context.newPage();
   const problems = [];
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
@@ -42,7 +42,7 @@ export async function newPage({ javaScriptEnabled = true, viewport = { width: 12
   // Nothing may leave the machine: every request goes to the store itself.
   page.on("request", (request) => {
     const url = new URL(request.url());
-    const local = ["localhost", "127.0.0.1"].includes(url.hostname) || url.protocol === "data:" || url.protocol === "blob:";
+    const local = ["localhost", "127.0.0.1", ...allowHosts].includes(url.hostname) || url.protocol === "data:" || url.protocol === "blob:";
     if (!local) {
       problems.push(`third-party request: ${request.url()}`);
     }

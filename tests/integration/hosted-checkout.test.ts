@@ -96,8 +96,11 @@ describe("paying on Stripe's hosted Checkout without JavaScript", () => {
 
     stripeState.paySession(session.id);
     const paidIntent = session.payment_intent!;
+    // The request that confirms shows the outcome once more, so the header counts the emptied bag.
     const page = await success(`?session_id=${session.id}`);
-    expect(page.data).toEqual({ state: "paid", orderNumber: paidIntent.slice(-8).toUpperCase() });
+    expect(page.status).toBe(302);
+    expect(page.headers.get("Location")).toBe(`/checkout-success?payment_intent=${paidIntent}`);
+    expect((await success(`?payment_intent=${paidIntent}`)).data).toEqual({ state: "paid", orderNumber: paidIntent.slice(-8).toUpperCase() });
 
     const row = await orderOf(order.id);
     expect(row).toMatchObject({ status: "processing", paymentIntentId: paidIntent });
@@ -134,7 +137,8 @@ describe("paying on Stripe's hosted Checkout without JavaScript", () => {
     const page = await success(`?session_id=${session.id}`);
     expect(warn).toHaveBeenCalledOnce();
     warn.mockRestore();
-    expect(page.data).toEqual({ state: "paid", orderNumber: paymentIntentId.slice(-8).toUpperCase() });
+    expect(page.headers.get("Location")).toBe(`/checkout-success?payment_intent=${paymentIntentId}`);
+    expect((await success(`?session_id=${session.id}`)).data).toEqual({ state: "paid", orderNumber: paymentIntentId.slice(-8).toUpperCase() });
     expect(await orderOf(order.id)).toMatchObject({ paymentIntentId, status: "processing" });
     const refunds = [...stripeState.refunds.values()].filter((r) => r.payment_intent === session.payment_intent);
     expect(refunds.map((r) => r.amount)).toEqual([order.totalCents]);
@@ -159,8 +163,19 @@ describe("paying on Stripe's hosted Checkout without JavaScript", () => {
 
     // Paid on Stripe's page: the hold is the confirmation's to settle, which takes the payment.
     expect((await orderOf(paid.order.id)).status).toBe("pending");
+    expect((await success(`?session_id=${paidSession.id}`)).status).toBe(302);
     expect((await success(`?session_id=${paidSession.id}`)).data).toMatchObject({ state: "paid" });
     expect(await orderOf(paid.order.id)).toMatchObject({ status: "processing", paymentIntentId: paidSession.payment_intent });
+  });
+
+  it("a Payment Element payment returning from Stripe (3-D Secure) is shown after one redirect, for the same reason", async () => {
+    const { paymentIntentId } = await sentToStripe();
+    stripeState.succeed(paymentIntentId);
+    const query = `?payment_intent=${paymentIntentId}&redirect_status=succeeded`;
+    const first = await success(query);
+    expect(first.status).toBe(302);
+    expect(first.headers.get("Location")).toBe(`/checkout-success?payment_intent=${paymentIntentId}`);
+    expect((await success(`?payment_intent=${paymentIntentId}`)).data).toEqual({ state: "paid", orderNumber: paymentIntentId.slice(-8).toUpperCase() });
   });
 
   it("refuses an expired hold and an unknown session, and needs Stripe for a session id", async () => {

@@ -1,0 +1,121 @@
+// Stripe configured, JavaScript off: the buyer pays on Stripe's hosted Checkout and comes back to
+// /checkout-success. This file starts its own store in Stripe mode (the shared one runs the local
+// test processor); Stripe's API is msw inside that process and its payment page a stand-in
+// (tests/e2e/support/fake-stripe.ts), so nothing leaves the machine.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { expectVisible, newPage } from "./browser.mjs";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const dataDir = path.join(root, "tests/.tmp", `e2e-hosted-${Date.now()}`);
+const CAP = /Sin Gritos Six-Panel Cap/i;
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+
+let store;
+let storeLog = "";
+let baseURL;
+let stripePort;
+
+before(async () => {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const port = await freePort();
+  stripePort = await freePort();
+  baseURL = `http://localhost:${port}`;
+  store = spawn(process.execPath, ["--import", "tsx", "--import", "./tests/e2e/support/fake-stripe.ts", "server.js"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME: "e2e-hosted-admin",
+      ADMIN_PASSWORD: "e2e-hosted-password",
+      STRIPE_SECRET_KEY: "sk_test_e2e_hosted",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_e2e_hosted",
+      STRIPE_WEBHOOK_SECRET: "whsec_e2e_hosted",
+      FAKE_STRIPE_PORT: String(stripePort),
+      CHECKOUTS_PER_IP: "1000",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  store.stdout.on("data", (chunk) => (storeLog += chunk));
+  store.stderr.on("data", (chunk) => (storeLog += chunk));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${baseURL}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline || store.exitCode !== null) throw new Error(`The Stripe-mode store did not start:\n${storeLog}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+});
+
+after(async () => {
+  store?.kill("SIGTERM");
+  await new Promise((r) => setTimeout(r, 300));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("Stripe's hosted Checkout without JavaScript", () => {
+  test("the pay page sends the buyer to Stripe's page for the order's total; paying there lands on Payment Successful!", async () => {
+    const { page, context, problems } = await newPage({ javaScriptEnabled: false, baseURL, allowHosts: ["checkout.stripe.com"] });
+    // Stripe's page is played by the stand-in on this machine.
+    await page.route("https://checkout.stripe.com/**", (route) =>
+      route.fulfill({ status: 302, headers: { Location: `http://127.0.0.1:${stripePort}${new URL(route.request().url()).pathname}` } }),
+    );
+
+    await page.goto("/store");
+    await page.getByTestId("product-card").filter({ hasText: CAP }).click();
+    await page.getByRole("button", { name: "Add To Bag" }).click();
+    await expectVisible(page.getByTestId("flash-toast").getByText("Added to Bag"));
+    await page.goto("/checkout");
+    await page.getByLabel("Email").fill("hosted-buyer@example.com");
+    await page.getByLabel("Full name").fill("Hana Hosted");
+    await page.getByLabel("Street address").fill("350 5th Ave");
+    await page.getByLabel("City").fill("New York");
+    await page.getByLabel(/^State/).fill("NY");
+    await page.getByLabel("ZIP / Postal code").fill("10001");
+    await page.getByRole("button", { name: "Calculate shipping" }).click();
+    await expectVisible(page.getByTestId("shipping-rate"));
+    await page.getByRole("button", { name: /^Process Order - \$\d/ }).click();
+    await page.waitForURL(/\/checkout\/pay\/pi_/);
+
+    // No card form of ours in Stripe mode: the button names Stripe and the total.
+    await expectVisible(page.getByTestId("hold-countdown"));
+    assert.equal(await page.getByLabel("Card number").count(), 0);
+    const pay = page.getByRole("button", { name: /^Pay on Stripe - \$\d+\.\d{2}$/ });
+    await expectVisible(pay);
+    const total = (await pay.innerText()).match(/\$\d+\.\d{2}/)[0];
+
+    await pay.click();
+    await page.waitForURL(new RegExp(`^http://127\\.0\\.0\\.1:${stripePort}/c/pay/cs_test_`));
+    await expectVisible(page.getByRole("heading", { name: `Pay ${total}` }));
+    await expectVisible(page.getByTestId("stripe-email").getByText("hosted-buyer@example.com"));
+
+    await page.getByRole("button", { name: "Pay" }).click();
+    // Stripe returns to ?session_id=…; the store confirms, then shows the outcome by the payment.
+    await page.waitForURL(/\/checkout-success\?payment_intent=pi_/);
+    await expectVisible(page.getByRole("heading", { name: "Payment Successful!" }));
+    await expectVisible(page.getByTestId("order-number").getByText(/^#[0-9A-Z]{8}$/));
+    assert.equal(await page.getByTestId("cart-count").count(), 0);
+    // Reloading the outcome changes nothing.
+    await page.reload();
+    await expectVisible(page.getByRole("heading", { name: "Payment Successful!" }));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});
