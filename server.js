@@ -8,7 +8,7 @@ import express from "express";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(root, "build/server/index.js"));
-const { booted, isCrossSiteWrite, sweep } = build.entry.module;
+const { anonymousPageCache, booted, isCrossSiteWrite, sweep } = build.entry.module;
 
 const { ctx, report } = await booted();
 const { config } = ctx;
@@ -29,6 +29,9 @@ app.use((req, res, next) => {
   }
   next();
 });
+
+// Launch second: the store grid and product pages, rendered once a second for cookieless visitors.
+app.use(anonymousPageCache({ match: (pathname) => /^\/store(\/\d+)?$/.test(pathname), ttlMs: 1000 }));
 
 app.all(
   "*",

@@ -7,6 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 
 export { booted } from "../server/boot";
 export { isCrossSiteWrite } from "../server/http/origin";
+export { anonymousPageCache } from "../server/http/page-cache";
 export { sweep } from "../server/services/sweeper";
 
 const ABORT_DELAY = 5_000;
