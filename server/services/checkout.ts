@@ -104,7 +104,6 @@ export async function processOrder(
     checkoutsPerIp.check(input.clientIp, (m) => `Too many checkout attempts from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`);
     checkoutsPerIp.hit(input.clientIp);
   }
-  await releaseExpiredHolds(ctx);
   const { lines, subtotalCents, discountCents, parcel } = await priceCart(ctx, input.sessionId);
   const customer = input.customer;
   const rates = await shippingFor(ctx).quote(customer, parcel);
@@ -126,7 +125,7 @@ export async function processOrder(
 
   const now = ctx.clock.now();
   const holdExpiresAt = new Date(now.getTime() + ctx.config.holdMinutes * 60_000).toISOString();
-  const orderId = await ctx.db.transaction().execute(async (trx) => {
+  const holdAndCreate = () => ctx.db.transaction().execute(async (trx) => {
     const order = await trx
       .insertInto("orders")
       .values({
@@ -180,6 +179,17 @@ export async function processOrder(
     }
     return order.id;
   });
+
+  let orderId: number;
+  try {
+    orderId = await holdAndCreate();
+  } catch (error) {
+    // Short of stock: holds that ran out go back on the shelf first, then one more try. Only
+    // here, not before every checkout: releasing asks the payment provider about each expired
+    // order, which no buyer should wait for while the shelf is full (the sweeper does it anyway).
+    if (!(error instanceof Conflict) || (await releaseExpiredHolds(ctx)) === 0) throw error;
+    orderId = await holdAndCreate();
+  }
 
   let intent: { id: string; clientSecret: string };
   try {

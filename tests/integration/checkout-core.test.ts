@@ -100,4 +100,28 @@ describe("confirmation", () => {
     await expect(payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242424242424242" })).rejects.toThrow("This payment has expired");
     expect((await confirmPayment(ctx, order.paymentIntentId)).status).toBe("cancelled");
   });
+
+  it("puts expired holds back on the shelf when a buyer finds the stock short, and only then", async () => {
+    const capId = (await ctx.db.insertInto("products").values({ name: "Last Cap", description: "Two caps left only", priceCents: 3000, inventory: 2 }).returning("id").executeTakeFirstOrThrow()).id;
+    await bag("short-1", capId, 2);
+    const first = await processOrder(ctx, { sessionId: "short-1", customer, shippingMethod: "usps-ground_saver" });
+    ctx.clock.advance(10 * 60_000 + 1);
+    const statusOf = async (id: number) => (await ctx.db.selectFrom("orders").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
+
+    // Stock to spare elsewhere: a checkout does not stop to expire other people's orders.
+    await bag("short-2", teeId, 1);
+    await processOrder(ctx, { sessionId: "short-2", customer, shippingMethod: "usps-ground_saver" });
+    expect(await statusOf(first.orderSummary.orderId)).toBe("pending");
+
+    // The last caps sit in a hold that ran out: the next buyer gets them.
+    await bag("short-3", capId, 2);
+    const second = await processOrder(ctx, { sessionId: "short-3", customer, shippingMethod: "usps-ground_saver" });
+    expect(await statusOf(first.orderSummary.orderId)).toBe("cancelled");
+    expect(await statusOf(second.orderSummary.orderId)).toBe("pending");
+    expect((await ctx.db.selectFrom("products").select("inventory").where("id", "=", capId).executeTakeFirstOrThrow()).inventory).toBe(0);
+
+    // Nothing left to release: sold out, as before.
+    await bag("short-4", capId, 1);
+    await expect(processOrder(ctx, { sessionId: "short-4", customer, shippingMethod: "usps-ground_saver" })).rejects.toThrow("Sorry, Last Cap just sold out.");
+  });
 });
