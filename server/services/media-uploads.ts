@@ -162,3 +162,30 @@ export function mediaPartHandler(ctx: AppContext, kind: MediaKind) {
     return undefined;
   };
 }
+
+/** An upload waits this long for its URL to be saved as a setting before it counts as abandoned. */
+export const UNUSED_MEDIA_GRACE_MS = 60 * 60_000;
+
+/**
+ * Uploaded videos and music that no setting points at any more (replaced, or uploaded and never
+ * saved) are deleted after the grace period: each can be 50 MB, and a small host's disk is small.
+ * Run by the sweeper. Returns the names removed.
+ */
+export async function removeUnusedMedia(ctx: AppContext): Promise<string[]> {
+  const dir = path.join(ctx.config.uploadsDir, "media");
+  const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+  if (names.length === 0) return [];
+  const settings = await ctx.db.selectFrom("appSettings").select("value").where("key", "in", ["background_video", "background_music"]).execute();
+  const inUse = new Set(settings.map((s) => /\/uploads\/media\/([^/?#]+)/.exec(s.value)?.[1]).filter(Boolean));
+  const cutoff = ctx.clock.now().getTime() - UNUSED_MEDIA_GRACE_MS;
+  const removed: string[] = [];
+  for (const name of names) {
+    if (inUse.has(name)) continue;
+    const file = path.join(dir, name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (!stat?.isFile() || stat.mtimeMs > cutoff) continue;
+    await fs.promises.rm(file, { force: true });
+    removed.push(name);
+  }
+  return removed;
+}

@@ -1,13 +1,17 @@
 import type { AppContext } from "../context";
 import { resumeFulfilment } from "./fulfilment";
 import { releaseExpiredHolds } from "./holds";
+import { removeUnusedMedia } from "./media-uploads";
 
 let running = false;
+let mediaSweptAt = 0;
+const MEDIA_SWEEP_EVERY_MS = 60 * 60_000;
 
 /**
  * The periodic chores of the one store process (server.js runs this every 30 s): units held by
  * buyers who walked away go back on the shelf even when nobody checks out, and paid orders still
- * owed an e-mail or a label get them. A sweep slowed by a provider is never overlapped by the next.
+ * owed an e-mail or a label get them; once an hour, uploaded media nothing uses any more is deleted.
+ * A sweep slowed by a provider is never overlapped by the next.
  */
 export async function sweep(ctx: AppContext): Promise<void> {
   if (running) return;
@@ -15,6 +19,11 @@ export async function sweep(ctx: AppContext): Promise<void> {
   try {
     await releaseExpiredHolds(ctx).catch((error: unknown) => console.error("Releasing expired holds failed:", error));
     await resumeFulfilment(ctx).catch((error: unknown) => console.error("Resuming order fulfilment failed:", error));
+    const now = ctx.clock.now().getTime();
+    if (now - mediaSweptAt >= MEDIA_SWEEP_EVERY_MS) {
+      mediaSweptAt = now;
+      await removeUnusedMedia(ctx).catch((error: unknown) => console.error("Removing unused media failed:", error));
+    }
   } finally {
     running = false;
   }

@@ -9,7 +9,8 @@ import * as registerRoute from "../../app/routes/api.register";
 import * as uploadsRoute from "../../app/routes/uploads.$";
 import { MEDIA_MAX_BYTES } from "../../server/contracts/admin-settings";
 import { useAppContextForTests } from "../../server/boot";
-import { sniffMedia } from "../../server/services/media-uploads";
+import { removeUnusedMedia, sniffMedia } from "../../server/services/media-uploads";
+import { setSetting } from "../../server/services/settings";
 import { ensureAdmin, resetLoginLimits } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
 import { call, CookieJar } from "../setup/http";
@@ -184,5 +185,35 @@ describe("POST /api/admin/upload-video and upload-audio", () => {
       expect(ordinary.status).toBe(403);
     }
     expect(storedFiles()).toEqual([]);
+  });
+});
+
+describe("removing media nothing uses", () => {
+  it("deletes replaced and abandoned uploads after an hour, never the ones a setting points at", async () => {
+    fs.mkdirSync(mediaDir, { recursive: true });
+    const file = (name: string, minutesOld: number) => {
+      const full = path.join(mediaDir, name);
+      fs.writeFileSync(full, "media");
+      const when = new Date(ctx.clock.now().getTime() - minutesOld * 60_000);
+      fs.utimesSync(full, when, when);
+    };
+    file("video-inuse.mp4", 600);
+    file("audio-inuse.mp3", 600);
+    file("video-replaced.mp4", 120);
+    file("audio-just-uploaded.mp3", 10);
+    file(".video-broken.part", 120);
+    await setSetting(ctx, "background_video", "/uploads/media/video-inuse.mp4");
+    await setSetting(ctx, "background_music", "https://shop.example/uploads/media/audio-inuse.mp3");
+
+    expect((await removeUnusedMedia(ctx)).sort()).toEqual([".video-broken.part", "video-replaced.mp4"]);
+    expect(fs.readdirSync(mediaDir).sort()).toEqual(["audio-inuse.mp3", "audio-just-uploaded.mp3", "video-inuse.mp4"]);
+
+    // An hour later the upload nobody saved goes too.
+    ctx.clock.advance(60 * 60_000);
+    try {
+      expect(await removeUnusedMedia(ctx)).toEqual(["audio-just-uploaded.mp3"]);
+    } finally {
+      ctx.clock.advance(-60 * 60_000);
+    }
   });
 });
