@@ -2,6 +2,7 @@ import type { AppContext } from "../context";
 import { resumeFulfilment } from "./fulfilment";
 import { releaseExpiredHolds } from "./holds";
 import { removeUnusedMedia } from "./media-uploads";
+import { removeAbandonedImages } from "./product-images";
 
 let running = false;
 let mediaSweptAt = 0;
@@ -10,7 +11,7 @@ const MEDIA_SWEEP_EVERY_MS = 60 * 60_000;
 /**
  * The periodic chores of the one store process (server.js runs this every 30 s): units held by
  * buyers who walked away go back on the shelf even when nobody checks out, and paid orders still
- * owed an e-mail or a label get them; once an hour, uploaded media nothing uses any more is deleted.
+ * owed an e-mail or a label get them; once an hour, uploads nothing uses any more are deleted.
  * A sweep slowed by a provider is never overlapped by the next.
  */
 export async function sweep(ctx: AppContext): Promise<void> {
@@ -23,6 +24,7 @@ export async function sweep(ctx: AppContext): Promise<void> {
     if (now - mediaSweptAt >= MEDIA_SWEEP_EVERY_MS) {
       mediaSweptAt = now;
       await removeUnusedMedia(ctx).catch((error: unknown) => console.error("Removing unused media failed:", error));
+      await removeAbandonedImages(ctx).catch((error: unknown) => console.error("Removing abandoned images failed:", error));
     }
   } finally {
     running = false;

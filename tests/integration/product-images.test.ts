@@ -13,7 +13,16 @@ import type { AdminProductImage, AdminProductImagesResponse } from "../../server
 import { useAppContextForTests } from "../../server/boot";
 import { getAdminProduct, updateProduct } from "../../server/services/admin-products";
 import { getPublicProduct } from "../../server/services/catalog";
-import { addProductImage, checkImage, deleteProductImage, ImageRejected, setPrimaryImage } from "../../server/services/product-images";
+import {
+  addProductImage,
+  checkImage,
+  deleteProductImage,
+  ImageRejected,
+  ownImagePathOf,
+  removeAbandonedImages,
+  setPrimaryImage,
+  uploadProductImage,
+} from "../../server/services/product-images";
 import { ensureAdmin } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
 import { call, CookieJar } from "../setup/http";
@@ -277,5 +286,32 @@ describe("the primary image", () => {
     await expect(addProductImage(ctx, productId, tiny)).rejects.toThrow("A product can have at most 20 images.");
     const dir = path.join(ctx.config.uploadsDir, "products");
     expect(fs.readdirSync(dir).filter((f) => f.startsWith(`p${productId}-`))).toHaveLength(60);
+  });
+});
+
+describe("abandoned uploads", () => {
+  it("deletes, after an hour, pictures uploaded from a form that was never saved; never one a product shows", async () => {
+    const productId = await addProduct(ctx, { name: "Kept Picture Tee" });
+    const { png } = await samples();
+    const kept = await addProductImage(ctx, productId, png.bytes);
+    const abandoned = await uploadProductImage(ctx, png.bytes);
+    const abandonedBase = ownImagePathOf(abandoned.imageUrl)!;
+    const fresh = await uploadProductImage(ctx, png.bytes);
+    const freshBase = ownImagePathOf(fresh.imageUrl)!;
+    const age = (base: string, minutes: number) => {
+      const when = new Date(ctx.clock.now().getTime() - minutes * 60_000);
+      for (const file of filesOf(base)) fs.utimesSync(file, when, when);
+    };
+    age(kept.imagePath!, 300);
+    age(abandonedBase, 120);
+    age(freshBase, 5);
+
+    const removed = await removeAbandonedImages(ctx);
+    expect(removed).toContain(abandonedBase);
+    expect(removed).not.toContain(kept.imagePath);
+    expect(removed).not.toContain(freshBase);
+    expect(filesOf(abandonedBase).some((f) => fs.existsSync(f))).toBe(false);
+    expect(filesOf(kept.imagePath!).every((f) => fs.existsSync(f))).toBe(true);
+    expect(filesOf(freshBase).every((f) => fs.existsSync(f))).toBe(true);
   });
 });
