@@ -78,3 +78,14 @@ export async function expectSettled(locator, timeout = 5_000) {
     await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
   });
 }
+
+/** Customer and address on /checkout, as a buyer types them (a New York address unless told otherwise). */
+export async function fillCheckoutDetails(page, { email = "e2e-buyer@example.com", name = "Eve Buyer" } = {}) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Full name").fill(name);
+  await page.getByLabel("Country").selectOption("US");
+  await page.getByLabel("Street address").fill("350 5th Ave");
+  await page.getByLabel("City").fill("New York");
+  await page.getByLabel(/^State/).fill("ny");
+  await page.getByLabel("ZIP / Postal code").fill("10001");
+}

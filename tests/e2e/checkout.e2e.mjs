@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { expectSettled, expectVisible, newPage } from "./browser.mjs";
+import { expectSettled, expectVisible, fillCheckoutDetails, newPage } from "./browser.mjs";
 
 // The seed's cap has stock enough for every run of these tests (other files share the server).
 const CAP = /Sin Gritos Six-Panel Cap/i;
@@ -26,15 +26,7 @@ async function addCapToBag(page, mode) {
   else await expectVisible(page.getByTestId("flash-toast").getByText("Added to Bag"));
 }
 
-async function fillDetails(page) {
-  await page.getByLabel("Email").fill("e2e-buyer@example.com");
-  await page.getByLabel("Full name").fill("Eve Buyer");
-  await page.getByLabel("Country").selectOption("US");
-  await page.getByLabel("Street address").fill("350 5th Ave");
-  await page.getByLabel("City").fill("New York");
-  await page.getByLabel(/^State/).fill("ny");
-  await page.getByLabel("ZIP / Postal code").fill("10001");
-}
+const fillDetails = (page) => fillCheckoutDetails(page);
 
 async function payWith(page, cardNumber) {
   await page.getByLabel("Card number").fill(cardNumber);

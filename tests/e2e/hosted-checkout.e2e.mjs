@@ -3,43 +3,21 @@
 // test processor); Stripe's API is msw inside that process and its payment page a stand-in
 // (tests/e2e/support/fake-stripe.ts), so nothing leaves the machine.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import net from "node:net";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { expectVisible, newPage } from "./browser.mjs";
+import { expectVisible, fillCheckoutDetails, newPage } from "./browser.mjs";
+import { freePort, startStore } from "./support/store-process.mjs";
 
-const root = path.resolve(import.meta.dirname, "../..");
-const dataDir = path.join(root, "tests/.tmp", `e2e-hosted-${Date.now()}`);
 const CAP = /Sin Gritos Six-Panel Cap/i;
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-
 let store;
-let storeLog = "";
 let baseURL;
 let stripePort;
 
 before(async () => {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const port = await freePort();
   stripePort = await freePort();
-  baseURL = `http://localhost:${port}`;
-  store = spawn(process.execPath, ["--import", "tsx", "--import", "./tests/e2e/support/fake-stripe.ts", "server.js"], {
-    cwd: root,
+  store = await startStore({
+    name: "e2e-hosted",
+    nodeArgs: ["--import", "tsx", "--import", "./tests/e2e/support/fake-stripe.ts"],
     env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
       ADMIN_USERNAME: "e2e-hosted-admin",
       ADMIN_PASSWORD: "e2e-hosted-password",
       STRIPE_SECRET_KEY: "sk_test_e2e_hosted",
@@ -48,27 +26,11 @@ before(async () => {
       FAKE_STRIPE_PORT: String(stripePort),
       CHECKOUTS_PER_IP: "1000",
     },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  store.stdout.on("data", (chunk) => (storeLog += chunk));
-  store.stderr.on("data", (chunk) => (storeLog += chunk));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${baseURL}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline || store.exitCode !== null) throw new Error(`The Stripe-mode store did not start:\n${storeLog}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  baseURL = store.baseUrl;
 });
 
-after(async () => {
-  store?.kill("SIGTERM");
-  await new Promise((r) => setTimeout(r, 300));
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => store?.stop());
 
 describe("Stripe's hosted Checkout without JavaScript", () => {
   test("the pay page sends the buyer to Stripe's page for the order's total; paying there lands on Payment Successful!", async () => {
@@ -83,12 +45,7 @@ describe("Stripe's hosted Checkout without JavaScript", () => {
     await page.getByRole("button", { name: "Add To Bag" }).click();
     await expectVisible(page.getByTestId("flash-toast").getByText("Added to Bag"));
     await page.goto("/checkout");
-    await page.getByLabel("Email").fill("hosted-buyer@example.com");
-    await page.getByLabel("Full name").fill("Hana Hosted");
-    await page.getByLabel("Street address").fill("350 5th Ave");
-    await page.getByLabel("City").fill("New York");
-    await page.getByLabel(/^State/).fill("NY");
-    await page.getByLabel("ZIP / Postal code").fill("10001");
+    await fillCheckoutDetails(page, { email: "hosted-buyer@example.com", name: "Hana Hosted" });
     await page.getByRole("button", { name: "Calculate shipping" }).click();
     await expectVisible(page.getByTestId("shipping-rate"));
     await page.getByRole("button", { name: /^Process Order - \$\d/ }).click();

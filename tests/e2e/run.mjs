@@ -2,53 +2,25 @@
 // tests/e2e/*.e2e.mjs file with node's test runner against it, and stops the store.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
+import { root, startStore } from "./support/store-process.mjs";
 
-const root = path.resolve(import.meta.dirname, "../..");
-const dataDir = path.join(root, "tests/.tmp", `e2e-${Date.now()}`);
-fs.mkdirSync(dataDir, { recursive: true });
-
-const port = await new Promise((resolve) => {
-  const probe = net.createServer().listen(0, "127.0.0.1", () => {
-    const { port } = probe.address();
-    probe.close(() => resolve(port));
+const admin = { ADMIN_USERNAME: "e2e-admin", ADMIN_PASSWORD: "e2e-admin-password", ADMIN_EMAIL: "e2e-admin@example.com" };
+let store;
+try {
+  store = await startStore({
+    env: {
+      ...admin,
+      BRAND_NAME: "Legacy",
+      // Every browser comes from 127.0.0.1 here; the per-address limits have their own integration tests.
+      LOGIN_ATTEMPTS_PER_IP: "1000",
+      SUBSCRIBES_PER_IP: "1000",
+      CHECKOUTS_PER_IP: "1000",
+    },
   });
-});
-
-const env = {
-  ...process.env,
-  NODE_ENV: "production",
-  PORT: String(port),
-  HOST: "127.0.0.1",
-  DATA_DIR: dataDir,
-  ADMIN_USERNAME: "e2e-admin",
-  ADMIN_PASSWORD: "e2e-admin-password",
-  ADMIN_EMAIL: "e2e-admin@example.com",
-  BRAND_NAME: "Legacy",
-  // Every browser comes from 127.0.0.1 here; the per-address limits have their own integration tests.
-  LOGIN_ATTEMPTS_PER_IP: "1000",
-  SUBSCRIBES_PER_IP: "1000",
-  CHECKOUTS_PER_IP: "1000",
-};
-const server = spawn(process.execPath, [path.join(root, "server.js")], { env, stdio: ["ignore", "pipe", "pipe"] });
-let serverLog = "";
-server.stdout.on("data", (chunk) => (serverLog += chunk));
-server.stderr.on("data", (chunk) => (serverLog += chunk));
-
-const baseUrl = `http://localhost:${port}`;
-const deadline = Date.now() + 60_000;
-for (;;) {
-  try {
-    if ((await fetch(`${baseUrl}/healthz`)).ok) break;
-  } catch {
-    // not listening yet
-  }
-  if (Date.now() > deadline || server.exitCode !== null) {
-    console.error(`The store did not start:\n${serverLog}`);
-    process.exit(1);
-  }
-  await new Promise((r) => setTimeout(r, 250));
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
 }
 
 // `node tests/e2e/run.mjs landing checkout` runs only the files whose names start with those words.
@@ -59,11 +31,10 @@ const files = fs
   .map((f) => path.join("tests/e2e", f));
 const runner = spawn(process.execPath, ["--test", "--test-concurrency=1", ...files], {
   cwd: root,
-  env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_ADMIN_USERNAME: env.ADMIN_USERNAME, E2E_ADMIN_PASSWORD: env.ADMIN_PASSWORD },
+  env: { ...process.env, E2E_BASE_URL: store.baseUrl, E2E_ADMIN_USERNAME: admin.ADMIN_USERNAME, E2E_ADMIN_PASSWORD: admin.ADMIN_PASSWORD },
   stdio: "inherit",
 });
 const code = await new Promise((resolve) => runner.on("exit", resolve));
-server.kill("SIGTERM");
-if (code !== 0) console.error(`\nStore log:\n${serverLog}`);
-fs.rmSync(dataDir, { recursive: true, force: true });
+if (code !== 0) console.error(`\nStore log:\n${store.log()}`);
+await store.stop();
 process.exit(code ?? 1);

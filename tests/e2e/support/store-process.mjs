@@ -1,0 +1,60 @@
+// Starts the built store (server.js) as its own process on a free port with a fresh DATA_DIR:
+// the shared store of run.mjs, and the Stripe-mode one of hosted-checkout.e2e.mjs.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+export const root = path.resolve(import.meta.dirname, "../../..");
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * `env` is added to the defaults (production, loopback, a fresh data folder); `nodeArgs` go before
+ * server.js (say, `--import` preloads). Resolves once /healthz answers; `stop()` ends the process
+ * and removes its data folder; `log()` is what it printed.
+ */
+export async function startStore({ name = "e2e", env = {}, nodeArgs = [] } = {}) {
+  const dataDir = path.join(root, "tests/.tmp", `${name}-${Date.now()}`);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, "server.js"], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const baseUrl = `http://localhost:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${baseUrl}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline || child.exitCode !== null) {
+      await stop();
+      throw new Error(`The store did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { baseUrl, port, stop, log: () => output };
+}
