@@ -3,6 +3,7 @@ import { payLocalIntent } from "../../server/integrations/payments/local";
 import { processOrder } from "../../server/services/checkout";
 import { releaseExpiredHolds } from "../../server/services/holds";
 import { confirmPayment } from "../../server/services/order-confirmation";
+import { sweep } from "../../server/services/sweeper";
 import { createTestContext } from "../setup/context";
 
 const ctx = createTestContext();
@@ -99,6 +100,21 @@ describe("confirmation", () => {
     expect((await ctx.db.selectFrom("products").select("inventory").where("id", "=", teeId).executeTakeFirstOrThrow()).inventory).toBe(before + 3); // + the pricing test's 3
     await expect(payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242424242424242" })).rejects.toThrow("This payment has expired");
     expect((await confirmPayment(ctx, order.paymentIntentId)).status).toBe("cancelled");
+  });
+
+  it("confirms, on the sweep after the hold runs out, a payment nobody confirmed (no webhook, a closed tab)", async () => {
+    await bag("stranded-1", teeId, 1);
+    const order = await processOrder(ctx, { sessionId: "stranded-1", customer, shippingMethod: "usps-ground_saver" });
+    await payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242 4242 4242 4242" });
+    ctx.clock.advance(10 * 60_000 + 1);
+    await sweep(ctx);
+    const row = await ctx.db.selectFrom("orders").select(["status", "paidAt"]).where("id", "=", order.orderSummary.orderId).executeTakeFirstOrThrow();
+    expect(row.status).toBe("processing");
+    expect(row.paidAt).not.toBeNull();
+    const holds = await ctx.db.selectFrom("inventoryHolds").select("status").where("orderId", "=", order.orderSummary.orderId).execute();
+    expect(holds.map((h) => h.status)).toEqual(["sold"]);
+    const mails = await ctx.db.selectFrom("mailMessages").select("subject").where("tag", "=", "order-confirmation").where("subject", "like", `%#${order.orderSummary.orderNumber}%`).execute();
+    expect(mails).toHaveLength(1);
   });
 
   it("puts expired holds back on the shelf when a buyer finds the stock short, and only then", async () => {
