@@ -1,4 +1,5 @@
 import { orderNumberOf } from "../contracts/checkout";
+import { CHECKOUT_UI } from "../contracts/checkout-ui";
 import type { AppContext } from "../context";
 import { Conflict, Invalid, NotFound } from "../errors";
 import { paymentsFor } from "../integrations/payments";
@@ -13,7 +14,7 @@ const SESSION_MINUTES = 31;
 export const HOSTED_MESSAGES = {
   unavailable: "Paying on Stripe's page needs Stripe to be configured.",
   paid: "This order is already paid.",
-  expired: "Your reservation has expired. Please return to checkout to try again.",
+  expired: CHECKOUT_UI.holdExpired,
 } as const;
 
 function hostedProvider(ctx: AppContext) {

@@ -188,7 +188,7 @@ describe("paying on Stripe's hosted Checkout without JavaScript", () => {
     try {
       const late = await runRoute<PayActionData>(payPage.action, { path: `/checkout/pay/${paymentIntentId}`, params: { paymentIntentId }, form: {}, jar });
       expect(late.status).toBe(409);
-      expect(late.data.notice).toMatchObject({ title: "Payment Failed", description: "Your reservation has expired. Please return to checkout to try again." });
+      expect(late.data.notice).toMatchObject({ title: "Payment Failed", description: "Your reservation ran out and the items went back on sale. Process the order again to reserve them." });
     } finally {
       ctx.clock.advance(-(ctx.config.holdMinutes + 1) * 60_000);
     }
