@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useQuery } from "@tanstack/react-query";
 import { AdminSection } from "~/components/admin/admin-section";
 import { ProductEditor } from "~/components/admin/products/product-editor";
 import { ProductList } from "~/components/admin/products/product-list";
 import { useImageQueue } from "~/components/admin/products/use-image-queue";
+import { skipQueryOnlyRevalidation } from "~/lib/revalidate";
 import { useTRPC } from "~/lib/trpc";
 import { cn } from "~/lib/utils";
 import { getAppContext } from "../../server/boot";
@@ -23,8 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 // Switching inner tabs only changes the query string; react-query owns the data by then.
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
-  currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search ? false : defaultShouldRevalidate;
+export const shouldRevalidate = skipQueryOnlyRevalidation;
 
 const TABS = [
   { key: "list", label: "Product List" },

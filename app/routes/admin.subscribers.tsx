@@ -1,27 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { SubscriberManager } from "~/components/admin/subscribers/subscriber-manager";
-import { getAppContext } from "../../server/boot";
-import { pageFromSearch } from "../../server/contracts/admin-subscribers";
-import { requireAdminPage } from "../../server/http/auth";
-import { listSubscribers } from "../../server/services/admin-subscribers";
+import { skipQueryOnlyRevalidation } from "~/lib/revalidate";
+import { subscribersPageData } from "../../server/http/subscribers-page";
 
 export const meta: MetaFunction = () => [{ title: "Subscriber Management · Admin Dashboard" }];
 
-/**
- * Loaders run in parallel with the layout's, so this one checks the admin itself. The list is one
- * page of 100 (`?page=`, the pager's links, so paging works without JavaScript too).
- */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await getAppContext();
-  await requireAdminPage(ctx, request);
-  const page = pageFromSearch(new URL(request.url).searchParams.get("page"));
-  return { list: await listSubscribers(ctx, { page }), loadedAt: Date.now() };
-}
-
-// Paging only changes the query string; once hydrated, react-query fetches the page itself.
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
-  currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search ? false : defaultShouldRevalidate;
+export const loader = ({ request }: LoaderFunctionArgs) => subscribersPageData(request);
+export const shouldRevalidate = skipQueryOnlyRevalidation;
 
 export default function AdminSubscribersTab() {
   const { list, loadedAt } = useLoaderData<typeof loader>();

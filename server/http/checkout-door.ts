@@ -286,8 +286,7 @@ export async function successLoader({ request }: LoaderFunctionArgs) {
       // This very request emptied the bag, but the layout's loader ran beside this one and counted
       // it full: show the outcome once more, so the header's bag is empty too. Not a loop: a
       // second confirmation is never the first time.
-      const paid = await ctx.db.selectFrom("orders").select("paymentIntentId").where("id", "=", outcome.orderId).executeTakeFirstOrThrow();
-      throw redirect(`/checkout-success?payment_intent=${encodeURIComponent(paid.paymentIntentId ?? paymentIntentId)}`, { headers: NO_STORE });
+      throw redirect(`/checkout-success?payment_intent=${encodeURIComponent(outcome.paymentIntentId)}`, { headers: NO_STORE });
     }
     if (outcome.status === "paid" || outcome.status === "pending") return reply({ state: outcome.status, orderNumber: outcome.orderNumber });
     return reply({ state: outcome.status, orderNumber: outcome.orderNumber, message: outcome.message });

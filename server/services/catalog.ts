@@ -1,5 +1,5 @@
 import type { Product } from "../../db/schema";
-import { CATALOG_MESSAGES, type ProductImagesResponse, type PublicProduct } from "../contracts/catalog";
+import { CATALOG_MESSAGES, type ProductImagesResponse, type PublicProduct, type PublicProductImage } from "../contracts/catalog";
 import type { AppContext } from "../context";
 import { NotFound } from "../errors";
 import { variantUrls } from "./image-variants";
@@ -109,16 +109,18 @@ export async function listProductImages(ctx: AppContext, productId: number): Pro
     .orderBy("isPrimary", "desc")
     .orderBy("id", "asc")
     .execute();
+  return { productId, images: rows.map(toPublicImage) };
+}
+
+/** An image row as the storefront (and, with its date, the admin) sees it. */
+export function toPublicImage(row: { id: number; productId: number; imageUrl: string | null; imagePath: string | null; isPrimary: 0 | 1; displayOrder: number }): PublicProductImage {
   return {
-    productId,
-    images: rows.map((row) => ({
-      id: row.id,
-      productId: row.productId,
-      imageUrl: row.imageUrl,
-      imagePath: row.imagePath,
-      srcSet: srcSetFor(row),
-      isPrimary: row.isPrimary === 1,
-      displayOrder: row.displayOrder,
-    })),
+    id: row.id,
+    productId: row.productId,
+    imageUrl: row.imageUrl,
+    imagePath: row.imagePath,
+    srcSet: srcSetFor(row),
+    isPrimary: row.isPrimary === 1,
+    displayOrder: row.displayOrder,
   };
 }

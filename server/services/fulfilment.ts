@@ -1,5 +1,6 @@
 import type { Order } from "../../db/schema";
 import { LABEL_MESSAGES } from "../contracts/admin-orders";
+import type { Address } from "../contracts/checkout-form";
 import type { AppContext } from "../context";
 import { Conflict, NotFound } from "../errors";
 import { mailerFor } from "../integrations/mail";
@@ -143,7 +144,7 @@ async function ensureLabel(ctx: AppContext, order: Order, items: Item[]): Promis
   const existing = await ctx.db.selectFrom("shippingLabels").select(["id", "status"]).where("orderId", "=", order.id).orderBy("id", "desc").execute();
   if (existing.some((l) => l.status !== "failed")) return { ok: true };
   const failedRow = existing[0]?.id;
-  const address = JSON.parse(order.shippingAddress) as { street: string; city: string; state: string; zipCode: string; country: string };
+  const address = JSON.parse(order.shippingAddress) as Address;
   const parcel = parcelFor(items.map((i) => ({ quantity: i.quantity, weight: i.weight ?? 1, length: i.length ?? 12, width: i.width ?? 9, height: i.height ?? 6 })));
   try {
     const label = await shippingFor(ctx).buyLabel({

@@ -6,7 +6,8 @@ import { expireOrder } from "./holds";
 import { fulfilOrder } from "./fulfilment";
 
 export type ConfirmOutcome =
-  | { status: "paid"; orderId: number; orderNumber: string; firstTime: boolean }
+  /** `paymentIntentId`: the payment the order was paid with. */
+  | { status: "paid"; orderId: number; orderNumber: string; paymentIntentId: string; firstTime: boolean }
   | { status: "pending"; orderId: number; orderNumber: string }
   | { status: "failed"; orderId: number; orderNumber: string; message: string }
   | { status: "cancelled"; orderId: number; orderNumber: string; message: string };
@@ -25,7 +26,7 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string): 
     .executeTakeFirst();
   if (!order) throw new NotFound("Order not found.");
   const orderNumber = orderNumberOf(order);
-  if (order.paidAt) return { status: "paid", orderId: order.id, orderNumber, firstTime: false };
+  if (order.paidAt) return { status: "paid", orderId: order.id, orderNumber, paymentIntentId, firstTime: false };
 
   const intent = await paymentsFor(ctx).retrieveIntent(paymentIntentId);
   if (intent.status === "canceled") {
@@ -77,11 +78,11 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string): 
   if (outcome === "refunded") {
     return { status: "cancelled", orderId: order.id, orderNumber, message: "Your reservation ran out and the items sold out meanwhile. Your payment has been refunded in full." };
   }
-  if (outcome === "already") return { status: "paid", orderId: order.id, orderNumber, firstTime: false };
+  if (outcome === "already") return { status: "paid", orderId: order.id, orderNumber, paymentIntentId, firstTime: false };
   // Inline, so the buyer's e-mail is on its way when the success page shows; the sweeper finishes
   // whatever a crash or a provider outage leaves undone (fulfilment.ts).
   await fulfilOrder(ctx, order.id);
-  return { status: "paid", orderId: order.id, orderNumber, firstTime: true };
+  return { status: "paid", orderId: order.id, orderNumber, paymentIntentId, firstTime: true };
 }
 
 class SoldOutAfterExpiry extends Error {}

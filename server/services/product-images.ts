@@ -15,7 +15,7 @@ import {
 } from "../contracts/admin-products";
 import type { AppContext } from "../context";
 import { DomainError, Invalid, NotFound } from "../errors";
-import { srcSetFor } from "./catalog";
+import { toPublicImage } from "./catalog";
 import { deleteWebpVariants, variantUrls, writeWebpVariants } from "./image-variants";
 
 /**
@@ -149,16 +149,7 @@ type ImageRow = {
 };
 
 function toAdminImage(row: ImageRow): AdminProductImage {
-  return {
-    id: row.id,
-    productId: row.productId,
-    imageUrl: row.imageUrl,
-    imagePath: row.imagePath,
-    srcSet: srcSetFor(row),
-    isPrimary: row.isPrimary === 1,
-    displayOrder: row.displayOrder,
-    createdAt: row.createdAt,
-  };
+  return { ...toPublicImage(row), createdAt: row.createdAt };
 }
 
 const IMAGE_COLUMNS = ["id", "productId", "imageUrl", "imagePath", "isPrimary", "displayOrder", "createdAt"] as const;

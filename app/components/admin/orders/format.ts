@@ -1,6 +1,7 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import { formatInTimeZone } from "date-fns-tz";
 import type { AppRouter } from "../../../../server/trpc/router";
+import type { Address } from "../../../../server/contracts/checkout-form";
 
 type Outputs = inferRouterOutputs<AppRouter>["admin"]["orders"];
 export type AdminOrder = Outputs["list"]["orders"][number];
@@ -27,14 +28,6 @@ export const money = (dollars: number) => usd.format(dollars);
 
 /** Dollars to cents and back, so amounts add up without floating-point crumbs. */
 export const cents = (dollars: number) => Math.round(dollars * 100);
-
-export interface Address {
-  street: string;
-  city: string;
-  state: string;
-  zipCode: string;
-  country: string;
-}
 
 /** Spec §3: the shipping address is JSON text; anything unreadable is shown as it is stored. */
 export function parseAddress(text: string): Address | null {
