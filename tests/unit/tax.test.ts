@@ -83,6 +83,9 @@ describe("effectiveRate", () => {
     expect(effectiveRate(256, 3_500)).toBe(0.073143); // shipping taxed: above the nominal 6.25 %
     expect(effectiveRate(725, 10_000)).toBe(0.0725);
     expect(effectiveRate(0, 0)).toBe(0);
+    expect(effectiveRate(0, 10_000)).toBe(0);
+    // A cent on $50,000 is 0.0000002: still above 0, so the tax line still shows it.
+    expect(effectiveRate(1, 5_000_000)).toBe(0.000001);
   });
 
   it("gives the amount back to the cent", () => {

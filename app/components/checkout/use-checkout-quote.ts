@@ -78,8 +78,8 @@ export function useCheckoutQuote({
   const selectedRate = rates?.find((rate) => rate.key === selected) ?? null;
 
   // The tax for this bag with the chosen rate's shipping (some states tax it), as Process Order
-  // will charge it. Spec §8: a failure silently means no tax.
-  const taxBody = address ? JSON.stringify({ state: address.state, country: address.country, subtotal, shippingCost: selectedRate?.cost ?? 0 }) : "";
+  // will charge it: asked once a rate is chosen, not before. Spec §8: a failure means no tax.
+  const taxBody = address && selectedRate ? JSON.stringify({ state: address.state, country: address.country, subtotal, shippingCost: selectedRate.cost }) : "";
   const taxKey = taxBody && `${taxBody}|${bagKey}`;
   const [tax, setTax] = useState<TaxView>(initial?.tax ?? NO_TAX);
   const taxed = useRef(initial?.rates ? taxKey : "");

@@ -25,11 +25,12 @@ export function taxLabelFor(country: string, state?: string | null): string {
 }
 
 /**
- * The rate shown beside the tax: what is really charged on the goods. Six decimals keep it exact
- * enough to give the amount back to the cent on any order the store takes, without float noise.
+ * The rate shown beside the tax: what is really charged on the goods. Six decimals, without float
+ * noise; never 0 while some tax is charged, since the screen shows the tax line only above 0.
  */
 export function effectiveRate(taxCents: number, subtotalCents: number): number {
-  return subtotalCents > 0 ? Math.round((taxCents / subtotalCents) * 1e6) / 1e6 : 0;
+  if (subtotalCents <= 0 || taxCents <= 0) return 0;
+  return Math.max(1e-6, Math.round((taxCents / subtotalCents) * 1e6) / 1e6);
 }
 
 /**
