@@ -4,11 +4,14 @@ import * as taxRoute from "../../app/routes/api.calculate-tax";
 import * as localPayRoute from "../../app/routes/api.local-payments.confirm";
 import * as processRoute from "../../app/routes/api.process-order";
 import * as shippingRoute from "../../app/routes/api.shipping.calculate";
+import * as checkoutPage from "../../app/routes/checkout";
+import * as payPage from "../../app/routes/checkout_.pay.$paymentIntentId";
 import { useAppContextForTests } from "../../server/boot";
 import { listOrders } from "../../server/services/admin-orders";
 import { createTestContext } from "../setup/context";
 import { call, CookieJar } from "../setup/http";
-import { addProduct } from "./store-helpers";
+import type { CheckoutActionData, PayLoaderData } from "../../server/http/checkout-door";
+import { addProduct, runRoute } from "./store-helpers";
 
 // What the buyer is told about tax at checkout is what the order, its e-mail and the back office
 // say afterwards: the REST doors the screen uses, a real database, the outbox.
@@ -87,6 +90,28 @@ describe("POST /api/calculate-tax with a bag", () => {
     const jar = await shopperWith([[jacketId, 1]]);
     const response = await calculateTax({ state: "PA", country: "US", subtotal: 120, shippingCost: 5.95 }, jar);
     expect(await response.json()).toEqual({ taxRate: 0, taxAmount: 0, taxLabel: "Pennsylvania Sales Tax" });
+  });
+});
+
+describe("the checkout without JavaScript", () => {
+  it("estimates with the chosen rate's shipping, and the payment page shows the stored tax", async () => {
+    const jar = await shopperWith([[jacketId, 1], [teeId, 1]]);
+    const form = { ...customerInfo, state: "ny" };
+    const quoted = await runRoute<CheckoutActionData>(checkoutPage.action, { path: "/checkout", form: { intent: "rates", ...form }, jar });
+    expect(quoted.data.shippingMethod).toBe("usps-ground_saver");
+    // The same figures as the REST doors give for this bag: 5.00, 3.125 % of the goods.
+    expect(quoted.data.tax).toEqual({ taxRate: 0.03125, taxAmount: 5, taxLabel: "New York Sales Tax" });
+
+    // Priority (9.95 + 1.25 = 11.20): 4 % × (120 + 11.20 × 0.75) = 5.136 → 5.14.
+    const priority = await runRoute<CheckoutActionData>(checkoutPage.action, { path: "/checkout", form: { intent: "rates", ...form, shippingMethod: "usps-priority" }, jar });
+    expect(priority.data.tax).toMatchObject({ taxAmount: 5.14 });
+
+    const processed = await runRoute(checkoutPage.action, { path: "/checkout", form: { intent: "process", ...form, shippingMethod: "usps-priority" }, jar });
+    expect(processed.status).toBe(302);
+    const paymentIntentId = (processed.headers.get("Location") ?? "").split("/").pop()!;
+    const page = await runRoute<PayLoaderData>(payPage.loader, { path: `/checkout/pay/${paymentIntentId}`, params: { paymentIntentId }, jar });
+    // 5.14 / 160 = 0.032125.
+    expect(page.data).toMatchObject({ subtotal: 160, shipping: 11.2, tax: { taxRate: 0.032125, taxAmount: 5.14, taxLabel: "New York Sales Tax" }, total: 176.34 });
   });
 });
 
