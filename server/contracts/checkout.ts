@@ -101,7 +101,11 @@ export const calculateTaxSchema = z.object({
   state: z.string().trim().toUpperCase().max(2).default(""),
   country: z.string().trim().toUpperCase().length(2, "Choose a country").default("US"),
   subtotal: z.number({ error: "subtotal must be a number" }).nonnegative("subtotal must not be negative").max(1_000_000),
-  shippingCost: z.number({ error: "shippingCost must be a number" }).nonnegative("shippingCost must not be negative").max(100_000).optional(),
+  shippingCost: z
+    .number({ error: "shippingCost must be a number" })
+    .nonnegative("shippingCost must not be negative")
+    .max(100_000)
+    .optional(),
 });
 
 /** The local test processor's card form (the offline stand-in for Stripe.js). */

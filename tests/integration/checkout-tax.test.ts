@@ -40,12 +40,15 @@ async function shopperWith(lines: [productId: number, quantity: number][]) {
 
 const calculateTax = (body: unknown, jar?: CookieJar) => call(taxRoute.action, { method: "POST", path: "/api/calculate-tax", body, jar });
 const rates = async (address: object, jar: CookieJar) =>
-  (await (await call(shippingRoute.action, { method: "POST", path: "/api/shipping/calculate", body: { address, packageWeight: 1 }, jar })).json()) as {
+  (await (
+    await call(shippingRoute.action, { method: "POST", path: "/api/shipping/calculate", body: { address, packageWeight: 1 }, jar })
+  ).json()) as {
     key: string;
     method: string;
     cost: number;
   }[];
-const processOrder = (body: unknown, jar: CookieJar) => call(processRoute.action, { method: "POST", path: "/api/process-order", body, jar, ip: "198.51.100.10" });
+const processOrder = (body: unknown, jar: CookieJar) =>
+  call(processRoute.action, { method: "POST", path: "/api/process-order", body, jar, ip: "198.51.100.10" });
 
 describe("POST /api/calculate-tax with a bag", () => {
   it("taxes the bag's items, not the subtotal sent: two $100 shirts in New York are two exempt items", async () => {
@@ -54,11 +57,18 @@ describe("POST /api/calculate-tax with a bag", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ taxRate: 0, taxAmount: 0, taxLabel: "New York Sales Tax" });
     // The same subtotal from a caller without a bag counts as one $200 item: 4 % of 200.
-    expect(await (await calculateTax({ state: "NY", country: "US", subtotal: 200 })).json()).toEqual({ taxRate: 0.04, taxAmount: 8, taxLabel: "New York Sales Tax" });
+    expect(await (await calculateTax({ state: "NY", country: "US", subtotal: 200 })).json()).toEqual({
+      taxRate: 0.04,
+      taxAmount: 8,
+      taxLabel: "New York Sales Tax",
+    });
   });
 
   it("announces what Process Order stores, and the e-mail and the back office show it to the cent", async () => {
-    const jar = await shopperWith([[jacketId, 1], [teeId, 1]]);
+    const jar = await shopperWith([
+      [jacketId, 1],
+      [teeId, 1],
+    ]);
     const saver = (await rates(newYork, jar)).find((rate) => rate.method === "ground_saver")!;
     expect(saver.cost).toBe(6.7); // 2 lb: 5.95 + 0.75
 
@@ -70,13 +80,28 @@ describe("POST /api/calculate-tax with a bag", () => {
     const processed = await processOrder({ customerInfo, shippingMethod: saver.key, shippingCost: saver.cost }, jar);
     expect(processed.status).toBe(201);
     const { clientSecret, paymentIntentId, orderSummary } = await processed.json();
-    expect(orderSummary).toMatchObject({ subtotal: 160, shipping: 6.7, tax: announced.taxAmount, taxRate: announced.taxRate, total: 171.7 });
-    const stored = await ctx.db.selectFrom("orders").select(["id", "taxCents", "totalCents"]).where("paymentIntentId", "=", paymentIntentId).executeTakeFirstOrThrow();
+    expect(orderSummary).toMatchObject({
+      subtotal: 160,
+      shipping: 6.7,
+      tax: announced.taxAmount,
+      taxRate: announced.taxRate,
+      total: 171.7,
+    });
+    const stored = await ctx.db
+      .selectFrom("orders")
+      .select(["id", "taxCents", "totalCents"])
+      .where("paymentIntentId", "=", paymentIntentId)
+      .executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ taxCents: 500, totalCents: 17_170 });
 
     const paid = await call(localPayRoute.action, { method: "POST", body: { clientSecret, cardNumber: "4242 4242 4242 4242" } });
     expect(await paid.json()).toMatchObject({ status: "paid" });
-    const mail = await ctx.db.selectFrom("mailMessages").select(["textBody", "htmlBody"]).where("toAddress", "=", customerInfo.email).where("tag", "=", "order-confirmation").execute();
+    const mail = await ctx.db
+      .selectFrom("mailMessages")
+      .select(["textBody", "htmlBody"])
+      .where("toAddress", "=", customerInfo.email)
+      .where("tag", "=", "order-confirmation")
+      .execute();
     expect(mail).toHaveLength(1);
     expect(mail[0]!.textBody).toContain("Tax: $5.00");
     expect(mail[0]!.textBody).toContain("Total: $171.70");
@@ -95,7 +120,10 @@ describe("POST /api/calculate-tax with a bag", () => {
 
 describe("the checkout without JavaScript", () => {
   it("estimates with the chosen rate's shipping, and the payment page shows the stored tax", async () => {
-    const jar = await shopperWith([[jacketId, 1], [teeId, 1]]);
+    const jar = await shopperWith([
+      [jacketId, 1],
+      [teeId, 1],
+    ]);
     const form = { ...customerInfo, state: "ny" };
     const quoted = await runRoute<CheckoutActionData>(checkoutPage.action, { path: "/checkout", form: { intent: "rates", ...form }, jar });
     expect(quoted.data.shippingMethod).toBe("usps-ground_saver");
@@ -103,15 +131,32 @@ describe("the checkout without JavaScript", () => {
     expect(quoted.data.tax).toEqual({ taxRate: 0.03125, taxAmount: 5, taxLabel: "New York Sales Tax" });
 
     // Priority (9.95 + 1.25 = 11.20): 4 % × (120 + 11.20 × 0.75) = 5.136 → 5.14.
-    const priority = await runRoute<CheckoutActionData>(checkoutPage.action, { path: "/checkout", form: { intent: "rates", ...form, shippingMethod: "usps-priority" }, jar });
+    const priority = await runRoute<CheckoutActionData>(checkoutPage.action, {
+      path: "/checkout",
+      form: { intent: "rates", ...form, shippingMethod: "usps-priority" },
+      jar,
+    });
     expect(priority.data.tax).toMatchObject({ taxAmount: 5.14 });
 
-    const processed = await runRoute(checkoutPage.action, { path: "/checkout", form: { intent: "process", ...form, shippingMethod: "usps-priority" }, jar });
+    const processed = await runRoute(checkoutPage.action, {
+      path: "/checkout",
+      form: { intent: "process", ...form, shippingMethod: "usps-priority" },
+      jar,
+    });
     expect(processed.status).toBe(302);
     const paymentIntentId = (processed.headers.get("Location") ?? "").split("/").pop()!;
-    const page = await runRoute<PayLoaderData>(payPage.loader, { path: `/checkout/pay/${paymentIntentId}`, params: { paymentIntentId }, jar });
+    const page = await runRoute<PayLoaderData>(payPage.loader, {
+      path: `/checkout/pay/${paymentIntentId}`,
+      params: { paymentIntentId },
+      jar,
+    });
     // 5.14 / 160 = 0.032125.
-    expect(page.data).toMatchObject({ subtotal: 160, shipping: 11.2, tax: { taxRate: 0.032125, taxAmount: 5.14, taxLabel: "New York Sales Tax" }, total: 176.34 });
+    expect(page.data).toMatchObject({
+      subtotal: 160,
+      shipping: 11.2,
+      tax: { taxRate: 0.032125, taxAmount: 5.14, taxLabel: "New York Sales Tax" },
+      total: 176.34,
+    });
   });
 });
 
@@ -125,8 +170,14 @@ describe("POST /api/calculate-tax with a bare subtotal (no bag)", () => {
 
   it("adds the shipping cost sent where the state taxes it, and nothing abroad", async () => {
     // Texas 6.25 % of 35 + 5.95 = 2.559375 → 2.56.
-    expect(await (await calculateTax({ state: "TX", country: "US", subtotal: 35, shippingCost: 5.95 })).json()).toMatchObject({ taxAmount: 2.56 });
-    expect(await (await calculateTax({ state: "", country: "DE", subtotal: 35, shippingCost: 5.95 })).json()).toEqual({ taxRate: 0, taxAmount: 0, taxLabel: "Sales Tax" });
+    expect(await (await calculateTax({ state: "TX", country: "US", subtotal: 35, shippingCost: 5.95 })).json()).toMatchObject({
+      taxAmount: 2.56,
+    });
+    expect(await (await calculateTax({ state: "", country: "DE", subtotal: 35, shippingCost: 5.95 })).json()).toEqual({
+      taxRate: 0,
+      taxAmount: 0,
+      taxLabel: "Sales Tax",
+    });
   });
 
   it("refuses a negative shipping cost with a readable message", async () => {
@@ -143,7 +194,11 @@ describe("Process Order and the rates' keys", () => {
       const response = await processOrder({ customerInfo, shippingMethod }, jar);
       expect(response.status).toBe(201);
       const { paymentIntentId } = await response.json();
-      const order = await ctx.db.selectFrom("orders").select("shippingMethod").where("paymentIntentId", "=", paymentIntentId).executeTakeFirstOrThrow();
+      const order = await ctx.db
+        .selectFrom("orders")
+        .select("shippingMethod")
+        .where("paymentIntentId", "=", paymentIntentId)
+        .executeTakeFirstOrThrow();
       expect(order.shippingMethod).toBe("usps-ground_saver");
     }
   });

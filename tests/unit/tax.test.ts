@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { effectiveRate, quoteTax, US_STATE_TAX_RULES_2025 } from "../../server/integrations/tax";
 
 const item = (unitCents: number, quantity = 1) => ({ unitCents, quantity });
-const us = (state: string, lines: { unitCents: number; quantity: number }[], shippingCents = 0) => quoteTax({ country: "US", state, lines, shippingCents });
+const us = (state: string, lines: { unitCents: number; quantity: number }[], shippingCents = 0) =>
+  quoteTax({ country: "US", state, lines, shippingCents });
 
 describe("quoteTax: the state's rate where clothing is taxable", () => {
   it("charges California's rate on the goods, not on separately stated shipping", () => {
@@ -26,7 +27,8 @@ describe("quoteTax: the state's rate where clothing is taxable", () => {
 
 describe("quoteTax: clothing exemptions", () => {
   it("exempts clothing in PA, NJ, MN and VT, shipping included", () => {
-    for (const state of ["PA", "NJ", "MN", "VT"]) expect(us(state, [item(3_000, 2), item(25_000)], 895)).toMatchObject({ taxCents: 0, taxRate: 0 });
+    for (const state of ["PA", "NJ", "MN", "VT"])
+      expect(us(state, [item(3_000, 2), item(25_000)], 895)).toMatchObject({ taxCents: 0, taxRate: 0 });
   });
 
   it("NY: an item under $110 is exempt from the 4 % state portion, one at $110 or more pays it", () => {
