@@ -1,12 +1,19 @@
 import { calculateTaxSchema } from "../../server/contracts/checkout";
-import { quoteTax } from "../../server/integrations/tax";
+import { cartSessionIdOf } from "../../server/http/cart-session";
 import { methodNotAllowed, parseJsonBody, rest } from "../../server/http/rest";
+import { estimateTax } from "../../server/services/tax";
 
 export const loader = () => methodNotAllowed(["POST"]);
 
-/** POST /api/calculate-tax: an estimate for the screen; process-order computes the real tax itself. */
-export const action = rest(async ({ request }) => {
+/** POST /api/calculate-tax: the tax Process Order will charge this bag; taxRate is the effective rate. */
+export const action = rest(async ({ request, ctx }) => {
   const input = await parseJsonBody(request, calculateTaxSchema);
-  const tax = quoteTax({ country: input.country, state: input.state, subtotalCents: Math.round(input.subtotal * 100) });
-  return Response.json({ taxRate: tax.taxRate, taxAmount: tax.taxCents / 100, taxLabel: tax.taxLabel });
+  const tax = await estimateTax(ctx, {
+    sessionId: await cartSessionIdOf(ctx, request),
+    country: input.country,
+    state: input.state,
+    subtotalCents: Math.round(input.subtotal * 100),
+    shippingCents: input.shippingCost === undefined ? undefined : Math.round(input.shippingCost * 100),
+  });
+  return Response.json(tax, { headers: { "Cache-Control": "no-store" } });
 });

@@ -66,7 +66,10 @@ export function customerErrors(values: CheckoutValues): Record<string, string[]>
   return errors;
 }
 
-/** A rate as the screen shows it, in dollars, with the key the server expects back. */
+/**
+ * A rate as POST /api/shipping/calculate answers it and the screen shows it, in dollars. `key`
+ * is what Process Order takes back as shippingMethod: the screen never builds it itself.
+ */
 export interface RateView {
   key: string;
   carrier: string;
@@ -76,15 +79,15 @@ export interface RateView {
   estimatedDays: number;
 }
 
-/** The shape of POST /api/shipping/calculate's answer. */
-export type ApiRate = Omit<RateView, "key">;
-
-// Mirrors methodKeyOf in server/integrations/shipping (which the browser may not import).
-// Same as methodKeyOf on the server (server/integrations/shipping/types.ts).
-export const rateKey = (rate: { carrier: string; method: string }) =>
-  `${rate.carrier.toLowerCase().replace(/[^a-z0-9]+/g, "")}-${rate.method}`;
-
-export const toRateView = (rate: ApiRate): RateView => ({ ...rate, key: rateKey(rate) });
+/** A quoted rate (cents) as the screen and the API show it (dollars). */
+export const toRateView = (rate: { key: string; carrier: string; method: string; costCents: number; description: string; estimatedDays: number }): RateView => ({
+  key: rate.key,
+  carrier: rate.carrier,
+  method: rate.method,
+  cost: rate.costCents / 100,
+  description: rate.description,
+  estimatedDays: rate.estimatedDays,
+});
 
 /** Spec §9: ground_saver when offered, else the cheapest. */
 export function defaultRateKey(rates: RateView[]): string {

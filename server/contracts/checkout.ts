@@ -37,10 +37,15 @@ export const customerInfoSchema = z
   .transform((value) => ({ ...value, state: value.country === "US" ? value.state : "" }));
 export type CustomerInfo = z.infer<typeof customerInfoSchema>;
 
-/** A carrier-method key such as "usps-ground_saver". */
+/**
+ * A rate's `key` such as "usps-ground_saver". Keys are lower case; a caller's "USPS-ground_saver"
+ * (built from the rate's carrier and method) means the same rate, so case is ignored here, the
+ * one place the method is read.
+ */
 export const shippingMethodSchema = z
   .string({ error: CHECKOUT_MESSAGES.missing })
   .trim()
+  .toLowerCase()
   .regex(/^[a-z0-9]+-[a-z0-9_]+$/, CHECKOUT_MESSAGES.missing);
 
 /** POST /api/process-order. A shippingCost may be sent (the spec's client does) but is never trusted. */
@@ -88,11 +93,19 @@ export const shippingCalculateSchema = z.object({
   packageWeight: z.unknown().optional(),
 });
 
-/** POST /api/calculate-tax. */
+/**
+ * POST /api/calculate-tax. The caller's bag, when it has one, decides the goods (subtotal is then
+ * only the spec's field); shippingCost, ours, is the chosen rate, for states that tax delivery.
+ */
 export const calculateTaxSchema = z.object({
   state: z.string().trim().toUpperCase().max(2).default(""),
   country: z.string().trim().toUpperCase().length(2, "Choose a country").default("US"),
   subtotal: z.number({ error: "subtotal must be a number" }).nonnegative("subtotal must not be negative").max(1_000_000),
+  shippingCost: z
+    .number({ error: "shippingCost must be a number" })
+    .nonnegative("shippingCost must not be negative")
+    .max(100_000)
+    .optional(),
 });
 
 /** The local test processor's card form (the offline stand-in for Stripe.js). */

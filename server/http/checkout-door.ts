@@ -20,11 +20,11 @@ import type { AppContext } from "../context";
 import { DomainError, Invalid, NotFound } from "../errors";
 import { payLocalIntentById } from "../integrations/payments/local";
 import { SHIPPING_COUNTRIES } from "../integrations/shipping/local-rates";
-import { quoteTax } from "../integrations/tax";
 import { getCart } from "../services/cart";
-import { orderForPayment, priceCart, processOrder, quoteShipping } from "../services/checkout";
+import { orderForPayment, processOrder, quoteShipping } from "../services/checkout";
 import { completeHostedCheckout, startHostedCheckout } from "../services/hosted-checkout";
 import { confirmPayment } from "../services/order-confirmation";
+import { estimateTax, storedTaxView } from "../services/tax";
 import { cartSessionIdOf } from "./cart-session";
 import { redirectWithToast } from "./flash";
 import { statusOf } from "./rest";
@@ -87,16 +87,15 @@ export interface CheckoutActionData {
   notice: ActionNotice | null;
 }
 
-/** Rates and the tax estimate for the address; null rates when it is incomplete. */
-async function quote(ctx: AppContext, sessionId: string | null, values: CheckoutValues) {
+/** Rates, the method kept or chosen, and the tax with that method's shipping; null rates when the address is incomplete. */
+async function quote(ctx: AppContext, sessionId: string | null, values: CheckoutValues, chosen: string) {
   const address = completeAddress(values);
-  if (!address) return { rates: null, tax: NO_TAX };
-  const rates = (await quoteShipping(ctx, sessionId, address)).map((r) =>
-    toRateView({ carrier: r.carrier, method: r.method, cost: r.costCents / 100, description: r.description, estimatedDays: r.estimatedDays }),
-  );
-  const { subtotalCents } = await priceCart(ctx, sessionId);
-  const tax = quoteTax({ country: address.country, state: address.state, subtotalCents });
-  return { rates, tax: { taxRate: tax.taxRate, taxAmount: tax.taxCents / 100, taxLabel: tax.taxLabel } };
+  if (!address) return { rates: null, shippingMethod: "", tax: NO_TAX };
+  const rates = (await quoteShipping(ctx, sessionId, address)).map(toRateView);
+  const shippingMethod = keepOrDefault(rates, chosen);
+  const shippingCost = rates.find((rate) => rate.key === shippingMethod)?.cost ?? 0;
+  const tax = await estimateTax(ctx, { sessionId, ...address, shippingCents: Math.round(shippingCost * 100) });
+  return { rates, shippingMethod, tax };
 }
 
 const errorNotice = (description: string): ActionNotice => ({ kind: "error", title: CHECKOUT_UI.errorTitle, description });
@@ -115,9 +114,9 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
     );
 
   // The rates as they are now, for every answer that re-renders the form.
-  let quoted: Awaited<ReturnType<typeof quote>> = { rates: null, tax: NO_TAX };
+  let quoted: Awaited<ReturnType<typeof quote>> = { rates: null, shippingMethod: "", tax: NO_TAX };
   try {
-    quoted = await quote(ctx, sessionId, values);
+    quoted = await quote(ctx, sessionId, values, chosen);
   } catch (error) {
     if (isEmptyCart(error)) return emptyCartRedirect(ctx);
     if (!(error instanceof DomainError)) console.error(error);
@@ -125,7 +124,6 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
       error instanceof DomainError ? errorNotice(error.message) : { kind: "error" as const, title: CHECKOUT_UI.shippingFailedTitle, description: CHECKOUT_UI.shippingFailed };
     return reply({ notice }, error instanceof DomainError ? statusOf(error) : 502);
   }
-  const withRates = { ...quoted, shippingMethod: quoted.rates ? keepOrDefault(quoted.rates, chosen) : "" };
   const noRates: ActionNotice = { kind: "error", title: CHECKOUT_MESSAGES.noRatesTitle, description: CHECKOUT_MESSAGES.noRates };
 
   if (form.get("intent") !== "process") {
@@ -134,8 +132,8 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
       const addressErrors = Object.fromEntries(Object.entries(errors).filter(([field]) => ["street", "city", "state", "zipCode", "country"].includes(field)));
       return reply({ errors: addressErrors, notice: { kind: "error", title: CHECKOUT_MESSAGES.missingTitle, description: CHECKOUT_UI.addressIncomplete } }, 400);
     }
-    if (quoted.rates.length === 0) return reply({ ...withRates, notice: noRates });
-    return reply(withRates);
+    if (quoted.rates.length === 0) return reply({ ...quoted, notice: noRates });
+    return reply(quoted);
   }
 
   const customer = customerInfoSchema.safeParse(values);
@@ -144,7 +142,7 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
     const errors = customerErrors(values);
     if (!method.success) errors.shippingMethod = [CHECKOUT_MESSAGES.missing];
     const notice: ActionNotice = { kind: "error", title: CHECKOUT_MESSAGES.missingTitle, description: CHECKOUT_MESSAGES.missing };
-    return reply({ ...withRates, errors, notice }, 400);
+    return reply({ ...quoted, errors, notice }, 400);
   }
   // A method the new rates no longer offer is refused by the service itself (rates re-checked).
   try {
@@ -152,9 +150,9 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
     return redirect(`/checkout/pay/${encodeURIComponent(order.paymentIntentId)}`);
   } catch (error) {
     if (isEmptyCart(error)) return emptyCartRedirect(ctx);
-    if (error instanceof DomainError) return reply({ ...withRates, errors: error.fieldErrors, notice: errorNotice(error.message) }, statusOf(error));
+    if (error instanceof DomainError) return reply({ ...quoted, errors: error.fieldErrors, notice: errorNotice(error.message) }, statusOf(error));
     console.error(error);
-    return reply({ ...withRates, notice: errorNotice(CHECKOUT_MESSAGES.processFailed) }, 500);
+    return reply({ ...quoted, notice: errorNotice(CHECKOUT_MESSAGES.processFailed) }, 500);
   }
 }
 
@@ -193,8 +191,6 @@ export async function payLoader({ request, params }: LoaderFunctionArgs) {
   const { items } = order;
   const address = { street: "", city: "", state: "", zipCode: "", country: "US", ...(JSON.parse(order.shippingAddress) as Partial<Record<string, string>>) };
   const details: CheckoutValues = { email: order.customerEmail, name: order.customerName, phone: order.customerPhone ?? "", ...address };
-  // The order keeps the tax amount; its label and rate come from the same table as at checkout.
-  const tax = quoteTax({ country: details.country, state: details.state, subtotalCents: order.subtotalCents });
   const expiresAt = order.holdExpiresAt ? Date.parse(order.holdExpiresAt) : 0;
   const secondsLeft = order.status === "pending" ? Math.max(0, Math.floor((expiresAt - ctx.clock.now().getTime()) / 1000)) : 0;
   return data<PayLoaderData>(
@@ -207,7 +203,7 @@ export async function payLoader({ request, params }: LoaderFunctionArgs) {
       items: items.map((i) => ({ name: i.productName, imageUrl: i.imageUrl, unitPrice: i.productPriceCents / 100, quantity: i.quantity, total: i.totalCents / 100 })),
       subtotal: order.subtotalCents / 100,
       shipping: order.shippingCents / 100,
-      tax: { taxRate: tax.taxRate, taxAmount: order.taxCents / 100, taxLabel: tax.taxLabel },
+      tax: storedTaxView({ taxCents: order.taxCents, subtotalCents: order.subtotalCents, country: details.country, state: details.state }),
       total: order.totalCents / 100,
       secondsLeft,
     },

@@ -3,7 +3,7 @@ import { CHECKOUT_MESSAGES, orderNumberOf, type CustomerInfo, type OrderSummary 
 import type { AppContext } from "../context";
 import { Conflict, Invalid } from "../errors";
 import { paymentsFor } from "../integrations/payments";
-import { methodKeyOf, parcelFor, shippingFor, type RateQuote } from "../integrations/shipping";
+import { parcelFor, shippingFor, type RateQuote } from "../integrations/shipping";
 import { quoteTax } from "../integrations/tax";
 import { discountedCents, publicFilter } from "./catalog";
 import { expireOrder, releaseExpiredHolds } from "./holds";
@@ -31,9 +31,12 @@ export interface PricedLine {
   height: number;
 }
 
-/** The bag priced from the database alone: the client never sends a price that is trusted. */
-export async function priceCart(ctx: AppContext, sessionId: string | null) {
-  if (!sessionId) throw new Invalid(CHECKOUT_MESSAGES.emptyCart);
+/**
+ * The bag's lines priced from the database alone (the client never sends a price that is
+ * trusted); none when there is no bag. Refuses a line that cannot be bought right now.
+ */
+export async function bagLines(ctx: AppContext, sessionId: string | null): Promise<PricedLine[]> {
+  if (!sessionId) return [];
   const rows = await ctx.db
     .selectFrom("cartItems")
     .innerJoin("products", "products.id", "cartItems.productId")
@@ -57,9 +60,9 @@ export async function priceCart(ctx: AppContext, sessionId: string | null) {
     .where("cartItems.sessionId", "=", sessionId)
     .orderBy("cartItems.id")
     .execute();
-  if (rows.length === 0) throw new Invalid(CHECKOUT_MESSAGES.emptyCart);
+  if (rows.length === 0) return [];
   const isPublic = await publicFilter(ctx);
-  const lines: PricedLine[] = rows.map((row) => {
+  return rows.map((row) => {
     if (!isPublic(row) || row.isComingSoon === 1) throw new Conflict(CHECKOUT_MESSAGES.unavailable(row.name));
     const unitCents = discountedCents(row.priceCents, row.discountPercent);
     return {
@@ -76,6 +79,12 @@ export async function priceCart(ctx: AppContext, sessionId: string | null) {
       height: row.height,
     };
   });
+}
+
+/** The bag priced for checkout; an empty bag is refused with the spec's message. */
+export async function priceCart(ctx: AppContext, sessionId: string | null) {
+  const lines = await bagLines(ctx, sessionId);
+  if (lines.length === 0) throw new Invalid(CHECKOUT_MESSAGES.emptyCart);
   const subtotalCents = lines.reduce((sum, l) => sum + l.totalCents, 0);
   const discountCents = lines.reduce((sum, l) => sum + (l.priceCents - l.unitCents) * l.quantity, 0);
   return { lines, subtotalCents, discountCents, parcel: parcelFor(lines) };
@@ -108,9 +117,9 @@ export async function processOrder(
   const customer = input.customer;
   const rates = await shippingFor(ctx).quote(customer, parcel);
   if (rates.length === 0) throw new Invalid(CHECKOUT_MESSAGES.noRatesAtSubmit, { shippingMethod: [CHECKOUT_MESSAGES.noRatesAtSubmit] });
-  const rate = rates.find((r) => methodKeyOf(r) === input.shippingMethod);
+  const rate = rates.find((r) => r.key === input.shippingMethod);
   if (!rate) throw new Invalid(CHECKOUT_MESSAGES.methodGone, { shippingMethod: [CHECKOUT_MESSAGES.methodGone] });
-  const tax = quoteTax({ country: customer.country, state: customer.state, subtotalCents });
+  const tax = quoteTax({ country: customer.country, state: customer.state, lines, shippingCents: rate.costCents });
   const totalCents = subtotalCents + rate.costCents + tax.taxCents;
 
   // A buyer who presses Process Order again (say, after changing the address) starts over.
@@ -145,7 +154,7 @@ export async function processOrder(
         taxCents: tax.taxCents,
         shippingCents: rate.costCents,
         totalCents,
-        shippingMethod: methodKeyOf(rate),
+        shippingMethod: rate.key,
         holdExpiresAt,
         createdAt: now.toISOString(),
         updatedAt: now.toISOString(),

@@ -1,6 +1,6 @@
 import type { AppContext } from "../context";
 import { Conflict, Invalid } from "../errors";
-import { methodKeyOf, shippingFor, type Parcel, type ShippingAddress } from "../integrations/shipping";
+import { shippingFor, type Parcel, type ShippingAddress } from "../integrations/shipping";
 
 /** The admin's test shipment: one 1 lb box (the spec's fixed package weight) to a fixed US address. */
 export const TEST_PARCEL: Parcel = { weightLbs: 1, lengthIn: 12, widthIn: 9, heightIn: 6 };
@@ -34,7 +34,7 @@ export async function testShippingLabel(ctx: AppContext): Promise<ShippingTestRe
   const shipping = shippingFor(ctx);
   const [cheapest] = await shipping.quote(TEST_ADDRESS, TEST_PARCEL);
   if (!cheapest) throw new Invalid("The shipping provider returned no rates for the test address.");
-  const label = await shipping.buyLabel({ orderId: 0, to: TEST_ADDRESS, parcel: TEST_PARCEL, methodKey: methodKeyOf(cheapest) });
+  const label = await shipping.buyLabel({ orderId: 0, to: TEST_ADDRESS, parcel: TEST_PARCEL, methodKey: cheapest.key });
   return {
     message:
       shipping.mode === "shippo"

@@ -80,12 +80,14 @@ export async function expectSettled(locator, timeout = 5_000) {
 }
 
 /** Customer and address on /checkout, as a buyer types them (a New York address unless told otherwise). */
-export async function fillCheckoutDetails(page, { email = "e2e-buyer@example.com", name = "Eve Buyer" } = {}) {
+export const NEW_YORK = { street: "350 5th Ave", city: "New York", state: "ny", zipCode: "10001" };
+
+export async function fillCheckoutDetails(page, { email = "e2e-buyer@example.com", name = "Eve Buyer", address = NEW_YORK } = {}) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Full name").fill(name);
   await page.getByLabel("Country").selectOption("US");
-  await page.getByLabel("Street address").fill("350 5th Ave");
-  await page.getByLabel("City").fill("New York");
-  await page.getByLabel(/^State/).fill("ny");
-  await page.getByLabel("ZIP / Postal code").fill("10001");
+  await page.getByLabel("Street address").fill(address.street);
+  await page.getByLabel("City").fill(address.city);
+  await page.getByLabel(/^State/).fill(address.state);
+  await page.getByLabel("ZIP / Postal code").fill(address.zipCode);
 }

@@ -26,7 +26,9 @@ async function addCapToBag(page, mode) {
   else await expectVisible(page.getByTestId("flash-toast").getByText("Added to Bag"));
 }
 
-const fillDetails = (page) => fillCheckoutDetails(page);
+// Texas taxes the cap and its shipping; in New York a cap under $110 is tax-free.
+const TEXAS = { street: "5 Elm St", city: "Austin", state: "tx", zipCode: "73301" };
+const fillDetails = (page, address) => fillCheckoutDetails(page, { address });
 
 async function payWith(page, cardNumber) {
   await page.getByLabel("Card number").fill(cardNumber);
@@ -47,11 +49,21 @@ async function reachPaymentWithJs(page) {
   await hydrated(page, JS);
   await expectVisible(page.getByRole("heading", { name: "Order Summary" }));
   await expectVisible(page.getByTestId("summary-line").filter({ hasText: CAP }));
-  await fillDetails(page);
+  await fillDetails(page, TEXAS);
   await expectVisible(page.getByText("Calculating shipping rates..."), 4_000);
   await expectVisible(page.getByTestId("shipping-rate"));
   assert.equal(await page.locator('input[name="shippingMethod"]:checked').getAttribute("value"), "usps-ground_saver");
-  await expectVisible(page.getByTestId("summary-tax").getByText("$"));
+  // The tax line's rate is what is really charged on the goods: with the shipping taxed too, more
+  // than Texas's 6.25 %.
+  const taxTitle = page.getByText(/^Texas Sales Tax \(\d+\.\d%\)$/);
+  await expectVisible(taxTitle);
+  const cents = async (testId) => Math.round(Number((await page.getByTestId(testId).innerText()).replace(/[^\d.]/g, "")) * 100);
+  const [subtotal, shipping, tax] = [await cents("summary-subtotal"), await cents("summary-shipping"), await cents("summary-tax")];
+  const shownPercent = Number(/\((\d+\.\d)%\)/.exec(await taxTitle.innerText())[1]);
+  assert.equal(shownPercent, Number(((tax / subtotal) * 100).toFixed(1)));
+  assert.ok(tax > Math.round(subtotal * 0.0625), `the shipping is taxed: ${tax} cents on ${subtotal}`);
+  assert.equal(await cents("summary-total"), subtotal + shipping + tax);
+  // Process Order's total must be the one on screen: the card form repeats it below.
   const total = (await page.getByTestId("summary-total").innerText()).replace("USD", "").trim();
   await page.getByRole("button", { name: `Process Order - ${total}` }).click();
   await expectVisible(page.getByTestId("payment-form"));
@@ -122,6 +134,7 @@ describe("checkout without JavaScript", () => {
     await page.getByRole("button", { name: "Calculate shipping" }).click();
     await expectVisible(page.getByTestId("shipping-rate"));
     assert.equal(await page.locator('input[name="shippingMethod"]:checked').getAttribute("value"), "usps-ground_saver");
+    assert.equal(await page.getByTestId("summary-tax").count(), 0, "a cap under $110 is tax-free in New York");
     assert.equal(await page.getByLabel("Street address").inputValue(), "350 5th Ave");
     await page.getByRole("button", { name: /^Process Order - \$\d/ }).click();
     await page.waitForURL(/\/checkout\/pay\/pi_/);

@@ -33,8 +33,10 @@ describe("pricing", () => {
   it("prices from the database: discount rounded once per unit, shipping re-quoted, state tax", async () => {
     await bag("price-1", teeId, 3);
     const { orderSummary } = await processOrder(ctx, { sessionId: "price-1", customer, shippingMethod: "usps-ground_saver" });
-    // 49.99 × 0.85 = 42.4915 → 42.49 a unit, × 3 = 127.47; NY 4 % = 5.0988 → 5.10; 3 × 1 lb → 5.95 + 2 × 0.75 = 7.45
-    expect(orderSummary).toMatchObject({ subtotal: 127.47, tax: 5.1, taxRate: 0.04, shipping: 7.45, total: 140.02, discount: 22.5 });
+    // 49.99 × 0.85 = 42.4915 → 42.49 a unit, × 3 = 127.47; 3 × 1 lb → 5.95 + 2 × 0.75 = 7.45.
+    // NY: each tee sells for under $110, so the 4 % state tax (all the table charges) does not
+    // apply to it, nor to the shipping that carries it: no tax.
+    expect(orderSummary).toMatchObject({ subtotal: 127.47, tax: 0, taxRate: 0, shipping: 7.45, total: 134.92, discount: 22.5 });
   });
 });
 

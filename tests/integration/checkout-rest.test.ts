@@ -30,7 +30,7 @@ describe("POST /api/shipping/calculate", () => {
     const jar = await shopperWithBag();
     const response = await call(shippingRoute.action, { method: "POST", jar, body: { address: { street: "5 Elm St", city: "Austin", state: "TX", zipCode: "73301", country: "US" }, packageWeight: 1 } });
     const rates = await response.json();
-    expect(rates[0]).toEqual({ carrier: "USPS", method: "ground_saver", cost: 5.95, description: "USPS Ground Advantage", estimatedDays: 5 });
+    expect(rates[0]).toEqual({ key: "usps-ground_saver", carrier: "USPS", method: "ground_saver", cost: 5.95, description: "USPS Ground Advantage", estimatedDays: 5 });
   });
 
   it("returns no rates for an address it cannot ship to", async () => {
@@ -49,7 +49,8 @@ describe("POST /api/shipping/calculate", () => {
 describe("POST /api/calculate-tax", () => {
   it("answers taxRate as a fraction, taxAmount in dollars and a label", async () => {
     const response = await call(taxRoute.action, { method: "POST", body: { state: "TX", country: "US", subtotal: 35 } });
-    expect(await response.json()).toEqual({ taxRate: 0.0625, taxAmount: 2.19, taxLabel: "Texas Sales Tax" });
+    // 6.25 % of 35 = 2.1875 → 2.19; the rate is what that is of the subtotal: 2.19 / 35 = 0.0625714…
+    expect(await response.json()).toEqual({ taxRate: 0.062571, taxAmount: 2.19, taxLabel: "Texas Sales Tax" });
   });
 });
 
@@ -59,8 +60,9 @@ describe("process-order, local card, confirm-order", () => {
     const processed = await call(processRoute.action, { method: "POST", jar, body: { customerInfo, shippingMethod: "usps-ground_saver", shippingCost: 0.01 } });
     expect(processed.status).toBe(201);
     const { clientSecret, paymentIntentId, orderSummary } = await processed.json();
-    // The client's shippingCost of 0.01 is ignored: the server quotes 5.95.
-    expect(orderSummary).toMatchObject({ subtotal: 35, shipping: 5.95, tax: 2.19, taxRate: 0.0625, total: 43.14 });
+    // The client's shippingCost of 0.01 is ignored: the server quotes 5.95. Texas taxes delivery
+    // of taxable goods: 6.25 % of 40.95 = 2.559375 → 2.56, which is 2.56 / 35 = 7.3143 % of the goods.
+    expect(orderSummary).toMatchObject({ subtotal: 35, shipping: 5.95, tax: 2.56, taxRate: 0.073143, total: 43.51 });
 
     const declined = await call(localPayRoute.action, { method: "POST", body: { clientSecret, cardNumber: "4000 0000 0000 0002" } });
     expect(declined.status).toBe(402);
@@ -71,7 +73,7 @@ describe("process-order, local card, confirm-order", () => {
     const again = await call(confirmRoute.action, { method: "POST", body: { paymentIntentId, customerInfo } });
     expect(await again.json()).toMatchObject({ status: "paid", firstTime: false });
     const order = await ctx.db.selectFrom("orders").select(["status", "totalCents"]).where("paymentIntentId", "=", paymentIntentId).executeTakeFirstOrThrow();
-    expect(order).toEqual({ status: "processing", totalCents: 4314 });
+    expect(order).toEqual({ status: "processing", totalCents: 4351 });
     const bag = await call(cartRoute.loader, { jar });
     expect((await bag.json()).cartItems).toEqual([]);
   });

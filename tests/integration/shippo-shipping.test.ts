@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CHECKOUT_MESSAGES } from "../../server/contracts/checkout";
+import { CHECKOUT_MESSAGES, processOrderSchema } from "../../server/contracts/checkout";
 import { payLocalIntent } from "../../server/integrations/payments/local";
 import { shippingFor } from "../../server/integrations/shipping";
 import { shipFromAddress } from "../../server/integrations/shipping/shippo";
@@ -74,10 +74,10 @@ describe("Shippo rates", () => {
 
     // The mock prices per started pound: 5 lb.
     expect(rates.map(({ providerRateId: _, ...r }) => r)).toEqual([
-      { carrier: "USPS", method: "usps_ground_advantage", costCents: 545 + 4 * 70, description: "Ground Advantage", estimatedDays: 5 },
-      { carrier: "USPS", method: "usps_priority", costCents: 945 + 4 * 120, description: "Priority Mail", estimatedDays: 2 },
-      { carrier: "UPS", method: "ups_ground", costCents: 1189 + 4 * 105, description: "Ground", estimatedDays: 4 },
-      { carrier: "USPS", method: "usps_priority_express", costCents: 3085 + 4 * 260, description: "Priority Mail Express", estimatedDays: 1 },
+      { key: "usps-usps_ground_advantage", carrier: "USPS", method: "usps_ground_advantage", costCents: 545 + 4 * 70, description: "Ground Advantage", estimatedDays: 5 },
+      { key: "usps-usps_priority", carrier: "USPS", method: "usps_priority", costCents: 945 + 4 * 120, description: "Priority Mail", estimatedDays: 2 },
+      { key: "ups-ups_ground", carrier: "UPS", method: "ups_ground", costCents: 1189 + 4 * 105, description: "Ground", estimatedDays: 4 },
+      { key: "usps-usps_priority_express", carrier: "USPS", method: "usps_priority_express", costCents: 3085 + 4 * 260, description: "Priority Mail Express", estimatedDays: 1 },
     ]);
     for (const rate of rates) expect(shippoState.rates.has(rate.providerRateId!)).toBe(true);
   });
@@ -85,11 +85,26 @@ describe("Shippo rates", () => {
   it("quotes international addresses with the carriers Shippo offers there", async () => {
     await bag("rates-intl", capId, 1);
     const rates = await quoteShipping(ctx, "rates-intl", { street: "10 Downing St", city: "London", state: "", zipCode: "SW1A 2AA", country: "GB" });
-    expect(rates.map((r) => [r.carrier, r.method, r.costCents])).toEqual([
-      ["USPS", "usps_priority_mail_international", 4480],
-      ["DHL Express", "dhl_express_worldwide", 5210],
+    expect(rates.map((r) => [r.key, r.carrier, r.method, r.costCents])).toEqual([
+      ["usps-usps_priority_mail_international", "USPS", "usps_priority_mail_international", 4480],
+      ["dhlexpress-dhl_express_worldwide", "DHL Express", "dhl_express_worldwide", 5210],
     ]);
     expect(shippoState.shipmentRequests()[0]).toMatchObject({ address_to: { country: "GB", zip: "SW1A 2AA" } });
+  });
+
+  it("gives every rate a key that Process Order's contract takes and the order keeps", async () => {
+    await bag("rates-keys", capId, 1);
+    const abroad = { street: "10 Downing St", city: "London", state: "", zipCode: "SW1A 2AA", country: "GB" };
+    for (const address of [customer, abroad]) {
+      const rates = await quoteShipping(ctx, "rates-keys", address);
+      expect(rates.length).toBeGreaterThan(0);
+      for (const rate of rates) {
+        const input = processOrderSchema.parse({ customerInfo: { ...customer, ...address }, shippingMethod: rate.key });
+        const { orderSummary } = await processOrder(ctx, { sessionId: "rates-keys", customer: input.customerInfo, shippingMethod: input.shippingMethod });
+        const order = await ctx.db.selectFrom("orders").select(["shippingMethod", "shippingCents"]).where("id", "=", orderSummary.orderId).executeTakeFirstOrThrow();
+        expect(order).toEqual({ shippingMethod: rate.key, shippingCents: rate.costCents });
+      }
+    }
   });
 
   it("gives no rates for an address no carrier serves, and Process Order refuses it", async () => {

@@ -4,7 +4,7 @@ import { localRates } from "../../server/integrations/shipping/local-rates";
 describe("localRates", () => {
   it("offers ground_saver first in the contiguous US, priced by weight band", () => {
     const rates = localRates({ country: "US", state: "NY", zipCode: "10001" }, 1);
-    expect(rates[0]).toEqual({ carrier: "USPS", method: "ground_saver", costCents: 595, description: "USPS Ground Advantage", estimatedDays: 5 });
+    expect(rates[0]).toEqual({ key: "usps-ground_saver", carrier: "USPS", method: "ground_saver", costCents: 595, description: "USPS Ground Advantage", estimatedDays: 5 });
     expect(localRates({ country: "US", state: "NY", zipCode: "10001" }, 2.2)[0]!.costCents).toBe(595 + 2 * 75);
   });
 
@@ -13,6 +13,19 @@ describe("localRates", () => {
     expect(light).toEqual(["first_class_international", "priority_international", "express_worldwide"]);
     const heavy = localRates({ country: "DE", zipCode: "10115" }, 5).map((r) => r.method);
     expect(heavy).not.toContain("first_class_international");
+  });
+
+  it("gives every rate the key Process Order takes: the carrier in lower case, a dash, the method", () => {
+    const keys = [...localRates({ country: "US", state: "NY", zipCode: "10001" }, 1), ...localRates({ country: "DE", zipCode: "10115" }, 1)].map((r) => r.key);
+    expect(keys).toEqual([
+      "usps-ground_saver",
+      "usps-priority",
+      "ups-ground",
+      "usps-priority_express",
+      "usps-first_class_international",
+      "usps-priority_international",
+      "dhl-express_worldwide",
+    ]);
   });
 
   it("gives no rates for an address it cannot ship to", () => {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { CHECKOUT_MESSAGES } from "../../../server/contracts/checkout";
 import { notify } from "~/components/toasts";
 import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
-import { keepOrDefault, NO_TAX, toRateView, type Address, type ApiRate, type RateView, type TaxView } from "../../../server/contracts/checkout-form";
+import { keepOrDefault, NO_TAX, type Address, type RateView, type TaxView } from "../../../server/contracts/checkout-form";
 
 /** Spec §9: rates are asked for 1 s after the last change of a complete address. */
 export const RATES_DEBOUNCE_MS = 1000;
@@ -48,7 +48,7 @@ export function useCheckoutQuote({
       try {
         const response = await postJson("/api/shipping/calculate", ratesBody, controller.signal);
         if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
-        const next = ((await response.json()) as ApiRate[]).map(toRateView);
+        const next = (await response.json()) as RateView[];
         quoted.current = ratesKey;
         setRates(next);
         setSelected((was) => keepOrDefault(next, was));
@@ -75,30 +75,33 @@ export function useCheckoutQuote({
     setNonce((n) => n + 1);
   }, []);
 
-  // The tax estimate: spec §8, a failure silently means no tax. process-order computes the real one.
-  const taxBody = address ? JSON.stringify({ state: address.state, country: address.country, subtotal }) : "";
+  const selectedRate = rates?.find((rate) => rate.key === selected) ?? null;
+
+  // The tax for this bag with the chosen rate's shipping (some states tax it), as Process Order
+  // will charge it: asked once a rate is chosen, not before. Spec §8: a failure means no tax.
+  const taxBody = address && selectedRate ? JSON.stringify({ state: address.state, country: address.country, subtotal, shippingCost: selectedRate.cost }) : "";
+  const taxKey = taxBody && `${taxBody}|${bagKey}`;
   const [tax, setTax] = useState<TaxView>(initial?.tax ?? NO_TAX);
-  const taxed = useRef(initial?.rates ? taxBody : "");
+  const taxed = useRef(initial?.rates ? taxKey : "");
   useEffect(() => {
     if (!taxBody) {
       taxed.current = "";
       setTax(NO_TAX);
       return;
     }
-    if (taxBody === taxed.current) return;
+    if (taxKey === taxed.current) return;
     const controller = new AbortController();
     postJson("/api/calculate-tax", taxBody, controller.signal)
       .then(async (response) => {
         if (!response.ok) throw new Error(String(response.status));
-        taxed.current = taxBody;
+        taxed.current = taxKey;
         setTax((await response.json()) as TaxView);
       })
       .catch(() => {
         if (!controller.signal.aborted) setTax(NO_TAX);
       });
     return () => controller.abort();
-  }, [taxBody]);
+  }, [taxBody, taxKey]);
 
-  const selectedRate = rates?.find((rate) => rate.key === selected) ?? null;
   return { rates, selected, setSelected, selectedRate, loading, tax, refresh };
 }

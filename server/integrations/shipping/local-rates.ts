@@ -1,10 +1,12 @@
-import { US_STATE_SALES_TAX_2025 } from "../tax/us-state-rates";
+import { US_STATE_TAX_RULES_2025 } from "../tax/us-state-rules";
+import { methodKeyOf } from "./types";
 
 /**
  * The local shipping implementation: a rate table by zone and weight band, shaped like the
  * carriers' own services so the checkout behaves exactly as with Shippo. Prices are cents.
  */
 export interface LocalRate {
+  key: string;
   carrier: string;
   method: string;
   costCents: number;
@@ -47,7 +49,7 @@ function zoneOf(destination: Destination): Zone | null {
   if (!zip || (POSTAL[country] && !POSTAL[country].test(zip))) return null;
   if (country === "US") {
     const state = (destination.state ?? "").trim().toUpperCase();
-    if (!US_STATE_SALES_TAX_2025[state]) return null;
+    if (!US_STATE_TAX_RULES_2025[state]) return null;
     return US_REMOTE.has(state) ? "us-remote" : "us";
   }
   if (NORTH_AMERICA.has(country)) return "north-america";
@@ -93,6 +95,7 @@ export function localRates(destination: Destination, weightLbs: number): LocalRa
   return TABLE[zone]
     .filter((row) => !row.maxLbs || weightLbs <= row.maxLbs)
     .map((row) => ({
+      key: methodKeyOf(row),
       carrier: row.carrier,
       method: row.method,
       costCents: row.base + (pounds - 1) * row.perLb,

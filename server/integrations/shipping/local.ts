@@ -5,7 +5,7 @@ import type { AppContext } from "../../context";
 import { Invalid } from "../../errors";
 import { localRates } from "./local-rates";
 import { renderLabelPdf } from "./label-pdf";
-import { methodKeyOf, type ShippingProvider } from "./types";
+import type { ShippingProvider } from "./types";
 
 /**
  * Rates from the local table; labels as PDFs under DATA_DIR/labels, outside the public uploads:
@@ -20,7 +20,7 @@ export function localShipping(ctx: AppContext): ShippingProvider {
       return localRates({ country: to.country, state: to.state, zipCode: to.zipCode }, parcel.weightLbs);
     },
     async buyLabel({ orderId, to, parcel, methodKey }) {
-      const rate = localRates(to, parcel.weightLbs).find((r) => methodKeyOf(r) === methodKey);
+      const rate = localRates(to, parcel.weightLbs).find((r) => r.key === methodKey);
       if (!rate) throw new Invalid(`No ${methodKey} service to this address any more.`);
       const trackingNumber = `LOCAL${String(orderId).padStart(6, "0")}${crypto.randomInt(100000, 999999)}`;
       const pdf = await renderLabelPdf({ orderId, to, parcel, carrier: rate.carrier, service: rate.description, trackingNumber });

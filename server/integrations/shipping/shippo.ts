@@ -130,6 +130,7 @@ export function shippoShipping(apiKey: string, options: { from?: ShipFromAddress
       const costCents = usdCentsOf(rate);
       if (!token || costCents === null) continue;
       const quote: RateQuote = {
+        key: methodKeyOf({ carrier: rate.provider, method: token }),
         carrier: rate.provider,
         method: token,
         costCents,
@@ -137,9 +138,8 @@ export function shippoShipping(apiKey: string, options: { from?: ShipFromAddress
         estimatedDays: rate.estimatedDays ?? DAYS_WHEN_UNKNOWN,
         providerRateId: rate.objectId,
       };
-      const key = methodKeyOf(quote);
-      const seen = byKey.get(key);
-      if (!seen || quote.costCents < seen.costCents) byKey.set(key, quote);
+      const seen = byKey.get(quote.key);
+      if (!seen || quote.costCents < seen.costCents) byKey.set(quote.key, quote);
     }
     return [...byKey.values()].sort((a, b) => a.costCents - b.costCents || a.estimatedDays - b.estimatedDays);
   }
@@ -149,7 +149,7 @@ export function shippoShipping(apiKey: string, options: { from?: ShipFromAddress
     quote: (to, parcel) => quote(to, parcel),
     async buyLabel({ orderId, to, parcel, methodKey, contents }: { orderId: number; to: ShippingAddress; parcel: Parcel; methodKey: string; contents?: ParcelContent[] }): Promise<BoughtLabel> {
       // Rates expire: quote again (with the customs declaration abroad) and buy the one the buyer chose.
-      const rate = (await quote(to, parcel, contents)).find((r) => methodKeyOf(r) === methodKey);
+      const rate = (await quote(to, parcel, contents)).find((r) => r.key === methodKey);
       if (!rate?.providerRateId) throw new Error(`Shippo offers no ${methodKey} service to this address any more.`);
       let transaction: Awaited<ReturnType<Shippo["transactions"]["create"]>>;
       try {

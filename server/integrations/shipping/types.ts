@@ -27,6 +27,8 @@ export interface ShippingAddress {
 }
 
 export interface RateQuote {
+  /** What Process Order takes as shippingMethod, and the order keeps: "usps-ground_saver". */
+  key: string;
   carrier: string;
   method: string;
   costCents: number;
@@ -49,6 +51,10 @@ export interface ShippingProvider {
   buyLabel(input: { orderId: number; to: ShippingAddress; parcel: Parcel; methodKey: string; contents?: ParcelContent[] }): Promise<BoughtLabel>;
 }
 
-/** "usps-ground_saver": how the checkout names a rate. */
+/**
+ * "usps-ground_saver": how the checkout names a rate. Lower case throughout, and only the
+ * characters the shippingMethod contract allows, so every key a rate carries is one Process
+ * Order accepts, whatever case the carrier's service token came in.
+ */
 export const methodKeyOf = (rate: { carrier: string; method: string }) =>
-  `${rate.carrier.toLowerCase().replace(/[^a-z0-9]+/g, "")}-${rate.method}`;
+  `${rate.carrier.toLowerCase().replace(/[^a-z0-9]+/g, "")}-${rate.method.toLowerCase().replace(/[^a-z0-9_]+/g, "_")}`;
