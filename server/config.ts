@@ -52,7 +52,7 @@ const isHttpsUrl = (value: string | undefined) => {
  * https PUBLIC_URL is a real deployment that forgot them: it gives goods away unless the
  * deployer says PAYMENTS=test on purpose.
  */
-export function paymentsFrom(env: NodeJS.ProcessEnv): PaymentsConfig {
+export function paymentsFrom(env: Record<string, string | undefined>): PaymentsConfig {
   const secretKey = env.STRIPE_SECRET_KEY?.trim() || null;
   const publishableKey = env.STRIPE_PUBLISHABLE_KEY?.trim() || null;
   const requested = env.PAYMENTS?.trim().toLowerCase() || null;

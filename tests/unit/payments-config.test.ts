@@ -8,7 +8,7 @@ const HTTPS = { PUBLIC_URL: "https://shop.example" };
 const OPT_IN = { PAYMENTS: "test" };
 
 /** The message a refused configuration prints (server.js writes it to stderr and exits 1). */
-function refusal(env: NodeJS.ProcessEnv): string {
+function refusal(env: Record<string, string>): string {
   try {
     paymentsFrom(env);
   } catch (error) {
