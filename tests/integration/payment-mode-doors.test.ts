@@ -15,7 +15,6 @@ const testMode = createTestContext();
 const stripeMode = createTestContext({ STRIPE_SECRET_KEY: "sk_test_doors", STRIPE_PUBLISHABLE_KEY: "pk_test_doors" });
 
 async function checkoutPayment(ctx: TestContext) {
-  useAppContextForTests(ctx);
   const productId = await addProduct(ctx, { name: "Mode Tee" });
   const jar = new CookieJar();
   await call(cartRoute.action, { method: "POST", path: "/api/cart", body: { productId, quantity: 1 }, jar });
@@ -29,6 +28,7 @@ const webhook = () => call(webhookRoute.action, { method: "POST", path: "/api/we
 
 describe("the payment mode at the doors", () => {
   it("test mode: the checkout shows the local card form and the local door takes it; Stripe's webhook is off", async () => {
+    useAppContextForTests(testMode);
     expect(await checkoutPayment(testMode)).toEqual({ mode: "local" });
     // The door is there: an unknown payment is a 404 about the payment, not about the door.
     const confirm = await localConfirm();
@@ -40,6 +40,7 @@ describe("the payment mode at the doors", () => {
   });
 
   it("Stripe mode: the checkout loads Stripe with the publishable key and the local door is closed", async () => {
+    useAppContextForTests(stripeMode);
     expect(await checkoutPayment(stripeMode)).toEqual({ mode: "stripe", publishableKey: "pk_test_doors" });
     const confirm = await localConfirm();
     expect(confirm.status).toBe(404);
