@@ -1,3 +1,4 @@
+/* global document -- used inside a callback that runs in the browser */
 // Test mode (no Stripe keys) cannot be missed or deployed by accident: every page says so, with
 // and without JavaScript, and server.js refuses a real deployment (an https PUBLIC_URL) without
 // keys unless PAYMENTS=test asks for test mode on purpose.
