@@ -131,6 +131,8 @@ export async function processOrder(
       .insertInto("orders")
       .values({
         sessionId: input.sessionId,
+        // The test processor takes test cards only: whatever it "collects" is no money.
+        isTest: payments.mode === "local" ? 1 : 0,
         customerEmail: customer.email,
         customerName: customer.name,
         customerPhone: customer.phone || null,
@@ -148,8 +150,6 @@ export async function processOrder(
         totalCents,
         shippingMethod: methodKeyOf(rate),
         holdExpiresAt,
-        // The test processor takes test cards only: whatever it "collects" is no money.
-        isTest: payments.mode === "local" ? 1 : 0,
         createdAt: now.toISOString(),
         updatedAt: now.toISOString(),
       })
