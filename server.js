@@ -10,7 +10,13 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(root, "build/server/index.js"));
 const { anonymousPageCache, booted, isCrossSiteWrite, sweep } = build.entry.module;
 
-const { ctx, report } = await booted();
+// A configuration the store must not run with (server/config.ts ConfigError) is one paragraph
+// for the deployer, not a stack trace.
+const { ctx, report } = await booted().catch((error) => {
+  if (error?.name !== "ConfigError") throw error;
+  console.error(`The store cannot start: ${error.message}`);
+  process.exit(1);
+});
 const { config } = ctx;
 
 const app = express();
@@ -46,6 +52,11 @@ const host = process.env.HOST || "0.0.0.0";
 const server = app.listen(config.port, host, () => {
   const url = `http://localhost:${config.port}`;
   console.log(`Store ready on ${url} (database: ${config.databaseFile})`);
+  console.log(
+    config.payments.mode === "test"
+      ? "Payments: TEST MODE — no card is charged. Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments."
+      : `Payments: Stripe${config.payments.webhookSecret ? "" : " (STRIPE_WEBHOOK_SECRET is not set: Stripe's webhook is refused)"}.`,
+  );
   if (report.migrations.length) console.log(`Applied migrations: ${report.migrations.join(", ")}`);
   if (report.seeded) console.log("Seeded the demo catalogue and default settings.");
   if (report.adminCreated) console.log(`Created the admin user "${report.adminCreated}".`);

@@ -3,6 +3,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
 import { denyImports } from "vite-env-only";
 import tsconfigPaths from "vite-tsconfig-paths";
+import { ConfigError, loadConfig } from "./server/config";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -12,6 +13,21 @@ declare module "@remix-run/node" {
 
 const buildOnly = (plugins: unknown): Plugin[] =>
   [plugins].flat(2).map((plugin) => ({ ...(plugin as Plugin), apply: "build" as const }));
+
+// `npm run dev` refuses the configuration `npm start` refuses (server.js), with the same message.
+const configCheck: Plugin = {
+  name: "store-config-check",
+  apply: "serve",
+  configureServer() {
+    try {
+      loadConfig();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      console.error(`The store cannot start: ${error.message}`);
+      process.exit(1);
+    }
+  },
+};
 
 export default defineConfig({
   server: { port: 3000 },
@@ -41,5 +57,6 @@ export default defineConfig({
       },
     }),
     tsconfigPaths(),
+    configCheck,
   ],
 });

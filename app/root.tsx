@@ -12,6 +12,7 @@ import {
 import { ErrorPage, NotFoundPage } from "~/components/error-pages";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
+import { TestModeBanner } from "~/components/test-mode-banner";
 import { Toasts } from "~/components/toasts";
 import stylesheet from "~/styles/app.css?url";
 import { getAppContext } from "../server/boot";
@@ -48,6 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       brand: ctx.config.brand,
       toast: flash.toast,
       year: ctx.clock.now().getUTCFullYear(),
+      testMode: ctx.config.payments.mode === "test",
     },
     { headers },
   );
@@ -70,6 +72,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="skip-link">
           Skip to content
         </a>
+        {root?.testMode ? <TestModeBanner /> : null}
         <SiteHeader brand={brand} cartCount={root?.cartCount ?? 0} user={root?.user ?? null} />
         <main id="main" className="flex flex-1 flex-col">
           {children}

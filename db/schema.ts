@@ -119,6 +119,8 @@ export interface OrdersTable {
   fulfilNextAt: string | null;
   /** The Stripe Checkout Session a buyer without JavaScript was sent to, if any. */
   checkoutSessionId: string | null;
+  /** Placed in test mode: paid with a test card, so no money came in (left out of revenue). */
+  isTest: Flag;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

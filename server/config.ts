@@ -2,6 +2,16 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
+export class ConfigError extends Error { constructor(message: string) { super(message); this.name = "ConfigError"; } }
+
+/**
+ * Who takes the money. "stripe": both Stripe keys are set. "test": neither is, and the built-in
+ * test processor takes test cards and charges nobody, which every page then says.
+ */
+export type PaymentsConfig =
+  | { mode: "test" }
+  | { mode: "stripe"; secretKey: string; publishableKey: string; webhookSecret: string | null };
+
 /** Everything the environment decides, read once. `.env.example` documents each variable. */
 export interface Config {
   production: boolean;
@@ -15,7 +25,7 @@ export interface Config {
   brand: { name: string; socialHandle: string; supportEmail: string };
   trustProxy: boolean;
   postmark: { serverToken: string | null; from: string; broadcastStream: string };
-  stripe: { secretKey: string | null; publishableKey: string | null; webhookSecret: string | null };
+  payments: PaymentsConfig;
   shippo: { apiKey: string | null };
   /** How long a checkout holds its units while the buyer pays. */
   holdMinutes: number;
@@ -26,6 +36,48 @@ export const DEFAULT_ADMIN = { username: "admin", password: "change-me-now", ema
 function flag(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === "") return fallback;
   return !["0", "false", "no", "off"].includes(value.toLowerCase());
+}
+
+const isHttpsUrl = (value: string | undefined) => {
+  try {
+    return new URL(value?.trim() ?? "").protocol === "https:";
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The payment mode, decided once. Half a Stripe configuration is refused rather than guessed at
+ * (the checkout would show one processor's form and post it to the other). No keys behind an
+ * https PUBLIC_URL is a real deployment that forgot them: it gives goods away unless the
+ * deployer says PAYMENTS=test on purpose.
+ */
+export function paymentsFrom(env: Record<string, string | undefined>): PaymentsConfig {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim() || null;
+  const publishableKey = env.STRIPE_PUBLISHABLE_KEY?.trim() || null;
+  const requested = env.PAYMENTS?.trim().toLowerCase() || null;
+  if (requested !== null && requested !== "test") {
+    throw new ConfigError(`PAYMENTS is "${env.PAYMENTS}", but the only value it takes is PAYMENTS=test (test mode on purpose). Unset it, or set both STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments.`);
+  }
+  if (secretKey && !publishableKey) {
+    throw new ConfigError("STRIPE_SECRET_KEY is set but STRIPE_PUBLISHABLE_KEY is not. Stripe needs both: set STRIPE_PUBLISHABLE_KEY (from the same Stripe account) to take real payments, or unset STRIPE_SECRET_KEY to run the store in test mode, where no card is charged.");
+  }
+  if (publishableKey && !secretKey) {
+    throw new ConfigError("STRIPE_PUBLISHABLE_KEY is set but STRIPE_SECRET_KEY is not. Stripe needs both: set STRIPE_SECRET_KEY (from the same Stripe account) to take real payments, or unset STRIPE_PUBLISHABLE_KEY to run the store in test mode, where no card is charged.");
+  }
+  if (secretKey && publishableKey) {
+    if (requested === "test") {
+      throw new ConfigError("PAYMENTS=test asks for test mode, but STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are set. Unset PAYMENTS to take payments with Stripe, or unset both keys to run the store in test mode.");
+    }
+    return { mode: "stripe", secretKey, publishableKey, webhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || null };
+  }
+  if (isHttpsUrl(env.PUBLIC_URL) && requested !== "test") {
+    throw new ConfigError(
+      `PUBLIC_URL is ${env.PUBLIC_URL?.trim()}, a real deployment, but STRIPE_SECRET_KEY is not set: the store would take the public test card 4242 4242 4242 4242 and give the goods away. ` +
+        "Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments, or set PAYMENTS=test to run this deployment in test mode on purpose (every page then says no card is charged).",
+    );
+  }
+  return { mode: "test" };
 }
 
 function databaseFileFrom(url: string | undefined, dataDir: string): string {
@@ -52,6 +104,8 @@ function sessionSecretFor(env: NodeJS.ProcessEnv, dataDir: string): string {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // First, so a refused configuration leaves nothing behind (no data folder, no secret file).
+  const payments = paymentsFrom(env);
   const dataDir = path.resolve(env.DATA_DIR || "./data");
   const username = env.ADMIN_USERNAME || DEFAULT_ADMIN.username;
   const password = env.ADMIN_PASSWORD || DEFAULT_ADMIN.password;
@@ -80,11 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       from: env.POSTMARK_FROM || env.SUPPORT_EMAIL || "support@legacy.example",
       broadcastStream: env.POSTMARK_BROADCAST_STREAM || "broadcast",
     },
-    stripe: {
-      secretKey: env.STRIPE_SECRET_KEY || null,
-      publishableKey: env.STRIPE_PUBLISHABLE_KEY || null,
-      webhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
-    },
+    payments,
     shippo: { apiKey: env.SHIPPO_API_KEY || null },
     holdMinutes: Number(env.CHECKOUT_HOLD_MINUTES) > 0 ? Number(env.CHECKOUT_HOLD_MINUTES) : 10,
   };

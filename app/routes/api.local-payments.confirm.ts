@@ -8,10 +8,10 @@ export const loader = () => methodNotAllowed(["POST"]);
 
 /**
  * POST /api/local-payments/confirm: the local test processor's stand-in for Stripe.js confirming
- * a card payment. Exists only when Stripe is not configured.
+ * a card payment. Exists only in test mode.
  */
 export const action = rest(async ({ request, ctx }) => {
-  if (ctx.config.stripe.secretKey) throw new NotFound("The local test processor is off: payments go through Stripe.");
+  if (ctx.config.payments.mode !== "test") throw new NotFound("The local test processor is off: payments go through Stripe.");
   const input = await parseJsonBody(request, localCardSchema);
   const intent = await payLocalIntent(ctx, input);
   if (intent.status !== "succeeded") {

@@ -12,8 +12,9 @@ export const loader = () => methodNotAllowed(["POST"]);
  */
 export const action = rest(async ({ request, ctx }) => {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  const { secretKey, webhookSecret } = ctx.config.stripe;
-  if (!secretKey || !webhookSecret) return jsonError(404, "Stripe webhooks are not configured.");
+  const payments = ctx.config.payments;
+  if (payments.mode !== "stripe" || !payments.webhookSecret) return jsonError(404, "Stripe webhooks are not configured.");
+  const { secretKey, webhookSecret } = payments;
 
   const signature = request.headers.get("stripe-signature");
   const payload = await request.text();

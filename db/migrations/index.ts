@@ -6,6 +6,7 @@ import { campaigns } from "./0004_campaigns";
 import { fulfilment } from "./0005_fulfilment";
 import { hostedCheckout } from "./0006_hosted_checkout";
 import { subscriberListIndex } from "./0007_subscriber_list_index";
+import { testOrders } from "./0008_test_orders";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   "0005_fulfilment": fulfilment,
   "0006_hosted_checkout": hostedCheckout,
   "0007_subscriber_list_index": subscriberListIndex,
+  "0008_test_orders": testOrders,
 };

@@ -53,7 +53,8 @@ const COUNTRIES: Country[] = [
     .sort((a, b) => a.name.localeCompare(b.name, "en")),
 ];
 
-const paymentModeOf = (ctx: AppContext) => (ctx.config.stripe.secretKey && ctx.config.stripe.publishableKey ? "stripe" : "local");
+/** The screens call test mode "local": the store's own card form rather than Stripe's. */
+const paymentModeOf = (ctx: AppContext) => (ctx.config.payments.mode === "stripe" ? "stripe" : "local");
 
 const emptyCartRedirect = (ctx: AppContext) =>
   redirectWithToast(ctx, "/", { kind: "info", title: CHECKOUT_MESSAGES.emptyCartTitle, description: CHECKOUT_MESSAGES.emptyCart });
@@ -71,9 +72,8 @@ export async function checkoutLoader({ request }: LoaderFunctionArgs) {
   const ctx = await getAppContext();
   const cart = await getCart(ctx, await cartSessionIdOf(ctx, request));
   if (cart.cartItems.length === 0) throw await emptyCartRedirect(ctx);
-  const publishableKey = ctx.config.stripe.publishableKey;
-  const payment: CheckoutLoaderData["payment"] =
-    paymentModeOf(ctx) === "stripe" && publishableKey ? { mode: "stripe", publishableKey } : { mode: "local" };
+  const payments = ctx.config.payments;
+  const payment: CheckoutLoaderData["payment"] = payments.mode === "stripe" ? { mode: "stripe", publishableKey: payments.publishableKey } : { mode: "local" };
   return data<CheckoutLoaderData>({ cart, countries: COUNTRIES, payment }, { headers: NO_STORE });
 }
 

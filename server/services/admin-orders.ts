@@ -36,6 +36,8 @@ function toAdminOrder(order: OrderRow, items: { orderId: number; id: number; pro
     refundedAt: order.refundedAt,
     shippingMethod: order.shippingMethod,
     paidAt: order.paidAt,
+    /** Placed in test mode (a test card, no money): marked "Test" and left out of revenue. */
+    test: order.isTest === 1,
     createdAt: order.createdAt,
     updatedAt: order.updatedAt,
     items: items

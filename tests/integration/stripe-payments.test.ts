@@ -14,7 +14,7 @@ import { STRIPE_API, stripeError, stripeEvent, stripeState } from "../mocks/stri
 import { createTestContext } from "../setup/context";
 
 const WEBHOOK_SECRET = "whsec_test";
-const ctx = createTestContext({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
+const ctx = createTestContext({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
 const unconfigured = createTestContext();
 const stripe = new Stripe("sk_test_x");
 

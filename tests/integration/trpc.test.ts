@@ -30,7 +30,7 @@ describe("tRPC at /api/trpc", () => {
     const response = await overview(admin);
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.result.data).toEqual({ subscribers: 2, products: 0, orders: 0 });
+    expect(body.result.data).toEqual({ subscribers: 2, products: 0, orders: 0, revenue: 0 });
   });
 
   it("refuses a visitor with 401 and a non-admin with 403", async () => {

@@ -5,8 +5,8 @@ import type { PaymentProvider } from "./types";
 
 export type { PaymentIntentView, PaymentProvider } from "./types";
 
-/** Stripe when STRIPE_SECRET_KEY is set, the local test processor otherwise. */
+/** The processor of the mode the configuration decided (server/config.ts `paymentsFrom`). */
 export function paymentsFor(ctx: AppContext): PaymentProvider {
-  const key = ctx.config.stripe.secretKey;
-  return key ? stripePayments(key) : localPayments(ctx);
+  const payments = ctx.config.payments;
+  return payments.mode === "stripe" ? stripePayments(payments.secretKey) : localPayments(ctx);
 }

@@ -1,4 +1,4 @@
-import { Ban, CircleAlert, CircleCheck, Clock, Package, PackageCheck, RotateCcw, Truck, type LucideIcon } from "lucide-react";
+import { Ban, CircleAlert, CircleCheck, Clock, FlaskConical, Package, PackageCheck, RotateCcw, Truck, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import type { ORDER_STATUSES } from "../../../../server/contracts/admin-orders";
 import { cn } from "~/lib/utils";
@@ -65,4 +65,13 @@ export function LabelStatusBadge({ status }: { status: string }) {
       </Badge>
     );
   return <Badge className="border-border text-muted-foreground">{status}</Badge>;
+}
+
+/** An order placed in test mode: paid with a test card, so no money came in (not in revenue). */
+export function TestOrderBadge() {
+  return (
+    <Badge className="border-amber-300/50 bg-amber-400/15 text-amber-200" icon={FlaskConical}>
+      <span title="Placed in test mode: paid with a test card, no money was taken">Test</span>
+    </Badge>
+  );
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, ExternalLink, RefreshCw, RotateCcw } from "lucide-react";
 import type { ReactNode } from "react";
-import { LabelStatusBadge, OrderStatusBadge, RefundStatusBadge } from "./badges";
+import { LabelStatusBadge, OrderStatusBadge, RefundStatusBadge, TestOrderBadge } from "./badges";
 import { DATE_TIME, formatDate, money, parseAddress, type AdminOrder, type OrderDetail } from "./format";
 import { Modal } from "./modal";
 import { Spinner } from "~/components/spinner";
@@ -80,6 +80,7 @@ function OrderDetailBody({ order }: { order: OrderDetail }) {
       <div className="flex flex-wrap items-center gap-2">
         <OrderStatusBadge status={order.status} />
         <RefundStatusBadge status={order.refundStatus} />
+        {order.test ? <TestOrderBadge /> : null}
         {order.paidAt ? null : <span className="text-xs text-muted-foreground">Not paid</span>}
       </div>
       <div className="grid gap-8 md:grid-cols-[minmax(0,1.35fr)_minmax(0,1fr)]">

@@ -1,5 +1,6 @@
 import { Eye, RotateCcw } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { TestOrderBadge } from "./badges";
 import { DATE, formatDate, money, type AdminOrder } from "./format";
 import { StatusSelect } from "./status-select";
 import { Button } from "~/components/ui/button";
@@ -44,6 +45,11 @@ export function OrdersTable({ orders, onView, onRefund }: OrdersTableProps) {
             >
               <td className={`${td} font-mono text-[0.8125rem] font-medium tracking-wide whitespace-nowrap max-md:col-start-1 max-md:row-start-1`}>
                 {order.orderNumber}
+                {order.test ? (
+                  <span className="ml-2 align-middle font-sans tracking-normal">
+                    <TestOrderBadge />
+                  </span>
+                ) : null}
               </td>
               <td className={`${td} min-w-0 max-md:col-span-2 max-md:row-start-2 md:max-w-64`}>
                 <div className="truncate font-medium">{order.customerName}</div>
