@@ -52,5 +52,4 @@ describe("DATABASE_URL", () => {
     expect(configErrorOf("http://db.example/store.db").message).toContain("http:// is not supported.");
     expect(configErrorOf("sqlite:").message).toContain("names no file");
   });
-
 });
