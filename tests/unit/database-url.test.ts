@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from "../../server/config";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "database-url-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-const databaseFileOf = (url?: string) => loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: "s", DATABASE_URL: url }).databaseFile;
+const databaseFileOf = (url?: string) => loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", SESSION_SECRET: "s", DATABASE_URL: url }).databaseFile;
 
 function configErrorOf(url: string): ConfigError {
   try {
