@@ -2,12 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
-  }
-}
+export class ConfigError extends Error { constructor(message: string) { super(message); this.name = "ConfigError"; } }
 
 /** Everything the environment decides, read once. `.env.example` documents each variable. */
 export interface Config {
