@@ -30,7 +30,10 @@ const configCheck: Plugin = {
 };
 
 export default defineConfig({
-  server: { port: 3000 },
+  // `npm run dev` listens where `npm start` would (PORT, HOST). A port asked for is kept or the start
+  // fails, rather than moving to the next free one behind the developer's back. Without HOST the dev
+  // server stays on localhost: it serves the sources, so it is not offered to the LAN unasked.
+  server: { port: Number(process.env.PORT) || 3000, strictPort: Boolean(process.env.PORT), host: process.env.HOST || undefined },
   // The dev dependency scan follows loader imports into server-only packages; the browser never
   // loads them (Remix strips loaders from client code), so they are kept out of the client pre-bundle.
   optimizeDeps: {

@@ -80,9 +80,21 @@ export function paymentsFrom(env: Record<string, string | undefined>): PaymentsC
   return { mode: "test" };
 }
 
+/**
+ * The SQLite file from DATABASE_URL: a path, or a sqlite:/file: URL. Any other URL is refused
+ * rather than read as a relative path (which made a directory named "postgres:"). A scheme is
+ * two letters or more, so a Windows drive (C:\data\store.db) is still a path. Only the scheme is
+ * quoted back: the rest of a URL may hold a password.
+ */
 function databaseFileFrom(url: string | undefined, dataDir: string): string {
   if (!url) return path.join(dataDir, "store.db");
-  const file = url.replace(/^(sqlite|file):(\/\/)?/, "");
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme && scheme !== "sqlite" && scheme !== "file") {
+    const yet = scheme === "postgres" || scheme === "postgresql" ? " yet" : "";
+    throw new ConfigError(`DATABASE_URL must be a path to an SQLite file (or a sqlite:/file: URL); ${scheme}:// is not supported${yet}.`);
+  }
+  const file = url.replace(/^(sqlite|file):(\/\/)?/i, "");
+  if (!file) throw new ConfigError(`DATABASE_URL "${url}" names no file: give a path to an SQLite file, such as sqlite:./data/store.db.`);
   return file === ":memory:" ? file : path.resolve(file);
 }
 

@@ -12,7 +12,7 @@ import { useNoticeToast } from "~/lib/use-notice-toast";
 
 /** "Admin Login": the same screen at /admin/login and /auth. Works without JavaScript. */
 export function LoginScreen() {
-  const { launchesAt, launched, brand } = useLoaderData<typeof loginLoader>();
+  const { launchesAt, launched, brand, signInNotKept } = useLoaderData<typeof loginLoader>();
   const lastResult = useActionData<typeof loginAction>();
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -52,6 +52,10 @@ export function LoginScreen() {
           <Form method="post" {...getFormProps(form)} className="space-y-5">
             <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? "/admin"} />
             <FormAlert title="Login failed" id={form.errorId} errors={form.errors} />
+            {/* The password was right but the browser refused the session cookie (decision 0011). */}
+            {signInNotKept && !form.errors?.length ? (
+              <FormAlert title="Signed in, but not kept" id="sign-in-not-kept" errors={[signInNotKept]} />
+            ) : null}
             <div className="space-y-2">
               <Label htmlFor={fields.username.id}>Username</Label>
               <Input

@@ -16,6 +16,11 @@ export type Flash = {
  * - before hydration or without JavaScript, as static HTML that fades out after five seconds in
  *   pure CSS (see `.flash-toast` in app.css). Once hydrated the static copy is not rendered, so
  *   the message never shows twice.
+ *
+ * Both sit at the bottom of the screen. At the top they lay over the sticky header: the toast hid
+ * the navigation, and reaching for a link hovered the toast, which pauses its timer, so it stayed
+ * for as long as the pointer was there. Below the header is no better on a phone, where the open
+ * menu hangs from the header. Hovering or focusing a toast still pauses it, so it can be read.
  */
 export function Toasts({ flash }: { flash: Flash | null }) {
   const hydrated = useHydrated();
@@ -34,7 +39,7 @@ export function Toasts({ flash }: { flash: Flash | null }) {
 
   return (
     <>
-      <Toaster visibleToasts={1} duration={5000} theme="dark" position="top-center" richColors closeButton />
+      <Toaster visibleToasts={1} duration={5000} theme="dark" position="bottom-center" richColors closeButton />
       {!hydrated && flash ? <StaticFlash flash={flash} /> : null}
     </>
   );

@@ -10,5 +10,5 @@ export const loader = () => methodNotAllowed(["POST"]);
 export const action = rest(async ({ request, context, ctx }) => {
   const input = await parseJsonBody(request, loginSchema);
   const { user, token, expiresAt } = await login(ctx, input, clientIpOf(context));
-  return Response.json(user, { headers: { "Set-Cookie": await sessionCookieHeader(ctx, token, expiresAt) } });
+  return Response.json(user, { headers: { "Set-Cookie": await sessionCookieHeader(ctx, request, token, expiresAt) } });
 });

@@ -16,5 +16,5 @@ export const action = rest(async ({ request, ctx }) => {
   const user = await register(ctx, input, actor);
   if (actor) return Response.json(user, { status: 201 });
   const { token, expiresAt } = await createSession(ctx, user.id);
-  return Response.json(user, { status: 201, headers: { "Set-Cookie": await sessionCookieHeader(ctx, token, expiresAt) } });
+  return Response.json(user, { status: 201, headers: { "Set-Cookie": await sessionCookieHeader(ctx, request, token, expiresAt) } });
 });

@@ -25,7 +25,7 @@ export function authenticate(ctx: AppContext, request: Request): Promise<Request
 }
 
 async function readSession(ctx: AppContext, request: Request): Promise<RequestAuth> {
-  const cookie = cookiesFor(ctx.config).session;
+  const cookie = cookiesFor(ctx.config, request).session;
   const token = (await cookie.parse(request.headers.get("Cookie"))) as unknown;
   if (typeof token !== "string" || !token) return { user: null, token: null, setCookie: null };
   const result = await validateSessionToken(ctx, token);
@@ -37,14 +37,14 @@ async function readSession(ctx: AppContext, request: Request): Promise<RequestAu
   };
 }
 
-export async function sessionCookieHeader(ctx: AppContext, token: string, expiresAt: Date): Promise<string> {
-  return cookiesFor(ctx.config).session.serialize(token, { expires: expiresAt });
+export async function sessionCookieHeader(ctx: AppContext, request: Request, token: string, expiresAt: Date): Promise<string> {
+  return cookiesFor(ctx.config, request).session.serialize(token, { expires: expiresAt });
 }
 
 export async function signOut(ctx: AppContext, request: Request): Promise<string> {
   const { token } = await authenticate(ctx, request);
   if (token) await invalidateSession(ctx, token);
-  return cookiesFor(ctx.config).session.serialize("", { maxAge: 0 });
+  return cookiesFor(ctx.config, request).session.serialize("", { maxAge: 0 });
 }
 
 /** Only a path on this site: never an open redirect. */

@@ -34,8 +34,8 @@ function failure(error: unknown, fallback: string): { notice: ActionNotice; stat
 
 const isEnhanced = (form: FormData) => form.get(ENHANCED_FIELD) === "1";
 
-function back(ctx: AppContext, to: string, notice: ActionNotice | null, headers: HeadersInit = {}) {
-  return notice ? redirectWithToast(ctx, to, notice, headers) : redirect(to, { headers });
+function back(ctx: AppContext, request: Request, to: string, notice: ActionNotice | null, headers: HeadersInit = {}) {
+  return notice ? redirectWithToast(ctx, request, to, notice, headers) : redirect(to, { headers });
 }
 
 export interface AddToBagData {
@@ -56,11 +56,11 @@ export async function addToBagAction({ request, params }: ActionFunctionArgs) {
     const name = cart.cartItems.find((line) => line.productId === id.data)?.product.name ?? "The item";
     const headers: HeadersInit = session.setCookie ? { "Set-Cookie": session.setCookie } : {};
     const notice: ActionNotice = { kind: "success", title: "Added to Bag", description: `${name} is in your bag.` };
-    if (!enhanced) return back(ctx, page, notice, headers);
+    if (!enhanced) return back(ctx, request, page, notice, headers);
     return data<AddToBagData>({ ok: true, notice }, { headers });
   } catch (error) {
     const { notice, status } = failure(error, CART_MESSAGES.addFailed);
-    if (!enhanced) return back(ctx, page, notice);
+    if (!enhanced) return back(ctx, request, page, notice);
     return data<AddToBagData>({ ok: false, notice }, { status });
   }
 }
@@ -97,11 +97,11 @@ export async function cartFormAction({ request }: ActionFunctionArgs) {
         : intent === "decrement"
           ? await decrementItem(ctx, sessionId, productId)
           : await removeFromCart(ctx, sessionId, productId);
-    if (!enhanced) return back(ctx, "/cart", null);
+    if (!enhanced) return back(ctx, request, "/cart", null);
     return data<CartFormData>({ ok: true, intent, cart, notice: null });
   } catch (error) {
     const { notice, status } = failure(error, FALLBACK[intent ?? "increment"]);
-    if (!enhanced) return back(ctx, "/cart", notice);
+    if (!enhanced) return back(ctx, request, "/cart", notice);
     const cart = await getCart(ctx, sessionId).catch(() => structuredClone(EMPTY_CART));
     return data<CartFormData>({ ok: false, intent, cart, notice }, { status });
   }

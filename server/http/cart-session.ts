@@ -4,7 +4,7 @@ import { cookiesFor } from "./cookies";
 
 /** The anonymous cart id from the signed cookie, or null when this browser has none yet. */
 export async function cartSessionIdOf(ctx: AppContext, request: Request): Promise<string | null> {
-  const value = (await cookiesFor(ctx.config).cart.parse(request.headers.get("Cookie"))) as unknown;
+  const value = (await cookiesFor(ctx.config, request).cart.parse(request.headers.get("Cookie"))) as unknown;
   return typeof value === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(value) ? value : null;
 }
 
@@ -13,5 +13,5 @@ export async function ensureCartSession(ctx: AppContext, request: Request): Prom
   const existing = await cartSessionIdOf(ctx, request);
   if (existing) return { id: existing, setCookie: null };
   const id = crypto.randomBytes(18).toString("base64url");
-  return { id, setCookie: await cookiesFor(ctx.config).cart.serialize(id) };
+  return { id, setCookie: await cookiesFor(ctx.config, request).cart.serialize(id) };
 }

@@ -56,8 +56,8 @@ const COUNTRIES: Country[] = [
 /** The screens call test mode "local": the store's own card form rather than Stripe's. */
 const paymentModeOf = (ctx: AppContext) => (ctx.config.payments.mode === "stripe" ? "stripe" : "local");
 
-const emptyCartRedirect = (ctx: AppContext) =>
-  redirectWithToast(ctx, "/", { kind: "info", title: CHECKOUT_MESSAGES.emptyCartTitle, description: CHECKOUT_MESSAGES.emptyCart });
+const emptyCartRedirect = (ctx: AppContext, request: Request) =>
+  redirectWithToast(ctx, request, "/", { kind: "info", title: CHECKOUT_MESSAGES.emptyCartTitle, description: CHECKOUT_MESSAGES.emptyCart });
 
 const isEmptyCart = (error: unknown) => error instanceof Invalid && error.message === CHECKOUT_MESSAGES.emptyCart;
 
@@ -71,7 +71,7 @@ export interface CheckoutLoaderData {
 export async function checkoutLoader({ request }: LoaderFunctionArgs) {
   const ctx = await getAppContext();
   const cart = await getCart(ctx, await cartSessionIdOf(ctx, request));
-  if (cart.cartItems.length === 0) throw await emptyCartRedirect(ctx);
+  if (cart.cartItems.length === 0) throw await emptyCartRedirect(ctx, request);
   const payments = ctx.config.payments;
   const payment: CheckoutLoaderData["payment"] = payments.mode === "stripe" ? { mode: "stripe", publishableKey: payments.publishableKey } : { mode: "local" };
   return data<CheckoutLoaderData>({ cart, countries: COUNTRIES, payment }, { headers: NO_STORE });
@@ -118,7 +118,7 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
   try {
     quoted = await quote(ctx, sessionId, values, chosen);
   } catch (error) {
-    if (isEmptyCart(error)) return emptyCartRedirect(ctx);
+    if (isEmptyCart(error)) return emptyCartRedirect(ctx, request);
     if (!(error instanceof DomainError)) console.error(error);
     const notice =
       error instanceof DomainError ? errorNotice(error.message) : { kind: "error" as const, title: CHECKOUT_UI.shippingFailedTitle, description: CHECKOUT_UI.shippingFailed };
@@ -149,7 +149,7 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
     const order = await processOrder(ctx, { sessionId, customer: customer.data, shippingMethod: method.data, clientIp: clientIpOf(context) });
     return redirect(`/checkout/pay/${encodeURIComponent(order.paymentIntentId)}`);
   } catch (error) {
-    if (isEmptyCart(error)) return emptyCartRedirect(ctx);
+    if (isEmptyCart(error)) return emptyCartRedirect(ctx, request);
     if (error instanceof DomainError) return reply({ ...quoted, errors: error.fieldErrors, notice: errorNotice(error.message) }, statusOf(error));
     console.error(error);
     return reply({ ...quoted, notice: errorNotice(CHECKOUT_MESSAGES.processFailed) }, 500);

@@ -8,20 +8,55 @@ export interface Cookies {
   flash: Cookie;
 }
 
-const cache = new WeakMap<Config, Cookies>();
+const cache = new WeakMap<Config, { secure: Cookies; plain: Cookies }>();
 
-/** Every cookie is HttpOnly, SameSite=Lax, and Secure in production. */
-export function cookiesFor(config: Config): Cookies {
-  let cookies = cache.get(config);
-  if (!cookies) {
-    const base = { httpOnly: true, sameSite: "lax" as const, path: "/", secure: config.production };
-    cookies = {
-      session: createCookie("session", { ...base, maxAge: SESSION_DAYS * 24 * 60 * 60 }),
-      // The anonymous cart: a random id, signed so it cannot be guessed into another cart.
-      cart: createCookie("cart", { ...base, maxAge: 60 * 60 * 24 * 60, secrets: [config.sessionSecret] }),
-      flash: createCookie("flash", { ...base, maxAge: 60, secrets: [config.sessionSecret] }),
-    };
-    cache.set(config, cookies);
+function makeCookies(config: Config, secure: boolean): Cookies {
+  const base = { httpOnly: true, sameSite: "lax" as const, path: "/", secure };
+  return {
+    session: createCookie("session", { ...base, maxAge: SESSION_DAYS * 24 * 60 * 60 }),
+    // The anonymous cart: a random id, signed so it cannot be guessed into another cart.
+    cart: createCookie("cart", { ...base, maxAge: 60 * 60 * 24 * 60, secrets: [config.sessionSecret] }),
+    flash: createCookie("flash", { ...base, maxAge: 60, secrets: [config.sessionSecret] }),
+  };
+}
+
+/** True when the browser reached the store over https; a proxy's X-Forwarded-Proto counts only under TRUST_PROXY. */
+export function cameOverHttps(config: Config, request: Request): boolean {
+  if (new URL(request.url).protocol === "https:") return true;
+  if (!config.trustProxy) return false;
+  // The first entry is the one the proxy nearest the browser wrote, as Express reads it.
+  const proto = request.headers.get("X-Forwarded-Proto")?.split(",")[0]?.trim().toLowerCase();
+  return proto === "https";
+}
+
+/** The https origin of PUBLIC_URL, or null when PUBLIC_URL is unset, malformed or plain http. */
+export function httpsPublicOrigin(env: Record<string, string | undefined> = process.env): string | null {
+  try {
+    const url = new URL(env.PUBLIC_URL?.trim() ?? "");
+    return url.protocol === "https:" ? url.origin : null;
+  } catch {
+    return null;
   }
-  return cookies;
+}
+
+/**
+ * Secure when the store's public address is https, or when this request came over https. A
+ * browser refuses a Secure cookie sent over plain http, so marking cookies Secure merely for being
+ * in production signed nobody in at http://192.168.1.5:3000 (decision 0011).
+ */
+export function secureCookies(config: Config, request: Request): boolean {
+  return httpsPublicOrigin() !== null || cameOverHttps(config, request);
+}
+
+/**
+ * The store's cookies as set in answer to this request: HttpOnly, SameSite=Lax, and Secure as
+ * `secureCookies` decides. Every Set-Cookie goes through here, so none can disagree.
+ */
+export function cookiesFor(config: Config, request: Request): Cookies {
+  let both = cache.get(config);
+  if (!both) {
+    both = { secure: makeCookies(config, true), plain: makeCookies(config, false) };
+    cache.set(config, both);
+  }
+  return secureCookies(config, request) ? both.secure : both.plain;
 }

@@ -2,41 +2,77 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { formatInTimeZone } from "date-fns-tz";
 import { getAppContext } from "../boot";
+import type { AppContext } from "../context";
 import { loginSchema } from "../contracts/auth";
 import { TooMany, Unauthenticated } from "../errors";
 import { getSettingValue } from "../services/settings";
 import { login } from "../services/users";
 import { authenticate, safeRedirectPath, sessionCookieHeader } from "./auth";
 import { clientIpOf } from "./client-ip";
-import { flashHeader } from "./flash";
+import { cameOverHttps, httpsPublicOrigin, secureCookies } from "./cookies";
+import { redirectWithToast } from "./flash";
 
-/** The login screen's loader, shared by /auth and /admin/login. Already signed in: to /admin. */
+/**
+ * Marks the hop a successful sign-in makes back to the login screen before going on: arriving
+ * with it but without a session means the browser did not keep the cookie (decision 0011).
+ */
+const SIGNED_IN_PARAM = "signedIn";
+
+/** Why the browser dropped the session cookie, in words that say what to do about it. */
+function signInNotKeptMessage(ctx: AppContext, request: Request): string {
+  const httpsOrigin = httpsPublicOrigin();
+  if (httpsOrigin && secureCookies(ctx.config, request) && !cameOverHttps(ctx.config, request)) {
+    const here = new URL(request.url);
+    const there = `${httpsOrigin}${here.pathname}`;
+    return `Your password was right, but this browser did not keep the sign-in: this page was opened over plain http://, and the store's sign-in cookie only travels over https://. Sign in at ${there} instead.`;
+  }
+  return "Your password was right, but this browser did not keep the sign-in cookie. Allow cookies for this site and sign in again.";
+}
+
+/**
+ * The login screen's loader, shared by /auth and /admin/login. Already signed in: to /admin; just
+ * signed in: on to where the visitor was going, with the spec's toast.
+ */
 export async function loginLoader({ request }: LoaderFunctionArgs) {
   const ctx = await getAppContext();
   const { user } = await authenticate(ctx, request);
+  const url = new URL(request.url);
+  const justSignedIn = url.searchParams.get(SIGNED_IN_PARAM) === "1";
+  if (user && justSignedIn) {
+    throw await redirectWithToast(ctx, request, safeRedirectPath(url.searchParams.get("redirectTo"), "/admin"), {
+      kind: "success",
+      title: "Login successful",
+      description: `Welcome back, ${user.username}!`,
+    });
+  }
   if (user) throw redirect("/admin");
   const countdown = new Date(await getSettingValue(ctx, "countdown_date"));
   const launchesAt = Number.isNaN(countdown.getTime())
     ? null
     : formatInTimeZone(countdown, "America/New_York", "EEEE, MMMM d, yyyy 'at' h:mm a 'ET'");
-  return { launchesAt, launched: countdown.getTime() <= ctx.clock.now().getTime(), brand: ctx.config.brand.name };
+  return {
+    launchesAt,
+    launched: countdown.getTime() <= ctx.clock.now().getTime(),
+    brand: ctx.config.brand.name,
+    signInNotKept: justSignedIn ? signInNotKeptMessage(ctx, request) : null,
+  };
 }
 
-/** Signs in, then returns to where the visitor was going (an admin page) or /admin. */
+/**
+ * Signs in, then returns to where the visitor was going (an admin page) or /admin, by way of the
+ * login screen: only the next request can tell whether the browser kept the session cookie.
+ */
 export async function loginAction({ request, context }: ActionFunctionArgs) {
   const ctx = await getAppContext();
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   try {
-    const { user, token, expiresAt } = await login(ctx, submission.value, clientIpOf(context));
-    const headers = new Headers();
-    headers.append("Set-Cookie", await sessionCookieHeader(ctx, token, expiresAt));
-    headers.append(
-      "Set-Cookie",
-      await flashHeader(ctx, { kind: "success", title: "Login successful", description: `Welcome back, ${user.username}!` }),
-    );
-    return redirect(safeRedirectPath(formData.get("redirectTo"), "/admin"), { headers });
+    const { token, expiresAt } = await login(ctx, submission.value, clientIpOf(context));
+    const check = new URLSearchParams({ redirectTo: safeRedirectPath(formData.get("redirectTo"), "/admin"), [SIGNED_IN_PARAM]: "1" });
+    return redirect(`${new URL(request.url).pathname}?${check}`, {
+      headers: { "Set-Cookie": await sessionCookieHeader(ctx, request, token, expiresAt) },
+    });
   } catch (error) {
     if (!(error instanceof Unauthenticated || error instanceof TooMany)) throw error;
     // Shown inline by the form and as a toast with JavaScript; not flashed (see subscribe-door).

@@ -9,6 +9,7 @@ export async function logoutAction({ request }: ActionFunctionArgs) {
   const clear = await signOut(ctx, request);
   return redirectWithToast(
     ctx,
+    request,
     "/",
     { kind: "success", title: "Logged out", description: "You have been successfully logged out" },
     { "Set-Cookie": clear },

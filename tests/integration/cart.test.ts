@@ -309,7 +309,7 @@ describe("the cart service's plus and minus", () => {
 describe("the pages' forms without JavaScript: post, then redirect back with a flash toast", () => {
   const flashOf = async (headers: Headers) => {
     const cookie = headers.getSetCookie().find((c) => c.startsWith("flash="));
-    return cookie ? ((await cookiesFor(ctx.config).flash.parse(cookie.split(";")[0]!)) as Record<string, string>) : null;
+    return cookie ? ((await cookiesFor(ctx.config, new Request("http://localhost/")).flash.parse(cookie.split(";")[0]!)) as Record<string, string>) : null;
   };
 
   it("Add To Bag creates the bag and redirects to the product page, so the next page counts it", async () => {

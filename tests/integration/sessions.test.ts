@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSession, invalidateUserSessions, sessionIdOf, validateSessionToken } from "../../server/services/sessions";
+import { sweep } from "../../server/services/sweeper";
 import { ensureAdmin } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
 
@@ -45,5 +46,17 @@ describe("sessions", () => {
     await invalidateUserSessions(ctx, userId, keep.token);
     expect(await validateSessionToken(ctx, keep.token)).not.toBeNull();
     expect(await validateSessionToken(ctx, other.token)).toBeNull();
+  });
+
+  it("are deleted by the sweeper once expired, even if nobody ever presents them again; live ones stay", async () => {
+    const expired = await createSession(ctx, userId);
+    ctx.clock.advance(20 * DAY);
+    const live = await createSession(ctx, userId);
+    ctx.clock.advance(10 * DAY);
+    await sweep(ctx);
+    const ids = (await ctx.db.selectFrom("sessions").select("id").execute()).map((row) => row.id);
+    expect(ids).not.toContain(sessionIdOf(expired.token));
+    expect(ids).toContain(sessionIdOf(live.token));
+    expect(await validateSessionToken(ctx, live.token)).not.toBeNull();
   });
 });
