@@ -6,20 +6,25 @@ import { loginSchema } from "../contracts/auth";
 import { TooMany, Unauthenticated } from "../errors";
 import { getSettingValue } from "../services/settings";
 import { login } from "../services/users";
-import { authenticate, safeRedirectPath, sessionCookieHeader } from "./auth";
+import { authenticate, sessionCookieHeader } from "./auth";
 import { clientIpOf } from "./client-ip";
 import { flashHeader } from "./flash";
+import { safeRedirectPath } from "./safe-redirect";
+
+const AFTER_SIGN_IN = "/admin";
 
 /** The login screen's loader, shared by /auth and /admin/login. Already signed in: to /admin. */
 export async function loginLoader({ request }: LoaderFunctionArgs) {
   const ctx = await getAppContext();
   const { user } = await authenticate(ctx, request);
-  if (user) throw redirect("/admin");
+  if (user) throw redirect(AFTER_SIGN_IN);
   const countdown = new Date(await getSettingValue(ctx, "countdown_date"));
   const launchesAt = Number.isNaN(countdown.getTime())
     ? null
     : formatInTimeZone(countdown, "America/New_York", "EEEE, MMMM d, yyyy 'at' h:mm a 'ET'");
-  return { launchesAt, launched: countdown.getTime() <= ctx.clock.now().getTime(), brand: ctx.config.brand.name };
+  // The form carries back only what the action would honour, so both paths agree on where to go.
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"), AFTER_SIGN_IN);
+  return { launchesAt, launched: countdown.getTime() <= ctx.clock.now().getTime(), brand: ctx.config.brand.name, redirectTo };
 }
 
 /** Signs in, then returns to where the visitor was going (an admin page) or /admin. */
@@ -36,7 +41,7 @@ export async function loginAction({ request, context }: ActionFunctionArgs) {
       "Set-Cookie",
       await flashHeader(ctx, { kind: "success", title: "Login successful", description: `Welcome back, ${user.username}!` }),
     );
-    return redirect(safeRedirectPath(formData.get("redirectTo"), "/admin"), { headers });
+    return redirect(safeRedirectPath(formData.get("redirectTo"), AFTER_SIGN_IN), { headers });
   } catch (error) {
     if (!(error instanceof Unauthenticated || error instanceof TooMany)) throw error;
     // Shown inline by the form and as a toast with JavaScript; not flashed (see subscribe-door).

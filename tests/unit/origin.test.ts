@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { isCrossSiteWrite } from "../../server/http/origin";
-import { safeRedirectPath } from "../../server/http/auth";
 
 describe("isCrossSiteWrite", () => {
   it("lets reads through from anywhere", () => {
@@ -14,15 +13,5 @@ describe("isCrossSiteWrite", () => {
     expect(isCrossSiteWrite("POST", "https://evil.example", "store.example")).toBe(true);
     expect(isCrossSiteWrite("DELETE", "null", "store.example")).toBe(true);
     expect(isCrossSiteWrite("PATCH", "not a url", "store.example")).toBe(true);
-  });
-});
-
-describe("safeRedirectPath", () => {
-  it("keeps paths on this site and refuses everything else", () => {
-    expect(safeRedirectPath("/admin/orders?x=1")).toBe("/admin/orders?x=1");
-    expect(safeRedirectPath("//evil.example")).toBe("/");
-    expect(safeRedirectPath("/\\evil.example")).toBe("/");
-    expect(safeRedirectPath("https://evil.example", "/admin")).toBe("/admin");
-    expect(safeRedirectPath(null, "/admin")).toBe("/admin");
   });
 });
