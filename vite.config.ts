@@ -3,6 +3,8 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
 import { denyImports } from "vite-env-only";
 import tsconfigPaths from "vite-tsconfig-paths";
+import { loadConfig } from "./server/config";
+import { refuseCrossSiteWrites } from "./server/http/origin";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -12,6 +14,15 @@ declare module "@remix-run/node" {
 
 const buildOnly = (plugins: unknown): Plugin[] =>
   [plugins].flat(2).map((plugin) => ({ ...(plugin as Plugin), apply: "build" as const }));
+
+// `npm run dev` has no server.js: the cross-site check it mounts goes in front of Remix here too.
+const crossSiteGuard: Plugin = {
+  name: "store-cross-site-guard",
+  apply: "serve",
+  configureServer(server) {
+    server.middlewares.use(refuseCrossSiteWrites(loadConfig()));
+  },
+};
 
 export default defineConfig({
   server: { port: 3000 },
@@ -29,6 +40,7 @@ export default defineConfig({
         files: ["server/!(contracts)/**", "server/*.ts", "db/**"],
       },
     })),
+    crossSiteGuard,
     tailwindcss(),
     remix({
       future: {

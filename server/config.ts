@@ -14,6 +14,8 @@ export interface Config {
   admin: { username: string; password: string; email: string; usingDefaults: boolean };
   brand: { name: string; socialHandle: string; supportEmail: string };
   trustProxy: boolean;
+  /** The store's own origin from PUBLIC_URL (behind a proxy that rewrites the host); null: each request's. */
+  publicUrl: string | null;
   postmark: { serverToken: string | null; from: string; broadcastStream: string };
   stripe: { secretKey: string | null; publishableKey: string | null; webhookSecret: string | null };
   shippo: { apiKey: string | null };
@@ -26,6 +28,18 @@ export const DEFAULT_ADMIN = { username: "admin", password: "change-me-now", ema
 function flag(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === "") return fallback;
   return !["0", "false", "no", "off"].includes(value.toLowerCase());
+}
+
+// A malformed PUBLIC_URL falls back to the request rather than mailing broken links.
+function originFrom(url: string | undefined): string | null {
+  if (!url?.trim()) return null;
+  try {
+    const { origin } = new URL(url.trim());
+    // A URL that is not http(s) (file:, mailto:) has no origin to serve from.
+    return origin === "null" ? null : origin;
+  } catch {
+    return null;
+  }
 }
 
 function databaseFileFrom(url: string | undefined, dataDir: string): string {
@@ -75,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       supportEmail: env.SUPPORT_EMAIL || "support@legacy.example",
     },
     trustProxy: flag(env.TRUST_PROXY, false),
+    publicUrl: originFrom(env.PUBLIC_URL),
     postmark: {
       serverToken: env.POSTMARK_SERVER_TOKEN || null,
       from: env.POSTMARK_FROM || env.SUPPORT_EMAIL || "support@legacy.example",
