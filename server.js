@@ -8,7 +8,7 @@ import express from "express";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(root, "build/server/index.js"));
-const { anonymousPageCache, booted, isCrossSiteWrite, sweep } = build.entry.module;
+const { anonymousPageCache, booted, refuseCrossSiteWrites, sweep } = build.entry.module;
 
 // A configuration the store must not run with (server/config.ts ConfigError) is one paragraph
 // for the deployer, not a stack trace.
@@ -28,13 +28,7 @@ app.use(compression());
 app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
 app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
 
-app.use((req, res, next) => {
-  if (isCrossSiteWrite(req.method, req.get("origin"), req.get("host"))) {
-    res.status(403).json({ message: "Cross-site requests are not allowed.", errors: {} });
-    return;
-  }
-  next();
-});
+app.use(refuseCrossSiteWrites(config));
 
 // Launch second: the store grid and product pages, rendered once a second for cookieless visitors.
 app.use(anonymousPageCache({ match: (pathname) => /^\/store(\/\d+)?$/.test(pathname), ttlMs: 1000 }));

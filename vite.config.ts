@@ -4,6 +4,7 @@ import { defineConfig, type Plugin } from "vite";
 import { denyImports } from "vite-env-only";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { ConfigError, loadConfig } from "./server/config";
+import { refuseCrossSiteWrites } from "./server/http/origin";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -14,13 +15,14 @@ declare module "@remix-run/node" {
 const buildOnly = (plugins: unknown): Plugin[] =>
   [plugins].flat(2).map((plugin) => ({ ...(plugin as Plugin), apply: "build" as const }));
 
-// `npm run dev` refuses the configuration `npm start` refuses (server.js), with the same message.
-const configCheck: Plugin = {
-  name: "store-config-check",
+// `npm run dev` has no server.js: it refuses the configuration `npm start` refuses, with the same
+// message, and puts the same cross-site check in front of Remix.
+const devServerGuards: Plugin = {
+  name: "store-dev-server-guards",
   apply: "serve",
-  configureServer() {
+  configureServer(server) {
     try {
-      loadConfig();
+      server.middlewares.use(refuseCrossSiteWrites(loadConfig()));
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       console.error(`The store cannot start: ${error.message}`);
@@ -48,6 +50,7 @@ export default defineConfig({
         files: ["server/!(contracts)/**", "server/*.ts", "db/**"],
       },
     })),
+    devServerGuards,
     tailwindcss(),
     remix({
       future: {
@@ -60,6 +63,5 @@ export default defineConfig({
       },
     }),
     tsconfigPaths(),
-    configCheck,
   ],
 });

@@ -6,7 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 
 export { booted } from "../server/boot";
-export { isCrossSiteWrite } from "../server/http/origin";
+export { refuseCrossSiteWrites } from "../server/http/origin";
 export { anonymousPageCache } from "../server/http/page-cache";
 export { sweep } from "../server/services/sweeper";
 

@@ -24,6 +24,8 @@ export interface Config {
   admin: { username: string; password: string; email: string; usingDefaults: boolean };
   brand: { name: string; socialHandle: string; supportEmail: string };
   trustProxy: boolean;
+  /** The store's own origin from PUBLIC_URL (behind a proxy that rewrites the host); null: each request's. */
+  publicUrl: string | null;
   postmark: { serverToken: string | null; from: string; broadcastStream: string };
   payments: PaymentsConfig;
   shippo: { apiKey: string | null };
@@ -37,14 +39,6 @@ function flag(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === "") return fallback;
   return !["0", "false", "no", "off"].includes(value.toLowerCase());
 }
-
-const isHttpsUrl = (value: string | undefined) => {
-  try {
-    return new URL(value?.trim() ?? "").protocol === "https:";
-  } catch {
-    return false;
-  }
-};
 
 /**
  * The payment mode, decided once. Half a Stripe configuration is refused rather than guessed at
@@ -71,7 +65,7 @@ export function paymentsFrom(env: Record<string, string | undefined>): PaymentsC
     }
     return { mode: "stripe", secretKey, publishableKey, webhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || null };
   }
-  if (isHttpsUrl(env.PUBLIC_URL) && requested !== "test") {
+  if (originFrom(env.PUBLIC_URL)?.startsWith("https:") && requested !== "test") {
     throw new ConfigError(
       `PUBLIC_URL is ${env.PUBLIC_URL?.trim()}, a real deployment, but STRIPE_SECRET_KEY is not set: the store would take the public test card 4242 4242 4242 4242 and give the goods away. ` +
         "Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments, or set PAYMENTS=test to run this deployment in test mode on purpose (every page then says no card is charged).",
@@ -86,6 +80,18 @@ export function paymentsFrom(env: Record<string, string | undefined>): PaymentsC
  * two letters or more, so a Windows drive (C:\data\store.db) is still a path. Only the scheme is
  * quoted back: the rest of a URL may hold a password.
  */
+// A malformed PUBLIC_URL falls back to the request rather than mailing broken links.
+function originFrom(url: string | undefined): string | null {
+  if (!url?.trim()) return null;
+  try {
+    const { origin } = new URL(url.trim());
+    // A URL that is not http(s) (file:, mailto:) has no origin to serve from.
+    return origin === "null" ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
 function databaseFileFrom(url: string | undefined, dataDir: string): string {
   if (!url) return path.join(dataDir, "store.db");
   const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(url)?.[1]?.toLowerCase();
@@ -141,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       supportEmail: env.SUPPORT_EMAIL || "support@legacy.example",
     },
     trustProxy: flag(env.TRUST_PROXY, false),
+    publicUrl: originFrom(env.PUBLIC_URL),
     postmark: {
       serverToken: env.POSTMARK_SERVER_TOKEN || null,
       from: env.POSTMARK_FROM || env.SUPPORT_EMAIL || "support@legacy.example",

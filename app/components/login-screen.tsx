@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Lock } from "lucide-react";
 import { loginSchema } from "../../server/contracts/auth";
 import type { loginAction, loginLoader } from "../../server/http/login-door";
@@ -12,9 +12,8 @@ import { useNoticeToast } from "~/lib/use-notice-toast";
 
 /** "Admin Login": the same screen at /admin/login and /auth. Works without JavaScript. */
 export function LoginScreen() {
-  const { launchesAt, launched, brand, signInNotKept } = useLoaderData<typeof loginLoader>();
+  const { launchesAt, launched, brand, signInNotKept, redirectTo } = useLoaderData<typeof loginLoader>();
   const lastResult = useActionData<typeof loginAction>();
-  const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
   const loginError = lastResult?.error?.[""]?.[0];
@@ -50,7 +49,7 @@ export function LoginScreen() {
             <h1 className="font-display text-4xl tracking-wide">Admin Login</h1>
           </div>
           <Form method="post" {...getFormProps(form)} className="space-y-5">
-            <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? "/admin"} />
+            <input type="hidden" name="redirectTo" value={redirectTo} />
             <FormAlert title="Login failed" id={form.errorId} errors={form.errors} />
             {/* The password was right but the browser refused the session cookie (decision 0011). */}
             {signInNotKept && !form.errors?.length ? (

@@ -1,8 +1,2 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { LoginScreen } from "~/components/login-screen";
-import { loginAction, loginLoader } from "../../server/http/login-door";
-
-export const meta: MetaFunction = () => [{ title: "Admin Login" }];
-export const loader = (args: LoaderFunctionArgs) => loginLoader(args);
-export const action = (args: ActionFunctionArgs) => loginAction(args);
-export default LoginScreen;
+// The spec's "/admin/login and /auth: the same login screen": one route module serves both.
+export { action, default, loader, meta } from "./auth";

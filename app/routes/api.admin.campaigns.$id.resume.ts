@@ -13,7 +13,7 @@ export const action = rest(async ({ request, params, ctx }) => {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const id = pathId(params.id, "Campaign not found.");
   const background = prefersAsync(request);
-  const result = await resumeCampaign(ctx, id, { origin: siteOrigin(request), background });
+  const result = await resumeCampaign(ctx, id, { origin: siteOrigin(request, ctx.config), background });
   return sendResultResponse(result, background);
 });
 

@@ -15,7 +15,7 @@ export const action = rest(async ({ request, ctx }) => {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const input = await parseJsonBody(request, composeEmailSchema);
   const background = prefersAsync(request);
-  const result = await sendCampaign(ctx, input, admin.id, { origin: siteOrigin(request), background });
+  const result = await sendCampaign(ctx, input, admin.id, { origin: siteOrigin(request, ctx.config), background });
   return sendResultResponse(result, background);
 });
 

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { LoginScreen } from "~/components/login-screen";
 import { loginAction, loginLoader } from "../../server/http/login-door";
 
+// Also served at /admin/login: admin_.login.tsx re-exports this module.
 export const meta: MetaFunction = () => [{ title: "Admin Login" }];
 export const loader = (args: LoaderFunctionArgs) => loginLoader(args);
 export const action = (args: ActionFunctionArgs) => loginAction(args);

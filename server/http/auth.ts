@@ -4,6 +4,7 @@ import type { AppContext } from "../context";
 import { Forbidden, Unauthenticated } from "../errors";
 import { invalidateSession, validateSessionToken } from "../services/sessions";
 import { cookiesFor } from "./cookies";
+import { safeRedirectPath } from "./safe-redirect";
 
 export interface RequestAuth {
   user: PublicUser | null;
@@ -47,12 +48,6 @@ export async function signOut(ctx: AppContext, request: Request): Promise<string
   return cookiesFor(ctx.config, request).session.serialize("", { maxAge: 0 });
 }
 
-/** Only a path on this site: never an open redirect. */
-export function safeRedirectPath(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
-}
-
 /**
  * For admin pages: a signed-out visitor goes to /auth (and comes back after signing in);
  * a signed-in non-admin goes home.
@@ -61,7 +56,8 @@ export async function requireAdminPage(ctx: AppContext, request: Request): Promi
   const { user } = await authenticate(ctx, request);
   if (!user) {
     const url = new URL(request.url);
-    throw redirect(`/auth?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+    const back = safeRedirectPath(url.pathname + url.search, "/admin");
+    throw redirect(`/auth?redirectTo=${encodeURIComponent(back)}`);
   }
   if (!user.isAdmin) throw redirect("/");
   return user;

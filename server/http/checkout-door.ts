@@ -231,7 +231,7 @@ export async function payAction({ request, params }: ActionFunctionArgs) {
   if (paymentModeOf(ctx) === "stripe") {
     // Without JavaScript the Payment Element cannot run: the buyer pays on Stripe's own page.
     try {
-      return redirect(await startHostedCheckout(ctx, paymentIntentId, siteOrigin(request)), 303);
+      return redirect(await startHostedCheckout(ctx, paymentIntentId, siteOrigin(request, ctx.config)), 303);
     } catch (error) {
       if (error instanceof DomainError) return failed(error.message, statusOf(error));
       console.error(error);

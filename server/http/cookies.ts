@@ -29,14 +29,9 @@ export function cameOverHttps(config: Config, request: Request): boolean {
   return proto === "https";
 }
 
-/** The https origin of PUBLIC_URL, or null when PUBLIC_URL is unset, malformed or plain http. */
-export function httpsPublicOrigin(env: Record<string, string | undefined> = process.env): string | null {
-  try {
-    const url = new URL(env.PUBLIC_URL?.trim() ?? "");
-    return url.protocol === "https:" ? url.origin : null;
-  } catch {
-    return null;
-  }
+/** The https origin of PUBLIC_URL, or null when PUBLIC_URL is unset or plain http. */
+export function httpsPublicOrigin(config: Config): string | null {
+  return config.publicUrl?.startsWith("https:") ? config.publicUrl : null;
 }
 
 /**
@@ -45,7 +40,7 @@ export function httpsPublicOrigin(env: Record<string, string | undefined> = proc
  * in production signed nobody in at http://192.168.1.5:3000 (decision 0011).
  */
 export function secureCookies(config: Config, request: Request): boolean {
-  return httpsPublicOrigin() !== null || cameOverHttps(config, request);
+  return httpsPublicOrigin(config) !== null || cameOverHttps(config, request);
 }
 
 /**

@@ -7,10 +7,13 @@ import { loginSchema } from "../contracts/auth";
 import { TooMany, Unauthenticated } from "../errors";
 import { getSettingValue } from "../services/settings";
 import { login } from "../services/users";
-import { authenticate, safeRedirectPath, sessionCookieHeader } from "./auth";
+import { authenticate, sessionCookieHeader } from "./auth";
 import { clientIpOf } from "./client-ip";
 import { cameOverHttps, httpsPublicOrigin, secureCookies } from "./cookies";
 import { redirectWithToast } from "./flash";
+import { safeRedirectPath } from "./safe-redirect";
+
+const AFTER_SIGN_IN = "/admin";
 
 /**
  * Marks the hop a successful sign-in makes back to the login screen before going on: arriving
@@ -20,7 +23,7 @@ const SIGNED_IN_PARAM = "signedIn";
 
 /** Why the browser dropped the session cookie, in words that say what to do about it. */
 function signInNotKeptMessage(ctx: AppContext, request: Request): string {
-  const httpsOrigin = httpsPublicOrigin();
+  const httpsOrigin = httpsPublicOrigin(ctx.config);
   if (httpsOrigin && secureCookies(ctx.config, request) && !cameOverHttps(ctx.config, request)) {
     const here = new URL(request.url);
     const there = `${httpsOrigin}${here.pathname}`;
@@ -39,22 +42,25 @@ export async function loginLoader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const justSignedIn = url.searchParams.get(SIGNED_IN_PARAM) === "1";
   if (user && justSignedIn) {
-    throw await redirectWithToast(ctx, request, safeRedirectPath(url.searchParams.get("redirectTo"), "/admin"), {
+    throw await redirectWithToast(ctx, request, safeRedirectPath(url.searchParams.get("redirectTo"), AFTER_SIGN_IN), {
       kind: "success",
       title: "Login successful",
       description: `Welcome back, ${user.username}!`,
     });
   }
-  if (user) throw redirect("/admin");
+  if (user) throw redirect(AFTER_SIGN_IN);
   const countdown = new Date(await getSettingValue(ctx, "countdown_date"));
   const launchesAt = Number.isNaN(countdown.getTime())
     ? null
     : formatInTimeZone(countdown, "America/New_York", "EEEE, MMMM d, yyyy 'at' h:mm a 'ET'");
+  // The form carries back only what the action would honour, so both paths agree on where to go.
+  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"), AFTER_SIGN_IN);
   return {
     launchesAt,
     launched: countdown.getTime() <= ctx.clock.now().getTime(),
     brand: ctx.config.brand.name,
     signInNotKept: justSignedIn ? signInNotKeptMessage(ctx, request) : null,
+    redirectTo,
   };
 }
 
@@ -69,7 +75,7 @@ export async function loginAction({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   try {
     const { token, expiresAt } = await login(ctx, submission.value, clientIpOf(context));
-    const check = new URLSearchParams({ redirectTo: safeRedirectPath(formData.get("redirectTo"), "/admin"), [SIGNED_IN_PARAM]: "1" });
+    const check = new URLSearchParams({ redirectTo: safeRedirectPath(formData.get("redirectTo"), AFTER_SIGN_IN), [SIGNED_IN_PARAM]: "1" });
     return redirect(`${new URL(request.url).pathname}?${check}`, {
       headers: { "Set-Cookie": await sessionCookieHeader(ctx, request, token, expiresAt) },
     });

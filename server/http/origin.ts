@@ -1,17 +1,50 @@
-/**
- * CSRF defence for a cookie-authenticated app: a state-changing request whose Origin names
- * another site is refused. Requests without Origin (curl, server-to-server callers such as
- * payment webhooks) carry no ambient browser cookies from another site, so they pass.
- */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
+import { siteOriginOf, type RequestAddress, type SiteAddressing } from "./site-origin";
+
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export function isCrossSiteWrite(method: string, origin: string | undefined | null, host: string | undefined | null): boolean {
-  if (SAFE.has(method.toUpperCase())) return false;
+export interface WriteRequest extends RequestAddress {
+  method: string;
+}
+
+/**
+ * CSRF defence for a cookie-authenticated app: a state-changing request that a browser says came
+ * from another site (Sec-Fetch-Site), or whose Origin is not exactly ours (scheme, host and port:
+ * an http page must not write to the https store, nor the reverse), is refused. Requests without
+ * Origin (curl, server-to-server callers such as payment webhooks) carry no ambient browser
+ * cookies from another site, so they pass.
+ */
+export function isCrossSiteWrite(request: WriteRequest, site: SiteAddressing): boolean {
+  if (SAFE.has(request.method.toUpperCase())) return false;
+  if (request.header("sec-fetch-site")?.trim().toLowerCase() === "cross-site") return true;
+  const origin = request.header("origin");
   if (!origin) return false;
   if (origin === "null") return true;
   try {
-    return new URL(origin).host !== host;
+    return new URL(origin).origin !== siteOriginOf(request, site);
   } catch {
     return true;
   }
+}
+
+/**
+ * The check as Node middleware, ahead of Remix: actions run before any Remix hook could refuse
+ * them. Mounted by server.js and, for `npm run dev`, by a plugin in vite.config.ts.
+ */
+export function refuseCrossSiteWrites(site: SiteAddressing) {
+  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    const request: WriteRequest = {
+      method: req.method ?? "GET",
+      scheme: (req.socket as Partial<TLSSocket>).encrypted ? "https" : "http",
+      header: (name) => {
+        const value = req.headers[name];
+        return Array.isArray(value) ? value.join(", ") : value;
+      },
+    };
+    if (!isCrossSiteWrite(request, site)) return next();
+    res.statusCode = 403;
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.end(JSON.stringify({ message: "Cross-site requests are not allowed.", errors: {} }));
+  };
 }

@@ -1,15 +1,41 @@
+import type { Config } from "../config";
+
+/** What the configuration says about the site's own address. */
+export type SiteAddressing = Pick<Config, "publicUrl" | "trustProxy">;
+
+/** A request as far as its origin goes: its headers, and the scheme its connection to us used. */
+export interface RequestAddress {
+  scheme: string;
+  header(name: string): string | null | undefined;
+}
+
+// Proxies append to these; the first value is the one the browser's request came in with.
+const first = (value: string | null | undefined) => value?.split(",")[0]?.trim() || undefined;
+// Only a host and port: "evil.example/x" or "user@host" in a Host header is not a host.
+const HOST = /^[^\s/\\?#@]+$/;
+
 /**
- * Where links the store hands out point (subscriber mail, Stripe's return address): PUBLIC_URL
- * when set (behind a proxy that rewrites the host), otherwise the origin the request came to.
+ * The origin (scheme, host and port) of this store for a request: PUBLIC_URL when set; otherwise
+ * the Host the request came to over the connection's scheme, where under TRUST_PROXY the proxy's
+ * X-Forwarded-Proto and X-Forwarded-Host speak for the browser (as they do for Express). Nobody
+ * else may: without TRUST_PROXY a client could claim any scheme. null when no host is named.
  */
-export function siteOrigin(request: Request, env: Record<string, string | undefined> = process.env): string {
-  const configured = env.PUBLIC_URL?.trim();
-  if (configured) {
-    try {
-      return new URL(configured).origin;
-    } catch {
-      // A malformed PUBLIC_URL falls back to the request rather than mailing broken links.
-    }
+export function siteOriginOf(request: RequestAddress, site: SiteAddressing): string | null {
+  if (site.publicUrl) return site.publicUrl;
+  const forwardedProto = site.trustProxy ? first(request.header("x-forwarded-proto"))?.toLowerCase() : undefined;
+  const scheme = forwardedProto === "http" || forwardedProto === "https" ? forwardedProto : request.scheme;
+  const host = (site.trustProxy ? first(request.header("x-forwarded-host")) : undefined) ?? request.header("host");
+  if (!host || !HOST.test(host)) return null;
+  try {
+    return new URL(`${scheme}://${host}`).origin;
+  } catch {
+    return null;
   }
-  return new URL(request.url).origin;
+}
+
+/** Where links the store hands out point (subscriber mail, Stripe's return address). */
+export function siteOrigin(request: Request, site: SiteAddressing): string {
+  const url = new URL(request.url);
+  const address = { scheme: url.protocol.slice(0, -1), header: (name: string) => request.headers.get(name) };
+  return siteOriginOf(address, site) ?? url.origin;
 }

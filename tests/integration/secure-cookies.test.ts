@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as cartRoute from "../../app/routes/api.cart";
 import * as userRoute from "../../app/routes/api.user";
 import { useAppContextForTests } from "../../server/boot";
@@ -17,8 +17,8 @@ beforeAll(async () => {
 });
 beforeEach(() => resetLoginLimits());
 afterEach(() => {
-  vi.unstubAllEnvs();
   ctx.config.trustProxy = false;
+  ctx.config.publicUrl = null;
 });
 
 type Handler = (args: never) => unknown;
@@ -146,7 +146,7 @@ describe("Secure cookies", () => {
   });
 
   it("are Secure over a plain-http request when PUBLIC_URL is https (TLS ends at a proxy)", async () => {
-    vi.stubEnv("PUBLIC_URL", "https://shop.example");
+    ctx.config.publicUrl = "https://shop.example";
     const browser = new Browser("http://127.0.0.1:3000");
     const posted = await browser.send(loginAction, "/auth", { form: { username: "boss", password: "boss-password", redirectTo: "/admin" } });
     expect(posted.status).toBe(302);
@@ -168,7 +168,7 @@ describe("Secure cookies", () => {
 
 describe("a sign-in the browser could not keep", () => {
   it("is explained on the sign-in page, with the https address to use instead", async () => {
-    vi.stubEnv("PUBLIC_URL", "https://shop.example/");
+    ctx.config.publicUrl = "https://shop.example";
     const browser = new Browser("http://192.168.1.5:3000");
     const { hop } = await signIn(browser, "/admin");
     // The browser refused the Secure cookie: the hop arrives signed out and says why.
@@ -189,7 +189,7 @@ describe("a sign-in the browser could not keep", () => {
   });
 
   it("is not mentioned on an ordinary visit to the sign-in page", async () => {
-    vi.stubEnv("PUBLIC_URL", "https://shop.example");
+    ctx.config.publicUrl = "https://shop.example";
     const browser = new Browser("http://192.168.1.5:3000");
     const page = await browser.send<{ signInNotKept: string | null }>(loginLoader, "/auth");
     expect(page.data.signInNotKept).toBeNull();
