@@ -77,8 +77,9 @@ export function rest(handler: (args: Args) => Promise<Response>) {
   };
 }
 
-export function methodNotAllowed(allowed: string[]): Response {
-  return jsonError(405, `Method not allowed. Use ${allowed.join(" or ")}.`, {}, { Allow: allowed.join(", ") });
+/** The 405: the message names the path's methods; `allow` is the whole Allow header (HEAD, OPTIONS). */
+export function methodNotAllowed(allowed: string[], allow = allowed.join(", ")): Response {
+  return jsonError(405, `Method not allowed. Use ${allowed.join(" or ")}.`, {}, { Allow: allow });
 }
 
 /** A path id such as /orders/{id}: a positive whole number, else 404 with the given message. */

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { dispatchApi } from "../../server/api/dispatch";
 
 type Handler = (args: LoaderFunctionArgs & ActionFunctionArgs) => Promise<Response> | Response;
 
@@ -43,5 +44,34 @@ export async function call(
   });
   const response = await handler({ request, params, context: { clientIp: ip } } as LoaderFunctionArgs & ActionFunctionArgs);
   jar?.store(response);
+  return response;
+}
+
+/**
+ * Sends a request through the API table (server/api) as the server would, with JSON in and the
+ * jar's cookies. A string body goes as it is; FormData or bytes go with their own Content-Type.
+ */
+export async function api(
+  method: string,
+  path: string,
+  options: { body?: unknown; jar?: CookieJar; ip?: string; headers?: HeadersInit } = {},
+): Promise<Response> {
+  const { body, jar, ip, headers: extra } = options;
+  const headers = new Headers(extra);
+  if (jar) headers.set("Cookie", jar.header());
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData || body instanceof Uint8Array || body instanceof ArrayBuffer || body instanceof Blob) {
+    payload = body as BodyInit;
+  } else if (body !== undefined) {
+    if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+    payload = typeof body === "string" ? body : JSON.stringify(body);
+  }
+  return send(new Request(`http://localhost${path}`, { method, headers, body: payload }), { jar, ip });
+}
+
+/** Dispatches a ready-made request (multipart, a signed webhook) through the API table. */
+export async function send(request: Request, options: { jar?: CookieJar; ip?: string } = {}): Promise<Response> {
+  const response = await dispatchApi(request, { clientIp: options.ip ?? "203.0.113.7" });
+  options.jar?.store(response);
   return response;
 }
