@@ -1,8 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { z, ZodType } from "zod";
-import type { AppContext } from "../context";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
-import { getAppContext } from "../boot";
 
 /** The REST error body: a message a person can read, and per-field messages. */
 export interface ErrorBody {
@@ -61,20 +58,6 @@ export async function parseJsonBody<T>(request: Request, schema: ZodType<T>): Pr
     throw new Invalid(first, errors);
   }
   return result.data;
-}
-
-type Args = (LoaderFunctionArgs | ActionFunctionArgs) & { ctx: AppContext };
-
-/** Wraps a REST handler: gives it the app context and maps every error to the convention. */
-export function rest(handler: (args: Args) => Promise<Response>) {
-  return async (args: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
-    try {
-      const ctx = await getAppContext();
-      return await handler({ ...args, ctx });
-    } catch (error) {
-      return toErrorResponse(error);
-    }
-  };
 }
 
 /** The 405: the message names the path's methods; `allow` is the whole Allow header (HEAD, OPTIONS). */

@@ -1,7 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { dispatchApi } from "../../server/api/dispatch";
-
-type Handler = (args: LoaderFunctionArgs & ActionFunctionArgs) => Promise<Response> | Response;
 
 /** Cookies kept between calls, as a browser would. */
 export class CookieJar {
@@ -26,25 +23,6 @@ export class CookieJar {
   has(name: string) {
     return this.cookies.has(name);
   }
-}
-
-/** Calls a route's loader or action the way Remix would, with JSON in and the jar's cookies. */
-export async function call(
-  handler: Handler,
-  options: { method?: string; path?: string; body?: unknown; jar?: CookieJar; ip?: string; params?: Record<string, string> } = {},
-): Promise<Response> {
-  const { method = "GET", path = "/", body, jar, ip = "203.0.113.7", params = {} } = options;
-  const headers = new Headers();
-  if (jar) headers.set("Cookie", jar.header());
-  if (body !== undefined) headers.set("Content-Type", "application/json");
-  const request = new Request(`http://localhost${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const response = await handler({ request, params, context: { clientIp: ip } } as LoaderFunctionArgs & ActionFunctionArgs);
-  jar?.store(response);
-  return response;
 }
 
 /**
