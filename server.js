@@ -1,5 +1,6 @@
-// The production server: one process, one SQLite file. Express serves the built assets and
-// hands every other request to Remix, with the caller's address for rate limits.
+// The production server: one process, one SQLite file. Express serves the built assets, answers
+// /api from the API table and hands every other request to Remix, with the caller's address for
+// rate limits.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -8,7 +9,7 @@ import express from "express";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(root, "build/server/index.js"));
-const { anonymousPageCache, booted, refuseCrossSiteWrites, sweep } = build.entry.module;
+const { anonymousPageCache, apiMiddleware, booted, refuseCrossSiteWrites, sweep } = build.entry.module;
 
 // A configuration the store must not run with (server/config.ts ConfigError) is one paragraph
 // for the deployer, not a stack trace.
@@ -30,6 +31,13 @@ app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
 
 app.use(refuseCrossSiteWrites(config));
 
+// The caller's address (from X-Forwarded-For only under TRUST_PROXY), for the API and Remix alike.
+const loadContext = (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" });
+
+// The API is a table, not pages: one lookup answers /api/*, REST and tRPC, without Remix's route
+// matching (server/api/). After the Origin check, which guards its writes too.
+app.use("/api", apiMiddleware(loadContext));
+
 // Launch second: the store grid and product pages, rendered once a second for cookieless visitors.
 app.use(anonymousPageCache({ match: (pathname) => /^\/store(\/\d+)?$/.test(pathname), ttlMs: 1000 }));
 
@@ -38,7 +46,7 @@ app.all(
   createRequestHandler({
     build,
     mode: "production",
-    getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" }),
+    getLoadContext: loadContext,
   }),
 );
 

@@ -35,7 +35,8 @@ export default defineConfig({
   // `npm run dev` listens where `npm start` would (PORT, HOST). A port asked for is kept or the start
   // fails, rather than moving to the next free one behind the developer's back. Without HOST the dev
   // server stays on localhost: it serves the sources, so it is not offered to the LAN unasked.
-  server: { port: Number(process.env.PORT) || 3000, strictPort: Boolean(process.env.PORT), host: process.env.HOST || undefined },
+  // No CORS middleware: it would answer every OPTIONS itself, before the API table (which answers 204 with Allow).
+  server: { port: Number(process.env.PORT) || 3000, strictPort: Boolean(process.env.PORT), host: process.env.HOST || undefined, cors: false },
   // The dev dependency scan follows loader imports into server-only packages; the browser never
   // loads them (Remix strips loaders from client code), so they are kept out of the client pre-bundle.
   optimizeDeps: {

@@ -5,6 +5,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 
+export { apiMiddleware } from "../server/api/express";
 export { booted } from "../server/boot";
 export { refuseCrossSiteWrites } from "../server/http/origin";
 export { anonymousPageCache } from "../server/http/page-cache";

@@ -1,8 +1,12 @@
-import { jsonError } from "../../server/http/rest";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { dispatchApi } from "../../server/api/dispatch";
 
-// Unknown API paths answer in the API's own language, not with the HTML 404 page.
-const notFound = ({ request }: { request: Request }) =>
-  jsonError(404, `No API route for ${request.method} ${new URL(request.url).pathname}.`);
+/**
+ * Under `npm run dev` (no server.js) every /api request lands here and goes to the same table the
+ * production server mounts ahead of Remix (server/api/), so both answer alike. Remix sends
+ * OPTIONS and HEAD to the loader; the dispatcher tells them apart by the request's method.
+ */
+const handle = ({ request, context }: LoaderFunctionArgs | ActionFunctionArgs) => dispatchApi(request, context);
 
-export const loader = notFound;
-export const action = notFound;
+export const loader = handle;
+export const action = handle;

@@ -1,8 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { z, ZodType } from "zod";
-import type { AppContext } from "../context";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
-import { getAppContext } from "../boot";
 
 /** The REST error body: a message a person can read, and per-field messages. */
 export interface ErrorBody {
@@ -63,22 +60,9 @@ export async function parseJsonBody<T>(request: Request, schema: ZodType<T>): Pr
   return result.data;
 }
 
-type Args = (LoaderFunctionArgs | ActionFunctionArgs) & { ctx: AppContext };
-
-/** Wraps a REST handler: gives it the app context and maps every error to the convention. */
-export function rest(handler: (args: Args) => Promise<Response>) {
-  return async (args: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
-    try {
-      const ctx = await getAppContext();
-      return await handler({ ...args, ctx });
-    } catch (error) {
-      return toErrorResponse(error);
-    }
-  };
-}
-
-export function methodNotAllowed(allowed: string[]): Response {
-  return jsonError(405, `Method not allowed. Use ${allowed.join(" or ")}.`, {}, { Allow: allowed.join(", ") });
+/** The 405: the message names the path's methods; `allow` is the whole Allow header (HEAD, OPTIONS). */
+export function methodNotAllowed(allowed: string[], allow = allowed.join(", ")): Response {
+  return jsonError(405, `Method not allowed. Use ${allowed.join(" or ")}.`, {}, { Allow: allow });
 }
 
 /** A path id such as /orders/{id}: a positive whole number, else 404 with the given message. */

@@ -1,9 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as changePasswordRoute from "../../app/routes/api.admin.change-password";
-import * as loginRoute from "../../app/routes/api.login";
-import * as trpcRoute from "../../app/routes/api.trpc.$";
-import * as userRoute from "../../app/routes/api.user";
 import * as accountPage from "../../app/routes/admin.settings";
 import { PASSWORD_MESSAGES } from "../../server/contracts/admin-settings";
 import { useAppContextForTests } from "../../server/boot";
@@ -11,7 +7,7 @@ import { resetPasswordChangeLimits } from "../../server/services/account";
 import { hashPassword } from "../../server/services/passwords";
 import { ensureAdmin, resetLoginLimits } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar } from "../setup/http";
 
 const ctx = createTestContext();
 const ORIGINAL = "boss-password";
@@ -30,11 +26,11 @@ beforeEach(async () => {
 
 async function signIn(password = ORIGINAL) {
   const jar = new CookieJar();
-  const response = await call(loginRoute.action, { method: "POST", path: "/api/login", body: { username: "boss", password }, jar });
+  const response = await api("POST", "/api/login", { body: { username: "boss", password }, jar });
   return { jar, status: response.status };
 }
-const change = (jar: CookieJar, body: unknown) => call(changePasswordRoute.action, { method: "POST", path: "/api/admin/change-password", body, jar });
-const whoAmI = async (jar: CookieJar) => (await call(userRoute.loader, { path: "/api/user", jar })).status;
+const change = (jar: CookieJar, body: unknown) => api("POST", "/api/admin/change-password", { body, jar });
+const whoAmI = async (jar: CookieJar) => (await api("GET", "/api/user", { jar })).status;
 
 /** Posts the Account page's form, as the browser does with or without JavaScript. */
 async function postAccountForm(jar: CookieJar, fields: Record<string, string>) {
@@ -154,9 +150,7 @@ describe("the Account page's password form", () => {
 describe("tRPC admin.settings.changePassword", () => {
   it("gives the same messages as REST", async () => {
     const { jar } = await signIn();
-    const response = await call(trpcRoute.action, {
-      method: "POST",
-      path: "/api/trpc/admin.settings.changePassword",
+    const response = await api("POST", "/api/trpc/admin.settings.changePassword", {
       body: { currentPassword: "wrong", newPassword: "new-secret" },
       jar,
     });

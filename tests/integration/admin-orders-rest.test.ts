@@ -1,19 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import * as labelRoute from "../../app/routes/api.admin.labels.$file";
-import * as listRoute from "../../app/routes/api.admin.orders";
-import * as eligibilityRoute from "../../app/routes/api.admin.orders.$id.refund-eligibility";
-import * as refundRoute from "../../app/routes/api.admin.orders.$id.refund";
-import * as statusRoute from "../../app/routes/api.admin.orders.$id.status";
-import * as loginRoute from "../../app/routes/api.login";
-import * as registerRoute from "../../app/routes/api.register";
-import * as trpcRoute from "../../app/routes/api.trpc.$";
 import { useAppContextForTests } from "../../server/boot";
 import { payLocalIntent } from "../../server/integrations/payments/local";
 import { processOrder } from "../../server/services/checkout";
 import { confirmPayment } from "../../server/services/order-confirmation";
 import { ensureAdmin } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar } from "../setup/http";
 
 const ctx = createTestContext();
 const admin = new CookieJar();
@@ -35,30 +27,30 @@ beforeAll(async () => {
   useAppContextForTests(ctx);
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
   adminId = (await ctx.db.selectFrom("users").select("id").where("username", "=", "boss").executeTakeFirstOrThrow()).id;
-  await call(loginRoute.action, { method: "POST", body: { username: "boss", password: "boss-password" }, jar: admin });
-  await call(registerRoute.action, { method: "POST", body: { username: "shopper", password: "shopper1", email: "s@example.com" }, jar: shopper });
+  await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
+  await api("POST", "/api/register", { body: { username: "shopper", password: "shopper1", email: "s@example.com" }, jar: shopper });
   productId = (await ctx.db.insertInto("products").values({ name: "Sin Gritos Cap", description: "Six-panel cotton cap", priceCents: 3200, inventory: 50 }).returning("id").executeTakeFirstOrThrow()).id;
 });
 
-const list = (jar?: CookieJar) => call(listRoute.loader, { path: "/api/admin/orders", jar });
+const list = (jar?: CookieJar) => api("GET", "/api/admin/orders", { jar });
 const patchStatus = (id: number | string, body: unknown, jar?: CookieJar) =>
-  call(statusRoute.action, { method: "PATCH", path: `/api/admin/orders/${id}/status`, params: { id: String(id) }, body, jar });
+  api("PATCH", `/api/admin/orders/${id}/status`, { body, jar });
 const eligibility = (id: number | string, jar?: CookieJar) =>
-  call(eligibilityRoute.loader, { path: `/api/admin/orders/${id}/refund-eligibility`, params: { id: String(id) }, jar });
+  api("GET", `/api/admin/orders/${id}/refund-eligibility`, { jar });
 const refund = (id: number | string, body: unknown, jar?: CookieJar) =>
-  call(refundRoute.action, { method: "POST", path: `/api/admin/orders/${id}/refund`, params: { id: String(id) }, body, jar });
+  api("POST", `/api/admin/orders/${id}/refund`, { body, jar });
 
 describe("who may call the admin order doors", () => {
   // Every handler and every method, including the ones that only answer 405 to an admin.
   const doors = [
     { name: "GET /api/admin/orders", run: (jar?: CookieJar) => list(jar) },
-    { name: "POST /api/admin/orders", run: (jar?: CookieJar) => call(listRoute.action, { method: "POST", path: "/api/admin/orders", body: {}, jar }) },
+    { name: "POST /api/admin/orders", run: (jar?: CookieJar) => api("POST", "/api/admin/orders", { body: {}, jar }) },
     { name: "PATCH …/status", run: (jar?: CookieJar) => patchStatus(1, { status: "shipped" }, jar) },
-    { name: "GET …/status", run: (jar?: CookieJar) => call(statusRoute.loader, { path: "/api/admin/orders/1/status", params: { id: "1" }, jar }) },
+    { name: "GET …/status", run: (jar?: CookieJar) => api("GET", "/api/admin/orders/1/status", { jar }) },
     { name: "GET …/refund-eligibility", run: (jar?: CookieJar) => eligibility(1, jar) },
-    { name: "POST …/refund-eligibility", run: (jar?: CookieJar) => call(eligibilityRoute.action, { method: "POST", path: "/api/admin/orders/1/refund-eligibility", params: { id: "1" }, jar }) },
+    { name: "POST …/refund-eligibility", run: (jar?: CookieJar) => api("POST", "/api/admin/orders/1/refund-eligibility", { jar }) },
     { name: "POST …/refund", run: (jar?: CookieJar) => refund(1, { reason: "Nope", refundShipping: true }, jar) },
-    { name: "GET …/refund", run: (jar?: CookieJar) => call(refundRoute.loader, { path: "/api/admin/orders/1/refund", params: { id: "1" }, jar }) },
+    { name: "GET …/refund", run: (jar?: CookieJar) => api("GET", "/api/admin/orders/1/refund", { jar }) },
   ];
 
   it.each(doors)("$name: 401 for a visitor, 403 for a non-admin, with readable messages", async ({ run }) => {
@@ -71,9 +63,9 @@ describe("who may call the admin order doors", () => {
   });
 
   it("answers an admin's wrong method with 405 and the allowed one", async () => {
-    const response = await call(refundRoute.loader, { path: "/api/admin/orders/1/refund", params: { id: "1" }, jar: admin });
+    const response = await api("GET", "/api/admin/orders/1/refund", { jar: admin });
     expect(response.status).toBe(405);
-    expect(response.headers.get("Allow")).toBe("POST");
+    expect(response.headers.get("Allow")).toBe("POST, OPTIONS");
   });
 });
 
@@ -202,9 +194,9 @@ describe("refunds through REST", () => {
 
 describe("tRPC admin.orders", () => {
   const query = (name: string, input: unknown, jar?: CookieJar) =>
-    call(trpcRoute.loader, { path: `/api/trpc/admin.orders.${name}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, jar });
+    api("GET", `/api/trpc/admin.orders.${name}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { jar });
   const mutate = (name: string, input: unknown, jar?: CookieJar) =>
-    call(trpcRoute.action, { method: "POST", path: `/api/trpc/admin.orders.${name}`, body: input, jar });
+    api("POST", `/api/trpc/admin.orders.${name}`, { body: input, jar });
   const procedures = [
     { name: "list", run: (jar?: CookieJar) => query("list", undefined, jar) },
     { name: "detail", run: (jar?: CookieJar) => query("detail", { id: 1 }, jar) },
@@ -230,12 +222,12 @@ describe("tRPC admin.orders", () => {
     const detail = (await (await query("detail", { id: order.id }, admin)).json()).result.data;
     expect(detail).toMatchObject({ id: order.id, status: "delivered", shippingLabels: [{ status: "created", carrier: "USPS" }], refunds: [] });
     expect(detail.shippingLabels[0].labelUrl).toMatch(/^\/api\/admin\/labels\/.+\.pdf$/);
-    const labelParams = { file: String(detail.shippingLabels[0].labelUrl).split("/").pop()! };
-    const pdf = await call(labelRoute.loader, { params: labelParams, jar: admin });
+    const labelUrl = String(detail.shippingLabels[0].labelUrl);
+    const pdf = await api("GET", labelUrl, { jar: admin });
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get("Content-Type")).toBe("application/pdf");
-    expect((await call(labelRoute.loader, { params: labelParams })).status).toBe(401);
-    expect((await call(labelRoute.loader, { params: { file: "../store.db" }, jar: admin })).status).toBe(404);
+    expect((await api("GET", labelUrl)).status).toBe(401);
+    expect((await api("GET", "/api/admin/labels/..%2Fstore.db", { jar: admin })).status).toBe(404);
     expect((await query("detail", { id: 999999 }, admin)).status).toBe(404);
 
     expect((await (await query("refundEligibility", { id: order.id }, admin)).json()).result.data.eligible).toBe(true);

@@ -1,16 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import * as productRoute from "../../app/routes/api.admin.products.$id";
-import * as imagesRoute from "../../app/routes/api.admin.products.$id.images";
-import * as productsRoute from "../../app/routes/api.admin.products";
-import * as imageRoute from "../../app/routes/api.admin.products.images.$imageId";
-import * as uploadRoute from "../../app/routes/api.admin.upload-product-image";
-import * as loginRoute from "../../app/routes/api.login";
-import * as registerRoute from "../../app/routes/api.register";
-import * as trpcRoute from "../../app/routes/api.trpc.$";
 import { productFormSchema, type AdminProduct } from "../../server/contracts/admin-products";
 import { useAppContextForTests } from "../../server/boot";
 import { createProduct, deleteProduct, listAdminProducts } from "../../server/services/admin-products";
@@ -18,7 +9,7 @@ import { listVisibleProducts } from "../../server/services/catalog";
 import { addProductImage } from "../../server/services/product-images";
 import { ensureAdmin } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar, send } from "../setup/http";
 import { addProduct } from "./store-helpers";
 
 const ctx = createTestContext();
@@ -28,8 +19,8 @@ const shopper = new CookieJar();
 beforeAll(async () => {
   useAppContextForTests(ctx);
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
-  await call(loginRoute.action, { method: "POST", body: { username: "boss", password: "boss-password" }, jar: admin });
-  await call(registerRoute.action, { method: "POST", body: { username: "shopper", password: "shopper1", email: "s@example.com" }, jar: shopper });
+  await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
+  await api("POST", "/api/register", { body: { username: "shopper", password: "shopper1", email: "s@example.com" }, jar: shopper });
 });
 
 const VALID = {
@@ -40,11 +31,11 @@ const VALID = {
 };
 
 const create = (body: unknown, jar: CookieJar | undefined = admin) =>
-  call(productsRoute.action, { method: "POST", path: "/api/admin/products", body, jar });
+  api("POST", "/api/admin/products", { body, jar });
 const patch = (id: number | string, body: unknown, jar: CookieJar | undefined = admin) =>
-  call(productRoute.action, { method: "PATCH", path: `/api/admin/products/${id}`, body, jar, params: { id: String(id) } });
+  api("PATCH", `/api/admin/products/${id}`, { body, jar });
 const remove = (id: number | string, jar: CookieJar | undefined = admin) =>
-  call(productRoute.action, { method: "DELETE", path: `/api/admin/products/${id}`, jar, params: { id: String(id) } });
+  api("DELETE", `/api/admin/products/${id}`, { jar });
 
 async function png(color = "#336699"): Promise<Buffer> {
   return sharp({ create: { width: 64, height: 48, channels: 3, background: color } }).png().toBuffer();
@@ -180,7 +171,7 @@ describe("create, update, visibility and delete", () => {
     });
     const row = await ctx.db.selectFrom("products").select(["priceCents"]).where("id", "=", product.id).executeTakeFirstOrThrow();
     expect(row.priceCents).toBe(4550);
-    const list: AdminProduct[] = await (await call(productsRoute.loader, { path: "/api/admin/products", jar: admin })).json();
+    const list: AdminProduct[] = await (await api("GET", "/api/admin/products", { jar: admin })).json();
     expect(list.find((p) => p.id === product.id)).toEqual(product);
   });
 
@@ -303,53 +294,48 @@ function defaults() {
   };
 }
 
-type Handler = (args: LoaderFunctionArgs & ActionFunctionArgs) => Promise<Response> | Response;
 
 /** A multipart request as a browser sends it (with its Content-Length). */
-async function multipart(handler: Handler, url: string, params: Record<string, string>, jar?: CookieJar): Promise<Response> {
+async function multipart(url: string, jar?: CookieJar): Promise<Response> {
   const form = new FormData();
   form.append("image", new Blob([new Uint8Array(await png())], { type: "image/png" }), "a.png");
   const encoded = new Response(form);
   const body = await encoded.arrayBuffer();
   const headers = new Headers({ "Content-Type": encoded.headers.get("Content-Type")!, "Content-Length": String(body.byteLength) });
   if (jar) headers.set("Cookie", jar.header());
-  const request = new Request(`http://localhost${url}`, { method: "POST", body, headers });
-  return handler({ request, params, context: {} } as LoaderFunctionArgs & ActionFunctionArgs);
+  return send(new Request(`http://localhost${url}`, { method: "POST", body, headers }));
 }
 
 describe("every admin product door refuses visitors (401) and non-admins (403)", () => {
-  const json: [string, Handler, string, Record<string, string>, unknown?][] = [
-    ["GET", productsRoute.loader, "/api/admin/products", {}],
-    ["POST", productsRoute.action, "/api/admin/products", {}, VALID],
-    ["GET", productRoute.loader, "/api/admin/products/1", { id: "1" }],
-    ["PATCH", productRoute.action, "/api/admin/products/1", { id: "1" }, { isVisible: false }],
-    ["DELETE", productRoute.action, "/api/admin/products/1", { id: "1" }],
-    ["GET", imagesRoute.loader, "/api/admin/products/1/images", { id: "1" }],
-    ["PATCH", imageRoute.action, "/api/admin/products/images/1", { imageId: "1" }, { isPrimary: true }],
-    ["DELETE", imageRoute.action, "/api/admin/products/images/1", { imageId: "1" }],
+  const json: [string, string, unknown?][] = [
+    ["GET", "/api/admin/products"],
+    ["POST", "/api/admin/products", VALID],
+    ["GET", "/api/admin/products/1"],
+    ["PATCH", "/api/admin/products/1", { isVisible: false }],
+    ["DELETE", "/api/admin/products/1"],
+    ["GET", "/api/admin/products/1/images"],
+    ["PATCH", "/api/admin/products/images/1", { isPrimary: true }],
+    ["DELETE", "/api/admin/products/images/1"],
   ];
-  for (const [method, handler, url, params, body] of json) {
+  for (const [method, url, body] of json) {
     it(`${method} ${url}`, async () => {
       const product = await addProduct(ctx, { name: "Guarded" });
-      const anonymous = await call(handler, { method, path: url, params, body });
+      const anonymous = await api(method, url, { body });
       expect(anonymous.status).toBe(401);
       expect((await anonymous.json()).message).toBe("Please sign in to continue.");
-      const ordinary = await call(handler, { method, path: url, params, body, jar: shopper });
+      const ordinary = await api(method, url, { body, jar: shopper });
       expect(ordinary.status).toBe(403);
       expect((await ordinary.json()).message).toBe("Admin access is required.");
       expect(await ctx.db.selectFrom("products").select("id").where("id", "=", product).executeTakeFirst()).toBeTruthy();
     });
   }
 
-  const uploads: [Handler, string, Record<string, string>][] = [
-    [uploadRoute.action, "/api/admin/upload-product-image", {}],
-    [imagesRoute.action, "/api/admin/products/1/images", { id: "1" }],
-  ];
-  for (const [handler, url, params] of uploads) {
+  const uploads = ["/api/admin/upload-product-image", "/api/admin/products/1/images"];
+  for (const url of uploads) {
     it(`POST ${url} (multipart)`, async () => {
       const before = fs.existsSync(path.join(ctx.config.uploadsDir, "products")) ? fs.readdirSync(path.join(ctx.config.uploadsDir, "products")).length : 0;
-      expect((await multipart(handler, url, params)).status).toBe(401);
-      expect((await multipart(handler, url, params, shopper)).status).toBe(403);
+      expect((await multipart(url)).status).toBe(401);
+      expect((await multipart(url, shopper)).status).toBe(403);
       const after = fs.existsSync(path.join(ctx.config.uploadsDir, "products")) ? fs.readdirSync(path.join(ctx.config.uploadsDir, "products")).length : 0;
       expect(after).toBe(before);
     });
@@ -368,9 +354,9 @@ describe("tRPC admin.products", () => {
     ["admin.products.images.delete", { imageId: 1 }],
   ];
   const query = (name: string, input: unknown, jar?: CookieJar) =>
-    call(trpcRoute.loader, { path: `/api/trpc/${name}?input=${encodeURIComponent(JSON.stringify(input))}`, jar });
+    api("GET", `/api/trpc/${name}?input=${encodeURIComponent(JSON.stringify(input))}`, { jar });
   const mutate = (name: string, input: unknown, jar?: CookieJar) =>
-    call(trpcRoute.action, { method: "POST", path: `/api/trpc/${name}`, body: input, jar });
+    api("POST", `/api/trpc/${name}`, { body: input, jar });
 
   it("refuses every procedure to visitors (401) and non-admins (403)", async () => {
     for (const name of queries) {

@@ -1,23 +1,5 @@
-import path from "node:path";
-import { UNSAFE_flatRoutes } from "@remix-run/dev";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as backgroundMusic from "../../app/routes/api.admin.background-music";
-import * as backgroundVideo from "../../app/routes/api.admin.background-video";
-import * as changePasswordRoute from "../../app/routes/api.admin.change-password";
-import * as countdownText from "../../app/routes/api.admin.countdown-text";
-import * as homepageSubtitle from "../../app/routes/api.admin.homepage-subtitle";
-import * as homepageTagline from "../../app/routes/api.admin.homepage-tagline";
-import * as settingsRoute from "../../app/routes/api.admin.settings";
-import * as countdownSetting from "../../app/routes/api.admin.settings.countdown_date";
-import * as testShippo from "../../app/routes/api.admin.test-shippo";
-import * as uploadAudio from "../../app/routes/api.admin.upload-audio";
-import * as uploadVideo from "../../app/routes/api.admin.upload-video";
-import * as publicBackgroundVideo from "../../app/routes/api.background-video";
-import * as publicCountdownDate from "../../app/routes/api.countdown-date";
-import * as publicCountdownText from "../../app/routes/api.countdown-text";
-import * as loginRoute from "../../app/routes/api.login";
-import * as registerRoute from "../../app/routes/api.register";
-import * as trpcRoute from "../../app/routes/api.trpc.$";
+import { apiRouter } from "../../server/api/dispatch";
 import { COUNTDOWN_MESSAGES, SETTING_KEY_NAMES } from "../../server/contracts/admin-settings";
 import { useAppContextForTests } from "../../server/boot";
 import { Invalid } from "../../server/errors";
@@ -25,7 +7,7 @@ import { easternToInstant, setCountdownDate } from "../../server/services/admin-
 import { SETTING_KEYS } from "../../server/services/settings";
 import { ensureAdmin, resetLoginLimits } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar } from "../setup/http";
 
 const ctx = createTestContext({ BRAND_NAME: "Legacy" });
 const admin = new CookieJar();
@@ -35,30 +17,23 @@ beforeAll(async () => {
   useAppContextForTests(ctx);
   resetLoginLimits();
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
-  await call(loginRoute.action, { method: "POST", body: { username: "boss", password: "boss-password" }, jar: admin });
-  await call(registerRoute.action, { method: "POST", body: { username: "shopper", password: "shopper1", email: "s@example.com" }, jar: shopper });
+  await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
+  await api("POST", "/api/register", { body: { username: "shopper", password: "shopper1", email: "s@example.com" }, jar: shopper });
 });
 beforeEach(async () => {
   await ctx.db.deleteFrom("appSettings").execute();
   ctx.clock.set("2026-01-15T17:00:00.000Z");
 });
 
-const post = (route: { action: typeof settingsRoute.action }, urlPath: string, body: unknown, jar: CookieJar | undefined = admin) =>
-  call(route.action, { method: "POST", path: urlPath, body, jar });
-const trpcQuery = (name: string, jar?: CookieJar) => call(trpcRoute.loader, { path: `/api/trpc/admin.settings.${name}`, jar });
+const post = (urlPath: string, body: unknown, jar: CookieJar | undefined = admin) => api("POST", urlPath, { body, jar });
+const trpcQuery = (name: string, jar?: CookieJar) => api("GET", `/api/trpc/admin.settings.${name}`, { jar });
 const trpcMutation = (name: string, input: unknown, jar: CookieJar | undefined = admin) =>
-  call(trpcRoute.action, { method: "POST", path: `/api/trpc/admin.settings.${name}`, body: input, jar });
+  api("POST", `/api/trpc/admin.settings.${name}`, { body: input, jar });
 
-describe("flat routes", () => {
+describe("the API table", () => {
   it("keeps the underscore of countdown_date literal: GET /api/admin/settings/countdown_date", () => {
-    const routes = UNSAFE_flatRoutes(path.resolve("app"), [], "routes");
-    const fullPath = (id: string): string => {
-      const route = routes[id]!;
-      const own = route.path ? `/${route.path}` : "";
-      return route.parentId && route.parentId !== "root" ? fullPath(route.parentId) + own : own;
-    };
-    expect(fullPath("routes/api.admin.settings.countdown_date")).toBe("/api/admin/settings/countdown_date");
-    expect(fullPath("routes/api.admin.settings")).toBe("/api/admin/settings");
+    expect(apiRouter.match("/api/admin/settings/countdown_date")?.entry.path).toBe("/api/admin/settings/countdown_date");
+    expect(apiRouter.match("/api/admin/settings")?.entry.path).toBe("/api/admin/settings");
   });
 
   it("the contract lists the same keys as the settings service", () => {
@@ -119,7 +94,7 @@ describe("countdown date through tRPC and REST", () => {
     const response = await trpcMutation("setCountdownDate", { date: "2026-03-08", time: "03:30" });
     expect(response.status).toBe(200);
     expect((await response.json()).result.data).toMatchObject({ key: "countdown_date", value: "2026-03-08T07:30:00.000Z" });
-    const pub = await call(publicCountdownDate.loader, { path: "/api/countdown-date" });
+    const pub = await api("GET", "/api/countdown-date");
     expect(await pub.json()).toEqual({ date: "2026-03-08T07:30:00.000Z" });
     expect(pub.headers.get("Cache-Control")).toBe("no-store");
 
@@ -136,16 +111,16 @@ describe("countdown date through tRPC and REST", () => {
   });
 
   it("GET /api/admin/settings/countdown_date answers the default, then what POST /api/admin/settings stored", async () => {
-    const before = await call(countdownSetting.loader, { path: "/api/admin/settings/countdown_date", jar: admin });
+    const before = await api("GET", "/api/admin/settings/countdown_date", { jar: admin });
     expect(await before.json()).toEqual({ key: "countdown_date", value: "2025-07-04T04:00:00.000Z", updatedAt: null });
 
-    const saved = await post(settingsRoute, "/api/admin/settings", { key: "countdown_date", value: "2026-11-01T01:30:00-05:00" });
+    const saved = await post("/api/admin/settings", { key: "countdown_date", value: "2026-11-01T01:30:00-05:00" });
     expect(saved.status).toBe(200);
     expect(await saved.json()).toEqual({ key: "countdown_date", value: "2026-11-01T06:30:00.000Z", updatedAt: "2026-01-15T17:00:00.000Z" });
 
-    const after = await call(countdownSetting.loader, { path: "/api/admin/settings/countdown_date", jar: admin });
+    const after = await api("GET", "/api/admin/settings/countdown_date", { jar: admin });
     expect(await after.json()).toEqual({ key: "countdown_date", value: "2026-11-01T06:30:00.000Z", updatedAt: "2026-01-15T17:00:00.000Z" });
-    expect(await (await call(publicCountdownDate.loader, { path: "/api/countdown-date" })).json()).toEqual({ date: "2026-11-01T06:30:00.000Z" });
+    expect(await (await api("GET", "/api/countdown-date")).json()).toEqual({ date: "2026-11-01T06:30:00.000Z" });
   });
 
   it.each([
@@ -153,16 +128,16 @@ describe("countdown date through tRPC and REST", () => {
     ["July 4", COUNTDOWN_MESSAGES.instantInvalid],
     ["2026-01-14T23:00:00-05:00", COUNTDOWN_MESSAGES.datePast], // yesterday in New York
   ])("POST /api/admin/settings refuses the countdown value %j", async (value, message) => {
-    const response = await post(settingsRoute, "/api/admin/settings", { key: "countdown_date", value });
+    const response = await post("/api/admin/settings", { key: "countdown_date", value });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ message, errors: { value: [message] } });
   });
 
   it("POST /api/admin/settings refuses unknown keys and missing values", async () => {
-    const unknown = await post(settingsRoute, "/api/admin/settings", { key: "admin_password", value: "x" });
+    const unknown = await post("/api/admin/settings", { key: "admin_password", value: "x" });
     expect(unknown.status).toBe(400);
     expect((await unknown.json()).errors.key).toHaveLength(1);
-    const missing = await post(settingsRoute, "/api/admin/settings", { key: "countdown_date" });
+    const missing = await post("/api/admin/settings", { key: "countdown_date" });
     expect(missing.status).toBe(400);
     expect((await missing.json()).errors).toEqual({ value: ["A value is required."] });
   });
@@ -171,29 +146,29 @@ describe("countdown date through tRPC and REST", () => {
 describe("texts", () => {
   it("sanitises the countdown text and keeps its line breaks", async () => {
     const dirty = `Time's almost up,<br><script>alert(1)</script>Legacy <b onclick="x()">begins</b> <img src=x onerror=alert(1)>in:`;
-    const response = await post(countdownText, "/api/admin/countdown-text", { text: dirty });
+    const response = await post("/api/admin/countdown-text", { text: dirty });
     expect(response.status).toBe(200);
     const expected = "Time's almost up,<br />Legacy <b>begins</b> in:";
     expect(await response.json()).toEqual({ text: expected });
-    expect(await (await call(publicCountdownText.loader, { path: "/api/countdown-text" })).json()).toEqual({ text: expected });
+    expect(await (await api("GET", "/api/countdown-text")).json()).toEqual({ text: expected });
 
-    const viaKey = await post(settingsRoute, "/api/admin/settings", { key: "countdown_text", value: `<a href="javascript:alert(1)">Soon</a>` });
+    const viaKey = await post("/api/admin/settings", { key: "countdown_text", value: `<a href="javascript:alert(1)">Soon</a>` });
     expect((await viaKey.json()).value).toBe(`<a rel="noopener noreferrer">Soon</a>`);
   });
 
   it.each([
-    [countdownText, "/api/admin/countdown-text", "", "Please enter countdown text."],
-    [countdownText, "/api/admin/countdown-text", "<script>alert(1)</script><br>", "Please enter countdown text."],
-    [homepageTagline, "/api/admin/homepage-tagline", "   ", "Please enter homepage tagline text."],
-    [homepageSubtitle, "/api/admin/homepage-subtitle", "", "Please enter homepage subtitle text."],
-  ])("refuses empty text at %s", async (route, urlPath, text, message) => {
-    const response = await post(route, urlPath, { text });
+    ["/api/admin/countdown-text", "", "Please enter countdown text."],
+    ["/api/admin/countdown-text", "<script>alert(1)</script><br>", "Please enter countdown text."],
+    ["/api/admin/homepage-tagline", "   ", "Please enter homepage tagline text."],
+    ["/api/admin/homepage-subtitle", "", "Please enter homepage subtitle text."],
+  ])("refuses empty text at %s", async (urlPath, text, message) => {
+    const response = await post(urlPath, { text });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ message, errors: { text: [message] } });
   });
 
   it("stores tagline and subtitle trimmed, through REST and tRPC", async () => {
-    expect(await (await post(homepageTagline, "/api/admin/homepage-tagline", { text: "  Worn, not told.  " })).json()).toEqual({ text: "Worn, not told." });
+    expect(await (await post("/api/admin/homepage-tagline", { text: "  Worn, not told.  " })).json()).toEqual({ text: "Worn, not told." });
     const viaTrpc = await trpcMutation("setText", { key: "homepage_subtitle", text: "Solo presencia." });
     expect((await viaTrpc.json()).result.data).toEqual({ text: "Solo presencia." });
     const view = (await (await trpcQuery("get", admin)).json()).result.data;
@@ -205,10 +180,10 @@ describe("texts", () => {
 
 describe("background video and music", () => {
   it("saves a site path or an http(s) URL, and the public endpoint answers it", async () => {
-    const saved = await post(backgroundVideo, "/api/admin/background-video", { videoUrl: "/uploads/media/video-1.mp4" });
+    const saved = await post("/api/admin/background-video", { videoUrl: "/uploads/media/video-1.mp4" });
     expect(await saved.json()).toEqual({ videoUrl: "/uploads/media/video-1.mp4" });
-    expect(await (await call(publicBackgroundVideo.loader, { path: "/api/background-video" })).json()).toEqual({ videoUrl: "/uploads/media/video-1.mp4" });
-    const music = await post(backgroundMusic, "/api/admin/background-music", { musicUrl: "https://cdn.example.com/theme.mp3" });
+    expect(await (await api("GET", "/api/background-video")).json()).toEqual({ videoUrl: "/uploads/media/video-1.mp4" });
+    const music = await post("/api/admin/background-music", { musicUrl: "https://cdn.example.com/theme.mp3" });
     expect(await music.json()).toEqual({ musicUrl: "https://cdn.example.com/theme.mp3" });
     const viaTrpc = await trpcMutation("setBackgroundMusic", { musicUrl: "/media/music.mp3" });
     expect((await viaTrpc.json()).result.data).toEqual({ musicUrl: "/media/music.mp3" });
@@ -217,10 +192,10 @@ describe("background video and music", () => {
   it.each(["", "   ", "javascript:alert(1)", "//evil.example/clip.mp4", "clip.mp4", "ftp://example.com/a.mp4", "/a b.mp4"])(
     "refuses the URL %j with the spec's message",
     async (url) => {
-      const video = await post(backgroundVideo, "/api/admin/background-video", { videoUrl: url });
+      const video = await post("/api/admin/background-video", { videoUrl: url });
       expect(video.status).toBe(400);
       expect(await video.json()).toEqual({ message: "Please enter a valid video URL.", errors: { videoUrl: ["Please enter a valid video URL."] } });
-      const music = await post(backgroundMusic, "/api/admin/background-music", { musicUrl: url });
+      const music = await post("/api/admin/background-music", { musicUrl: url });
       expect(await music.json()).toEqual({ message: "Please enter a valid music URL.", errors: { musicUrl: ["Please enter a valid music URL."] } });
     },
   );
@@ -228,7 +203,7 @@ describe("background video and music", () => {
 
 describe("shipping test", () => {
   it("POST /api/admin/test-shippo makes a local test label", async () => {
-    const response = await post(testShippo, "/api/admin/test-shippo", undefined);
+    const response = await post("/api/admin/test-shippo", undefined);
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body).toEqual({
@@ -242,30 +217,30 @@ describe("shipping test", () => {
 
 describe("only admins", () => {
   const doors = [
-    ["GET /api/admin/settings/countdown_date", countdownSetting.loader, "GET"],
-    ["POST /api/admin/settings", settingsRoute.action, "POST"],
-    ["POST /api/admin/upload-video", uploadVideo.action, "POST"],
-    ["POST /api/admin/upload-audio", uploadAudio.action, "POST"],
-    ["POST /api/admin/background-video", backgroundVideo.action, "POST"],
-    ["POST /api/admin/background-music", backgroundMusic.action, "POST"],
-    ["POST /api/admin/countdown-text", countdownText.action, "POST"],
-    ["POST /api/admin/homepage-tagline", homepageTagline.action, "POST"],
-    ["POST /api/admin/homepage-subtitle", homepageSubtitle.action, "POST"],
-    ["POST /api/admin/change-password", changePasswordRoute.action, "POST"],
-    ["POST /api/admin/test-shippo", testShippo.action, "POST"],
+    ["GET /api/admin/settings/countdown_date", "/api/admin/settings/countdown_date", "GET"],
+    ["POST /api/admin/settings", "/api/admin/settings", "POST"],
+    ["POST /api/admin/upload-video", "/api/admin/upload-video", "POST"],
+    ["POST /api/admin/upload-audio", "/api/admin/upload-audio", "POST"],
+    ["POST /api/admin/background-video", "/api/admin/background-video", "POST"],
+    ["POST /api/admin/background-music", "/api/admin/background-music", "POST"],
+    ["POST /api/admin/countdown-text", "/api/admin/countdown-text", "POST"],
+    ["POST /api/admin/homepage-tagline", "/api/admin/homepage-tagline", "POST"],
+    ["POST /api/admin/homepage-subtitle", "/api/admin/homepage-subtitle", "POST"],
+    ["POST /api/admin/change-password", "/api/admin/change-password", "POST"],
+    ["POST /api/admin/test-shippo", "/api/admin/test-shippo", "POST"],
     // The other method of each door answers 401/403 too, before saying it is not allowed.
-    ["POST /api/admin/settings/countdown_date", countdownSetting.action, "POST"],
-    ["GET /api/admin/settings", settingsRoute.loader, "GET"],
-    ["GET /api/admin/upload-video", uploadVideo.loader, "GET"],
-    ["GET /api/admin/change-password", changePasswordRoute.loader, "GET"],
+    ["POST /api/admin/settings/countdown_date", "/api/admin/settings/countdown_date", "POST"],
+    ["GET /api/admin/settings", "/api/admin/settings", "GET"],
+    ["GET /api/admin/upload-video", "/api/admin/upload-video", "GET"],
+    ["GET /api/admin/change-password", "/api/admin/change-password", "GET"],
   ] as const;
 
-  it.each(doors)("%s: 401 signed out, 403 for a shopper", async (_name, handler, method) => {
+  it.each(doors)("%s: 401 signed out, 403 for a shopper", async (_name, urlPath, method) => {
     const body = method === "POST" ? { key: "homepage_tagline", value: "x", text: "x", videoUrl: "/a.mp4", musicUrl: "/a.mp3" } : undefined;
-    const anonymous = await call(handler, { method, body });
+    const anonymous = await api(method, urlPath, { body });
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toEqual({ message: "Please sign in to continue.", errors: {} });
-    const ordinary = await call(handler, { method, body, jar: shopper });
+    const ordinary = await api(method, urlPath, { body, jar: shopper });
     expect(ordinary.status).toBe(403);
     expect(await ordinary.json()).toEqual({ message: "Admin access is required.", errors: {} });
     expect(await ctx.db.selectFrom("appSettings").selectAll().execute()).toEqual([]);
@@ -281,7 +256,7 @@ describe("only admins", () => {
   });
 
   it("the wrong method is a 405 for an admin", async () => {
-    expect((await call(settingsRoute.loader, { jar: admin })).status).toBe(405);
-    expect((await call(countdownSetting.action, { method: "POST", jar: admin })).status).toBe(405);
+    expect((await api("GET", "/api/admin/settings", { jar: admin })).status).toBe(405);
+    expect((await api("POST", "/api/admin/settings/countdown_date", { jar: admin })).status).toBe(405);
   });
 });

@@ -1,12 +1,8 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as loginRoute from "../../app/routes/api.login";
-import * as logoutRoute from "../../app/routes/api.logout";
-import * as registerRoute from "../../app/routes/api.register";
-import * as userRoute from "../../app/routes/api.user";
 import { useAppContextForTests } from "../../server/boot";
 import { ensureAdmin, resetLoginLimits } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar } from "../setup/http";
 
 const ctx = createTestContext();
 
@@ -17,11 +13,11 @@ beforeAll(async () => {
 beforeEach(() => resetLoginLimits());
 
 const login = (body: unknown, jar = new CookieJar(), ip?: string) =>
-  call(loginRoute.action, { method: "POST", path: "/api/login", body, jar, ip });
+  api("POST", "/api/login", { body, jar, ip });
 
 describe("GET /api/user", () => {
   it("answers 401 with a readable message when nobody is signed in", async () => {
-    const response = await call(userRoute.loader, { path: "/api/user" });
+    const response = await api("GET", "/api/user");
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ message: "Not signed in.", errors: {} });
   });
@@ -29,7 +25,7 @@ describe("GET /api/user", () => {
   it("returns id, username, email and isAdmin for the signed-in user", async () => {
     const jar = new CookieJar();
     expect((await login({ username: "boss", password: "boss-password" }, jar)).status).toBe(200);
-    const response = await call(userRoute.loader, { path: "/api/user", jar });
+    const response = await api("GET", "/api/user", { jar });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ id: expect.any(Number), username: "boss", email: "boss@example.com", isAdmin: true });
   });
@@ -63,7 +59,7 @@ describe("POST /api/login", () => {
   });
 
   it("refuses a body that is not JSON with 400", async () => {
-    const response = await call(loginRoute.action, { method: "POST", path: "/api/login", body: "{nope" });
+    const response = await api("POST", "/api/login", { body: "{nope" });
     expect(response.status).toBe(400);
     expect((await response.json()).message).toBe("The request body must be valid JSON.");
   });
@@ -86,9 +82,7 @@ describe("POST /api/login", () => {
 describe("POST /api/register", () => {
   it("creates an ordinary user even when an anonymous caller asks for isAdmin", async () => {
     const jar = new CookieJar();
-    const response = await call(registerRoute.action, {
-      method: "POST",
-      path: "/api/register",
+    const response = await api("POST", "/api/register", {
       body: { username: "mallory", password: "secret1", email: "m@example.com", isAdmin: true },
       jar,
     });
@@ -97,29 +91,25 @@ describe("POST /api/register", () => {
     const row = await ctx.db.selectFrom("users").select(["isAdmin", "passwordHash"]).where("username", "=", "mallory").executeTakeFirstOrThrow();
     expect(row.isAdmin).toBe(0);
     expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    const me = await call(userRoute.loader, { path: "/api/user", jar });
+    const me = await api("GET", "/api/user", { jar });
     expect(await me.json()).toMatchObject({ username: "mallory", isAdmin: false });
   });
 
   it("lets an admin create an admin", async () => {
     const jar = new CookieJar();
     await login({ username: "boss", password: "boss-password" }, jar);
-    const response = await call(registerRoute.action, {
-      method: "POST",
-      path: "/api/register",
+    const response = await api("POST", "/api/register", {
       body: { username: "deputy", password: "secret1", email: "d@example.com", isAdmin: true },
       jar,
     });
     expect(await response.json()).toMatchObject({ username: "deputy", isAdmin: true });
-    const me = await call(userRoute.loader, { path: "/api/user", jar });
+    const me = await api("GET", "/api/user", { jar });
     expect(await me.json()).toMatchObject({ username: "boss" });
   });
 
   it("gives the spec's messages for a short password and a bad e-mail, and writes nothing", async () => {
     const before = await ctx.db.selectFrom("users").select("id").execute();
-    const response = await call(registerRoute.action, {
-      method: "POST",
-      path: "/api/register",
+    const response = await api("POST", "/api/register", {
       body: { username: "newbie", password: "12345", email: "not-an-email" },
     });
     expect(response.status).toBe(400);
@@ -131,9 +121,7 @@ describe("POST /api/register", () => {
   });
 
   it("answers 409 for a username that exists, whatever its case", async () => {
-    const response = await call(registerRoute.action, {
-      method: "POST",
-      path: "/api/register",
+    const response = await api("POST", "/api/register", {
       body: { username: "BOSS", password: "secret1", email: "x@example.com" },
     });
     expect(response.status).toBe(409);
@@ -146,10 +134,10 @@ describe("POST /api/logout", () => {
     const jar = new CookieJar();
     await login({ username: "boss", password: "boss-password" }, jar);
     const sessionsBefore = await ctx.db.selectFrom("sessions").select("id").execute();
-    const response = await call(logoutRoute.action, { method: "POST", path: "/api/logout", jar });
+    const response = await api("POST", "/api/logout", { jar });
     expect(response.status).toBe(204);
     expect(await ctx.db.selectFrom("sessions").select("id").execute()).toHaveLength(sessionsBefore.length - 1);
     expect(jar.has("session")).toBe(false);
-    expect((await call(userRoute.loader, { path: "/api/user", jar })).status).toBe(401);
+    expect((await api("GET", "/api/user", { jar })).status).toBe(401);
   });
 });

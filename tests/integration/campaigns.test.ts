@@ -1,10 +1,5 @@
 import { http, HttpResponse } from "msw";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import * as campaignRoute from "../../app/routes/api.admin.campaigns.$id";
-import * as resumeRoute from "../../app/routes/api.admin.campaigns.$id.resume";
-import * as sendRoute from "../../app/routes/api.admin.send-email";
-import * as loginRoute from "../../app/routes/api.login";
-import * as webhookRoute from "../../app/routes/api.webhooks.postmark";
 import * as unsubscribePage from "../../app/routes/unsubscribe";
 import { useAppContextForTests } from "../../server/boot";
 import { COMPOSE_MISSING } from "../../server/contracts/admin-subscribers";
@@ -14,7 +9,7 @@ import { ensureAdmin } from "../../server/services/users";
 import { POSTMARK_API } from "../mocks/postmark";
 import { mockServer } from "../mocks/server";
 import { createTestContext, type TestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar } from "../setup/http";
 
 const ORIGIN = "https://shop.legacy.test";
 
@@ -180,7 +175,7 @@ describe("campaigns in local mode (the outbox)", () => {
   beforeAll(async () => {
     useAppContextForTests(ctx);
     adminId = await adminIdOf(ctx);
-    await call(loginRoute.action, { method: "POST", body: { username: "boss", password: "boss-password" }, jar: admin });
+    await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
     await addSubscribers(ctx, ["ana@example.com", "ben@example.com", "cy@example.com", "gone@example.com"]);
     await ctx.db.updateTable("subscribers").set({ unsubscribedAt: "2026-01-01T00:00:00.000Z" }).where("email", "=", "gone@example.com").execute();
   });
@@ -197,7 +192,7 @@ describe("campaigns in local mode (the outbox)", () => {
   };
 
   it("puts one message per active subscriber in the outbox, each with a working unsubscribe link and headers", async () => {
-    const response = await call(sendRoute.action, { method: "POST", path: "/api/admin/send-email", body: { subject: "Launch", htmlContent: '<p>Shop <a href="/store">the drop</a></p>' }, jar: admin });
+    const response = await api("POST", "/api/admin/send-email", { body: { subject: "Launch", htmlContent: '<p>Shop <a href="/store">the drop</a></p>' }, jar: admin });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ message: "Email sent to 3 subscribers", status: "sent" });
 
@@ -274,7 +269,7 @@ describe("campaigns in local mode (the outbox)", () => {
 
   it("asks for both subject and content, in the spec's words", async () => {
     for (const body of [{ subject: "", htmlContent: "<p>x</p>" }, { subject: "Hi", htmlContent: "  " }, { subject: "Hi" }, {}]) {
-      const response = await call(sendRoute.action, { method: "POST", path: "/api/admin/send-email", body, jar: admin });
+      const response = await api("POST", "/api/admin/send-email", { body, jar: admin });
       expect(response.status).toBe(400);
       expect((await response.json()).message).toBe(COMPOSE_MISSING);
     }
@@ -283,23 +278,21 @@ describe("campaigns in local mode (the outbox)", () => {
   });
 
   it("with Prefer: respond-async answers 202 at once; the progress is at the Location", async () => {
-    const response = await call(
-      async (args) => {
-        args.request.headers.set("Prefer", "respond-async");
-        return sendRoute.action(args);
-      },
-      { method: "POST", path: "/api/admin/send-email", body: { subject: "Async", htmlContent: "<p>Hi</p>" }, jar: admin },
-    );
+    const response = await api("POST", "/api/admin/send-email", {
+      body: { subject: "Async", htmlContent: "<p>Hi</p>" },
+      jar: admin,
+      headers: { Prefer: "respond-async" },
+    });
     expect(response.status).toBe(202);
     const body = (await response.json()) as { campaignId: number; message: string };
     expect(body.message).toBe("Sending to 2 subscribers");
     expect(response.headers.get("Location")).toBe(`/api/admin/campaigns/${body.campaignId}`);
     await campaignSettled(body.campaignId);
-    const progress = await call(campaignRoute.loader, { path: `/api/admin/campaigns/${body.campaignId}`, params: { id: String(body.campaignId) }, jar: admin });
+    const progress = await api("GET", `/api/admin/campaigns/${body.campaignId}`, { jar: admin });
     expect(await progress.json()).toMatchObject({ id: body.campaignId, subject: "Async", status: "sent", total: 2, sent: 2, pending: 0, createdBy: "boss" });
-    const again = await call(resumeRoute.action, { method: "POST", params: { id: String(body.campaignId) }, jar: admin });
+    const again = await api("POST", `/api/admin/campaigns/${body.campaignId}/resume`, { jar: admin });
     expect(again.status).toBe(409);
-    expect((await call(campaignRoute.loader, { params: { id: "999999" }, jar: admin })).status).toBe(404);
+    expect((await api("GET", "/api/admin/campaigns/999999", { jar: admin })).status).toBe(404);
   });
 });
 
@@ -313,14 +306,9 @@ describe("Postmark's subscription-change webhook", () => {
 
   const event = { RecordType: "SubscriptionChange", MessageStream: "broadcast", Recipient: "Hook@Example.com", SuppressSending: true, SuppressionReason: "ManualSuppression" };
   const post = (body: unknown, auth?: string) =>
-    webhookRoute.action({
-      request: new Request("http://localhost/api/webhooks/postmark", {
-        method: "POST",
-        body: JSON.stringify(body),
-        headers: { "Content-Type": "application/json", ...(auth ? { Authorization: `Basic ${Buffer.from(auth).toString("base64")}` } : {}) },
-      }),
-      params: {},
-      context: {},
+    api("POST", "/api/webhooks/postmark", {
+      body,
+      headers: auth ? { Authorization: `Basic ${Buffer.from(auth).toString("base64")}` } : {},
     });
 
   it("is not there (404) until its credentials are configured", async () => {

@@ -1,6 +1,4 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as cartItemRoute from "../../app/routes/api.cart.$productId";
-import * as cartRoute from "../../app/routes/api.cart";
 import * as cartPage from "../../app/routes/cart";
 import * as productPage from "../../app/routes/store.$productId";
 import type { CartView } from "../../server/contracts/cart";
@@ -9,19 +7,19 @@ import { Conflict, NotFound } from "../../server/errors";
 import { cookiesFor } from "../../server/http/cookies";
 import { addToCart, decrementItem, getCart, incrementItem, setQuantity } from "../../server/services/cart";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar } from "../setup/http";
 import { addProduct, runRoute } from "./store-helpers";
 
 const ctx = createTestContext();
 beforeAll(() => useAppContextForTests(ctx));
 beforeEach(() => ctx.clock.set("2026-06-01T12:00:00.000Z"));
 
-const post = (body: unknown, jar = new CookieJar()) => call(cartRoute.action, { method: "POST", path: "/api/cart", body, jar });
-const get = (jar: CookieJar) => call(cartRoute.loader, { path: "/api/cart", jar });
+const post = (body: unknown, jar = new CookieJar()) => api("POST", "/api/cart", { body, jar });
+const get = (jar: CookieJar) => api("GET", "/api/cart", { jar });
 const patch = (productId: number | string, body: unknown, jar: CookieJar) =>
-  call(cartItemRoute.action, { method: "PATCH", path: `/api/cart/${productId}`, body, jar, params: { productId: String(productId) } });
+  api("PATCH", `/api/cart/${productId}`, { body, jar });
 const del = (productId: number | string, jar: CookieJar) =>
-  call(cartItemRoute.action, { method: "DELETE", path: `/api/cart/${productId}`, jar, params: { productId: String(productId) } });
+  api("DELETE", `/api/cart/${productId}`, { jar });
 
 async function expectError(response: Response, status: number, message: string) {
   expect(response.status).toBe(status);
@@ -260,7 +258,7 @@ describe("PATCH /api/cart/{productId}", () => {
   });
 
   it("refuses other methods with 405", async () => {
-    const response = await call(cartItemRoute.action, { method: "POST", path: "/api/cart/1", params: { productId: "1" } });
+    const response = await api("POST", "/api/cart/1");
     expect(response.status).toBe(405);
   });
 });
@@ -284,7 +282,7 @@ describe("DELETE /api/cart/{productId} and DELETE /api/cart", () => {
     const theirs = new CookieJar();
     await post({ productId: id, quantity: 2 }, mine);
     await post({ productId: id, quantity: 1 }, theirs);
-    const response = await call(cartRoute.action, { method: "DELETE", path: "/api/cart", jar: mine });
+    const response = await api("DELETE", "/api/cart", { jar: mine });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ cartItems: [], totalPrice: 0, count: 0 });
     expect(await linesInDb(id)).toEqual([{ sessionId: expect.any(String), quantity: 1 }]);

@@ -1,6 +1,4 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import * as productsRoute from "../../app/routes/api.products";
-import * as imagesRoute from "../../app/routes/api.products.$id.images";
 import * as storeRoute from "../../app/routes/store._index";
 import * as productRoute from "../../app/routes/store.$productId";
 import type { PublicProduct } from "../../server/contracts/catalog";
@@ -8,7 +6,7 @@ import { useAppContextForTests } from "../../server/boot";
 import { getPublicProduct, listProductImages, listVisibleProducts } from "../../server/services/catalog";
 import { setSetting } from "../../server/services/settings";
 import { createTestContext } from "../setup/context";
-import { call } from "../setup/http";
+import { api } from "../setup/http";
 import { addImage, addProduct, runRoute } from "./store-helpers";
 
 const ctx = createTestContext();
@@ -18,12 +16,12 @@ const NOW = "2026-06-01T12:00:00.000Z";
 const LATER = "2026-06-04T04:00:00.000Z";
 
 async function restProducts(): Promise<PublicProduct[]> {
-  const response = await call(productsRoute.loader, { path: "/api/products" });
+  const response = await api("GET", "/api/products");
   expect(response.status).toBe(200);
   return response.json();
 }
 
-const images = (id: number | string) => call(imagesRoute.loader, { path: `/api/products/${id}/images`, params: { id: String(id) } });
+const images = (id: number | string) => api("GET", `/api/products/${id}/images`);
 interface ProductPageData {
   product: PublicProduct;
   images: { id: number }[];
@@ -85,7 +83,7 @@ describe("GET /api/products", () => {
   });
 
   it("refuses other methods with 405", async () => {
-    const response = await call(productsRoute.action, { method: "POST", path: "/api/products", body: {} });
+    const response = await api("POST", "/api/products", { body: {} });
     expect(response.status).toBe(405);
   });
 });

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import * as cartRoute from "../../app/routes/api.cart";
 import * as checkoutPage from "../../app/routes/checkout";
 import * as successPage from "../../app/routes/checkout-success";
 import * as payPage from "../../app/routes/checkout_.pay.$paymentIntentId";
@@ -7,7 +6,7 @@ import { useAppContextForTests } from "../../server/boot";
 import type { CheckoutActionData, CheckoutLoaderData, PayActionData, PayLoaderData, SuccessData } from "../../server/http/checkout-door";
 import { readFlash } from "../../server/http/flash";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar } from "../setup/http";
 import { addProduct, runRoute } from "./store-helpers";
 
 // The checkout's page doors, driven as a browser without JavaScript drives them: form posts, the
@@ -24,7 +23,7 @@ beforeAll(async () => {
 
 async function shopperWithBag() {
   const jar = new CookieJar();
-  const added = await call(cartRoute.action, { method: "POST", path: "/api/cart", body: { productId, quantity: 1 }, jar });
+  const added = await api("POST", "/api/cart", { body: { productId, quantity: 1 }, jar });
   expect(added.status).toBe(201);
   return jar;
 }
@@ -181,7 +180,7 @@ describe("/checkout/pay/{paymentIntentId}", () => {
     expect(paid.headers.get("Location")).toBe(`/checkout-success?payment_intent=${paymentIntentId}`);
     const order = await ctx.db.selectFrom("orders").select("status").where("paymentIntentId", "=", paymentIntentId).executeTakeFirstOrThrow();
     expect(order.status).toBe("processing");
-    const bag = await call(cartRoute.loader, { jar });
+    const bag = await api("GET", "/api/cart", { jar });
     expect((await bag.json()).cartItems).toEqual([]);
 
     // Paid already: the payment page and a second post both send the buyer to the outcome.

@@ -1,13 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import * as cartRoute from "../../app/routes/api.cart";
-import * as taxRoute from "../../app/routes/api.calculate-tax";
-import * as confirmRoute from "../../app/routes/api.confirm-order";
-import * as localPayRoute from "../../app/routes/api.local-payments.confirm";
-import * as processRoute from "../../app/routes/api.process-order";
-import * as shippingRoute from "../../app/routes/api.shipping.calculate";
 import { useAppContextForTests } from "../../server/boot";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar } from "../setup/http";
 
 const ctx = createTestContext();
 const customerInfo = { email: "b@example.com", name: "Bea Buyer", phone: "", street: "5 Elm St", city: "Austin", state: "tx", zipCode: "73301", country: "US" };
@@ -20,7 +14,7 @@ beforeAll(async () => {
 
 async function shopperWithBag() {
   const jar = new CookieJar();
-  const added = await call(cartRoute.action, { method: "POST", path: "/api/cart", body: { productId, quantity: 1 }, jar });
+  const added = await api("POST", "/api/cart", { body: { productId, quantity: 1 }, jar });
   expect(added.status).toBe(201);
   return jar;
 }
@@ -28,19 +22,19 @@ async function shopperWithBag() {
 describe("POST /api/shipping/calculate", () => {
   it("returns the rates for the bag, ground_saver first, in dollars", async () => {
     const jar = await shopperWithBag();
-    const response = await call(shippingRoute.action, { method: "POST", jar, body: { address: { street: "5 Elm St", city: "Austin", state: "TX", zipCode: "73301", country: "US" }, packageWeight: 1 } });
+    const response = await api("POST", "/api/shipping/calculate", { jar, body: { address: { street: "5 Elm St", city: "Austin", state: "TX", zipCode: "73301", country: "US" }, packageWeight: 1 } });
     const rates = await response.json();
     expect(rates[0]).toEqual({ key: "usps-ground_saver", carrier: "USPS", method: "ground_saver", cost: 5.95, description: "USPS Ground Advantage", estimatedDays: 5 });
   });
 
   it("returns no rates for an address it cannot ship to", async () => {
     const jar = await shopperWithBag();
-    const response = await call(shippingRoute.action, { method: "POST", jar, body: { address: { street: "x", city: "y", state: "TX", zipCode: "nope", country: "US" } } });
+    const response = await api("POST", "/api/shipping/calculate", { jar, body: { address: { street: "x", city: "y", state: "TX", zipCode: "nope", country: "US" } } });
     expect(await response.json()).toEqual([]);
   });
 
   it("refuses an empty bag with the spec's message", async () => {
-    const response = await call(shippingRoute.action, { method: "POST", body: { address: { street: "x", city: "y", state: "TX", zipCode: "73301", country: "US" } } });
+    const response = await api("POST", "/api/shipping/calculate", { body: { address: { street: "x", city: "y", state: "TX", zipCode: "73301", country: "US" } } });
     expect(response.status).toBe(400);
     expect((await response.json()).message).toBe("Add some items to your cart before checking out.");
   });
@@ -48,7 +42,7 @@ describe("POST /api/shipping/calculate", () => {
 
 describe("POST /api/calculate-tax", () => {
   it("answers taxRate as a fraction, taxAmount in dollars and a label", async () => {
-    const response = await call(taxRoute.action, { method: "POST", body: { state: "TX", country: "US", subtotal: 35 } });
+    const response = await api("POST", "/api/calculate-tax", { body: { state: "TX", country: "US", subtotal: 35 } });
     // 6.25 % of 35 = 2.1875 → 2.19; the rate is what that is of the subtotal: 2.19 / 35 = 0.0625714…
     expect(await response.json()).toEqual({ taxRate: 0.062571, taxAmount: 2.19, taxLabel: "Texas Sales Tax" });
   });
@@ -57,36 +51,36 @@ describe("POST /api/calculate-tax", () => {
 describe("process-order, local card, confirm-order", () => {
   it("runs the whole payment: declined card message, then paid, then confirm-order is idempotent", async () => {
     const jar = await shopperWithBag();
-    const processed = await call(processRoute.action, { method: "POST", jar, body: { customerInfo, shippingMethod: "usps-ground_saver", shippingCost: 0.01 } });
+    const processed = await api("POST", "/api/process-order", { jar, body: { customerInfo, shippingMethod: "usps-ground_saver", shippingCost: 0.01 } });
     expect(processed.status).toBe(201);
     const { clientSecret, paymentIntentId, orderSummary } = await processed.json();
     // The client's shippingCost of 0.01 is ignored: the server quotes 5.95. Texas taxes delivery
     // of taxable goods: 6.25 % of 40.95 = 2.559375 → 2.56, which is 2.56 / 35 = 7.3143 % of the goods.
     expect(orderSummary).toMatchObject({ subtotal: 35, shipping: 5.95, tax: 2.56, taxRate: 0.073143, total: 43.51 });
 
-    const declined = await call(localPayRoute.action, { method: "POST", body: { clientSecret, cardNumber: "4000 0000 0000 0002" } });
+    const declined = await api("POST", "/api/local-payments/confirm", { body: { clientSecret, cardNumber: "4000 0000 0000 0002" } });
     expect(declined.status).toBe(402);
     expect((await declined.json()).message).toBe("Your card was declined.");
 
-    const paid = await call(localPayRoute.action, { method: "POST", body: { clientSecret, cardNumber: "4242 4242 4242 4242" } });
+    const paid = await api("POST", "/api/local-payments/confirm", { body: { clientSecret, cardNumber: "4242 4242 4242 4242" } });
     expect(await paid.json()).toMatchObject({ status: "paid", orderNumber: paymentIntentId.slice(-8).toUpperCase(), firstTime: true });
-    const again = await call(confirmRoute.action, { method: "POST", body: { paymentIntentId, customerInfo } });
+    const again = await api("POST", "/api/confirm-order", { body: { paymentIntentId, customerInfo } });
     expect(await again.json()).toMatchObject({ status: "paid", firstTime: false });
     const order = await ctx.db.selectFrom("orders").select(["status", "totalCents"]).where("paymentIntentId", "=", paymentIntentId).executeTakeFirstOrThrow();
     expect(order).toEqual({ status: "processing", totalCents: 4351 });
-    const bag = await call(cartRoute.loader, { jar });
+    const bag = await api("GET", "/api/cart", { jar });
     expect((await bag.json()).cartItems).toEqual([]);
   });
 
   it("gives the spec's message when required fields are missing", async () => {
     const jar = await shopperWithBag();
-    const response = await call(processRoute.action, { method: "POST", jar, body: { customerInfo: { ...customerInfo, street: "" }, shippingMethod: "usps-ground_saver" } });
+    const response = await api("POST", "/api/process-order", { jar, body: { customerInfo: { ...customerInfo, street: "" }, shippingMethod: "usps-ground_saver" } });
     expect(response.status).toBe(400);
     expect((await response.json()).message).toBe("Please fill in all required fields and select a shipping method.");
   });
 
   it("refuses an unknown payment with 404", async () => {
-    const response = await call(confirmRoute.action, { method: "POST", body: { paymentIntentId: "pi_nope" } });
+    const response = await api("POST", "/api/confirm-order", { body: { paymentIntentId: "pi_nope" } });
     expect(response.status).toBe(404);
   });
 });
@@ -97,7 +91,7 @@ describe("checkout rate limit", () => {
     resetCheckoutLimits();
     const jar = await shopperWithBag();
     const attempt = () =>
-      call(processRoute.action, { method: "POST", jar, ip: "198.51.100.77", body: { customerInfo: { ...customerInfo, zipCode: "nope" }, shippingMethod: "usps-ground_saver" } });
+      api("POST", "/api/process-order", { jar, ip: "198.51.100.77", body: { customerInfo: { ...customerInfo, zipCode: "nope" }, shippingMethod: "usps-ground_saver" } });
     for (let i = 0; i < 60; i++) expect((await attempt()).status).toBe(400);
     const blocked = await attempt();
     expect(blocked.status).toBe(429);

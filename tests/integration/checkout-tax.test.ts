@@ -1,15 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import * as cartRoute from "../../app/routes/api.cart";
-import * as taxRoute from "../../app/routes/api.calculate-tax";
-import * as localPayRoute from "../../app/routes/api.local-payments.confirm";
-import * as processRoute from "../../app/routes/api.process-order";
-import * as shippingRoute from "../../app/routes/api.shipping.calculate";
 import * as checkoutPage from "../../app/routes/checkout";
 import * as payPage from "../../app/routes/checkout_.pay.$paymentIntentId";
 import { useAppContextForTests } from "../../server/boot";
 import { listOrders } from "../../server/services/admin-orders";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar } from "../setup/http";
 import type { CheckoutActionData, PayLoaderData } from "../../server/http/checkout-door";
 import { addProduct, runRoute } from "./store-helpers";
 
@@ -32,23 +27,23 @@ beforeAll(async () => {
 async function shopperWith(lines: [productId: number, quantity: number][]) {
   const jar = new CookieJar();
   for (const [productId, quantity] of lines) {
-    const added = await call(cartRoute.action, { method: "POST", path: "/api/cart", body: { productId, quantity }, jar });
+    const added = await api("POST", "/api/cart", { body: { productId, quantity }, jar });
     expect(added.status).toBe(201);
   }
   return jar;
 }
 
-const calculateTax = (body: unknown, jar?: CookieJar) => call(taxRoute.action, { method: "POST", path: "/api/calculate-tax", body, jar });
+const calculateTax = (body: unknown, jar?: CookieJar) => api("POST", "/api/calculate-tax", { body, jar });
 const rates = async (address: object, jar: CookieJar) =>
   (await (
-    await call(shippingRoute.action, { method: "POST", path: "/api/shipping/calculate", body: { address, packageWeight: 1 }, jar })
+    await api("POST", "/api/shipping/calculate", { body: { address, packageWeight: 1 }, jar })
   ).json()) as {
     key: string;
     method: string;
     cost: number;
   }[];
 const processOrder = (body: unknown, jar: CookieJar) =>
-  call(processRoute.action, { method: "POST", path: "/api/process-order", body, jar, ip: "198.51.100.10" });
+  api("POST", "/api/process-order", { body, jar, ip: "198.51.100.10" });
 
 describe("POST /api/calculate-tax with a bag", () => {
   it("taxes the bag's items, not the subtotal sent: two $100 shirts in New York are two exempt items", async () => {
@@ -94,7 +89,7 @@ describe("POST /api/calculate-tax with a bag", () => {
       .executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ taxCents: 500, totalCents: 17_170 });
 
-    const paid = await call(localPayRoute.action, { method: "POST", body: { clientSecret, cardNumber: "4242 4242 4242 4242" } });
+    const paid = await api("POST", "/api/local-payments/confirm", { body: { clientSecret, cardNumber: "4242 4242 4242 4242" } });
     expect(await paid.json()).toMatchObject({ status: "paid" });
     const mail = await ctx.db
       .selectFrom("mailMessages")

@@ -1,6 +1,4 @@
 import { http, HttpResponse } from "msw";
-import * as labelRoute from "../../app/routes/api.admin.orders.$id.label";
-import * as loginRoute from "../../app/routes/api.login";
 import { useAppContextForTests } from "../../server/boot";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { orderNumberOf } from "../../server/contracts/checkout";
@@ -16,7 +14,7 @@ import { POSTMARK_API } from "../mocks/postmark";
 import { mockServer } from "../mocks/server";
 import { SHIPPO_LABEL_ERROR_MESSAGE, SHIPPO_TEST_ADDRESSES, shippoState } from "../mocks/shippo";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar } from "../setup/http";
 
 const ctx = createTestContext({ SHIPPO_API_KEY: "shippo_test_0123456789abcdef", POSTMARK_SERVER_TOKEN: "pm-token", POSTMARK_FROM: "store@legacy.test" });
 
@@ -179,9 +177,9 @@ describe("Buy Label Again (POST /api/admin/orders/{id}/label, tRPC admin.orders.
   beforeAll(async () => {
     useAppContextForTests(ctx);
     await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
-    await call(loginRoute.action, { method: "POST", body: { username: "boss", password: "boss-password" }, jar: admin });
+    await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
   });
-  const buy = (id: number | string) => call(labelRoute.action, { method: "POST", path: `/api/admin/orders/${id}/label`, jar: admin, params: { id: String(id) } });
+  const buy = (id: number | string) => api("POST", `/api/admin/orders/${id}/label`, { jar: admin });
 
   it("buys the label into the failed row, then refuses a second one", async () => {
     shippoState.nextTransactionError = "Carrier timeout, please retry";

@@ -1,8 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import * as cartRoute from "../../app/routes/api.cart";
-import * as webhookRoute from "../../app/routes/api.webhooks.stripe";
 import * as checkoutPage from "../../app/routes/checkout";
 import * as successPage from "../../app/routes/checkout-success";
 import * as payPage from "../../app/routes/checkout_.pay.$paymentIntentId";
@@ -12,7 +9,7 @@ import { confirmStrandedPayments } from "../../server/services/stranded-payments
 import type { PayActionData, SuccessData } from "../../server/http/checkout-door";
 import { stripeEvent, stripeSessionEvent, stripeState } from "../mocks/stripe";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar, send } from "../setup/http";
 import { addProduct, runRoute } from "./store-helpers";
 
 // Stripe configured, a browser without JavaScript: the pay page sends the buyer to Stripe's hosted
@@ -31,7 +28,7 @@ afterAll(() => stripeState.reset());
 /** A bag, Process Order (Stripe PaymentIntent), and the pay page's button. */
 async function sentToStripe() {
   const jar = new CookieJar();
-  await call(cartRoute.action, { method: "POST", path: "/api/cart", body: { productId, quantity: 2 }, jar });
+  await api("POST", "/api/cart", { body: { productId, quantity: 2 }, jar });
   const processed = await runRoute(checkoutPage.action, { path: "/checkout", form: { intent: "process", ...customer, shippingMethod: "usps-ground_saver" }, jar });
   const paymentIntentId = (processed.headers.get("Location") ?? "").split("/").pop()!;
   expect(paymentIntentId).toMatch(/^pi_/);
@@ -48,7 +45,7 @@ async function deliver(event: object) {
   const payload = JSON.stringify(event);
   const signature = new Stripe("sk_test_hosted").webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
   const request = new Request("http://localhost/api/webhooks/stripe", { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": signature }, body: payload });
-  return webhookRoute.action({ request, params: {}, context: {} } as ActionFunctionArgs);
+  return send(request);
 }
 
 describe("paying on Stripe's hosted Checkout without JavaScript", () => {
@@ -107,7 +104,7 @@ describe("paying on Stripe's hosted Checkout without JavaScript", () => {
     expect(row).toMatchObject({ status: "processing", paymentIntentId: paidIntent });
     expect(row.paidAt).not.toBeNull();
     expect(stripeState.intent(paymentIntentId).status).toBe("canceled");
-    expect((await call(cartRoute.loader, { jar }).then((r) => r.json())).cartItems).toEqual([]);
+    expect((await api("GET", "/api/cart", { jar }).then((r) => r.json())).cartItems).toEqual([]);
 
     // Reloading the page and the webhook arriving late change nothing.
     expect((await success(`?session_id=${session.id}`)).data).toMatchObject({ state: "paid" });

@@ -1,11 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { ActionFunctionArgs } from "@remix-run/node";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as uploadAudio from "../../app/routes/api.admin.upload-audio";
-import * as uploadVideo from "../../app/routes/api.admin.upload-video";
-import * as loginRoute from "../../app/routes/api.login";
-import * as registerRoute from "../../app/routes/api.register";
 import * as uploadsRoute from "../../app/routes/uploads.$";
 import { MEDIA_MAX_BYTES } from "../../server/contracts/admin-settings";
 import { useAppContextForTests } from "../../server/boot";
@@ -13,7 +8,7 @@ import { removeUnusedMedia, sniffMedia } from "../../server/services/media-uploa
 import { setSetting } from "../../server/services/settings";
 import { ensureAdmin, resetLoginLimits } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar, send } from "../setup/http";
 
 const ctx = createTestContext();
 const admin = new CookieJar();
@@ -24,8 +19,8 @@ beforeAll(async () => {
   useAppContextForTests(ctx);
   resetLoginLimits();
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
-  await call(loginRoute.action, { method: "POST", body: { username: "boss", password: "boss-password" }, jar: admin });
-  await call(registerRoute.action, { method: "POST", body: { username: "shopper", password: "shopper1", email: "s@example.com" }, jar: shopper });
+  await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
+  await api("POST", "/api/register", { body: { username: "shopper", password: "shopper1", email: "s@example.com" }, jar: shopper });
 });
 beforeEach(() => fs.rmSync(mediaDir, { recursive: true, force: true }));
 
@@ -56,11 +51,13 @@ function multipart(field: string, file: Buffer, filename: string, type: string) 
   return form;
 }
 
-async function upload(route: typeof uploadVideo, body: BodyInit | FormData, jar: CookieJar | null = admin, headers: Record<string, string> = {}) {
+const uploadVideo = "/api/admin/upload-video";
+const uploadAudio = "/api/admin/upload-audio";
+
+async function upload(route: string, body: BodyInit | FormData, jar: CookieJar | null = admin, headers: Record<string, string> = {}) {
   const all = new Headers(headers);
   if (jar) all.set("Cookie", jar.header());
-  const request = new Request("http://localhost/api/admin/upload", { method: "POST", body, headers: all, duplex: "half" } as RequestInit);
-  return route.action({ request, params: {}, context: { clientIp: "203.0.113.7" } } as ActionFunctionArgs);
+  return send(new Request(`http://localhost${route}`, { method: "POST", body, headers: all, duplex: "half" } as RequestInit));
 }
 
 const storedFiles = () => (fs.existsSync(mediaDir) ? fs.readdirSync(mediaDir) : []);

@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
-import * as cartRoute from "../../app/routes/api.cart";
-import * as localPayRoute from "../../app/routes/api.local-payments.confirm";
-import * as webhookRoute from "../../app/routes/api.webhooks.stripe";
 import * as checkoutPage from "../../app/routes/checkout";
 import { useAppContextForTests } from "../../server/boot";
 import type { CheckoutLoaderData } from "../../server/http/checkout-door";
 import { createTestContext, type TestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar } from "../setup/http";
 import { addProduct, runRoute } from "./store-helpers";
 
 // Every door reads the one payment mode of the configuration: the checkout never shows one
@@ -17,14 +14,14 @@ const stripeMode = createTestContext({ STRIPE_SECRET_KEY: "sk_test_doors", STRIP
 async function checkoutPayment(ctx: TestContext) {
   const productId = await addProduct(ctx, { name: "Mode Tee" });
   const jar = new CookieJar();
-  await call(cartRoute.action, { method: "POST", path: "/api/cart", body: { productId, quantity: 1 }, jar });
+  await api("POST", "/api/cart", { body: { productId, quantity: 1 }, jar });
   const page = await runRoute<CheckoutLoaderData>(checkoutPage.loader, { path: "/checkout", jar });
   expect(page.status).toBe(200);
   return page.data.payment;
 }
 
-const localConfirm = () => call(localPayRoute.action, { method: "POST", path: "/api/local-payments/confirm", body: { clientSecret: "pi_local_x_secret_y", cardNumber: "4242424242424242" } });
-const webhook = () => call(webhookRoute.action, { method: "POST", path: "/api/webhooks/stripe", body: "{}" });
+const localConfirm = () => api("POST", "/api/local-payments/confirm", { body: { clientSecret: "pi_local_x_secret_y", cardNumber: "4242424242424242" } });
+const webhook = () => api("POST", "/api/webhooks/stripe", { body: "{}" });
 
 describe("the payment mode at the doors", () => {
   it("test mode: the checkout shows the local card form and the local door takes it; Stripe's webhook is off", async () => {

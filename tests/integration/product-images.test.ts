@@ -1,14 +1,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import * as productImagesRoute from "../../app/routes/api.admin.products.$id.images";
-import * as imageRoute from "../../app/routes/api.admin.products.images.$imageId";
-import * as uploadRoute from "../../app/routes/api.admin.upload-product-image";
-import * as loginRoute from "../../app/routes/api.login";
-import * as trpcRoute from "../../app/routes/api.trpc.$";
 import type { AdminProductImage, AdminProductImagesResponse } from "../../server/contracts/admin-products";
 import { useAppContextForTests } from "../../server/boot";
 import { getAdminProduct, updateProduct } from "../../server/services/admin-products";
@@ -25,7 +19,7 @@ import {
 } from "../../server/services/product-images";
 import { ensureAdmin } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar, send } from "../setup/http";
 import { addProduct } from "./store-helpers";
 
 const ctx = createTestContext();
@@ -34,13 +28,11 @@ const admin = new CookieJar();
 beforeAll(async () => {
   useAppContextForTests(ctx);
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
-  await call(loginRoute.action, { method: "POST", body: { username: "boss", password: "boss-password" }, jar: admin });
+  await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
 });
 
-type Handler = (args: LoaderFunctionArgs & ActionFunctionArgs) => Promise<Response> | Response;
-
 /** A multipart POST as a browser sends it, Content-Length included. */
-async function post(handler: Handler, url: string, params: Record<string, string>, file: { bytes: Uint8Array; name: string; type: string } | null, fields: Record<string, string> = {}) {
+async function post(url: string, file: { bytes: Uint8Array; name: string; type: string } | null, fields: Record<string, string> = {}) {
   const form = new FormData();
   if (file) form.append("image", new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
@@ -51,11 +43,11 @@ async function post(handler: Handler, url: string, params: Record<string, string
     "Content-Length": String(body.byteLength),
     Cookie: admin.header(),
   });
-  return handler({ request: new Request(`http://localhost${url}`, { method: "POST", body, headers }), params, context: {} } as LoaderFunctionArgs & ActionFunctionArgs);
+  return send(new Request(`http://localhost${url}`, { method: "POST", body, headers }));
 }
 
 const addImage = (productId: number, file: { bytes: Uint8Array; name: string; type: string }, fields?: Record<string, string>) =>
-  post(productImagesRoute.action, `/api/admin/products/${productId}/images`, { id: String(productId) }, file, fields);
+  post(`/api/admin/products/${productId}/images`, file, fields);
 
 const picture = (width = 1600, height = 1000, color = "#8a3b2f") => sharp({ create: { width, height, channels: 3, background: color } });
 
@@ -78,7 +70,7 @@ const filesOf = (imagePath: string) =>
   [400, 800, 1200].map((w) => path.join(ctx.config.uploadsDir, `${imagePath}-${w}.webp`));
 
 async function images(productId: number): Promise<AdminProductImage[]> {
-  const response = await call(productImagesRoute.loader, { path: `/api/admin/products/${productId}/images`, params: { id: String(productId) }, jar: admin });
+  const response = await api("GET", `/api/admin/products/${productId}/images`, { jar: admin });
   return ((await response.json()) as AdminProductImagesResponse).images;
 }
 
@@ -164,7 +156,7 @@ describe("uploading product images", () => {
 
   it("asks for a file when none is sent, and for an existing product", async () => {
     const productId = await addProduct(ctx, { name: "Empty Tee" });
-    const none = await post(productImagesRoute.action, `/api/admin/products/${productId}/images`, { id: String(productId) }, null);
+    const none = await post(`/api/admin/products/${productId}/images`, null);
     expect(none.status).toBe(400);
     expect(await none.json()).toEqual({ message: "No File Selected", errors: { image: ["Please choose an image to upload."] } });
     const { png } = await samples();
@@ -174,7 +166,7 @@ describe("uploading product images", () => {
 
   it("answers upload-product-image with imageUrl and clearImagePath, and the product keeps a srcset", async () => {
     const { png } = await samples();
-    const response = await post(uploadRoute.action, "/api/admin/upload-product-image", {}, png);
+    const response = await post("/api/admin/upload-product-image", png);
     expect(response.status).toBe(201);
     const body = await response.json();
     expect(body).toEqual({ imageUrl: expect.stringMatching(/^\/uploads\/products\/u-[0-9a-f]{32}-800\.webp$/), clearImagePath: true });
@@ -211,20 +203,20 @@ describe("the primary image", () => {
     expect(c).toMatchObject({ isPrimary: true, displayOrder: 5 });
     expect((await images(productId)).filter((i) => i.isPrimary).map((i) => i.id)).toEqual([c.id]);
 
-    const patched = await call(imageRoute.action, { method: "PATCH", path: `/api/admin/products/images/${b.id}`, params: { imageId: String(b.id) }, body: { isPrimary: true }, jar: admin });
+    const patched = await api("PATCH", `/api/admin/products/images/${b.id}`, { body: { isPrimary: true }, jar: admin });
     expect(patched.status).toBe(200);
     expect(await patched.json()).toMatchObject({ id: b.id, isPrimary: true });
     expect((await images(productId)).filter((i) => i.isPrimary).map((i) => i.id)).toEqual([b.id]);
     expect((await getAdminProduct(ctx, productId)).imageUrl).toBe(b.imageUrl);
 
     // Through tRPC as well.
-    const trpc = await call(trpcRoute.action, { method: "POST", path: "/api/trpc/admin.products.images.setPrimary", body: { imageId: a.id }, jar: admin });
+    const trpc = await api("POST", "/api/trpc/admin.products.images.setPrimary", { body: { imageId: a.id }, jar: admin });
     expect((await trpc.json()).result.data).toMatchObject({ id: a.id, isPrimary: true });
     expect((await images(productId)).filter((i) => i.isPrimary).map((i) => i.id)).toEqual([a.id]);
     expect((await getAdminProduct(ctx, productId)).imageUrl).toBe(a.imageUrl);
 
     // The primary cannot simply be switched off: the product would have none.
-    const off = await call(imageRoute.action, { method: "PATCH", path: `/api/admin/products/images/${a.id}`, params: { imageId: String(a.id) }, body: { isPrimary: false }, jar: admin });
+    const off = await api("PATCH", `/api/admin/products/images/${a.id}`, { body: { isPrimary: false }, jar: admin });
     expect(off.status).toBe(400);
     expect((await off.json()).message).toBe("A product needs a primary image: set another image as primary instead.");
   });
@@ -246,11 +238,11 @@ describe("the primary image", () => {
     const ids: number[] = [];
     for (const file of [png, gif, jpeg]) ids.push(((await (await addImage(productId, file)).json()) as AdminProductImage).id);
     const reversed = [...ids].reverse();
-    const response = await call(trpcRoute.action, { method: "POST", path: "/api/trpc/admin.products.images.reorder", body: { productId, imageIds: reversed }, jar: admin });
+    const response = await api("POST", "/api/trpc/admin.products.images.reorder", { body: { productId, imageIds: reversed }, jar: admin });
     expect((await response.json()).result.data.images.map((i: AdminProductImage) => i.id)).toEqual(reversed);
-    const partial = await call(trpcRoute.action, { method: "POST", path: "/api/trpc/admin.products.images.reorder", body: { productId, imageIds: [ids[0]] }, jar: admin });
+    const partial = await api("POST", "/api/trpc/admin.products.images.reorder", { body: { productId, imageIds: [ids[0]] }, jar: admin });
     expect(partial.status).toBe(400);
-    const patched = await call(imageRoute.action, { method: "PATCH", path: `/api/admin/products/images/${ids[2]}`, params: { imageId: String(ids[2]) }, body: { displayOrder: 9 }, jar: admin });
+    const patched = await api("PATCH", `/api/admin/products/images/${ids[2]}`, { body: { displayOrder: 9 }, jar: admin });
     expect(await patched.json()).toMatchObject({ displayOrder: 9 });
     expect((await images(productId)).map((i) => i.id).at(-1)).toBe(ids[2]);
   });
@@ -263,7 +255,7 @@ describe("the primary image", () => {
     const c: AdminProductImage = await (await addImage(productId, jpeg, { displayOrder: "3" })).json();
     expect(filesOf(a.imagePath!).every((f) => fs.existsSync(f))).toBe(true);
 
-    const response = await call(imageRoute.action, { method: "DELETE", path: `/api/admin/products/images/${a.id}`, params: { imageId: String(a.id) }, jar: admin });
+    const response = await api("DELETE", `/api/admin/products/images/${a.id}`, { jar: admin });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ message: "Image deleted.", id: a.id, productId });
     expect(filesOf(a.imagePath!).some((f) => fs.existsSync(f))).toBe(false);
@@ -275,7 +267,7 @@ describe("the primary image", () => {
     await deleteProductImage(ctx, b.id);
     expect(await getAdminProduct(ctx, productId)).toMatchObject({ imageUrl: null, imagePath: null, imageCount: 0 });
     expect([...filesOf(b.imagePath!), ...filesOf(c.imagePath!)].some((f) => fs.existsSync(f))).toBe(false);
-    const again = await call(imageRoute.action, { method: "DELETE", path: `/api/admin/products/images/${a.id}`, params: { imageId: String(a.id) }, jar: admin });
+    const again = await api("DELETE", `/api/admin/products/images/${a.id}`, { jar: admin });
     expect(again.status).toBe(404);
   });
 

@@ -5,17 +5,11 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Countdown } from "../../app/components/countdown";
 import * as indexRoute from "../../app/routes/_index";
 import * as aboutRoute from "../../app/routes/about";
-import * as backgroundMusic from "../../app/routes/api.background-music";
-import * as backgroundVideo from "../../app/routes/api.background-video";
-import * as countdownDate from "../../app/routes/api.countdown-date";
-import * as countdownText from "../../app/routes/api.countdown-text";
-import * as homepageSubtitle from "../../app/routes/api.homepage-subtitle";
-import * as homepageTagline from "../../app/routes/api.homepage-tagline";
 import * as countdownRoute from "../../app/routes/countdown";
 import { useAppContextForTests } from "../../server/boot";
 import { setSetting, type SettingKey } from "../../server/services/settings";
 import { createTestContext } from "../setup/context";
-import { call } from "../setup/http";
+import { api } from "../setup/http";
 
 const ctx = createTestContext({ BRAND_NAME: "Legacy", SOCIAL_HANDLE: "legacy.worn" });
 
@@ -28,7 +22,6 @@ beforeEach(async () => {
 const ENDPOINTS = [
   {
     path: "/api/countdown-date",
-    route: countdownDate,
     key: "countdown_date",
     byDefault: { date: "2025-07-04T04:00:00.000Z" },
     stored: "2026-07-04T00:00:00-04:00",
@@ -36,7 +29,6 @@ const ENDPOINTS = [
   },
   {
     path: "/api/background-video",
-    route: backgroundVideo,
     key: "background_video",
     byDefault: { videoUrl: "/media/background.mp4" },
     stored: "/uploads/videos/drop-two.mp4",
@@ -44,7 +36,6 @@ const ENDPOINTS = [
   },
   {
     path: "/api/background-music",
-    route: backgroundMusic,
     key: "background_music",
     byDefault: { musicUrl: "/media/music.mp3" },
     stored: "/uploads/audio/theme.mp3",
@@ -52,7 +43,6 @@ const ENDPOINTS = [
   },
   {
     path: "/api/homepage-tagline",
-    route: homepageTagline,
     key: "homepage_tagline",
     byDefault: { text: "Legacy isn't told — it's worn." },
     stored: "Worn, not told.",
@@ -60,7 +50,6 @@ const ENDPOINTS = [
   },
   {
     path: "/api/homepage-subtitle",
-    route: homepageSubtitle,
     key: "homepage_subtitle",
     byDefault: { text: "Sin gritos. Sin exageraciones. Solo presencia." },
     stored: "Solo presencia.",
@@ -68,7 +57,6 @@ const ENDPOINTS = [
   },
   {
     path: "/api/countdown-text",
-    route: countdownText,
     key: "countdown_text",
     byDefault: { text: "Time's almost up,<br />Legacy begins in:" },
     stored: "<b>Drop two</b><br>begins in:",
@@ -76,34 +64,34 @@ const ENDPOINTS = [
   },
 ] as const;
 
-describe.each(ENDPOINTS)("GET $path", ({ path, route, key, byDefault, stored, answer }) => {
+describe.each(ENDPOINTS)("GET $path", ({ path, key, byDefault, stored, answer }) => {
   it("answers the spec default when the admin never set it", async () => {
-    const response = await call(route.loader, { path });
+    const response = await api("GET", path);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(byDefault);
   });
 
   it("answers the stored setting", async () => {
     await setSetting(ctx, key as SettingKey, stored);
-    const response = await call(route.loader, { path });
+    const response = await api("GET", path);
     expect(await response.json()).toEqual(answer);
   });
 
   it("refuses other methods with 405", async () => {
-    const response = await call(route.action, { method: "POST", path, body: {} });
+    const response = await api("POST", path, { body: {} });
     expect(response.status).toBe(405);
-    expect(response.headers.get("Allow")).toBe("GET");
+    expect(response.headers.get("Allow")).toBe("GET, HEAD, OPTIONS");
   });
 });
 
 describe("caching of the public settings", () => {
   it("never lets a cache hold the countdown date", async () => {
-    const response = await call(countdownDate.loader, { path: "/api/countdown-date" });
+    const response = await api("GET", "/api/countdown-date");
     expect(response.headers.get("Cache-Control")).toBe("no-store");
   });
 
-  it.each(ENDPOINTS.filter((e) => e.path !== "/api/countdown-date"))("caches $path for ten seconds", async ({ path, route }) => {
-    const response = await call(route.loader, { path });
+  it.each(ENDPOINTS.filter((e) => e.path !== "/api/countdown-date"))("caches $path for ten seconds", async ({ path }) => {
+    const response = await api("GET", path);
     expect(response.headers.get("Cache-Control")).toBe("public, max-age=10");
   });
 });
@@ -111,7 +99,7 @@ describe("caching of the public settings", () => {
 describe("GET /api/countdown-text", () => {
   it("strips scripts, event handlers and javascript: links from the admin's HTML", async () => {
     await setSetting(ctx, "countdown_text", '<b onclick="steal()">Soon</b><script>alert(1)</script><a href="javascript:alert(1)">x</a>');
-    const response = await call(countdownText.loader, { path: "/api/countdown-text" });
+    const response = await api("GET", "/api/countdown-text");
     expect(await response.json()).toEqual({ text: '<b>Soon</b><a rel="noopener noreferrer">x</a>' });
   });
 });

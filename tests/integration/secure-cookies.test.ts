@@ -1,6 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as cartRoute from "../../app/routes/api.cart";
-import * as userRoute from "../../app/routes/api.user";
+import { dispatchApi } from "../../server/api/dispatch";
 import { useAppContextForTests } from "../../server/boot";
 import { loginAction, loginLoader } from "../../server/http/login-door";
 import { logoutAction } from "../../server/http/logout-door";
@@ -22,6 +21,9 @@ afterEach(() => {
 });
 
 type Handler = (args: never) => unknown;
+
+/** The API table, called the way the page handlers are. */
+const apiTable = ({ request, context }: { request: Request; context: { clientIp: string } }) => dispatchApi(request, context);
 
 /**
  * A browser at one origin: it sends the cookies it kept and, as browsers do, refuses a Secure
@@ -108,7 +110,7 @@ describe("signing in over plain http at a LAN address, in production", () => {
     expect(isSecure(flash)).toBe(false);
     expect(browser.cookies.has("flash")).toBe(true);
 
-    const me = await browser.send<{ username: string }>(userRoute.loader, "/api/user");
+    const me = await browser.send<{ username: string }>(apiTable, "/api/user");
     expect(me.status).toBe(200);
     expect(me.data.username).toBe("boss");
   });
@@ -122,15 +124,15 @@ describe("signing in over plain http at a LAN address, in production", () => {
     expect(cleared).toMatch(/Max-Age=0/i);
     expect(isSecure(cleared)).toBe(false);
     expect(browser.cookies.has("session")).toBe(false);
-    expect((await browser.send(userRoute.loader, "/api/user")).status).toBe(401);
+    expect((await browser.send(apiTable, "/api/user")).status).toBe(401);
   });
 
   it("gives the anonymous cart a cookie the browser keeps", async () => {
     const productId = await addProduct(ctx, { name: "LAN Tee" });
     const browser = new Browser("http://192.168.1.5:3000");
-    expect((await browser.send(cartRoute.action, "/api/cart", { json: { productId, quantity: 1 } })).status).toBe(201);
+    expect((await browser.send(apiTable, "/api/cart", { json: { productId, quantity: 1 } })).status).toBe(201);
     expect(isSecure(browser.received("cart")[0])).toBe(false);
-    const bag = await browser.send<{ cartItems: { productId: number }[] }>(cartRoute.loader, "/api/cart");
+    const bag = await browser.send<{ cartItems: { productId: number }[] }>(apiTable, "/api/cart");
     expect(bag.data.cartItems.map((line) => line.productId)).toEqual([productId]);
   });
 });
@@ -142,7 +144,7 @@ describe("Secure cookies", () => {
     expect(isSecure(browser.received("session")[0])).toBe(true);
     expect(isSecure(browser.received("flash")[0])).toBe(true);
     expect(hop.location).toBe("/admin/orders");
-    expect((await browser.send(userRoute.loader, "/api/user")).status).toBe(200);
+    expect((await browser.send(apiTable, "/api/user")).status).toBe(200);
   });
 
   it("are Secure over a plain-http request when PUBLIC_URL is https (TLS ends at a proxy)", async () => {
@@ -156,12 +158,12 @@ describe("Secure cookies", () => {
   it("take X-Forwarded-Proto: https only from a trusted proxy", async () => {
     const forwarded = { headers: { "X-Forwarded-Proto": "https" } };
     const untrusted = new Browser("http://10.0.0.2:3000");
-    await untrusted.send(cartRoute.action, "/api/cart", { json: { productId: await addProduct(ctx, {}) }, ...forwarded });
+    await untrusted.send(apiTable, "/api/cart", { json: { productId: await addProduct(ctx, {}) }, ...forwarded });
     expect(isSecure(untrusted.received("cart")[0])).toBe(false);
 
     ctx.config.trustProxy = true;
     const trusted = new Browser("http://10.0.0.2:3000");
-    await trusted.send(cartRoute.action, "/api/cart", { json: { productId: await addProduct(ctx, {}) }, ...forwarded });
+    await trusted.send(apiTable, "/api/cart", { json: { productId: await addProduct(ctx, {}) }, ...forwarded });
     expect(isSecure(trusted.received("cart")[0])).toBe(true);
   });
 });

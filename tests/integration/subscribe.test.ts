@@ -1,14 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as indexRoute from "../../app/routes/_index";
-import * as subscribeRoute from "../../app/routes/api.subscribe";
 import * as countdownRoute from "../../app/routes/countdown";
 import { useAppContextForTests } from "../../server/boot";
 import { HONEYPOT_FIELD, subscribeSchema } from "../../server/contracts/subscribe";
 import { Conflict } from "../../server/errors";
 import { resetSubscribeLimits, subscribe } from "../../server/services/subscribers";
 import { createTestContext } from "../setup/context";
-import { call } from "../setup/http";
+import { api } from "../setup/http";
 
 const ctx = createTestContext({ BRAND_NAME: "Legacy" });
 
@@ -20,7 +19,7 @@ beforeEach(async () => {
 });
 
 const rows = () => ctx.db.selectFrom("subscribers").select(["email", "subscribedAt"]).orderBy("id").execute();
-const post = (body: unknown, ip?: string) => call(subscribeRoute.action, { method: "POST", path: "/api/subscribe", body, ip });
+const post = (body: unknown, ip?: string) => api("POST", "/api/subscribe", { body, ip });
 
 const ALREADY = "This email is already subscribed.";
 
@@ -88,7 +87,7 @@ describe("POST /api/subscribe", () => {
   });
 
   it("refuses GET with 405", async () => {
-    const response = await call(subscribeRoute.loader, { path: "/api/subscribe" });
+    const response = await api("GET", "/api/subscribe");
     expect(response.status).toBe(405);
   });
 });

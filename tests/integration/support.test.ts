@@ -1,11 +1,10 @@
 import { http, HttpResponse } from "msw";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import * as contactRoute from "../../app/routes/api.support.contact";
 import * as supportPage from "../../app/routes/support";
 import { useAppContextForTests } from "../../server/boot";
 import { resetSupportLimits, sendSupportMessage } from "../../server/services/support";
 import { createTestContext } from "../setup/context";
-import { call } from "../setup/http";
+import { api } from "../setup/http";
 import { mockServer } from "../mocks/server";
 import { POSTMARK_API } from "../mocks/postmark";
 
@@ -24,7 +23,7 @@ describe("support messages in local mode", () => {
   beforeEach(() => resetSupportLimits());
 
   it("stores the message and puts an e-mail to support in the outbox", async () => {
-    const response = await call(contactRoute.action, { method: "POST", body: valid });
+    const response = await api("POST", "/api/support/contact", { body: valid });
     expect(response.status).toBe(201);
     const { id } = await response.json();
     const stored = await ctx.db.selectFrom("supportMessages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
@@ -49,8 +48,7 @@ describe("support messages in local mode", () => {
 
   it("gives the spec's messages for every bad field and stores nothing", async () => {
     const before = await ctx.db.selectFrom("supportMessages").select("id").execute();
-    const response = await call(contactRoute.action, {
-      method: "POST",
+    const response = await api("POST", "/api/support/contact", {
       body: { name: "R", email: "nope", subject: "Hey", message: "short", supportType: "bogus" },
     });
     expect(response.status).toBe(400);
@@ -65,8 +63,7 @@ describe("support messages in local mode", () => {
   });
 
   it("defaults the topic to other and leaves the order number out when blank", async () => {
-    const response = await call(contactRoute.action, {
-      method: "POST",
+    const response = await api("POST", "/api/support/contact", {
       body: { name: "Al", email: "al@example.com", orderNumber: "", subject: "Sizing help", message: "Does the tee run small?" },
     });
     const { id } = await response.json();
@@ -75,8 +72,8 @@ describe("support messages in local mode", () => {
   });
 
   it("limits one address to 5 messages in 10 minutes", async () => {
-    for (let i = 0; i < 5; i++) expect((await call(contactRoute.action, { method: "POST", body: valid, ip: "9.9.9.9" })).status).toBe(201);
-    const blocked = await call(contactRoute.action, { method: "POST", body: valid, ip: "9.9.9.9" });
+    for (let i = 0; i < 5; i++) expect((await api("POST", "/api/support/contact", { body: valid, ip: "9.9.9.9" })).status).toBe(201);
+    const blocked = await api("POST", "/api/support/contact", { body: valid, ip: "9.9.9.9" });
     expect(blocked.status).toBe(429);
     expect((await blocked.json()).message).toMatch(/^Too many messages from your network\./);
   });

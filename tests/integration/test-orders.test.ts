@@ -1,8 +1,5 @@
 import { Migrator } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as listRoute from "../../app/routes/api.admin.orders";
-import * as loginRoute from "../../app/routes/api.login";
-import * as trpcRoute from "../../app/routes/api.trpc.$";
 import { migrateToLatest, openDatabase } from "../../db/client";
 import { migrations } from "../../db/migrations";
 import { useAppContextForTests } from "../../server/boot";
@@ -16,7 +13,7 @@ import { processRefund } from "../../server/services/refunds";
 import { ensureAdmin } from "../../server/services/users";
 import { stripeState } from "../mocks/stripe";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar } from "../setup/http";
 
 // One database seen in both modes: the store as it ran in test mode, then with Stripe keys set.
 const ctx = createTestContext();
@@ -30,7 +27,7 @@ beforeAll(async () => {
   useAppContextForTests(ctx);
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
   adminId = (await ctx.db.selectFrom("users").select("id").where("username", "=", "boss").executeTakeFirstOrThrow()).id;
-  await call(loginRoute.action, { method: "POST", body: { username: "boss", password: "boss-password" }, jar: admin });
+  await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
   productId = (await ctx.db.insertInto("products").values({ name: "Drop Tee", description: "A tee for the test-mode tests", priceCents: 4000, inventory: 50 }).returning("id").executeTakeFirstOrThrow()).id;
 });
 afterAll(() => stripeState.reset());
@@ -58,7 +55,7 @@ async function paidWithStripe(sessionId: string) {
 }
 
 const row = (id: number) => ctx.db.selectFrom("orders").select(["isTest", "paidAt", "totalCents"]).where("id", "=", id).executeTakeFirstOrThrow();
-const trpcDetail = (id: number) => call(trpcRoute.loader, { path: `/api/trpc/admin.orders.detail?input=${encodeURIComponent(JSON.stringify({ id }))}`, jar: admin });
+const trpcDetail = (id: number) => api("GET", `/api/trpc/admin.orders.detail?input=${encodeURIComponent(JSON.stringify({ id }))}`, { jar: admin });
 
 describe("orders paid in test mode", () => {
   let testOrder: Awaited<ReturnType<typeof paidInTestMode>>;
@@ -94,7 +91,7 @@ describe("orders paid in test mode", () => {
   });
 
   it("marks each order in the admin's REST list with test: true or false", async () => {
-    const response = await call(listRoute.loader, { path: "/api/admin/orders", jar: admin });
+    const response = await api("GET", "/api/admin/orders", { jar: admin });
     expect(response.status).toBe(200);
     const { orders } = (await response.json()) as { orders: { id: number; test: boolean }[] };
     expect(orders.find((o) => o.id === testOrder.id)?.test).toBe(true);
@@ -102,7 +99,7 @@ describe("orders paid in test mode", () => {
   });
 
   it("marks the order in the tRPC list and detail (the Orders tab's widgets)", async () => {
-    const list = await call(trpcRoute.loader, { path: "/api/trpc/admin.orders.list", jar: admin });
+    const list = await api("GET", "/api/trpc/admin.orders.list", { jar: admin });
     const listed = (await list.json()).result.data.orders as { id: number; test: boolean }[];
     expect(listed.find((o) => o.id === testOrder.id)?.test).toBe(true);
     expect(listed.find((o) => o.id === realOrder.id)?.test).toBe(false);

@@ -1,11 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import * as loginRoute from "../../app/routes/api.login";
-import * as registerRoute from "../../app/routes/api.register";
-import * as trpcRoute from "../../app/routes/api.trpc.$";
 import { useAppContextForTests } from "../../server/boot";
 import { ensureAdmin } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
-import { call, CookieJar } from "../setup/http";
+import { api, CookieJar } from "../setup/http";
 
 const ctx = createTestContext();
 const admin = new CookieJar();
@@ -14,16 +11,15 @@ const shopper = new CookieJar();
 beforeAll(async () => {
   useAppContextForTests(ctx);
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
-  await call(loginRoute.action, { method: "POST", body: { username: "boss", password: "boss-password" }, jar: admin });
-  await call(registerRoute.action, {
-    method: "POST",
+  await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
+  await api("POST", "/api/register", {
     body: { username: "shopper", password: "shopper1", email: "s@example.com" },
     jar: shopper,
   });
   await ctx.db.insertInto("subscribers").values([{ email: "a@example.com" }, { email: "b@example.com" }]).execute();
 });
 
-const overview = (jar?: CookieJar) => call(trpcRoute.loader, { path: "/api/trpc/admin.overview", jar });
+const overview = (jar?: CookieJar) => api("GET", "/api/trpc/admin.overview", { jar });
 
 describe("tRPC at /api/trpc", () => {
   it("gives an admin the overview", async () => {
@@ -43,7 +39,7 @@ describe("tRPC at /api/trpc", () => {
   });
 
   it("tells anyone who they are", async () => {
-    const response = await call(trpcRoute.loader, { path: "/api/trpc/session.me", jar: shopper });
+    const response = await api("GET", "/api/trpc/session.me", { jar: shopper });
     expect((await response.json()).result.data).toMatchObject({ username: "shopper", isAdmin: false });
   });
 });

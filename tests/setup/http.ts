@@ -1,6 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-
-type Handler = (args: LoaderFunctionArgs & ActionFunctionArgs) => Promise<Response> | Response;
+import { dispatchApi } from "../../server/api/dispatch";
 
 /** Cookies kept between calls, as a browser would. */
 export class CookieJar {
@@ -27,21 +25,31 @@ export class CookieJar {
   }
 }
 
-/** Calls a route's loader or action the way Remix would, with JSON in and the jar's cookies. */
-export async function call(
-  handler: Handler,
-  options: { method?: string; path?: string; body?: unknown; jar?: CookieJar; ip?: string; params?: Record<string, string> } = {},
+/**
+ * Sends a request through the API table (server/api) as the server would, with JSON in and the
+ * jar's cookies. A string body goes as it is; FormData or bytes go with their own Content-Type.
+ */
+export async function api(
+  method: string,
+  path: string,
+  options: { body?: unknown; jar?: CookieJar; ip?: string; headers?: HeadersInit } = {},
 ): Promise<Response> {
-  const { method = "GET", path = "/", body, jar, ip = "203.0.113.7", params = {} } = options;
-  const headers = new Headers();
+  const { body, jar, ip, headers: extra } = options;
+  const headers = new Headers(extra);
   if (jar) headers.set("Cookie", jar.header());
-  if (body !== undefined) headers.set("Content-Type", "application/json");
-  const request = new Request(`http://localhost${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const response = await handler({ request, params, context: { clientIp: ip } } as LoaderFunctionArgs & ActionFunctionArgs);
-  jar?.store(response);
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData || body instanceof Uint8Array || body instanceof ArrayBuffer || body instanceof Blob) {
+    payload = body as BodyInit;
+  } else if (body !== undefined) {
+    if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+    payload = typeof body === "string" ? body : JSON.stringify(body);
+  }
+  return send(new Request(`http://localhost${path}`, { method, headers, body: payload }), { jar, ip });
+}
+
+/** Dispatches a ready-made request (multipart, a signed webhook) through the API table. */
+export async function send(request: Request, options: { jar?: CookieJar; ip?: string } = {}): Promise<Response> {
+  const response = await dispatchApi(request, { clientIp: options.ip ?? "203.0.113.7" });
+  options.jar?.store(response);
   return response;
 }

@@ -1,0 +1,57 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { getAppContext } from "../boot";
+import { NotFound } from "../errors";
+import { jsonError, methodNotAllowed, parseJsonBody, toErrorResponse } from "../http/rest";
+import { enforceGuard, weakestGuard } from "./guards";
+import type { ApiRoute } from "./route";
+import { Router, type PathEntry } from "./router";
+import { apiRoutes } from "./routes";
+
+export const apiRouter = new Router(apiRoutes);
+
+/**
+ * Answers one /api request from the table: the production server's mount and the dev server's
+ * catch-all Remix route both call this, so the API behaves the same under both.
+ */
+export async function dispatchApi(request: Request, context: AppLoadContext = {}): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const match = apiRouter.match(pathname);
+  // Unknown API paths answer in the API's own language, not with the HTML 404 page.
+  if (!match) return jsonError(404, `No API route for ${request.method} ${pathname}.`);
+  const { entry, params } = match;
+  const method = request.method.toUpperCase();
+  if (method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: entry.allow } });
+  const route = entry.routes.get(method) ?? (method === "HEAD" ? entry.routes.get("GET") : undefined);
+  const response = await answer(request, context, entry, route, params);
+  return method === "HEAD" ? withoutBody(response) : response;
+}
+
+async function answer(
+  request: Request,
+  context: AppLoadContext,
+  entry: PathEntry,
+  route: ApiRoute | undefined,
+  params: Record<string, string>,
+): Promise<Response> {
+  try {
+    const ctx = await getAppContext();
+    if (!route) {
+      await enforceGuard(weakestGuard([...entry.routes.values()].map((r) => r.guard)), ctx, request);
+      return methodNotAllowed(entry.methods, entry.allow);
+    }
+    const user = await enforceGuard(route.guard, ctx, request);
+    const off = route.unavailable?.(ctx);
+    if (off) throw new NotFound(off);
+    const input = route.input ? await parseJsonBody(request, route.input) : undefined;
+    const result = await route.handle({ request, params, context, ctx, input: input as never, user });
+    if (result instanceof Response) return result;
+    return Response.json(result, { status: route.status ?? 200, headers: route.headers });
+  } catch (error) {
+    return toErrorResponse(error);
+  }
+}
+
+function withoutBody(response: Response): Response {
+  void response.body?.cancel();
+  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+}

@@ -1,0 +1,103 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { orderStatusSchema, refundSchema } from "../../contracts/admin-orders";
+import { jsonError, pathId } from "../../http/rest";
+import { labelsDir } from "../../integrations/shipping/local";
+import { listOrders, setOrderStatus } from "../../services/admin-orders";
+import { buyLabelAgain } from "../../services/fulfilment";
+import { processRefund, refundEligibility } from "../../services/refunds";
+import { route } from "../route";
+
+const NO_STORE = { "Cache-Control": "no-store" };
+const PRIVATE = { "Cache-Control": "private, no-store" };
+
+export const adminOrderRoutes = [
+  /**
+   * GET /api/admin/orders → `{ orders }`, newest first, each with its items; money in dollars.
+   * Spec §3 names the list response by its field ("has orders, each with items"), as it does for
+   * `{ subscribers, count }` and `{ productId, images }`, so the answer is an object, not a bare
+   * array; the count is `orders.length`. tRPC `admin.orders.list` answers the same shape.
+   */
+  route({
+    method: "GET",
+    path: "/api/admin/orders",
+    guard: "admin",
+    headers: PRIVATE,
+    handle: async ({ ctx }) => ({ orders: await listOrders(ctx) }),
+  }),
+
+  /**
+   * PATCH /api/admin/orders/{id}/status `{ status }` → the updated order (the list's order shape).
+   * A status outside the five gives 400 naming the allowed values; an unknown order 404. The body
+   * is checked before the order: a caller can fix a bad status, not a missing order.
+   */
+  route({
+    method: "PATCH",
+    path: "/api/admin/orders/:id/status",
+    guard: "admin",
+    input: orderStatusSchema,
+    headers: NO_STORE,
+    handle: ({ params, input, ctx }) => setOrderStatus(ctx, pathId(params.id, "Order not found."), input.status),
+  }),
+
+  /**
+   * GET /api/admin/orders/{id}/refund-eligibility →
+   * `{ eligible, eligibilityInfo: { message }, order: { total, shipping, customerName, createdAt,
+   * refundStatus, refundAmount }, existingRefunds }` (spec §3); 404 for an unknown order.
+   */
+  route({
+    method: "GET",
+    path: "/api/admin/orders/:id/refund-eligibility",
+    guard: "admin",
+    headers: PRIVATE,
+    handle: ({ params, ctx }) => refundEligibility(ctx, pathId(params.id, "Order not found.")),
+  }),
+
+  /**
+   * POST /api/admin/orders/{id}/refund `{ reason, refundShipping }` → 201 `{ refund: { id, refundId,
+   * amount, status, reason } }`, recorded with the signed-in admin's id. An order that is already
+   * refunded, being refunded or not paid gives 409 with the reason in words; so does a retry.
+   */
+  route({
+    method: "POST",
+    path: "/api/admin/orders/:id/refund",
+    guard: "admin",
+    input: refundSchema,
+    status: 201,
+    headers: NO_STORE,
+    handle: ({ params, input, ctx, user }) => processRefund(ctx, pathId(params.id, "Order not found."), input, user.id),
+  }),
+
+  /**
+   * POST /api/admin/orders/{id}/label → 201 with the order's shipping label, bought again after the
+   * automatic tries failed. 409 when the order has a label already, is unpaid, cancelled or
+   * refunded, or when the carrier refuses again (its reason in the message).
+   */
+  route({
+    method: "POST",
+    path: "/api/admin/orders/:id/label",
+    guard: "admin",
+    status: 201,
+    headers: NO_STORE,
+    handle: ({ params, ctx }) => buyLabelAgain(ctx, pathId(params.id, "Order not found.")),
+  }),
+
+  /** GET /api/admin/labels/{file}: a locally generated shipping label, for admins only. */
+  route({
+    method: "GET",
+    path: "/api/admin/labels/:file",
+    guard: "admin",
+    handle: async ({ params, ctx }) => {
+      const name = params.file ?? "";
+      if (!/^\d+-[0-9a-f]{32}\.pdf$/.test(name)) return jsonError(404, "Label not found.");
+      try {
+        const pdf = await fs.readFile(path.join(labelsDir(ctx), name));
+        return new Response(pdf, {
+          headers: { "Content-Type": "application/pdf", "Cache-Control": "private, no-store", "Content-Disposition": `inline; filename="${name}"` },
+        });
+      } catch {
+        return jsonError(404, "Label not found.");
+      }
+    },
+  }),
+];

@@ -1,0 +1,172 @@
+import { IMAGE_MESSAGES, MAX_UPLOAD_BODY_BYTES, PRODUCT_MESSAGES, imagePatchSchema, imageUploadFieldsSchema, productInputSchema, productPatchSchema } from "../../contracts/admin-products";
+import { productIdParam } from "../../contracts/catalog";
+import { Invalid, NotFound } from "../../errors";
+import { fieldErrorsOf, jsonError, pathId } from "../../http/rest";
+import { createProduct, deleteProduct, getAdminProduct, listAdminProducts, updateProduct } from "../../services/admin-products";
+import {
+  ImageRejected,
+  addProductImage,
+  deleteProductImage,
+  imageBytesOf,
+  listAdminImages,
+  updateProductImage,
+  uploadProductImage,
+} from "../../services/product-images";
+import { route } from "../route";
+
+const NO_STORE = { "Cache-Control": "private, no-store" };
+
+const idOf = (params: Record<string, string | undefined>) => pathId(params.id, PRODUCT_MESSAGES.notFound);
+
+const imageIdOf = (params: Record<string, string | undefined>) => {
+  const imageId = productIdParam.safeParse(params.imageId);
+  if (!imageId.success) throw new NotFound(IMAGE_MESSAGES.notFound);
+  return imageId.data;
+};
+
+/**
+ * A multipart upload's form, refused by its Content-Length before a byte of the body is read:
+ * 411 without one, 413 over 5 MB.
+ */
+async function uploadedForm(request: Request): Promise<FormData | Response> {
+  const length = request.headers.get("Content-Length");
+  if (length === null) return jsonError(411, IMAGE_MESSAGES.lengthRequired);
+  if (Number(length) > MAX_UPLOAD_BODY_BYTES) return jsonError(413, IMAGE_MESSAGES.tooLarge, { image: [IMAGE_MESSAGES.tooLarge] });
+  return request.formData().catch(() => {
+    throw new Invalid(IMAGE_MESSAGES.noFile, { image: [IMAGE_MESSAGES.noFileDescription] });
+  });
+}
+
+export const adminProductRoutes = [
+  /** GET /api/admin/products: every product (hidden and unreleased too) as an array, prices in dollars. */
+  route({
+    method: "GET",
+    path: "/api/admin/products",
+    guard: "admin",
+    headers: NO_STORE,
+    handle: ({ ctx }) => listAdminProducts(ctx),
+  }),
+
+  /** POST /api/admin/products: the product fields (JSON) → 201 with the product. */
+  route({
+    method: "POST",
+    path: "/api/admin/products",
+    guard: "admin",
+    input: productInputSchema,
+    status: 201,
+    headers: NO_STORE,
+    handle: ({ input, ctx }) => createProduct(ctx, input),
+  }),
+
+  /** GET /api/admin/products/{id}: one product as the admin sees it. */
+  route({
+    method: "GET",
+    path: "/api/admin/products/:id",
+    guard: "admin",
+    headers: NO_STORE,
+    handle: ({ params, ctx }) => getAdminProduct(ctx, idOf(params)),
+  }),
+
+  /** PATCH /api/admin/products/{id}: any of the product fields (the list's show/hide sends `{ isVisible }` only) → the updated product. */
+  route({
+    method: "PATCH",
+    path: "/api/admin/products/:id",
+    guard: "admin",
+    input: productPatchSchema,
+    headers: NO_STORE,
+    handle: ({ params, input, ctx }) => updateProduct(ctx, idOf(params), input),
+  }),
+
+  /** DELETE /api/admin/products/{id} → `{ message, id }`; the product's images go with it, files included. */
+  route({
+    method: "DELETE",
+    path: "/api/admin/products/:id",
+    guard: "admin",
+    headers: NO_STORE,
+    handle: async ({ params, ctx }) => {
+      const { id } = await deleteProduct(ctx, idOf(params));
+      return { message: "Product deleted.", id };
+    },
+  }),
+
+  /** GET /api/admin/products/{id}/images: `{ productId, images }`, for hidden products too. */
+  route({
+    method: "GET",
+    path: "/api/admin/products/:id/images",
+    guard: "admin",
+    headers: NO_STORE,
+    handle: ({ params, ctx }) => listAdminImages(ctx, idOf(params)),
+  }),
+
+  /**
+   * POST /api/admin/products/{id}/images, multipart `image` (+ optional `isPrimary`, `displayOrder`)
+   * → 201 with the image. The first image of a product becomes primary. 413 when over 5 MB (judged
+   * from Content-Length before the body is read), 415 when the content is not a JPG, PNG or GIF.
+   */
+  route({
+    method: "POST",
+    path: "/api/admin/products/:id/images",
+    guard: "admin",
+    handle: async ({ request, params, ctx }) => {
+      const productId = idOf(params);
+      const form = await uploadedForm(request);
+      if (form instanceof Response) return form;
+      const options = imageUploadFieldsSchema.safeParse({
+        isPrimary: form.get("isPrimary") ?? undefined,
+        displayOrder: form.get("displayOrder") ?? undefined,
+      });
+      if (!options.success) {
+        const errors = fieldErrorsOf(options.error);
+        throw new Invalid(Object.values(errors)[0]?.[0] ?? "Invalid input.", errors);
+      }
+      try {
+        const image = await addProductImage(ctx, productId, await imageBytesOf(form.get("image")), options.data);
+        return Response.json(image, { status: 201, headers: NO_STORE });
+      } catch (error) {
+        if (error instanceof ImageRejected) return jsonError(error.status, error.message, error.fieldErrors);
+        throw error;
+      }
+    },
+  }),
+
+  /** PATCH /api/admin/products/images/{imageId} `{ isPrimary?, displayOrder? }` → the updated image (isPrimary true moves the product's one primary here). */
+  route({
+    method: "PATCH",
+    path: "/api/admin/products/images/:imageId",
+    guard: "admin",
+    input: imagePatchSchema,
+    headers: NO_STORE,
+    handle: ({ params, input, ctx }) => updateProductImage(ctx, imageIdOf(params), input),
+  }),
+
+  /** DELETE /api/admin/products/images/{imageId} → `{ message, id, productId }`; a deleted primary hands over to the next. */
+  route({
+    method: "DELETE",
+    path: "/api/admin/products/images/:imageId",
+    guard: "admin",
+    headers: NO_STORE,
+    handle: async ({ params, ctx }) => ({ message: "Image deleted.", ...(await deleteProductImage(ctx, imageIdOf(params))) }),
+  }),
+
+  /**
+   * POST /api/admin/upload-product-image, multipart `image` → 201 `{ imageUrl, clearImagePath: true }`:
+   * a picture for the product form's imageUrl. The size is judged from Content-Length before a byte
+   * of the body is read (413), the type from the content (415).
+   */
+  route({
+    method: "POST",
+    path: "/api/admin/upload-product-image",
+    guard: "admin",
+    handle: async ({ request, ctx }) => {
+      const form = await uploadedForm(request);
+      if (form instanceof Response) return form;
+      try {
+        const uploaded = await uploadProductImage(ctx, await imageBytesOf(form.get("image")));
+        return Response.json(uploaded, { status: 201, headers: NO_STORE });
+      } catch (error) {
+        if (error instanceof ImageRejected) return jsonError(error.status, error.message, error.fieldErrors);
+        throw error;
+      }
+    },
+  }),
+];

@@ -1,0 +1,81 @@
+import { CART_MESSAGES, addToCartSchema, setQuantitySchema } from "../../contracts/cart";
+import { productIdParam } from "../../contracts/catalog";
+import type { AppContext } from "../../context";
+import { NotFound } from "../../errors";
+import { cartSessionIdOf, ensureCartSession } from "../../http/cart-session";
+import { addToCart, clearCart, getCart, removeFromCart, setQuantity } from "../../services/cart";
+import { route } from "../route";
+
+// A bag is personal: never let a shared cache keep one.
+const PRIVATE = { "Cache-Control": "private, no-store" };
+
+/** The line a PATCH or DELETE /api/cart/{productId} names, in this browser's bag. */
+async function lineOf(ctx: AppContext, request: Request, param: string | undefined) {
+  const productId = productIdParam.safeParse(param);
+  const sessionId = await cartSessionIdOf(ctx, request);
+  if (!productId.success || !sessionId) throw new NotFound(CART_MESSAGES.notInCart);
+  return { sessionId, productId: productId.data };
+}
+
+export const cartRoutes = [
+  /** GET /api/cart: `{ cartItems, totalPrice, count }` for this browser's bag. */
+  route({
+    method: "GET",
+    path: "/api/cart",
+    guard: "public",
+    headers: PRIVATE,
+    handle: async ({ request, ctx }) => getCart(ctx, await cartSessionIdOf(ctx, request)),
+  }),
+
+  /** POST /api/cart adds `{ productId, quantity }` (201 for a new line, 200 for more of one). */
+  route({
+    method: "POST",
+    path: "/api/cart",
+    guard: "public",
+    input: addToCartSchema,
+    handle: async ({ request, input, ctx }) => {
+      const session = await ensureCartSession(ctx, request);
+      const { cart, created } = await addToCart(ctx, session.id, input.productId, input.quantity);
+      const headers = new Headers(PRIVATE);
+      if (session.setCookie) headers.append("Set-Cookie", session.setCookie);
+      return Response.json(cart, { status: created ? 201 : 200, headers });
+    },
+  }),
+
+  /** DELETE /api/cart empties the bag. */
+  route({
+    method: "DELETE",
+    path: "/api/cart",
+    guard: "public",
+    headers: PRIVATE,
+    handle: async ({ request, ctx }) => clearCart(ctx, await cartSessionIdOf(ctx, request)),
+  }),
+
+  /**
+   * PATCH /api/cart/{productId} `{ quantity }` (below 1 removes) → the updated cart. A bad body is
+   * reported before a missing line: the caller can fix the one, not the other.
+   */
+  route({
+    method: "PATCH",
+    path: "/api/cart/:productId",
+    guard: "public",
+    input: setQuantitySchema,
+    headers: PRIVATE,
+    handle: async ({ request, params, input, ctx }) => {
+      const { sessionId, productId } = await lineOf(ctx, request, params.productId);
+      return setQuantity(ctx, sessionId, productId, input.quantity);
+    },
+  }),
+
+  /** DELETE /api/cart/{productId}: one line out → the updated cart. */
+  route({
+    method: "DELETE",
+    path: "/api/cart/:productId",
+    guard: "public",
+    headers: PRIVATE,
+    handle: async ({ request, params, ctx }) => {
+      const { sessionId, productId } = await lineOf(ctx, request, params.productId);
+      return removeFromCart(ctx, sessionId, productId);
+    },
+  }),
+];

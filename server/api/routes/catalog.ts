@@ -1,0 +1,26 @@
+import { CATALOG_MESSAGES, productIdParam } from "../../contracts/catalog";
+import { NotFound } from "../../errors";
+import { listProductImages, listVisibleProducts } from "../../services/catalog";
+import { route } from "../route";
+
+export const catalogRoutes = [
+  /** GET /api/products: the visible, released products with public fields only, as an array. */
+  route({
+    method: "GET",
+    path: "/api/products",
+    guard: "public",
+    handle: ({ ctx }) => listVisibleProducts(ctx),
+  }),
+
+  /** GET /api/products/{id}/images: `{ productId, images }`; 404 for a product shoppers cannot see. */
+  route({
+    method: "GET",
+    path: "/api/products/:id/images",
+    guard: "public",
+    handle: async ({ ctx, params }) => {
+      const id = productIdParam.safeParse(params.id);
+      if (!id.success) throw new NotFound(CATALOG_MESSAGES.notFound);
+      return listProductImages(ctx, id.data);
+    },
+  }),
+];

@@ -1,0 +1,96 @@
+import { calculateTaxSchema, confirmOrderSchema, localCardSchema, processOrderSchema, shippingCalculateSchema } from "../../contracts/checkout";
+import { toRateView } from "../../contracts/checkout-form";
+import { cartSessionIdOf } from "../../http/cart-session";
+import { clientIpOf } from "../../http/client-ip";
+import { payLocalIntent } from "../../integrations/payments/local";
+import { processOrder, quoteShipping } from "../../services/checkout";
+import { confirmPayment } from "../../services/order-confirmation";
+import { estimateTax } from "../../services/tax";
+import { route } from "../route";
+
+export const checkoutRoutes = [
+  /** POST /api/shipping/calculate: rates for this bag to the address, each with the `key` Process Order takes; `[]` when it cannot be shipped there. */
+  route({
+    method: "POST",
+    path: "/api/shipping/calculate",
+    guard: "public",
+    input: shippingCalculateSchema,
+    handle: async ({ request, input, ctx }) => {
+      const { address } = input;
+      const rates = await quoteShipping(ctx, await cartSessionIdOf(ctx, request), address);
+      return Response.json(rates.map(toRateView), { headers: { "Cache-Control": "no-store" } });
+    },
+  }),
+
+  /** POST /api/calculate-tax: the tax Process Order will charge this bag; taxRate is the effective rate. */
+  route({
+    method: "POST",
+    path: "/api/calculate-tax",
+    guard: "public",
+    input: calculateTaxSchema,
+    handle: async ({ request, input, ctx }) => {
+      const tax = await estimateTax(ctx, {
+        sessionId: await cartSessionIdOf(ctx, request),
+        country: input.country,
+        state: input.state,
+        subtotalCents: Math.round(input.subtotal * 100),
+        shippingCents: input.shippingCost === undefined ? undefined : Math.round(input.shippingCost * 100),
+      });
+      return Response.json(tax, { headers: { "Cache-Control": "no-store" } });
+    },
+  }),
+
+  /** POST /api/process-order: holds the units and creates the payment; `{clientSecret, paymentIntentId, orderSummary}`. */
+  route({
+    method: "POST",
+    path: "/api/process-order",
+    guard: "public",
+    input: processOrderSchema,
+    handle: async ({ request, input, context, ctx }) => {
+      const result = await processOrder(ctx, {
+        sessionId: await cartSessionIdOf(ctx, request),
+        customer: input.customerInfo,
+        shippingMethod: input.shippingMethod,
+        clientIp: clientIpOf(context),
+      });
+      return Response.json(result, { status: 201, headers: { "Cache-Control": "no-store" } });
+    },
+  }),
+
+  /**
+   * POST /api/confirm-order: asks the provider whether the payment succeeded and, if so, completes
+   * the order (once, however often it is called). Other fields the spec's client sends are ignored:
+   * the order already holds them.
+   */
+  route({
+    method: "POST",
+    path: "/api/confirm-order",
+    guard: "public",
+    input: confirmOrderSchema,
+    handle: async ({ input, ctx }) => {
+      const { paymentIntentId } = input;
+      const outcome = await confirmPayment(ctx, paymentIntentId);
+      const status = outcome.status === "paid" ? 200 : outcome.status === "pending" ? 202 : 402;
+      return Response.json(outcome, { status, headers: { "Cache-Control": "no-store" } });
+    },
+  }),
+
+  /**
+   * POST /api/local-payments/confirm: the local test processor's stand-in for Stripe.js confirming
+   * a card payment. Exists only in test mode.
+   */
+  route({
+    method: "POST",
+    path: "/api/local-payments/confirm",
+    guard: "public",
+    unavailable: (ctx) => (ctx.config.payments.mode !== "test" ? "The local test processor is off: payments go through Stripe." : null),
+    input: localCardSchema,
+    handle: async ({ input, ctx }) => {
+      const intent = await payLocalIntent(ctx, input);
+      if (intent.status !== "succeeded") {
+        return Response.json({ status: intent.status, message: intent.lastError ?? "The payment did not go through." }, { status: 402 });
+      }
+      return Response.json(await confirmPayment(ctx, intent.id));
+    },
+  }),
+];

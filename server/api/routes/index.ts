@@ -1,0 +1,29 @@
+import { adminOrderRoutes } from "./admin-orders";
+import { adminProductRoutes } from "./admin-products";
+import { adminSettingsRoutes } from "./admin-settings";
+import { adminSubscriberRoutes } from "./admin-subscribers";
+import { cartRoutes } from "./cart";
+import { catalogRoutes } from "./catalog";
+import { checkoutRoutes } from "./checkout";
+import { publicFormRoutes } from "./public-forms";
+import { publicSettingsRoutes } from "./public-settings";
+import { sessionRoutes } from "./session";
+import { trpcRoutes } from "./trpc";
+import { webhookRoutes } from "./webhooks";
+import type { ApiRoute } from "../route";
+
+/** Every /api door: the REST contract of spec §7, the webhooks, and the tRPC endpoint. */
+export const apiRoutes: ApiRoute[] = [
+  ...sessionRoutes,
+  ...publicSettingsRoutes,
+  ...catalogRoutes,
+  ...cartRoutes,
+  ...checkoutRoutes,
+  ...publicFormRoutes,
+  ...webhookRoutes,
+  ...adminOrderRoutes,
+  ...adminProductRoutes,
+  ...adminSettingsRoutes,
+  ...adminSubscriberRoutes,
+  ...trpcRoutes,
+];

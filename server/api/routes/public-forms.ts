@@ -1,0 +1,35 @@
+import { subscribeSchema } from "../../contracts/subscribe";
+import { supportSchema } from "../../contracts/support";
+import { clientIpOf } from "../../http/client-ip";
+import { subscribe } from "../../services/subscribers";
+import { sendSupportMessage } from "../../services/support";
+import { route } from "../route";
+
+export const publicFormRoutes = [
+  /**
+   * POST /api/subscribe {email} → 201 {id, email, subscribedAt}. 400 with the spec's messages,
+   * 409 for an address already on the list, 429 when one network signs up too often.
+   * No honeypot here: JSON callers are programs by definition, the rate limit is their fence.
+   */
+  route({
+    method: "POST",
+    path: "/api/subscribe",
+    guard: "public",
+    input: subscribeSchema,
+    status: 201,
+    handle: ({ input, context, ctx }) => subscribe(ctx, input, clientIpOf(context)),
+  }),
+
+  /** POST /api/support/contact: stores the message and mails it to support. 201 {id, message}. */
+  route({
+    method: "POST",
+    path: "/api/support/contact",
+    guard: "public",
+    input: supportSchema,
+    status: 201,
+    handle: async ({ input, context, ctx }) => {
+      const { id } = await sendSupportMessage(ctx, input, clientIpOf(context));
+      return { id, message: "Message sent successfully" };
+    },
+  }),
+];

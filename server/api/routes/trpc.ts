@@ -1,0 +1,31 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { authenticate } from "../../http/auth";
+import { clientIpOf } from "../../http/client-ip";
+import { appRouter } from "../../trpc/router";
+import { route } from "../route";
+
+/**
+ * The tRPC endpoint, /api/trpc/*, for the admin widgets: public here because every procedure
+ * checks its own caller (server/trpc/init.ts); its context carries the session user.
+ */
+const trpc = route({
+  method: "GET",
+  path: "/api/trpc/*",
+  guard: "public",
+  handle: ({ request, context, ctx: app }) =>
+    fetchRequestHandler({
+      endpoint: "/api/trpc",
+      req: request,
+      router: appRouter,
+      createContext: async () => {
+        const { user, token } = await authenticate(app, request);
+        return { app, user, sessionToken: token, clientIp: clientIpOf(context) };
+      },
+      onError({ error }) {
+        if (error.code === "INTERNAL_SERVER_ERROR") console.error(error);
+      },
+    }),
+});
+
+// Queries come as GET, mutations (and batches of them) as POST.
+export const trpcRoutes = [trpc, { ...trpc, method: "POST" as const }];

@@ -1,0 +1,93 @@
+import crypto from "node:crypto";
+import type Stripe from "stripe";
+import { z } from "zod";
+import { jsonError, parseJsonBody } from "../../http/rest";
+import { verifyStripeEvent } from "../../integrations/payments/stripe";
+import { handleStripeEvent } from "../../services/payment-events";
+import { unsubscribeByEmail } from "../../services/unsubscribe";
+import { route } from "../route";
+
+/** The credentials Postmark is given in the webhook URL (https://user:password@host/...). */
+function webhookCredentials(env: Record<string, string | undefined> = process.env): { user: string; password: string } | null {
+  const user = env.POSTMARK_WEBHOOK_USER;
+  const password = env.POSTMARK_WEBHOOK_PASSWORD;
+  return user && password ? { user, password } : null;
+}
+
+// Digests first: timingSafeEqual needs equal lengths, and the length must not leak either.
+const same = (a: string, b: string) =>
+  crypto.timingSafeEqual(crypto.createHash("sha256").update(a).digest(), crypto.createHash("sha256").update(b).digest());
+
+function authorised(request: Request, expected: { user: string; password: string }): boolean {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(request.headers.get("Authorization") ?? "");
+  if (!match) return false;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return false;
+  // Both halves are compared every time, so a right user name is not told apart by timing.
+  const userOk = same(decoded.slice(0, colon), expected.user);
+  const passwordOk = same(decoded.slice(colon + 1), expected.password);
+  return userOk && passwordOk;
+}
+
+const postmarkEventSchema = z.looseObject({
+  RecordType: z.string(),
+  Recipient: z.string().optional(),
+  SuppressSending: z.boolean().optional(),
+});
+
+// Neither webhook declares an input: both read the body themselves, after checking who sent it.
+export const webhookRoutes = [
+  /**
+   * POST /api/webhooks/stripe: Stripe's payment events. The signature is checked against the raw
+   * body before anything is read from it; each event id is processed once. Any answer but 2xx makes
+   * Stripe deliver the event again later, so a failure while processing surfaces as a 500.
+   */
+  route({
+    method: "POST",
+    path: "/api/webhooks/stripe",
+    guard: "public",
+    unavailable: (ctx) => (ctx.config.payments.mode === "stripe" && ctx.config.payments.webhookSecret ? null : "Stripe webhooks are not configured."),
+    handle: async ({ request, ctx }) => {
+      const payments = ctx.config.payments;
+      if (payments.mode !== "stripe" || !payments.webhookSecret) return jsonError(404, "Stripe webhooks are not configured.");
+      const { secretKey, webhookSecret } = payments;
+      const signature = request.headers.get("stripe-signature");
+      const payload = await request.text();
+      if (!signature) return jsonError(400, "Invalid signature.");
+      let event: Stripe.Event;
+      try {
+        event = verifyStripeEvent(payload, signature, webhookSecret, secretKey);
+      } catch {
+        return jsonError(400, "Invalid signature.");
+      }
+
+      await handleStripeEvent(ctx, event);
+      return Response.json({ received: true }, { headers: { "Cache-Control": "no-store" } });
+    },
+  }),
+
+  /**
+   * POST /api/webhooks/postmark: Postmark's SubscriptionChange webhook. A recipient who unsubscribed
+   * through Postmark's own link, complained or hard-bounced (SuppressSending true) is marked
+   * unsubscribed here too, so the store never mails them again. Other record types are
+   * acknowledged and ignored. 404 until POSTMARK_WEBHOOK_USER and POSTMARK_WEBHOOK_PASSWORD are set.
+   */
+  route({
+    method: "POST",
+    path: "/api/webhooks/postmark",
+    guard: "public",
+    unavailable: () => (webhookCredentials() ? null : "Not found."),
+    handle: async ({ request, ctx }) => {
+      if (!authorised(request, webhookCredentials()!)) {
+        return jsonError(401, "Webhook credentials are missing or wrong.", {}, { "WWW-Authenticate": 'Basic realm="postmark-webhook"' });
+      }
+      const event = await parseJsonBody(request, postmarkEventSchema);
+      if (event.RecordType !== "SubscriptionChange" || event.SuppressSending !== true || !event.Recipient) {
+        return Response.json({ message: "Ignored." });
+      }
+      const changed = await unsubscribeByEmail(ctx, event.Recipient);
+      return Response.json({ message: changed ? "Unsubscribed." : "Already unsubscribed or unknown." });
+    },
+  }),
+];
