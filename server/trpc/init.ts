@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { PublicUser } from "../contracts/auth";
 import type { AppContext } from "../context";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
+import { assertAdmin } from "../http/auth";
 
 export interface TrpcContext {
   app: AppContext;
@@ -45,8 +46,5 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(domainErrors);
 
-export const adminProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Please sign in to continue." });
-  if (!ctx.user.isAdmin) throw new TRPCError({ code: "FORBIDDEN", message: "Admin access is required." });
-  return next({ ctx: { ...ctx, user: ctx.user } });
-});
+// The guard's Unauthenticated and Forbidden become UNAUTHORIZED and FORBIDDEN in domainErrors.
+export const adminProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { ...ctx, user: assertAdmin(ctx.user) } }));

@@ -68,8 +68,44 @@ describe("every admin tRPC procedure", () => {
         const fn = name.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (input?: unknown) => Promise<unknown>;
         return fn({});
       };
-      await expect(invoke(null)).rejects.toMatchObject({ code: "UNAUTHORIZED" });
-      await expect(invoke({ id: 999, username: "shopper", email: "s@example.com", isAdmin: false })).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(invoke(null)).rejects.toMatchObject({ code: "UNAUTHORIZED", message: "Please sign in to continue." });
+      await expect(invoke({ id: 999, username: "shopper", email: "s@example.com", isAdmin: false })).rejects.toMatchObject({
+        code: "FORBIDDEN",
+        message: "Admin access is required.",
+      });
+    });
+  }
+});
+
+describe("every admin page", () => {
+  // admin._index only forwards to a tab, whose own loader is the guarded one.
+  const pageFiles = fs.readdirSync(routesDir).filter((f) => /^admin(\.(?!_index\.).+)?\.tsx$/.test(f));
+
+  it("exists (the enumeration found the admin pages)", () => {
+    expect(pageFiles).toContain("admin.tsx");
+    expect(pageFiles.length).toBeGreaterThan(1);
+  });
+
+  /** A guard throws its redirect: catch it as the response Remix would send. */
+  const visit = async (handler: Handler, path: string, jar?: CookieJar) => {
+    try {
+      return await call(handler, { path, jar });
+    } catch (thrown) {
+      if (thrown instanceof Response) return thrown;
+      throw thrown;
+    }
+  };
+
+  for (const file of pageFiles) {
+    it(`${file}: visitors are sent to sign in and back, non-admins home`, async () => {
+      const mod = (await import(path.join(routesDir, file))) as RouteModule;
+      expect(mod.loader, file).toBeDefined();
+      const anonymous = await visit(mod.loader!, "/admin/somewhere?tab=2");
+      expect(anonymous.status).toBe(302);
+      expect(anonymous.headers.get("Location")).toBe(`/auth?redirectTo=${encodeURIComponent("/admin/somewhere?tab=2")}`);
+      const ordinary = await visit(mod.loader!, "/admin/somewhere", shopper);
+      expect(ordinary.status).toBe(302);
+      expect(ordinary.headers.get("Location")).toBe("/");
     });
   }
 });
