@@ -3,7 +3,8 @@ import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import sharp from "sharp";
 import type { AppContext } from "../server/context";
 import { deleteWebpVariants, writeWebpVariants } from "../server/services/image-variants";
-import { SETTING_KEYS, STORE_TIME_ZONE, setSetting, settingDefaults } from "../server/services/settings";
+import { STORE_TIME_ZONE } from "../server/contracts/store-time";
+import { SETTING_KEYS, setSetting, settingDefaults } from "../server/services/settings";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,6 +1,7 @@
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import { z } from "zod";
 import type { PublicProduct, PublicProductImage } from "./catalog";
+import { STORE_TIME_ZONE } from "./store-time";
 
 /**
  * Spec §5 "Product form" and "Product image upload". One set of field rules, read two ways:
@@ -12,7 +13,6 @@ import type { PublicProduct, PublicProductImage } from "./catalog";
  * server applies again.
  */
 
-export const PRODUCT_TIME_ZONE = "America/New_York";
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Room for the multipart envelope around one image: bodies above this are refused unread. */
 export const MAX_UPLOAD_BODY_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
@@ -255,14 +255,14 @@ export const productFormSchema = z
 
 /** "2026-07-04" + "20:30" in New York → the UTC instant, ISO. */
 export function easternToIso(date: string, time: string): string {
-  return fromZonedTime(`${date}T${time}:00`, PRODUCT_TIME_ZONE).toISOString();
+  return fromZonedTime(`${date}T${time}:00`, STORE_TIME_ZONE).toISOString();
 }
 
 /** An instant → the Eastern date and HH:MM the form shows. */
 export function isoToEastern(iso: string): { date: string; time: string } {
   return {
-    date: formatInTimeZone(iso, PRODUCT_TIME_ZONE, "yyyy-MM-dd"),
-    time: formatInTimeZone(iso, PRODUCT_TIME_ZONE, "HH:mm"),
+    date: formatInTimeZone(iso, STORE_TIME_ZONE, "yyyy-MM-dd"),
+    time: formatInTimeZone(iso, STORE_TIME_ZONE, "HH:mm"),
   };
 }
 

@@ -6,9 +6,6 @@ import { z } from "zod";
  * door answers with the spec's exact words. Client code may import this file: nothing server-only.
  */
 
-/** Launch times are entered and shown in Eastern Time (DESIGN.md "Data rules"). */
-export const SETTINGS_TIME_ZONE = "America/New_York";
-
 /** Spec §9: 50MB for video and audio. "Less than 50MB" is read as at most 50 MiB. */
 export const MEDIA_MAX_BYTES = 50 * 1024 * 1024;
 

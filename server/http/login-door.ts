@@ -3,6 +3,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { formatInTimeZone } from "date-fns-tz";
 import { getAppContext } from "../boot";
 import { loginSchema } from "../contracts/auth";
+import { STORE_TIME_ZONE } from "../contracts/store-time";
 import { TooMany, Unauthenticated } from "../errors";
 import { getSettingValue } from "../services/settings";
 import { login } from "../services/users";
@@ -18,7 +19,7 @@ export async function loginLoader({ request }: LoaderFunctionArgs) {
   const countdown = new Date(await getSettingValue(ctx, "countdown_date"));
   const launchesAt = Number.isNaN(countdown.getTime())
     ? null
-    : formatInTimeZone(countdown, "America/New_York", "EEEE, MMMM d, yyyy 'at' h:mm a 'ET'");
+    : formatInTimeZone(countdown, STORE_TIME_ZONE, "EEEE, MMMM d, yyyy 'at' h:mm a 'ET'");
   return { launchesAt, launched: countdown.getTime() <= ctx.clock.now().getTime(), brand: ctx.config.brand.name };
 }
 

@@ -11,10 +11,11 @@ import {
   type AdminSettingsView,
   type TextSettingKey,
 } from "../contracts/admin-settings";
+import { STORE_TIME_ZONE } from "../contracts/store-time";
 import type { AppContext } from "../context";
 import { Invalid, type FieldErrors } from "../errors";
 import { sanitizeRichText } from "./sanitize";
-import { getPublicSettings, getSetting, setSetting, settingDefaults, STORE_TIME_ZONE, type Setting, type SettingKey } from "./settings";
+import { getPublicSettings, getSetting, setSetting, settingDefaults, type Setting, type SettingKey } from "./settings";
 
 /**
  * The admin's writes to app settings (spec §2 App Settings tab, §5, §7). Every door (page forms,

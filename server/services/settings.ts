@@ -1,4 +1,5 @@
 import { fromZonedTime } from "date-fns-tz";
+import { STORE_TIME_ZONE } from "../contracts/store-time";
 import type { AppContext } from "../context";
 import { Invalid } from "../errors";
 
@@ -18,9 +19,6 @@ export interface Setting {
   value: string;
   updatedAt: string;
 }
-
-/** Launch times are Eastern Time (DESIGN.md "Data rules"). */
-export const STORE_TIME_ZONE = "America/New_York";
 
 export function isSettingKey(key: string): key is SettingKey {
   return (SETTING_KEYS as readonly string[]).includes(key);

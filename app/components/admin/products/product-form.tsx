@@ -10,6 +10,7 @@ import {
   type AdminProduct,
   type ProductInput,
 } from "../../../../server/contracts/admin-products";
+import { STORE_TIME_ZONE } from "../../../../server/contracts/store-time";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
@@ -209,7 +210,7 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
             />
             {restricted ? (
               <fieldset className="rounded-md border border-border p-4">
-                <legend className="px-1 text-sm font-medium">Release (America/New_York)</legend>
+                <legend className="px-1 text-sm font-medium">Release ({STORE_TIME_ZONE})</legend>
                 <div className="grid grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)] gap-3">
                   <Field field={fields.countdownDate} label="Date">
                     <Input {...bare(getInputProps(fields.countdownDate, { type: "date" }))} key={fields.countdownDate.key} />

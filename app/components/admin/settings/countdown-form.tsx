@@ -8,7 +8,8 @@ import { DatePicker } from "./date-picker";
 import type { SettingsActionData } from "./types";
 import { Field, InlineNotice, SettingsCard } from "./settings-card";
 import { useIntentFetcher } from "./use-intent-fetcher";
-import { countdownDateSchema, SETTINGS_TIME_ZONE, type AdminSettingsView } from "../../../../server/contracts/admin-settings";
+import { countdownDateSchema, type AdminSettingsView } from "../../../../server/contracts/admin-settings";
+import { STORE_TIME_ZONE } from "../../../../server/contracts/store-time";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { cn } from "~/lib/utils";
@@ -18,7 +19,7 @@ const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 /** What the typed date and time mean, in UTC and from now; null until both are complete. */
 function preview(date: string | undefined, time: string | undefined): { utc: string; instant: Date } | null {
   if (!date || !time || !/^\d{4}-\d{2}-\d{2}$/.test(date) || !TIME.test(time)) return null;
-  const instant = fromZonedTime(`${date}T${time}:00`, SETTINGS_TIME_ZONE);
+  const instant = fromZonedTime(`${date}T${time}:00`, STORE_TIME_ZONE);
   if (Number.isNaN(instant.getTime())) return null;
   return { instant, utc: formatInTimeZone(instant, "UTC", "MMM d, HH:mm 'UTC'") };
 }
@@ -53,7 +54,7 @@ export function CountdownForm({ countdown, today }: { countdown: AdminSettingsVi
       id="countdown-timer"
       icon={CalendarClock}
       title="Countdown Timer"
-      description="When the launch countdown reaches zero and sends visitors to the store. Times are New York time (America/New_York)."
+      description={`When the launch countdown reaches zero and sends visitors to the store. Times are New York time (${STORE_TIME_ZONE}).`}
     >
       <div className="rounded-md border border-border bg-background/40 px-4 py-3">
         <p className="text-xs tracking-wider text-muted-foreground uppercase">Current target</p>
