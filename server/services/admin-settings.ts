@@ -1,4 +1,4 @@
-import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
+import { formatInTimeZone } from "date-fns-tz";
 import type { ZodType } from "zod";
 import {
   COUNTDOWN_MESSAGES,
@@ -11,7 +11,7 @@ import {
   type AdminSettingsView,
   type TextSettingKey,
 } from "../contracts/admin-settings";
-import { STORE_TIME_ZONE } from "../contracts/store-time";
+import { isCalendarDay, STORE_TIME_ZONE, storeWallClockToUtc, utcToStoreWallClock } from "../contracts/store-time";
 import type { AppContext } from "../context";
 import { Invalid, type FieldErrors } from "../errors";
 import { sanitizeRichText } from "./sanitize";
@@ -33,7 +33,6 @@ export function parseInput<T>(schema: ZodType<T>, input: unknown): T {
 }
 
 const DAY = "yyyy-MM-dd";
-const WALL_CLOCK = "yyyy-MM-dd'T'HH:mm";
 const LABEL = "EEEE, MMMM d, yyyy 'at' HH:mm zzz";
 
 /** Today's date in New York: the first day the countdown may be set to. */
@@ -41,24 +40,11 @@ export function easternToday(ctx: AppContext): string {
   return formatInTimeZone(ctx.clock.now(), STORE_TIME_ZONE, DAY);
 }
 
-function isCalendarDay(date: string): boolean {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  const probe = new Date(Date.UTC(y, m - 1, d));
-  return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d;
-}
-
-/**
- * New York wall-clock time to the UTC instant, with the offset of that day (EST or EDT), so it is
- * right on both sides of a daylight-saving change. The hour skipped in March does not exist and
- * is refused (date-fns-tz would quietly move it an hour back). The hour repeated in November is
- * read as its first occurrence, EDT, as date-fns-tz does.
- */
+/** The countdown's date and time in New York → the UTC instant (see storeWallClockToUtc for DST). */
 export function easternToInstant(date: string, time: string): Date {
   if (!isCalendarDay(date)) throw new Invalid(COUNTDOWN_MESSAGES.dateInvalid, { date: [COUNTDOWN_MESSAGES.dateInvalid] });
-  const instant = fromZonedTime(`${date}T${time}:00`, STORE_TIME_ZONE);
-  if (formatInTimeZone(instant, STORE_TIME_ZONE, WALL_CLOCK) !== `${date}T${time}`) {
-    throw new Invalid(COUNTDOWN_MESSAGES.timeSkipped, { time: [COUNTDOWN_MESSAGES.timeSkipped] });
-  }
+  const instant = storeWallClockToUtc(date, time);
+  if (!instant) throw new Invalid(COUNTDOWN_MESSAGES.timeSkipped, { time: [COUNTDOWN_MESSAGES.timeSkipped] });
   return instant;
 }
 
@@ -146,8 +132,7 @@ export async function getAdminSettings(ctx: AppContext): Promise<AdminSettingsVi
     countdown: {
       value: countdown.value,
       updatedAt: countdown.updatedAt,
-      date: formatInTimeZone(target, STORE_TIME_ZONE, DAY),
-      time: formatInTimeZone(target, STORE_TIME_ZONE, "HH:mm"),
+      ...utcToStoreWallClock(target),
       label: formatInTimeZone(target, STORE_TIME_ZONE, LABEL),
       passed: target.getTime() <= ctx.clock.now().getTime(),
     },

@@ -5,12 +5,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import {
-  isoToEastern,
   productFormSchema,
   type AdminProduct,
   type ProductInput,
 } from "../../../../server/contracts/admin-products";
-import { STORE_TIME_ZONE } from "../../../../server/contracts/store-time";
+import { STORE_TIME_ZONE, utcToStoreWallClock } from "../../../../server/contracts/store-time";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
@@ -31,7 +30,7 @@ function bare<T extends { key?: string }>({ key: _key, ...props }: T): Omit<T, "
 
 /** An AdminProduct as the form's strings (new products get the spec §9 defaults). */
 function defaultsOf(product: AdminProduct | null) {
-  const release = product?.countdownReleaseDate ? isoToEastern(product.countdownReleaseDate) : null;
+  const release = product?.countdownReleaseDate ? utcToStoreWallClock(product.countdownReleaseDate) : null;
   return {
     name: product?.name ?? "",
     description: product?.description ?? "",

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, useInputControl } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { formatDistanceStrict } from "date-fns";
-import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
+import { formatInTimeZone } from "date-fns-tz";
 import { CalendarClock } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { DatePicker } from "./date-picker";
@@ -9,18 +9,15 @@ import type { SettingsActionData } from "./types";
 import { Field, InlineNotice, SettingsCard } from "./settings-card";
 import { useIntentFetcher } from "./use-intent-fetcher";
 import { countdownDateSchema, type AdminSettingsView } from "../../../../server/contracts/admin-settings";
-import { STORE_TIME_ZONE } from "../../../../server/contracts/store-time";
+import { STORE_TIME_ZONE, storeWallClockToUtc } from "../../../../server/contracts/store-time";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { cn } from "~/lib/utils";
 
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-
-/** What the typed date and time mean, in UTC and from now; null until both are complete. */
+/** What the typed date and time mean, in UTC and from now; null until both are complete and real. */
 function preview(date: string | undefined, time: string | undefined): { utc: string; instant: Date } | null {
-  if (!date || !time || !/^\d{4}-\d{2}-\d{2}$/.test(date) || !TIME.test(time)) return null;
-  const instant = fromZonedTime(`${date}T${time}:00`, STORE_TIME_ZONE);
-  if (Number.isNaN(instant.getTime())) return null;
+  const instant = date && time ? storeWallClockToUtc(date, time) : null;
+  if (!instant) return null;
   return { instant, utc: formatInTimeZone(instant, "UTC", "MMM d, HH:mm 'UTC'") };
 }
 
