@@ -1,7 +1,7 @@
 import { IMAGE_MESSAGES, MAX_UPLOAD_BODY_BYTES, PRODUCT_MESSAGES, imageUploadFieldsSchema } from "../../server/contracts/admin-products";
 import { Invalid } from "../../server/errors";
 import { requireAdminApi } from "../../server/http/auth";
-import { fieldErrorsOf, jsonError, methodNotAllowed, pathId, rest } from "../../server/http/rest";
+import { jsonError, methodNotAllowed, pathId, rest } from "../../server/http/rest";
 import { ImageRejected, addProductImage, imageBytesOf, listAdminImages } from "../../server/services/product-images";
 
 const NO_STORE = { "Cache-Control": "private, no-store" };
@@ -33,10 +33,7 @@ export const action = rest(async ({ request, params, ctx }) => {
     isPrimary: form.get("isPrimary") ?? undefined,
     displayOrder: form.get("displayOrder") ?? undefined,
   });
-  if (!options.success) {
-    const errors = fieldErrorsOf(options.error);
-    throw new Invalid(Object.values(errors)[0]?.[0] ?? "Invalid input.", errors);
-  }
+  if (!options.success) throw Invalid.fromZod(options.error);
   try {
     const image = await addProductImage(ctx, productId, await imageBytesOf(form.get("image")), options.data);
     return Response.json(image, { status: 201, headers: NO_STORE });

@@ -13,7 +13,7 @@ import {
 } from "../contracts/admin-settings";
 import { isCalendarDay, STORE_TIME_ZONE, storeWallClockToUtc, utcToStoreWallClock } from "../contracts/store-time";
 import type { AppContext } from "../context";
-import { Invalid, type FieldErrors } from "../errors";
+import { Invalid } from "../errors";
 import { sanitizeRichText } from "./sanitize";
 import { getPublicSettings, getSetting, setSetting, settingDefaults, type Setting, type SettingKey } from "./settings";
 
@@ -27,9 +27,7 @@ import { getPublicSettings, getSetting, setSetting, settingDefaults, type Settin
 export function parseInput<T>(schema: ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const errors: FieldErrors = {};
-  for (const issue of result.error.issues) (errors[issue.path.join(".")] ??= []).push(issue.message);
-  throw new Invalid(result.error.issues[0]?.message ?? "Invalid input.", errors);
+  throw Invalid.fromZod(result.error);
 }
 
 const DAY = "yyyy-MM-dd";
