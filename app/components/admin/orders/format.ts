@@ -24,9 +24,6 @@ export function formatDate(iso: string | null | undefined, pattern: string = DAT
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 export const money = (dollars: number) => usd.format(dollars);
 
-/** Dollars to cents and back, so amounts add up without floating-point crumbs. */
-export const cents = (dollars: number) => Math.round(dollars * 100);
-
 /** Spec §3: the shipping address is JSON text; anything unreadable is shown as it is stored. */
 export function parseAddress(text: string): Address | null {
   try {

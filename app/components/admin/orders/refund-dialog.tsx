@@ -4,7 +4,7 @@ import { useId, useRef, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { refundSchema } from "../../../../server/contracts/admin-orders";
 import { RefundStatusBadge } from "./badges";
-import { cents, DATE_TIME, formatDate, money, type RefundEligibility } from "./format";
+import { DATE_TIME, formatDate, money, type RefundEligibility } from "./format";
 import { Modal } from "./modal";
 import { Spinner } from "~/components/spinner";
 import { notify } from "~/components/toasts";
@@ -16,11 +16,6 @@ export interface RefundTarget {
   id: number;
   orderNumber: string;
   customerName: string;
-}
-
-/** Spec §9: the order total, less shipping unless it is included (and less anything refunded). */
-export function refundAmountOf(order: RefundEligibility["order"], includeShipping: boolean): number {
-  return (cents(order.total) - (includeShipping ? 0 : cents(order.shipping)) - cents(order.refundAmount)) / 100;
 }
 
 /**
@@ -80,7 +75,7 @@ export function RefundDialog({ target, onClose }: { target: RefundTarget | null;
   };
 
   const data = eligibility.data;
-  const amount = data ? refundAmountOf(data.order, includeShipping) : 0;
+  const amount = data ? data.refundable[includeShipping ? "withShipping" : "withoutShipping"] : 0;
   const formId = useId();
 
   return (
