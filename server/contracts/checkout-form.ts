@@ -1,5 +1,5 @@
 import { customerInfoSchema } from "./checkout";
-import { formatUsd } from "./catalog";
+import { formatUsd } from "./money";
 import { fieldErrorsOf } from "./field-errors";
 
 /**

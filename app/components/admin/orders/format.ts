@@ -21,9 +21,6 @@ export function formatDate(iso: string | null | undefined, pattern: string = DAT
   return Number.isNaN(date.getTime()) ? iso : formatInTimeZone(date, STORE_TIME_ZONE, pattern);
 }
 
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-export const money = (dollars: number) => usd.format(dollars);
-
 /** Spec §3: the shipping address is JSON text; anything unreadable is shown as it is stored. */
 export function parseAddress(text: string): Address | null {
   try {
