@@ -10,12 +10,13 @@ import {
   type ProductInput,
 } from "../../../../server/contracts/admin-products";
 import { STORE_TIME_ZONE, utcToStoreWallClock } from "../../../../server/contracts/store-time";
+import { Field } from "~/components/field";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { useTRPC } from "~/lib/trpc";
 import { ColorField } from "./color-field";
-import { Field, Section, Switch, textareaClass } from "./form-fields";
+import { Section, Switch, textareaClass } from "./form-fields";
 import { ImageManager } from "./image-manager";
 import { NOTICES, reasonOf } from "./messages";
 import { ProductImageUpload } from "./product-image-field";

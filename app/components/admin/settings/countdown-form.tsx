@@ -6,7 +6,8 @@ import { CalendarClock } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { DatePicker } from "./date-picker";
 import type { SettingsActionData } from "./types";
-import { Field, InlineNotice, SettingsCard } from "./settings-card";
+import { InlineNotice, SettingsCard } from "./settings-card";
+import { Field } from "~/components/field";
 import { useIntentFetcher } from "./use-intent-fetcher";
 import { countdownDateSchema, type AdminSettingsView } from "../../../../server/contracts/admin-settings";
 import { STORE_TIME_ZONE, storeWallClockToUtc } from "../../../../server/contracts/store-time";
@@ -44,7 +45,7 @@ export function CountdownForm({ countdown, today }: { countdown: AdminSettingsVi
   const dateControl = useInputControl(fields.date);
   const dateValue = hydrated ? dateControl.value : fields.date.value;
   const typed = preview(dateValue, fields.time.value);
-  const timeHintId = `${fields.time.id}-hint`;
+  const timeHintId = fields.time.descriptionId;
 
   return (
     <SettingsCard
@@ -71,7 +72,7 @@ export function CountdownForm({ countdown, today }: { countdown: AdminSettingsVi
       <fetcher.Form method="post" {...getFormProps(form)} className="space-y-1">
         <input type="hidden" name="intent" value="countdown-date" />
         <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
-          <Field label="Launch date" htmlFor={fields.date.id} errorId={fields.date.errorId} errors={fields.date.errors}>
+          <Field label="Launch date" field={fields.date}>
             {hydrated ? (
               <DatePicker
                 id={fields.date.id}
@@ -89,14 +90,7 @@ export function CountdownForm({ countdown, today }: { countdown: AdminSettingsVi
               <Input {...getInputProps(fields.date, { type: "date" })} key={fields.date.key} min={today} className="[color-scheme:dark]" />
             )}
           </Field>
-          <Field
-            label="Time (24-hour, ET)"
-            htmlFor={fields.time.id}
-            hint="HH:MM, for example 18:30."
-            hintId={timeHintId}
-            errorId={fields.time.errorId}
-            errors={fields.time.errors}
-          >
+          <Field label="Time (24-hour, ET)" field={fields.time} hint="HH:MM, for example 18:30.">
             <Input
               {...getInputProps(fields.time, { type: "text" })}
               key={fields.time.key}
