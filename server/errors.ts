@@ -24,6 +24,8 @@ export class Invalid extends DomainError {
     return new Invalid(error.issues[0]?.message ?? "Invalid input.", fieldErrorsOf(error));
   }
 }
+/** Nothing in the bag to check out (400, as Invalid): page doors send the buyer home instead. */
+export class EmptyCart extends Invalid {}
 /** Not signed in, or wrong credentials: 401. */
 export class Unauthenticated extends DomainError {}
 /** Signed in but not allowed: 403. */

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { CHECKOUT_MESSAGES, orderNumberOf, type CustomerInfo, type OrderSummary } from "../contracts/checkout";
 import type { AppContext } from "../context";
-import { Conflict, Invalid } from "../errors";
+import { Conflict, EmptyCart, Invalid } from "../errors";
 import { paymentsFor } from "../integrations/payments";
 import { methodKeyOf, parcelFor, shippingFor, type RateQuote } from "../integrations/shipping";
 import { quoteTax } from "../integrations/tax";
@@ -33,7 +33,7 @@ export interface PricedLine {
 
 /** The bag priced from the database alone: the client never sends a price that is trusted. */
 export async function priceCart(ctx: AppContext, sessionId: string | null) {
-  if (!sessionId) throw new Invalid(CHECKOUT_MESSAGES.emptyCart);
+  if (!sessionId) throw new EmptyCart(CHECKOUT_MESSAGES.emptyCart);
   const rows = await ctx.db
     .selectFrom("cartItems")
     .innerJoin("products", "products.id", "cartItems.productId")
@@ -57,7 +57,7 @@ export async function priceCart(ctx: AppContext, sessionId: string | null) {
     .where("cartItems.sessionId", "=", sessionId)
     .orderBy("cartItems.id")
     .execute();
-  if (rows.length === 0) throw new Invalid(CHECKOUT_MESSAGES.emptyCart);
+  if (rows.length === 0) throw new EmptyCart(CHECKOUT_MESSAGES.emptyCart);
   const isPublic = await publicFilter(ctx);
   const lines: PricedLine[] = rows.map((row) => {
     if (!isPublic(row) || row.isComingSoon === 1) throw new Conflict(CHECKOUT_MESSAGES.unavailable(row.name));

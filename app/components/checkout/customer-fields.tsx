@@ -2,6 +2,7 @@ import { Input } from "~/components/ui/input";
 import { Field } from "~/components/field";
 import { cn } from "~/lib/utils";
 import type { Country } from "../../../server/http/checkout-door";
+import { CHECKOUT_MESSAGES } from "../../../server/contracts/checkout";
 import { normalizeState, type CheckoutValues } from "../../../server/contracts/checkout-form";
 
 type Errors = Record<string, string[] | undefined>;
@@ -9,7 +10,7 @@ type Errors = Record<string, string[] | undefined>;
 /** Field messages: the spec's generic "missing" sentence reads as "Required" beside a field. */
 function messageOf(errors: Errors, name: string): string | undefined {
   const message = errors[name]?.[0];
-  return message?.startsWith("Please fill in all required fields") ? "Required" : message;
+  return message === CHECKOUT_MESSAGES.missing ? "Required" : message;
 }
 
 export const selectClass = cn(
