@@ -77,7 +77,3 @@ export async function invalidateUserSessions(ctx: AppContext, userId: number, ke
   if (keepToken) query = query.where("id", "!=", sessionIdOf(keepToken));
   await query.execute();
 }
-
-export async function deleteExpiredSessions(ctx: AppContext): Promise<void> {
-  await ctx.db.deleteFrom("sessions").where("expiresAt", "<=", ctx.clock.now().toISOString()).execute();
-}

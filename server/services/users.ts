@@ -62,15 +62,6 @@ export async function register(ctx: AppContext, input: RegisterInput, actor: Pub
   return toPublicUser(row);
 }
 
-export async function getUserById(ctx: AppContext, id: number): Promise<PublicUser | null> {
-  const row = await ctx.db
-    .selectFrom("users")
-    .select(["id", "username", "email", "isAdmin"])
-    .where("id", "=", id)
-    .executeTakeFirst();
-  return row ? toPublicUser(row) : null;
-}
-
 /**
  * Makes sure an admin exists: creates one from the configured credentials when the table has none.
  * Returns the username created, or null when an admin already existed.
