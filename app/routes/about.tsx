@@ -76,3 +76,5 @@ export default function About() {
     </div>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

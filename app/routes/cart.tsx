@@ -90,3 +90,5 @@ export default function CartPage() {
     </section>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

@@ -147,3 +147,5 @@ function HostedPayment({ total, paying }: { total: number; paying: boolean }) {
     </Form>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

@@ -156,3 +156,5 @@ function SupportForm() {
     </section>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";
