@@ -1,15 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import {
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteError,
-  useRouteLoaderData,
-} from "@remix-run/react";
-import { ErrorPage, NotFoundPage } from "~/components/error-pages";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { TestModeBanner } from "~/components/test-mode-banner";
@@ -90,8 +80,5 @@ export default function App() {
   return <Outlet />;
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
-  return <ErrorPage status={isRouteErrorResponse(error) ? error.status : 500} />;
-}
+// The last resort, when the layout's own loader fails; every page route has the same one.
+export { ErrorBoundary } from "~/components/error-pages";

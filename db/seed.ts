@@ -1,9 +1,10 @@
 import crypto from "node:crypto";
-import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
+import { formatInTimeZone } from "date-fns-tz";
 import sharp from "sharp";
 import type { AppContext } from "../server/context";
 import { deleteWebpVariants, writeWebpVariants } from "../server/services/image-variants";
-import { SETTING_KEYS, STORE_TIME_ZONE, setSetting, settingDefaults } from "../server/services/settings";
+import { STORE_TIME_ZONE, storeWallClockToUtc } from "../server/contracts/store-time";
+import { SETTING_KEYS, setSetting, settingDefaults } from "../server/services/settings";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -12,7 +13,8 @@ export function easternMidnightAfter(now: Date, days: number): Date {
   const [y, m, d] = formatInTimeZone(now, STORE_TIME_ZONE, "yyyy-MM-dd").split("-").map(Number);
   // Calendar arithmetic on the date alone, so a DST change in between cannot shift the day.
   const day = new Date(Date.UTC(y!, m! - 1, d! + days)).toISOString().slice(0, 10);
-  return fromZonedTime(`${day}T00:00:00`, STORE_TIME_ZONE);
+  // Midnight is never in the hour a daylight-saving change skips.
+  return storeWallClockToUtc(day, "00:00")!;
 }
 
 interface DemoProduct {

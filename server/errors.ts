@@ -2,7 +2,10 @@
  * Typed domain errors. Services throw these; each door translates them into its own form
  * (a conform reply or toast, a TRPCError, a status code with JSON).
  */
-export type FieldErrors = Record<string, string[]>;
+import type { ZodError } from "zod";
+import { fieldErrorsOf, type FieldErrors } from "./contracts/field-errors";
+
+export type { FieldErrors };
 
 export class DomainError extends Error {
   constructor(
@@ -15,7 +18,14 @@ export class DomainError extends Error {
 }
 
 /** Bad input: 400. */
-export class Invalid extends DomainError {}
+export class Invalid extends DomainError {
+  /** A failed parse: its first message up front, every field's messages beside it. */
+  static fromZod(error: ZodError): Invalid {
+    return new Invalid(error.issues[0]?.message ?? "Invalid input.", fieldErrorsOf(error));
+  }
+}
+/** Nothing in the bag to check out (400, as Invalid): page doors send the buyer home instead. */
+export class EmptyCart extends Invalid {}
 /** Not signed in, or wrong credentials: 401. */
 export class Unauthenticated extends DomainError {}
 /** Signed in but not allowed: 403. */

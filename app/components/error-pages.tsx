@@ -1,10 +1,11 @@
-import { Link, useLocation } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import { Button } from "~/components/ui/button";
+import { cn } from "~/lib/utils";
 
 export const notFoundMeta = [{ title: "404 Page Not Found" }];
 
-/** Any path the router does not know. Rendered by the splat route ($.tsx) and the root error boundary. */
+/** Any path the router does not know: the splat route ($.tsx). */
 export function NotFoundPage() {
   const { pathname } = useLocation();
   return (
@@ -61,34 +62,66 @@ export function NotFoundPage() {
   );
 }
 
-/** Any other error that reaches the root error boundary. */
-export function ErrorPage({ status }: { status: number }) {
+interface RouteErrorCopy {
+  /** The sentence under "Page not found" when the route threw a 404 ("Product not found."). */
+  notFoundMessage?: string;
+  /** The sentence when the page failed on our side. */
+  failedMessage?: string;
+  /** Where to go instead; by default home, or the dashboard from an admin page. */
+  back?: { to: string; label: string };
+}
+
+/**
+ * What a page shows when its loader (or its rendering) fails: the store's look, a heading, a
+ * short message and a way back. Inside the admin frame, whose heading is the page's h1, it is a
+ * section of the tab instead of a page of its own.
+ */
+export function RouteErrorPage({ notFoundMessage, failedMessage, back }: RouteErrorCopy) {
+  const error = useRouteError();
+  const { pathname } = useLocation();
+  const inAdminFrame = useRouteLoaderData("routes/admin") !== undefined;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const notFound = status === 404;
+  const admin = pathname === "/admin" || pathname.startsWith("/admin/");
+  const way = back ?? (admin ? { to: "/admin", label: "Back to Admin" } : { to: "/", label: "Back to Home" });
+  const Heading = inAdminFrame ? "h2" : "h1";
+  const message = notFound
+    ? (notFoundMessage ?? "The page you are looking for does not exist, moved, or never dropped.")
+    : status >= 500
+      ? (failedMessage ?? "We hit a snag on our side. Please try again in a moment.")
+      : "We couldn't complete that request.";
   return (
     <section
       aria-labelledby="error-title"
-      className="mx-auto flex w-full max-w-3xl flex-1 flex-col justify-center px-4 py-16 sm:px-6 md:py-24"
+      className={cn("mx-auto flex w-full max-w-3xl flex-1 flex-col justify-center px-4 sm:px-6", inAdminFrame ? "py-10" : "py-16 md:py-24")}
     >
       <p className="text-xs font-semibold tracking-[0.3em] text-muted-foreground uppercase">Error {status}</p>
-      <h1
+      <Heading
         id="error-title"
-        className="mt-4 font-display text-6xl leading-[0.9] tracking-[0.02em] text-balance uppercase sm:text-7xl md:text-8xl"
+        className={cn(
+          "mt-4 font-display leading-[0.9] tracking-[0.02em] text-balance uppercase",
+          inAdminFrame ? "text-5xl" : "text-6xl sm:text-7xl md:text-8xl",
+        )}
       >
-        Something went wrong
-      </h1>
-      <p className="mt-6 max-w-xl text-base text-muted-foreground">
-        {status >= 500
-          ? "We hit a snag on our side. Please try again in a moment."
-          : "We couldn't complete that request."}{" "}
-        <span className="whitespace-nowrap">Status code: {status}.</span>
+        {notFound ? "Page not found" : "Something went wrong"}
+      </Heading>
+      <p role="alert" className="mt-6 max-w-xl text-base text-muted-foreground">
+        {message} {notFound ? null : <span className="whitespace-nowrap">Status code: {status}.</span>}
       </p>
       <div className="mt-10 flex flex-col gap-3 sm:flex-row">
         <Button asChild size="lg">
-          <Link to="/" reloadDocument>
+          {/* A full load: whatever broke this page should not linger in the next one. */}
+          <Link to={way.to} reloadDocument>
             <ArrowLeft aria-hidden="true" />
-            Back to Home
+            {way.label}
           </Link>
         </Button>
       </div>
     </section>
   );
+}
+
+/** Every page route re-exports this as its own ErrorBoundary. */
+export function ErrorBoundary() {
+  return <RouteErrorPage />;
 }

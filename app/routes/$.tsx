@@ -11,3 +11,5 @@ export const meta: MetaFunction = () => notFoundMeta;
 export default function NotFoundRoute() {
   return <NotFoundPage />;
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

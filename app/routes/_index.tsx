@@ -62,3 +62,5 @@ export default function Landing() {
     </div>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

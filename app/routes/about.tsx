@@ -2,7 +2,8 @@ import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { formatInTimeZone } from "date-fns-tz";
 import { getAppContext } from "../../server/boot";
-import { getPublicSettings, STORE_TIME_ZONE } from "../../server/services/settings";
+import { STORE_TIME_ZONE } from "../../server/contracts/store-time";
+import { getPublicSettings } from "../../server/services/settings";
 import { BackgroundVideo } from "~/components/background-video";
 import { SocialLinks } from "~/components/social-links";
 
@@ -75,3 +76,5 @@ export default function About() {
     </div>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

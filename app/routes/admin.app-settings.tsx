@@ -48,3 +48,5 @@ export default function AppSettingsTab() {
     </AdminSection>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

@@ -14,3 +14,5 @@ export default function AdminEmailTab() {
   const { list, loadedAt } = useLoaderData<typeof loader>();
   return <SubscriberManager heading="Email Subscribers" initialTab="compose" initialList={list} loadedAt={loadedAt} />;
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

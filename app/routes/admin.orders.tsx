@@ -23,3 +23,5 @@ export default function AdminOrdersTab() {
     </AdminSection>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

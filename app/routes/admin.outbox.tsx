@@ -97,3 +97,5 @@ export default function AdminOutbox() {
     </AdminSection>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

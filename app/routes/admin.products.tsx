@@ -80,3 +80,5 @@ export default function AdminProducts() {
     </AdminSection>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

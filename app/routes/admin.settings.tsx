@@ -38,3 +38,5 @@ export default function AccountSettingsTab() {
     </AdminSection>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

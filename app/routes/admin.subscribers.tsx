@@ -13,3 +13,5 @@ export default function AdminSubscribersTab() {
   const { list, loadedAt } = useLoaderData<typeof loader>();
   return <SubscriberManager heading="Subscriber Management" initialTab="list" initialList={list} loadedAt={loadedAt} />;
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

@@ -72,3 +72,5 @@ export default function AdminLayout() {
     </AdminDataProvider>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

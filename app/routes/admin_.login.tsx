@@ -1,2 +1,2 @@
 // The spec's "/admin/login and /auth: the same login screen": one route module serves both.
-export { action, default, loader, meta } from "./auth";
+export { action, default, ErrorBoundary, loader, meta } from "./auth";

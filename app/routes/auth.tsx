@@ -7,3 +7,5 @@ export const meta: MetaFunction = () => [{ title: "Admin Login" }];
 export const loader = (args: LoaderFunctionArgs) => loginLoader(args);
 export const action = (args: ActionFunctionArgs) => loginAction(args);
 export default LoginScreen;
+
+export { ErrorBoundary } from "~/components/error-pages";

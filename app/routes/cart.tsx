@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ArrowLeft, ArrowRight } from "lucide-react";
-import { formatUsd } from "../../server/contracts/catalog";
+import { formatUsd } from "../../server/contracts/money";
 import { getAppContext } from "../../server/boot";
 import { cartFormAction } from "../../server/http/cart-door";
 import { cartSessionIdOf } from "../../server/http/cart-session";
@@ -90,3 +90,5 @@ export default function CartPage() {
     </section>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

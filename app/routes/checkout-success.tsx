@@ -99,3 +99,5 @@ function StoreLink({ label }: { label: string }) {
     </Button>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

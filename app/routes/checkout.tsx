@@ -216,3 +216,5 @@ function NoticeBanner({ title, description }: { title: string; description: stri
     </div>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { ArrowLeft, Clock, Lock } from "lucide-react";
-import { formatUsd } from "../../server/contracts/catalog";
+import { formatUsd } from "../../server/contracts/money";
 import { payAction, payLoader } from "../../server/http/checkout-door";
 import { CardFields, TestModeNotice } from "~/components/checkout/card-fields";
 import { SectionTitle } from "~/components/checkout/customer-fields";
@@ -147,3 +147,5 @@ function HostedPayment({ total, paying }: { total: number; paying: boolean }) {
     </Form>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

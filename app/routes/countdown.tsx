@@ -42,3 +42,5 @@ export default function CountdownPage() {
     </div>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

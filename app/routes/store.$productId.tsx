@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import { CATALOG_MESSAGES, productIdParam } from "../../server/contracts/catalog";
 import { getAppContext } from "../../server/boot";
@@ -11,7 +11,7 @@ import { ColorSwatches } from "~/components/store/color-swatches";
 import { Gallery } from "~/components/store/gallery";
 import { formatReleaseDate, Price } from "~/components/store/product-labels";
 import { LOW_STOCK } from "~/components/store/product-card";
-import { Button } from "~/components/ui/button";
+import { RouteErrorPage } from "~/components/error-pages";
 import type { RootData } from "~/root";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
@@ -152,20 +152,11 @@ function PromoCode({ code, percent }: { code: string; percent: number }) {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const missing = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <section className="mx-auto flex w-full max-w-7xl flex-1 flex-col items-start justify-center gap-6 px-4 py-24 sm:px-6 lg:px-8">
-      <BackToProducts />
-      <h1 className="max-w-2xl font-display text-5xl leading-[0.95] uppercase sm:text-7xl">
-        {missing ? "This piece isn't here" : "Something went wrong"}
-      </h1>
-      <p role="alert" className="max-w-lg text-muted-foreground">
-        {missing ? `${CATALOG_MESSAGES.notFound} It may have been taken down, or it has not dropped yet.` : CATALOG_MESSAGES.loadFailed}
-      </p>
-      <Button asChild variant="outline">
-        <Link to="/store">Browse the Store</Link>
-      </Button>
-    </section>
+    <RouteErrorPage
+      notFoundMessage={`${CATALOG_MESSAGES.notFound} It may have been taken down, or it has not dropped yet.`}
+      failedMessage={CATALOG_MESSAGES.loadFailed}
+      back={{ to: "/store", label: "Browse the Store" }}
+    />
   );
 }

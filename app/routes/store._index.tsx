@@ -1,9 +1,10 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ArrowRight, RotateCw } from "lucide-react";
+import { ArrowRight } from "lucide-react";
 import { CATALOG_MESSAGES } from "../../server/contracts/catalog";
 import { getAppContext } from "../../server/boot";
 import { listVisibleProducts } from "../../server/services/catalog";
+import { RouteErrorPage } from "~/components/error-pages";
 import { ProductCard } from "~/components/store/product-card";
 import { Button } from "~/components/ui/button";
 import type { RootData } from "~/root";
@@ -92,17 +93,5 @@ function EmptyStore() {
 }
 
 export function ErrorBoundary() {
-  return (
-    <section className="mx-auto flex w-full max-w-7xl flex-1 flex-col items-start justify-center gap-8 px-4 py-24 sm:px-6 lg:px-8">
-      <p role="alert" className="max-w-xl font-display text-5xl leading-[0.95] uppercase sm:text-6xl">
-        {CATALOG_MESSAGES.loadFailed}
-      </p>
-      <Button asChild variant="outline">
-        <Link to="/store" reloadDocument>
-          <RotateCw aria-hidden="true" />
-          Try again
-        </Link>
-      </Button>
-    </section>
-  );
+  return <RouteErrorPage failedMessage={CATALOG_MESSAGES.loadFailed} back={{ to: "/store", label: "Try again" }} />;
 }

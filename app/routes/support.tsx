@@ -3,10 +3,10 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { CheckCircle2, Clock, Mail } from "lucide-react";
-import { FieldError, FormAlert } from "~/components/form-messages";
+import { Field } from "~/components/field";
+import { FormAlert } from "~/components/form-messages";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
 import { useNoticeToast } from "~/lib/use-notice-toast";
 import type { loader as rootLoader } from "~/root";
 import { SUPPORT_TYPES, supportSchema } from "../../server/contracts/support";
@@ -119,16 +119,16 @@ function SupportForm() {
         <div className="sm:col-span-2">
           <FormAlert id={form.errorId} title={failure?.title ?? ""} errors={failure ? [failure.description] : undefined} />
         </div>
-        <Field label="Name" id={fields.name.id} errorId={fields.name.errorId} errors={fields.name.errors}>
+        <Field label="Name" field={fields.name}>
           <Input {...getInputProps(fields.name, { type: "text" })} autoComplete="name" />
         </Field>
-        <Field label="Email" id={fields.email.id} errorId={fields.email.errorId} errors={fields.email.errors}>
+        <Field label="Email" field={fields.email}>
           <Input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
         </Field>
-        <Field label="Order number (optional)" id={fields.orderNumber.id} errorId={fields.orderNumber.errorId} errors={fields.orderNumber.errors}>
+        <Field label="Order number (optional)" field={fields.orderNumber}>
           <Input {...getInputProps(fields.orderNumber, { type: "text" })} />
         </Field>
-        <Field label="What is it about?" id={fields.supportType.id} errorId={fields.supportType.errorId} errors={fields.supportType.errors}>
+        <Field label="What is it about?" field={fields.supportType}>
           <select {...getSelectProps(fields.supportType)} className={`${fieldClass} h-11`}>
             {SUPPORT_TYPES.map((type) => (
               <option key={type.value} value={type.value}>
@@ -138,12 +138,12 @@ function SupportForm() {
           </select>
         </Field>
         <div className="sm:col-span-2">
-          <Field label="Subject" id={fields.subject.id} errorId={fields.subject.errorId} errors={fields.subject.errors}>
+          <Field label="Subject" field={fields.subject}>
             <Input {...getInputProps(fields.subject, { type: "text" })} />
           </Field>
         </div>
         <div className="sm:col-span-2">
-          <Field label="Message" id={fields.message.id} errorId={fields.message.errorId} errors={fields.message.errors}>
+          <Field label="Message" field={fields.message}>
             <textarea {...getTextareaProps(fields.message)} rows={6} className={fieldClass} />
           </Field>
         </div>
@@ -157,12 +157,4 @@ function SupportForm() {
   );
 }
 
-function Field({ label, id, errorId, errors, children }: { label: string; id: string; errorId: string; errors?: string[]; children: React.ReactNode }) {
-  return (
-    <div className="space-y-2">
-      <Label htmlFor={id}>{label}</Label>
-      {children}
-      <FieldError id={errorId} errors={errors} />
-    </div>
-  );
-}
+export { ErrorBoundary } from "~/components/error-pages";

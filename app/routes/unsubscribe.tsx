@@ -132,3 +132,5 @@ function HomeButton() {
     </div>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";

@@ -1,6 +1,6 @@
-import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import { z } from "zod";
 import type { PublicProduct, PublicProductImage } from "./catalog";
+import { isCalendarDay, SKIPPED_TIME_MESSAGE, storeWallClockToUtc } from "./store-time";
 
 /**
  * Spec §5 "Product form" and "Product image upload". One set of field rules, read two ways:
@@ -12,7 +12,6 @@ import type { PublicProduct, PublicProductImage } from "./catalog";
  * server applies again.
  */
 
-export const PRODUCT_TIME_ZONE = "America/New_York";
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Room for the multipart envelope around one image: bodies above this are refused unread. */
 export const MAX_UPLOAD_BODY_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
@@ -33,6 +32,7 @@ export const PRODUCT_MESSAGES = {
     `Inventory changed from ${was} to ${now} while you were editing (orders and checkouts move it). The form now shows ${now}: enter the new number again and save.`,
   dateRequired: "A date is required.",
   timeFormat: "Time must be in the format HH:MM (24-hour format)",
+  timeSkipped: SKIPPED_TIME_MESSAGE,
 } as const;
 
 export const IMAGE_MESSAGES = {
@@ -96,14 +96,6 @@ const imagePath = optionalText(300, "Image path").refine(
   (v) => v === null || IMAGE_PATH.test(v),
   "Image path must be an uploaded image (products/…), a link or a path starting with /",
 );
-
-/** yyyy-MM-dd that is a real calendar day. */
-const isCalendarDay = (v: string) => {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === v;
-};
 
 const releaseDate = optionalText(10, "Release date").refine(
   (v) => v === null || isCalendarDay(v),
@@ -225,6 +217,9 @@ export const productVisibilitySchema = z.object({ id: z.number().int().positive(
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
+// Without a time the release is at midnight, which every day has.
+const releaseInstant = (date: string, time: string | null) => storeWallClockToUtc(date, time ?? "00:00");
+
 /** The form: strings only. The release instant is two fields in Eastern Time. */
 export const productFormSchema = z
   .object({
@@ -245,26 +240,19 @@ export const productFormSchema = z
     if (form.isCountdownRestricted && form.countdownTime && !form.countdownDate) {
       issue.addIssue({ code: "custom", path: ["countdownDate"], message: PRODUCT_MESSAGES.dateRequired });
     }
+    // A real day and a well-formed time with no instant: the hour the spring-forward skips.
+    const { countdownDate: date, countdownTime: time } = form;
+    const wellFormed = date !== null && isCalendarDay(date) && (time === null || HH_MM.test(time));
+    if (form.isCountdownRestricted && wellFormed && !releaseInstant(date, time)) {
+      issue.addIssue({ code: "custom", path: ["countdownTime"], message: PRODUCT_MESSAGES.timeSkipped });
+    }
   })
   .transform(({ countdownDate, countdownTime, countdownReleaseDate: _unused, ...rest }): ProductInput => ({
     ...rest,
     // The date only matters while the restriction is on; without one the product follows the store's countdown.
     countdownReleaseDate:
-      rest.isCountdownRestricted && countdownDate ? easternToIso(countdownDate, countdownTime ?? "00:00") : null,
+      rest.isCountdownRestricted && countdownDate ? (releaseInstant(countdownDate, countdownTime)?.toISOString() ?? null) : null,
   }));
-
-/** "2026-07-04" + "20:30" in New York → the UTC instant, ISO. */
-export function easternToIso(date: string, time: string): string {
-  return fromZonedTime(`${date}T${time}:00`, PRODUCT_TIME_ZONE).toISOString();
-}
-
-/** An instant → the Eastern date and HH:MM the form shows. */
-export function isoToEastern(iso: string): { date: string; time: string } {
-  return {
-    date: formatInTimeZone(iso, PRODUCT_TIME_ZONE, "yyyy-MM-dd"),
-    time: formatInTimeZone(iso, PRODUCT_TIME_ZONE, "HH:mm"),
-  };
-}
 
 /* ----------------------------------------------------------------------------------------- */
 /* Images                                                                                     */

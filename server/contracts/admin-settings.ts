@@ -1,13 +1,11 @@
 import { z } from "zod";
+import { SKIPPED_TIME_MESSAGE } from "./store-time";
 
 /**
  * App settings and account contracts (spec §5 "Change password", "Countdown date form", "Media and
  * text settings"; §8 "Admin app settings"). Shared by the forms, tRPC and the REST doors, so every
  * door answers with the spec's exact words. Client code may import this file: nothing server-only.
  */
-
-/** Launch times are entered and shown in Eastern Time (DESIGN.md "Data rules"). */
-export const SETTINGS_TIME_ZONE = "America/New_York";
 
 /** Spec §9: 50MB for video and audio. "Less than 50MB" is read as at most 50 MiB. */
 export const MEDIA_MAX_BYTES = 50 * 1024 * 1024;
@@ -17,8 +15,7 @@ export const COUNTDOWN_MESSAGES = {
   dateInvalid: "Please choose a valid date.",
   datePast: "Please choose today or a later date.",
   timeFormat: "Time must be in the format HH:MM (24-hour format)",
-  // 2:00-2:59 AM on the spring-forward Sunday never happens in New York.
-  timeSkipped: "That time does not exist in New York on this date (clocks jump from 2:00 to 3:00 AM). Please choose another time.",
+  timeSkipped: SKIPPED_TIME_MESSAGE,
   instantInvalid: "The value must be an ISO 8601 date-time with a time zone, for example 2026-07-04T04:00:00.000Z.",
   updated: "Countdown Date Updated",
   failed: "Failed to Update Countdown Date",

@@ -71,10 +71,3 @@ export function swatchFor(color: string): string {
   // Object.hasOwn: a colour called "constructor" must not find Object.prototype's.
   return Object.hasOwn(COLOR_SWATCHES, color) ? COLOR_SWATCHES[color]! : NEUTRAL_SWATCH;
 }
-
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-
-/** "$36.80": how every screen shows a dollar amount. */
-export function formatUsd(dollars: number): string {
-  return usd.format(dollars);
-}

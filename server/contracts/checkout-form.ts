@@ -1,5 +1,6 @@
 import { customerInfoSchema } from "./checkout";
-import { formatUsd } from "./catalog";
+import { formatUsd } from "./money";
+import { fieldErrorsOf } from "./field-errors";
 
 /**
  * What the checkout screen and its page doors share: the form's values, the rate and tax views
@@ -60,10 +61,7 @@ export function completeAddress(values: CheckoutValues): Address | null {
 /** Field messages of the customer details; empty when they are valid. */
 export function customerErrors(values: CheckoutValues): Record<string, string[]> {
   const parsed = customerInfoSchema.safeParse(values);
-  if (parsed.success) return {};
-  const errors: Record<string, string[]> = {};
-  for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? "")] ??= []).push(issue.message);
-  return errors;
+  return parsed.success ? {} : fieldErrorsOf(parsed.error);
 }
 
 /**

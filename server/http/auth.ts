@@ -49,24 +49,32 @@ export async function signOut(ctx: AppContext, request: Request): Promise<string
 }
 
 /**
+ * The one admin rule behind every door: signed out is Unauthenticated (401), signed in without
+ * the admin flag is Forbidden (403). Pages turn these into redirects; tRPC and REST into codes.
+ */
+export function assertAdmin(user: PublicUser | null): PublicUser {
+  if (!user) throw new Unauthenticated("Please sign in to continue.");
+  if (!user.isAdmin) throw new Forbidden("Admin access is required.");
+  return user;
+}
+
+/**
  * For admin pages: a signed-out visitor goes to /auth (and comes back after signing in);
  * a signed-in non-admin goes home.
  */
 export async function requireAdminPage(ctx: AppContext, request: Request): Promise<PublicUser> {
   const { user } = await authenticate(ctx, request);
-  if (!user) {
+  try {
+    return assertAdmin(user);
+  } catch (error) {
+    if (!(error instanceof Unauthenticated)) throw redirect("/");
     const url = new URL(request.url);
     const back = safeRedirectPath(url.pathname + url.search, "/admin");
     throw redirect(`/auth?redirectTo=${encodeURIComponent(back)}`);
   }
-  if (!user.isAdmin) throw redirect("/");
-  return user;
 }
 
 /** For admin API doors: 401 when signed out, 403 when not an admin. */
 export async function requireAdminApi(ctx: AppContext, request: Request): Promise<PublicUser> {
-  const { user } = await authenticate(ctx, request);
-  if (!user) throw new Unauthenticated("Please sign in to continue.");
-  if (!user.isAdmin) throw new Forbidden("Admin access is required.");
-  return user;
+  return assertAdmin((await authenticate(ctx, request)).user);
 }

@@ -17,7 +17,7 @@ import { getAppContext } from "../boot";
 import type { ActionNotice, CartView } from "../contracts/cart";
 import { CHECKOUT_MESSAGES, customerInfoSchema, orderNumberOf, shippingMethodSchema } from "../contracts/checkout";
 import type { AppContext } from "../context";
-import { DomainError, Invalid, NotFound } from "../errors";
+import { DomainError, EmptyCart, NotFound } from "../errors";
 import { payLocalIntentById } from "../integrations/payments/local";
 import { SHIPPING_COUNTRIES } from "../integrations/shipping/local-rates";
 import { getCart } from "../services/cart";
@@ -59,7 +59,7 @@ const paymentModeOf = (ctx: AppContext) => (ctx.config.payments.mode === "stripe
 const emptyCartRedirect = (ctx: AppContext, request: Request) =>
   redirectWithToast(ctx, request, "/", { kind: "info", title: CHECKOUT_MESSAGES.emptyCartTitle, description: CHECKOUT_MESSAGES.emptyCart });
 
-const isEmptyCart = (error: unknown) => error instanceof Invalid && error.message === CHECKOUT_MESSAGES.emptyCart;
+const isEmptyCart = (error: unknown) => error instanceof EmptyCart;
 
 export interface CheckoutLoaderData {
   cart: CartView;

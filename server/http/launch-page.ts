@@ -1,6 +1,7 @@
 import { formatInTimeZone } from "date-fns-tz";
 import { getAppContext } from "../boot";
-import { getPublicSettings, STORE_TIME_ZONE } from "../services/settings";
+import { STORE_TIME_ZONE } from "../contracts/store-time";
+import { getPublicSettings } from "../services/settings";
 
 /**
  * What every page with the launch countdown and sign-up card needs: the brand, the server's

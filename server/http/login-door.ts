@@ -4,6 +4,7 @@ import { formatInTimeZone } from "date-fns-tz";
 import { getAppContext } from "../boot";
 import type { AppContext } from "../context";
 import { loginSchema } from "../contracts/auth";
+import { STORE_TIME_ZONE } from "../contracts/store-time";
 import { TooMany, Unauthenticated } from "../errors";
 import { getSettingValue } from "../services/settings";
 import { login } from "../services/users";
@@ -52,7 +53,7 @@ export async function loginLoader({ request }: LoaderFunctionArgs) {
   const countdown = new Date(await getSettingValue(ctx, "countdown_date"));
   const launchesAt = Number.isNaN(countdown.getTime())
     ? null
-    : formatInTimeZone(countdown, "America/New_York", "EEEE, MMMM d, yyyy 'at' h:mm a 'ET'");
+    : formatInTimeZone(countdown, STORE_TIME_ZONE, "EEEE, MMMM d, yyyy 'at' h:mm a 'ET'");
   // The form carries back only what the action would honour, so both paths agree on where to go.
   const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"), AFTER_SIGN_IN);
   return {

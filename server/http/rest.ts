@@ -1,4 +1,4 @@
-import type { z, ZodType } from "zod";
+import type { ZodType } from "zod";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
 
 /** The REST error body: a message a person can read, and per-field messages. */
@@ -32,16 +32,6 @@ export function toErrorResponse(error: unknown): Response {
   return jsonError(500, "Something went wrong on our side. Please try again.");
 }
 
-/** Field messages from a zod error, keyed by the dotted path ("" for the whole body). */
-export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join(".");
-    (errors[key] ??= []).push(issue.message);
-  }
-  return errors;
-}
-
 /** Parses a JSON body with a contract; bad JSON or bad fields become a 400 Invalid. */
 export async function parseJsonBody<T>(request: Request, schema: ZodType<T>): Promise<T> {
   let body: unknown;
@@ -52,11 +42,7 @@ export async function parseJsonBody<T>(request: Request, schema: ZodType<T>): Pr
     throw new Invalid("The request body must be valid JSON.");
   }
   const result = schema.safeParse(body);
-  if (!result.success) {
-    const errors = fieldErrorsOf(result.error);
-    const first = Object.values(errors)[0]?.[0] ?? "Invalid input.";
-    throw new Invalid(first, errors);
-  }
+  if (!result.success) throw Invalid.fromZod(result.error);
   return result.data;
 }
 

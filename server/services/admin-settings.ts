@@ -1,4 +1,4 @@
-import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
+import { formatInTimeZone } from "date-fns-tz";
 import type { ZodType } from "zod";
 import {
   COUNTDOWN_MESSAGES,
@@ -11,10 +11,11 @@ import {
   type AdminSettingsView,
   type TextSettingKey,
 } from "../contracts/admin-settings";
+import { isCalendarDay, STORE_TIME_ZONE, storeWallClockToUtc, utcToStoreWallClock } from "../contracts/store-time";
 import type { AppContext } from "../context";
-import { Invalid, type FieldErrors } from "../errors";
+import { Invalid } from "../errors";
 import { sanitizeRichText } from "./sanitize";
-import { getPublicSettings, getSetting, setSetting, settingDefaults, STORE_TIME_ZONE, type Setting, type SettingKey } from "./settings";
+import { getPublicSettings, getSetting, setSetting, settingDefaults, type Setting, type SettingKey } from "./settings";
 
 /**
  * The admin's writes to app settings (spec §2 App Settings tab, §5, §7). Every door (page forms,
@@ -26,13 +27,10 @@ import { getPublicSettings, getSetting, setSetting, settingDefaults, STORE_TIME_
 export function parseInput<T>(schema: ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const errors: FieldErrors = {};
-  for (const issue of result.error.issues) (errors[issue.path.join(".")] ??= []).push(issue.message);
-  throw new Invalid(result.error.issues[0]?.message ?? "Invalid input.", errors);
+  throw Invalid.fromZod(result.error);
 }
 
 const DAY = "yyyy-MM-dd";
-const WALL_CLOCK = "yyyy-MM-dd'T'HH:mm";
 const LABEL = "EEEE, MMMM d, yyyy 'at' HH:mm zzz";
 
 /** Today's date in New York: the first day the countdown may be set to. */
@@ -40,24 +38,11 @@ export function easternToday(ctx: AppContext): string {
   return formatInTimeZone(ctx.clock.now(), STORE_TIME_ZONE, DAY);
 }
 
-function isCalendarDay(date: string): boolean {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  const probe = new Date(Date.UTC(y, m - 1, d));
-  return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d;
-}
-
-/**
- * New York wall-clock time to the UTC instant, with the offset of that day (EST or EDT), so it is
- * right on both sides of a daylight-saving change. The hour skipped in March does not exist and
- * is refused (date-fns-tz would quietly move it an hour back). The hour repeated in November is
- * read as its first occurrence, EDT, as date-fns-tz does.
- */
+/** The countdown's date and time in New York → the UTC instant (see storeWallClockToUtc for DST). */
 export function easternToInstant(date: string, time: string): Date {
   if (!isCalendarDay(date)) throw new Invalid(COUNTDOWN_MESSAGES.dateInvalid, { date: [COUNTDOWN_MESSAGES.dateInvalid] });
-  const instant = fromZonedTime(`${date}T${time}:00`, STORE_TIME_ZONE);
-  if (formatInTimeZone(instant, STORE_TIME_ZONE, WALL_CLOCK) !== `${date}T${time}`) {
-    throw new Invalid(COUNTDOWN_MESSAGES.timeSkipped, { time: [COUNTDOWN_MESSAGES.timeSkipped] });
-  }
+  const instant = storeWallClockToUtc(date, time);
+  if (!instant) throw new Invalid(COUNTDOWN_MESSAGES.timeSkipped, { time: [COUNTDOWN_MESSAGES.timeSkipped] });
   return instant;
 }
 
@@ -145,8 +130,7 @@ export async function getAdminSettings(ctx: AppContext): Promise<AdminSettingsVi
     countdown: {
       value: countdown.value,
       updatedAt: countdown.updatedAt,
-      date: formatInTimeZone(target, STORE_TIME_ZONE, DAY),
-      time: formatInTimeZone(target, STORE_TIME_ZONE, "HH:mm"),
+      ...utcToStoreWallClock(target),
       label: formatInTimeZone(target, STORE_TIME_ZONE, LABEL),
       passed: target.getTime() <= ctx.clock.now().getTime(),
     },

@@ -9,7 +9,7 @@ import { subscriberPageSchema, type ExportResult, type SubscriberList, type Subs
 import type { AppContext } from "../context";
 import { parseInput } from "./admin-settings";
 import { launchTemplate } from "./email-template";
-import { STORE_TIME_ZONE } from "./settings";
+import { STORE_TIME_ZONE } from "../contracts/store-time";
 
 /** Unsubscribed addresses are kept (never mailed) but not listed. */
 const activeSubscribers = (db: AppContext["db"]) => db.selectFrom("subscribers").where("unsubscribedAt", "is", null);

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { CHECKOUT_MESSAGES, orderNumberOf, type CustomerInfo, type OrderSummary } from "../contracts/checkout";
 import type { AppContext } from "../context";
-import { Conflict, Invalid } from "../errors";
+import { Conflict, EmptyCart, Invalid } from "../errors";
 import { paymentsFor } from "../integrations/payments";
 import { parcelFor, shippingFor, type RateQuote } from "../integrations/shipping";
 import { quoteTax } from "../integrations/tax";
@@ -84,7 +84,7 @@ export async function bagLines(ctx: AppContext, sessionId: string | null): Promi
 /** The bag priced for checkout; an empty bag is refused with the spec's message. */
 export async function priceCart(ctx: AppContext, sessionId: string | null) {
   const lines = await bagLines(ctx, sessionId);
-  if (lines.length === 0) throw new Invalid(CHECKOUT_MESSAGES.emptyCart);
+  if (lines.length === 0) throw new EmptyCart(CHECKOUT_MESSAGES.emptyCart);
   const subtotalCents = lines.reduce((sum, l) => sum + l.totalCents, 0);
   const discountCents = lines.reduce((sum, l) => sum + (l.priceCents - l.unitCents) * l.quantity, 0);
   return { lines, subtotalCents, discountCents, parcel: parcelFor(lines) };

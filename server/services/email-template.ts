@@ -1,6 +1,7 @@
 import { formatInTimeZone } from "date-fns-tz";
 import type { AppContext } from "../context";
-import { getPublicSettings, STORE_TIME_ZONE } from "./settings";
+import { STORE_TIME_ZONE } from "../contracts/store-time";
+import { getPublicSettings } from "./settings";
 import { escapeHtml } from "./sanitize";
 
 

@@ -132,9 +132,6 @@ export async function storeMedia(ctx: AppContext, kind: MediaKind, chunks: Async
   return `/uploads/media/${name}${ext}`;
 }
 
-export const storeVideo = (ctx: AppContext, chunks: AsyncIterable<Uint8Array>) => storeMedia(ctx, "video", chunks);
-export const storeAudio = (ctx: AppContext, chunks: AsyncIterable<Uint8Array>) => storeMedia(ctx, "audio", chunks);
-
 /** One part of a multipart body, as Remix's parser hands it over. */
 export interface UploadPart {
   name: string;

@@ -1,10 +1,12 @@
 import { orderNumberOf } from "../contracts/checkout";
+import { formatUsd } from "../contracts/money";
 import type { AppContext } from "../context";
 import type { Order } from "../../db/schema";
 import type { OutgoingMail } from "../integrations/mail";
+import { toDollars } from "./catalog";
 import { escapeHtml } from "./sanitize";
 
-const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+const usd = (cents: number) => formatUsd(toDollars(cents));
 
 /** The customer's order confirmation, with the spec's order number. */
 export function orderConfirmationEmail(

@@ -19,7 +19,17 @@ function ineligibility(order: { paidAt: string | null; paymentIntentId: string |
   return null;
 }
 
-/** Spec §3 "Refund eligibility response". */
+type Refundable = { totalCents: number; shippingCents: number; refundAmountCents: number };
+
+/** Spec §9: the order total, less shipping unless it is included, less anything refunded already. */
+function refundableCents(order: Refundable, includeShipping: boolean): number {
+  return Math.max(0, order.totalCents - (includeShipping ? 0 : order.shippingCents) - order.refundAmountCents);
+}
+
+/**
+ * Spec §3 "Refund eligibility response", and `refundable`: what a refund would pay back with and
+ * without shipping, so the dialog shows the server's figure rather than working it out itself.
+ */
 export async function refundEligibility(ctx: AppContext, orderId: number) {
   const order = await orderFor(ctx, orderId);
   const refunds = await ctx.db.selectFrom("refunds").selectAll().where("orderId", "=", orderId).orderBy("createdAt", "desc").execute();
@@ -35,6 +45,7 @@ export async function refundEligibility(ctx: AppContext, orderId: number) {
       refundStatus: order.refundStatus,
       refundAmount: dollars(order.refundAmountCents),
     },
+    refundable: { withShipping: dollars(refundableCents(order, true)), withoutShipping: dollars(refundableCents(order, false)) },
     existingRefunds: refunds.map((r) => ({
       id: r.id,
       refundId: r.refundId,
@@ -57,8 +68,8 @@ export async function processRefund(ctx: AppContext, orderId: number, input: Ref
   const order = await orderFor(ctx, orderId);
   const reason = ineligibility(order);
   if (reason) throw new Conflict(reason);
-  const amountCents = order.totalCents - (input.refundShipping ? 0 : order.shippingCents) - order.refundAmountCents;
-  if (amountCents <= 0) throw new Conflict("There is nothing left to refund on this order.");
+  const amountCents = refundableCents(order, input.refundShipping);
+  if (amountCents === 0) throw new Conflict("There is nothing left to refund on this order.");
 
   const claimed = await ctx.db
     .updateTable("orders")

@@ -1,4 +1,4 @@
-import { fromZonedTime } from "date-fns-tz";
+import { storeWallClockToUtc } from "../contracts/store-time";
 import type { AppContext } from "../context";
 import { Invalid } from "../errors";
 
@@ -19,9 +19,6 @@ export interface Setting {
   updatedAt: string;
 }
 
-/** Launch times are Eastern Time (DESIGN.md "Data rules"). */
-export const STORE_TIME_ZONE = "America/New_York";
-
 export function isSettingKey(key: string): key is SettingKey {
   return (SETTING_KEYS as readonly string[]).includes(key);
 }
@@ -33,7 +30,7 @@ function assertKey(key: string): asserts key is SettingKey {
 /** Spec §9 defaults. A function, because the countdown text carries the configured brand name. */
 export function settingDefaults(ctx: AppContext): Record<SettingKey, string> {
   return {
-    countdown_date: fromZonedTime("2025-07-04T00:00:00", STORE_TIME_ZONE).toISOString(),
+    countdown_date: storeWallClockToUtc("2025-07-04", "00:00")!.toISOString(),
     background_video: "/media/background.mp4",
     background_music: "/media/music.mp3",
     countdown_text: `Time's almost up,<br>${ctx.config.brand.name} begins in:`,

@@ -1,6 +1,6 @@
 import type { LoginInput, PublicUser, RegisterInput } from "../contracts/auth";
 import type { AppContext } from "../context";
-import { Conflict, Forbidden, Unauthenticated } from "../errors";
+import { Conflict, Unauthenticated } from "../errors";
 import { RateLimiter } from "./rate-limit";
 import { decoyHash, hashPassword, verifyPassword } from "./passwords";
 import { createSession } from "./sessions";
@@ -60,21 +60,6 @@ export async function register(ctx: AppContext, input: RegisterInput, actor: Pub
     .executeTakeFirst();
   if (!row) throw new Conflict("That username is already taken.", { username: ["That username is already taken."] });
   return toPublicUser(row);
-}
-
-export async function getUserById(ctx: AppContext, id: number): Promise<PublicUser | null> {
-  const row = await ctx.db
-    .selectFrom("users")
-    .select(["id", "username", "email", "isAdmin"])
-    .where("id", "=", id)
-    .executeTakeFirst();
-  return row ? toPublicUser(row) : null;
-}
-
-export function requireAdmin(user: PublicUser | null): PublicUser {
-  if (!user) throw new Unauthenticated("Please sign in to continue.");
-  if (!user.isAdmin) throw new Forbidden("Admin access is required.");
-  return user;
 }
 
 /**

@@ -1,7 +1,9 @@
 import { initTRPC, TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
 import type { PublicUser } from "../contracts/auth";
 import type { AppContext } from "../context";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
+import { assertAdmin } from "../http/auth";
 
 export interface TrpcContext {
   app: AppContext;
@@ -31,13 +33,16 @@ function codeOf(error: DomainError): TRPCError["code"] {
   return "BAD_REQUEST";
 }
 
-/** Domain errors thrown by services become TRPCErrors with the same readable message. */
+/**
+ * Domain errors thrown by services become TRPCErrors with the same readable message; an input the
+ * contract refused becomes Invalid first, so its message and field errors read as REST's do.
+ */
 const domainErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof DomainError) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: codeOf(cause), message: cause.message, cause });
-  }
+  if (result.ok) return result;
+  const failure = result.error.cause;
+  const cause = failure instanceof ZodError ? Invalid.fromZod(failure) : failure;
+  if (cause instanceof DomainError) throw new TRPCError({ code: codeOf(cause), message: cause.message, cause });
   return result;
 });
 
@@ -45,8 +50,5 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(domainErrors);
 
-export const adminProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Please sign in to continue." });
-  if (!ctx.user.isAdmin) throw new TRPCError({ code: "FORBIDDEN", message: "Admin access is required." });
-  return next({ ctx: { ...ctx, user: ctx.user } });
-});
+// The guard's Unauthenticated and Forbidden become UNAUTHORIZED and FORBIDDEN in domainErrors.
+export const adminProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { ...ctx, user: assertAdmin(ctx.user) } }));

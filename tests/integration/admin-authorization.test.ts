@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiRouter } from "../../server/api/dispatch";
 import { useAppContextForTests } from "../../server/boot";
@@ -5,6 +7,7 @@ import { createCallerFactory } from "../../server/trpc/init";
 import { appRouter } from "../../server/trpc/router";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
+import { runRoute } from "./store-helpers";
 
 /**
  * Every admin door, found by enumeration rather than listed by hand, so a new admin route or
@@ -55,8 +58,37 @@ describe("every admin tRPC procedure", () => {
         const fn = name.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (input?: unknown) => Promise<unknown>;
         return fn({});
       };
-      await expect(invoke(null)).rejects.toMatchObject({ code: "UNAUTHORIZED" });
-      await expect(invoke({ id: 999, username: "shopper", email: "s@example.com", isAdmin: false })).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(invoke(null)).rejects.toMatchObject({ code: "UNAUTHORIZED", message: "Please sign in to continue." });
+      await expect(invoke({ id: 999, username: "shopper", email: "s@example.com", isAdmin: false })).rejects.toMatchObject({
+        code: "FORBIDDEN",
+        message: "Admin access is required.",
+      });
+    });
+  }
+});
+
+describe("every admin page", () => {
+  // admin._index only forwards to a tab, whose own loader is the guarded one.
+  const pageFiles = fs.readdirSync(path.resolve("app/routes")).filter((f) => /^admin(\.(?!_index\.).+)?\.tsx$/.test(f));
+
+  it("exists (the enumeration found the admin pages)", () => {
+    expect(pageFiles).toContain("admin.tsx");
+    expect(pageFiles.length).toBeGreaterThan(1);
+  });
+
+  const routesDir = path.resolve("app/routes");
+  const visit = (loader: Parameters<typeof runRoute>[0], at: string, jar?: CookieJar) => runRoute(loader, { path: at, jar });
+
+  for (const file of pageFiles) {
+    it(`${file}: visitors are sent to sign in and back, non-admins home`, async () => {
+      const mod = (await import(path.join(routesDir, file))) as { loader?: Parameters<typeof runRoute>[0] };
+      expect(mod.loader, file).toBeDefined();
+      const anonymous = await visit(mod.loader!, "/admin/somewhere?tab=2");
+      expect(anonymous.status).toBe(302);
+      expect(anonymous.headers.get("Location")).toBe(`/auth?redirectTo=${encodeURIComponent("/admin/somewhere?tab=2")}`);
+      const ordinary = await visit(mod.loader!, "/admin/somewhere", shopper);
+      expect(ordinary.status).toBe(302);
+      expect(ordinary.headers.get("Location")).toBe("/");
     });
   }
 });

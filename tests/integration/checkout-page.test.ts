@@ -71,6 +71,19 @@ describe("/checkout loader", () => {
 });
 
 describe("/checkout action without JavaScript", () => {
+  it("sends a bag emptied meanwhile home with the 'Cart is empty' flash, for `rates` and `process` alike", async () => {
+    for (const form of [{ intent: "rates", ...customer }, { intent: "process", ...customer, shippingMethod: "usps-ground_saver" }]) {
+      const jar = await shopperWithBag();
+      const removed = await api("DELETE", "/api/cart", { jar });
+      expect(removed.status).toBe(200);
+      const result = await post(form, jar);
+      expect(result.status, form.intent).toBe(302);
+      expect(result.headers.get("Location")).toBe("/");
+      const { toast } = await readFlash(ctx, new Request("http://localhost/", { headers: { Cookie: jar.header() } }));
+      expect(toast).toMatchObject({ title: "Cart is empty" });
+    }
+  });
+
   it("`rates` answers the options for the address, ground_saver chosen, the fields kept, the tax estimated", async () => {
     const jar = await shopperWithBag();
     const result = await post<CheckoutActionData>({ intent: "rates", ...customer }, jar);

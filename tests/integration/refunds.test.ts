@@ -31,7 +31,7 @@ describe("refunds", () => {
     const order = await paidOrder("refund-1");
     const id = order.orderSummary.orderId;
     const eligibility = await refundEligibility(ctx, id);
-    expect(eligibility).toMatchObject({ eligible: true, eligibilityInfo: { message: "This order can be refunded." }, order: { total: 406.7, shipping: 6.7, customerName: "Refund Rita", refundStatus: "none", refundAmount: 0 }, existingRefunds: [] });
+    expect(eligibility).toMatchObject({ eligible: true, eligibilityInfo: { message: "This order can be refunded." }, order: { total: 406.7, shipping: 6.7, customerName: "Refund Rita", refundStatus: "none", refundAmount: 0 }, refundable: { withShipping: 406.7, withoutShipping: 400 }, existingRefunds: [] });
 
     const { refund } = await processRefund(ctx, id, { reason: "Damaged in transit", refundShipping: false }, adminId);
     expect(refund.amount).toBe(400);
@@ -42,7 +42,7 @@ describe("refunds", () => {
     expect(stored[0]).toMatchObject({ adminUserId: adminId, reason: "Damaged in transit", shippingRefunded: 0 });
 
     await expect(processRefund(ctx, id, { reason: "Again", refundShipping: true }, adminId)).rejects.toThrow("This order has already been refunded.");
-    expect((await refundEligibility(ctx, id)).eligible).toBe(false);
+    expect(await refundEligibility(ctx, id)).toMatchObject({ eligible: false, refundable: { withShipping: 6.7, withoutShipping: 0 } });
   });
 
   it("includes shipping when asked, and a double click refunds once", async () => {

@@ -38,6 +38,14 @@ describe("tRPC at /api/trpc", () => {
     expect((await ordinary.json()).error.message).toBe("Admin access is required.");
   });
 
+  it("answers an input the contract refuses with its readable message and field errors, as REST does", async () => {
+    const response = await api("POST", "/api/trpc/admin.orders.refund", { body: { id: 1, reason: "   " }, jar: admin });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { message: string; data: { code: string; fieldErrors: Record<string, string[]> } } };
+    expect(error.message).toBe("Please provide a reason for the refund");
+    expect(error.data).toMatchObject({ code: "BAD_REQUEST", fieldErrors: { reason: ["Please provide a reason for the refund"] } });
+  });
+
   it("tells anyone who they are", async () => {
     const response = await api("GET", "/api/trpc/session.me", { jar: shopper });
     expect((await response.json()).result.data).toMatchObject({ username: "shopper", isAdmin: false });

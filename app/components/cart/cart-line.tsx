@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { Minus, Plus, X } from "lucide-react";
 import type { CartLine } from "../../../server/contracts/cart";
-import { formatUsd } from "../../../server/contracts/catalog";
+import { formatUsd } from "../../../server/contracts/money";
 import { ProductImage } from "~/components/store/product-image";
 import { cn } from "~/lib/utils";
 import { EnhancedField } from "./enhanced-field";

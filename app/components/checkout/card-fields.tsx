@@ -1,6 +1,6 @@
 import { CreditCard, FlaskConical } from "lucide-react";
 import { Input } from "~/components/ui/input";
-import { Field } from "./customer-fields";
+import { CheckoutField } from "./customer-fields";
 import { formatCardNumber, formatExpiry, TEST_CARDS, type CardFields as CardValues } from "../../../server/contracts/checkout-card";
 
 type CardErrors = Partial<Record<keyof CardValues, string>>;
@@ -23,7 +23,7 @@ export function CardFields({
     values && onChange ? { value: values[name], onChange: (e: React.ChangeEvent<HTMLInputElement>) => onChange(name, format(e.target.value)) } : {};
   return (
     <div className="grid grid-cols-2 gap-4">
-      <Field name="cardNumber" label="Card number" errors={asList} className="col-span-2">
+      <CheckoutField name="cardNumber" label="Card number" errors={asList} className="col-span-2">
         {(props) => (
           <div className="relative">
             <Input
@@ -39,15 +39,15 @@ export function CardFields({
             <CreditCard className="pointer-events-none absolute top-1/2 right-3.5 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
           </div>
         )}
-      </Field>
-      <Field name="expiry" label="Expiry" errors={asList}>
+      </CheckoutField>
+      <CheckoutField name="expiry" label="Expiry" errors={asList}>
         {(props) => <Input {...props} {...bind("expiry", formatExpiry)} name="expiry" inputMode="numeric" autoComplete="cc-exp" placeholder="MM / YY" maxLength={7} className="tabular-nums" />}
-      </Field>
-      <Field name="cvc" label="CVC" errors={asList}>
+      </CheckoutField>
+      <CheckoutField name="cvc" label="CVC" errors={asList}>
         {(props) => (
           <Input {...props} {...bind("cvc", (text) => text.replace(/\D/g, "").slice(0, 4))} name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" maxLength={4} className="tabular-nums" />
         )}
-      </Field>
+      </CheckoutField>
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
+import { Field } from "~/components/field";
 import { cn } from "~/lib/utils";
 import type { Country } from "../../../server/http/checkout-door";
+import { CHECKOUT_MESSAGES } from "../../../server/contracts/checkout";
 import { normalizeState, type CheckoutValues } from "../../../server/contracts/checkout-form";
 
 type Errors = Record<string, string[] | undefined>;
@@ -9,7 +10,7 @@ type Errors = Record<string, string[] | undefined>;
 /** Field messages: the spec's generic "missing" sentence reads as "Required" beside a field. */
 function messageOf(errors: Errors, name: string): string | undefined {
   const message = errors[name]?.[0];
-  return message?.startsWith("Please fill in all required fields") ? "Required" : message;
+  return message === CHECKOUT_MESSAGES.missing ? "Required" : message;
 }
 
 export const selectClass = cn(
@@ -18,7 +19,8 @@ export const selectClass = cn(
   "disabled:cursor-not-allowed disabled:opacity-50 aria-invalid:border-destructive",
 );
 
-export function Field({
+/** The one Field, for the checkout's own state: ids from the name, aria props for the control. */
+export function CheckoutField({
   name,
   label,
   hint,
@@ -35,19 +37,19 @@ export function Field({
 }) {
   const message = messageOf(errors, name);
   const id = `checkout-${name}`;
+  const errorId = `${id}-error`;
+  const labelled = hint ? (
+    <>
+      {label}
+      <span className="font-normal text-muted-foreground">{hint}</span>
+    </>
+  ) : (
+    label
+  );
   return (
-    <div className={cn("space-y-2", className)}>
-      <Label htmlFor={id} className="text-[13px]">
-        {label}
-        {hint ? <span className="font-normal text-muted-foreground">{hint}</span> : null}
-      </Label>
-      {children({ id, "aria-invalid": message ? true : undefined, "aria-describedby": message ? `${id}-error` : undefined })}
-      {message ? (
-        <p id={`${id}-error`} className="text-[13px] text-red-400">
-          {message}
-        </p>
-      ) : null}
-    </div>
+    <Field field={{ id, errorId, errors: message ? [message] : undefined }} label={labelled} className={className}>
+      {children({ id, "aria-invalid": message ? true : undefined, "aria-describedby": message ? errorId : undefined })}
+    </Field>
   );
 }
 
@@ -78,17 +80,17 @@ export function ContactFields({ values, errors, onChange }: FieldsProps) {
         Customer Information
       </SectionTitle>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field name="email" label="Email" errors={errors} className="sm:col-span-2">
+        <CheckoutField name="email" label="Email" errors={errors} className="sm:col-span-2">
           {(props) => (
             <Input {...props} name="email" type="email" autoComplete="email" required value={values.email} onChange={(e) => onChange("email", e.target.value)} />
           )}
-        </Field>
-        <Field name="name" label="Full name" errors={errors}>
+        </CheckoutField>
+        <CheckoutField name="name" label="Full name" errors={errors}>
           {(props) => <Input {...props} name="name" autoComplete="name" required value={values.name} onChange={(e) => onChange("name", e.target.value)} />}
-        </Field>
-        <Field name="phone" label="Phone" hint="(optional)" errors={errors}>
+        </CheckoutField>
+        <CheckoutField name="phone" label="Phone" hint="(optional)" errors={errors}>
           {(props) => <Input {...props} name="phone" type="tel" autoComplete="tel" value={values.phone} onChange={(e) => onChange("phone", e.target.value)} />}
-        </Field>
+        </CheckoutField>
       </div>
     </section>
   );
@@ -107,7 +109,7 @@ export function AddressFields({ values, errors, onChange, countries, hydrated }:
         Shipping Address
       </SectionTitle>
       <div className="grid grid-cols-6 gap-4">
-        <Field name="country" label="Country" errors={errors} className="col-span-6">
+        <CheckoutField name="country" label="Country" errors={errors} className="col-span-6">
           {(props) => (
             <select {...props} name="country" autoComplete="country" className={selectClass} value={values.country} onChange={(e) => onChange("country", e.target.value)}>
               {countries.map((country) => (
@@ -117,17 +119,17 @@ export function AddressFields({ values, errors, onChange, countries, hydrated }:
               ))}
             </select>
           )}
-        </Field>
-        <Field name="street" label="Street address" errors={errors} className="col-span-6">
+        </CheckoutField>
+        <CheckoutField name="street" label="Street address" errors={errors} className="col-span-6">
           {(props) => (
             <Input {...props} name="street" autoComplete="address-line1" required value={values.street} onChange={(e) => onChange("street", e.target.value)} />
           )}
-        </Field>
-        <Field name="city" label="City" errors={errors} className={showState ? "col-span-6 sm:col-span-2" : "col-span-6 sm:col-span-4"}>
+        </CheckoutField>
+        <CheckoutField name="city" label="City" errors={errors} className={showState ? "col-span-6 sm:col-span-2" : "col-span-6 sm:col-span-4"}>
           {(props) => <Input {...props} name="city" autoComplete="address-level2" required value={values.city} onChange={(e) => onChange("city", e.target.value)} />}
-        </Field>
+        </CheckoutField>
         {showState ? (
-          <Field name="state" label="State" hint={hydrated ? undefined : "(US only)"} errors={errors} className="col-span-3 sm:col-span-2">
+          <CheckoutField name="state" label="State" hint={hydrated ? undefined : "(US only)"} errors={errors} className="col-span-3 sm:col-span-2">
             {(props) => (
               <Input
                 {...props}
@@ -140,13 +142,13 @@ export function AddressFields({ values, errors, onChange, countries, hydrated }:
                 onChange={(e) => onChange("state", normalizeState(e.target.value))}
               />
             )}
-          </Field>
+          </CheckoutField>
         ) : null}
-        <Field name="zipCode" label="ZIP / Postal code" errors={errors} className={showState ? "col-span-3 sm:col-span-2" : "col-span-6 sm:col-span-2"}>
+        <CheckoutField name="zipCode" label="ZIP / Postal code" errors={errors} className={showState ? "col-span-3 sm:col-span-2" : "col-span-6 sm:col-span-2"}>
           {(props) => (
             <Input {...props} name="zipCode" autoComplete="postal-code" required value={values.zipCode} onChange={(e) => onChange("zipCode", e.target.value)} />
           )}
-        </Field>
+        </CheckoutField>
       </div>
     </section>
   );

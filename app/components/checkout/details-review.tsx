@@ -1,4 +1,4 @@
-import { formatUsd } from "../../../server/contracts/catalog";
+import { formatUsd } from "../../../server/contracts/money";
 import type { Country } from "../../../server/http/checkout-door";
 import { estimatedDaysText, type CheckoutValues, type RateView } from "../../../server/contracts/checkout-form";
 

@@ -1,6 +1,6 @@
 import { CircleAlert, Lock } from "lucide-react";
 import { useRef, useState } from "react";
-import { formatUsd } from "../../../server/contracts/catalog";
+import { formatUsd } from "../../../server/contracts/money";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { cardErrors, digitsOf, formatCardNumber, type CardFields as CardValues } from "../../../server/contracts/checkout-card";

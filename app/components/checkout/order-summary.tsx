@@ -1,5 +1,5 @@
 import { CircleAlert } from "lucide-react";
-import { formatUsd } from "../../../server/contracts/catalog";
+import { formatUsd } from "../../../server/contracts/money";
 import { ProductImage, type ImageSource } from "~/components/store/product-image";
 import { cn } from "~/lib/utils";
 import { taxAmountText, taxTitle, type TaxView } from "../../../server/contracts/checkout-form";

@@ -1,7 +1,7 @@
 import { CircleCheck, Lock, ShieldCheck } from "lucide-react";
 import { lazy, Suspense } from "react";
 import type { OrderSummary } from "../../../server/contracts/checkout";
-import { formatUsd } from "../../../server/contracts/catalog";
+import { formatUsd } from "../../../server/contracts/money";
 import type { CheckoutLoaderData } from "../../../server/http/checkout-door";
 import { Spinner } from "~/components/spinner";
 import { Button } from "~/components/ui/button";

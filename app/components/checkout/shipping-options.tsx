@@ -1,6 +1,6 @@
 import { CircleAlert, Truck } from "lucide-react";
 import { CHECKOUT_MESSAGES } from "../../../server/contracts/checkout";
-import { formatUsd } from "../../../server/contracts/catalog";
+import { formatUsd } from "../../../server/contracts/money";
 import { Spinner } from "~/components/spinner";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/utils";

@@ -5,7 +5,7 @@ import type { Stripe } from "@stripe/stripe-js";
 import { loadStripe } from "@stripe/stripe-js/pure";
 import { Lock } from "lucide-react";
 import { useState } from "react";
-import { formatUsd } from "../../../server/contracts/catalog";
+import { formatUsd } from "../../../server/contracts/money";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { PaymentAlert, type PaymentFailure } from "./local-card-form";

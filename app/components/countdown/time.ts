@@ -1,4 +1,5 @@
 import { formatInTimeZone } from "date-fns-tz";
+import { STORE_TIME_ZONE } from "../../../server/contracts/store-time";
 
 export interface Remaining {
   days: number;
@@ -34,14 +35,11 @@ export function remainingMs(target: string | Date, now: string | Date | number):
   return new Date(target).getTime() - new Date(now).getTime();
 }
 
-/** Launch times are set in Eastern Time, so they are shown in it, whatever the visitor's zone. */
-export const LAUNCH_TIME_ZONE = "America/New_York";
-
-/** "Saturday, July 4, 2025 at 12:00 AM EDT" */
+/** "Saturday, July 4, 2025 at 12:00 AM EDT": in the store's zone, whatever the visitor's. */
 export function formatLaunchEastern(target: string | Date): string {
   const date = new Date(target);
   if (Number.isNaN(date.getTime())) return "";
-  return formatInTimeZone(date, LAUNCH_TIME_ZONE, "EEEE, MMMM d, yyyy 'at' h:mm a zzz");
+  return formatInTimeZone(date, STORE_TIME_ZONE, "EEEE, MMMM d, yyyy 'at' h:mm a zzz");
 }
 
 /** The spec's default target when no date is stored: 4 July 2025, midnight Eastern. */

@@ -1,4 +1,4 @@
-import { formatUsd } from "../../../server/contracts/catalog";
+import { formatUsd } from "../../../server/contracts/money";
 import { cn } from "~/lib/utils";
 
 interface Priced {

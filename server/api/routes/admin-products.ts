@@ -1,7 +1,7 @@
 import { IMAGE_MESSAGES, MAX_UPLOAD_BODY_BYTES, PRODUCT_MESSAGES, imagePatchSchema, imageUploadFieldsSchema, productInputSchema, productPatchSchema } from "../../contracts/admin-products";
 import { productIdParam } from "../../contracts/catalog";
 import { Invalid, NotFound } from "../../errors";
-import { fieldErrorsOf, jsonError, pathId } from "../../http/rest";
+import { jsonError, pathId } from "../../http/rest";
 import { createProduct, deleteProduct, getAdminProduct, listAdminProducts, updateProduct } from "../../services/admin-products";
 import {
   ImageRejected,
@@ -115,10 +115,7 @@ export const adminProductRoutes = [
         isPrimary: form.get("isPrimary") ?? undefined,
         displayOrder: form.get("displayOrder") ?? undefined,
       });
-      if (!options.success) {
-        const errors = fieldErrorsOf(options.error);
-        throw new Invalid(Object.values(errors)[0]?.[0] ?? "Invalid input.", errors);
-      }
+      if (!options.success) throw Invalid.fromZod(options.error);
       try {
         const image = await addProductImage(ctx, productId, await imageBytesOf(form.get("image")), options.data);
         return Response.json(image, { status: 201, headers: NO_STORE });

@@ -2,17 +2,15 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { formatInTimeZone } from "date-fns-tz";
 import type { AppRouter } from "../../../../server/trpc/router";
 import type { Address } from "../../../../server/contracts/checkout-form";
+import { STORE_TIME_ZONE } from "../../../../server/contracts/store-time";
 
 type Outputs = inferRouterOutputs<AppRouter>["admin"]["orders"];
 export type AdminOrder = Outputs["list"]["orders"][number];
 export type OrderDetail = Outputs["detail"];
 export type RefundEligibility = Outputs["refundEligibility"];
 
-/**
- * The store's own time zone. Admin dates are shown in it (as launch times are entered in it), so
- * the server-rendered table and the browser agree to the minute and nothing shifts on hydration.
- */
-export const STORE_TIME_ZONE = "America/New_York";
+// Admin dates are shown in the store's zone, so the server-rendered table and the browser agree
+// to the minute and nothing shifts on hydration.
 export const DATE = "MMM dd, yyyy";
 /** Spec §9: refund history dates. */
 export const DATE_TIME = "MMM dd, yyyy HH:mm";
@@ -22,12 +20,6 @@ export function formatDate(iso: string | null | undefined, pattern: string = DAT
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : formatInTimeZone(date, STORE_TIME_ZONE, pattern);
 }
-
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-export const money = (dollars: number) => usd.format(dollars);
-
-/** Dollars to cents and back, so amounts add up without floating-point crumbs. */
-export const cents = (dollars: number) => Math.round(dollars * 100);
 
 /** Spec §3: the shipping address is JSON text; anything unreadable is shown as it is stored. */
 export function parseAddress(text: string): Address | null {

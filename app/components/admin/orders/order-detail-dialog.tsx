@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, ExternalLink, RefreshCw, RotateCcw } from "lucide-react";
 import type { ReactNode } from "react";
 import { LabelStatusBadge, OrderStatusBadge, RefundStatusBadge, TestOrderBadge } from "./badges";
-import { DATE_TIME, formatDate, money, parseAddress, type AdminOrder, type OrderDetail } from "./format";
+import { DATE_TIME, formatDate, parseAddress, type AdminOrder, type OrderDetail } from "./format";
+import { formatUsd } from "../../../../server/contracts/money";
 import { Modal } from "./modal";
 import { Spinner } from "~/components/spinner";
 import { notify } from "~/components/toasts";
@@ -119,25 +120,25 @@ function Items({ order }: { order: OrderDetail }) {
             <span className="min-w-0">
               <span className="font-medium">{item.productName}</span>
               <span className="block text-xs text-muted-foreground">
-                {item.quantity} × {money(item.productPrice)}
+                {item.quantity} × {formatUsd(item.productPrice)}
               </span>
             </span>
-            <span className="tabular-nums">{money(item.total)}</span>
+            <span className="tabular-nums">{formatUsd(item.total)}</span>
           </li>
         ))}
       </ul>
       <dl className="tabular-nums">
-        <Field label="Subtotal">{money(order.subtotal)}</Field>
-        {order.discount > 0 ? <Field label="Discount">−{money(order.discount)}</Field> : null}
-        <Field label="Tax">{money(order.tax)}</Field>
-        <Field label="Shipping">{money(order.shipping)}</Field>
+        <Field label="Subtotal">{formatUsd(order.subtotal)}</Field>
+        {order.discount > 0 ? <Field label="Discount">−{formatUsd(order.discount)}</Field> : null}
+        <Field label="Tax">{formatUsd(order.tax)}</Field>
+        <Field label="Shipping">{formatUsd(order.shipping)}</Field>
         <div className="mt-1 flex justify-between border-t border-border pt-2.5 text-base font-semibold">
           <dt>Total</dt>
-          <dd>{money(order.total)}</dd>
+          <dd>{formatUsd(order.total)}</dd>
         </div>
         {order.refundAmount > 0 ? (
           <Field label="Refunded">
-            <span className="text-violet-300">−{money(order.refundAmount)}</span>
+            <span className="text-violet-300">−{formatUsd(order.refundAmount)}</span>
           </Field>
         ) : null}
       </dl>
@@ -203,7 +204,7 @@ function ShippingLabels({ order }: { order: OrderDetail }) {
                 </Field>
               ) : null}
               <Field label="Carrier">{label.carrier}</Field>
-              <Field label="Cost">{money(label.cost)}</Field>
+              <Field label="Cost">{formatUsd(label.cost)}</Field>
             </dl>
             {failed ? (
               <div role="alert" className="rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm">
@@ -254,7 +255,7 @@ function RefundHistory({ refunds }: { refunds: OrderDetail["refunds"] }) {
           {refunds.map((refund) => (
             <li key={refund.id} className="rounded-md border border-border p-3 text-sm">
               <div className="flex flex-wrap items-center justify-between gap-2">
-                <span className="font-semibold tabular-nums">{money(refund.amount)}</span>
+                <span className="font-semibold tabular-nums">{formatUsd(refund.amount)}</span>
                 <RefundStatusBadge status={refund.status} />
               </div>
               <p className="mt-1 text-muted-foreground">

@@ -1,7 +1,8 @@
 import { Eye, RotateCcw } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { TestOrderBadge } from "./badges";
-import { DATE, formatDate, money, type AdminOrder } from "./format";
+import { DATE, formatDate, type AdminOrder } from "./format";
+import { formatUsd } from "../../../../server/contracts/money";
 import { StatusSelect } from "./status-select";
 import { Button } from "~/components/ui/button";
 
@@ -59,7 +60,7 @@ export function OrdersTable({ orders, onView, onRefund }: OrdersTableProps) {
                 <StatusSelect orderId={order.id} orderNumber={order.orderNumber} status={order.status} />
               </td>
               <td className={`${td} text-right whitespace-nowrap tabular-nums max-md:col-start-2 max-md:row-start-1`}>
-                <div className="font-medium">{money(order.total)}</div>
+                <div className="font-medium">{formatUsd(order.total)}</div>
                 <TotalNote order={order} />
               </td>
               <td className={`${td} whitespace-nowrap max-md:col-start-2 max-md:row-start-3 max-md:text-right`}>
@@ -88,7 +89,7 @@ export function OrdersTable({ orders, onView, onRefund }: OrdersTableProps) {
 
 /** Under the total: what was refunded, or that the buyer never paid (an abandoned checkout). */
 function TotalNote({ order }: { order: AdminOrder }) {
-  if (order.refundStatus === "completed") return <div className="text-xs text-violet-300">Refunded {money(order.refundAmount)}</div>;
+  if (order.refundStatus === "completed") return <div className="text-xs text-violet-300">Refunded {formatUsd(order.refundAmount)}</div>;
   if (order.refundStatus === "pending") return <div className="text-xs text-yellow-200">Refund pending</div>;
   if (!order.paidAt) return <div className="text-xs text-muted-foreground">Unpaid</div>;
   return null;

@@ -4,7 +4,8 @@ import { useId, useRef, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { refundSchema } from "../../../../server/contracts/admin-orders";
 import { RefundStatusBadge } from "./badges";
-import { cents, DATE_TIME, formatDate, money, type RefundEligibility } from "./format";
+import { DATE_TIME, formatDate, type RefundEligibility } from "./format";
+import { formatUsd } from "../../../../server/contracts/money";
 import { Modal } from "./modal";
 import { Spinner } from "~/components/spinner";
 import { notify } from "~/components/toasts";
@@ -16,11 +17,6 @@ export interface RefundTarget {
   id: number;
   orderNumber: string;
   customerName: string;
-}
-
-/** Spec §9: the order total, less shipping unless it is included (and less anything refunded). */
-export function refundAmountOf(order: RefundEligibility["order"], includeShipping: boolean): number {
-  return (cents(order.total) - (includeShipping ? 0 : cents(order.shipping)) - cents(order.refundAmount)) / 100;
 }
 
 /**
@@ -52,7 +48,7 @@ export function RefundDialog({ target, onClose }: { target: RefundTarget | null;
   const refund = useMutation(
     trpc.admin.orders.refund.mutationOptions({
       onSuccess: ({ refund: made }) => {
-        notify.success("Refund Processed Successfully", `Refunded ${money(made.amount)} to customer`);
+        notify.success("Refund Processed Successfully", `Refunded ${formatUsd(made.amount)} to customer`);
         close();
       },
       onError: (error) => {
@@ -80,7 +76,7 @@ export function RefundDialog({ target, onClose }: { target: RefundTarget | null;
   };
 
   const data = eligibility.data;
-  const amount = data ? refundAmountOf(data.order, includeShipping) : 0;
+  const amount = data ? data.refundable[includeShipping ? "withShipping" : "withoutShipping"] : 0;
   const formId = useId();
 
   return (
@@ -154,13 +150,13 @@ export function RefundDialog({ target, onClose }: { target: RefundTarget | null;
                     className="size-4 accent-white"
                   />
                   <span>
-                    Include shipping <span className="text-muted-foreground">({money(eligibility.data.order.shipping)})</span>
+                    Include shipping <span className="text-muted-foreground">({formatUsd(eligibility.data.order.shipping)})</span>
                   </span>
                 </label>
                 <div className="flex items-baseline justify-between rounded-md bg-muted px-4 py-3">
                   <span className="text-sm text-muted-foreground">Refund amount</span>
                   <span className="text-2xl font-semibold tabular-nums" data-testid="refund-amount">
-                    {money(amount)}
+                    {formatUsd(amount)}
                   </span>
                 </div>
               </form>
@@ -175,7 +171,7 @@ export function RefundDialog({ target, onClose }: { target: RefundTarget | null;
         size="sm"
         role="alertdialog"
         title="Confirm Refund"
-        description={`Refund ${money(amount)} to ${target?.customerName ?? "the customer"}? This cannot be undone.`}
+        description={`Refund ${formatUsd(amount)} to ${target?.customerName ?? "the customer"}? This cannot be undone.`}
         footer={
           <>
             <Button variant="outline" onClick={() => setConfirming(false)} disabled={refund.isPending}>
@@ -213,9 +209,9 @@ function Eligibility({ data }: { data: RefundEligibility }) {
       </p>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
         <dt className="text-muted-foreground">Order total</dt>
-        <dd className="text-right tabular-nums">{money(data.order.total)}</dd>
+        <dd className="text-right tabular-nums">{formatUsd(data.order.total)}</dd>
         <dt className="text-muted-foreground">Shipping</dt>
-        <dd className="text-right tabular-nums">{money(data.order.shipping)}</dd>
+        <dd className="text-right tabular-nums">{formatUsd(data.order.shipping)}</dd>
         <dt className="text-muted-foreground">Placed</dt>
         <dd className="text-right">{formatDate(data.order.createdAt, DATE_TIME)} ET</dd>
         <dt className="text-muted-foreground">Refund status</dt>
@@ -225,7 +221,7 @@ function Eligibility({ data }: { data: RefundEligibility }) {
         {data.order.refundAmount > 0 ? (
           <>
             <dt className="text-muted-foreground">Already refunded</dt>
-            <dd className="text-right tabular-nums">{money(data.order.refundAmount)}</dd>
+            <dd className="text-right tabular-nums">{formatUsd(data.order.refundAmount)}</dd>
           </>
         ) : null}
       </dl>
@@ -234,7 +230,7 @@ function Eligibility({ data }: { data: RefundEligibility }) {
           {data.existingRefunds.map((r) => (
             <li key={r.id} className="flex flex-wrap items-center justify-between gap-2">
               <span>
-                <span className="font-medium tabular-nums">{money(r.amount)}</span>{" "}
+                <span className="font-medium tabular-nums">{formatUsd(r.amount)}</span>{" "}
                 <span className="text-muted-foreground">on {formatDate(r.createdAt, DATE_TIME)} ET</span>
               </span>
               <RefundStatusBadge status={r.status} />

@@ -6,7 +6,7 @@ import { FieldError } from "~/components/form-messages";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { cn } from "~/lib/utils";
-import type { FieldMeta } from "./form-fields";
+import type { FieldMeta } from "~/components/field";
 
 const PRESETS = Object.keys(COLOR_SWATCHES);
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();

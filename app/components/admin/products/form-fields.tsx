@@ -1,15 +1,5 @@
 import type { ReactNode } from "react";
-import { FieldError } from "~/components/form-messages";
-import { Label } from "~/components/ui/label";
 import { cn } from "~/lib/utils";
-
-/** What the helpers need from a conform field. */
-export interface FieldMeta {
-  id: string;
-  errorId: string;
-  descriptionId: string;
-  errors?: string[];
-}
 
 /** A card-like group of fields with a title (and an optional line of help). */
 export function Section({ title, description, children, className }: { title: string; description?: ReactNode; children: ReactNode; className?: string }) {
@@ -19,22 +9,6 @@ export function Section({ title, description, children, className }: { title: st
       {description ? <p className="mt-1 text-sm text-muted-foreground">{description}</p> : null}
       <div className="mt-5 space-y-4">{children}</div>
     </section>
-  );
-}
-
-/** Label, control, help text and the field's first error, wired by ids. */
-export function Field({ field, label, hint, children, className }: { field: FieldMeta; label: string; hint?: ReactNode; children: ReactNode; className?: string }) {
-  return (
-    <div className={cn("space-y-2", className)}>
-      <Label htmlFor={field.id}>{label}</Label>
-      {children}
-      {hint ? (
-        <p id={field.descriptionId} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
-      <FieldError id={field.errorId} errors={field.errors} />
-    </div>
   );
 }
 

@@ -1,13 +1,13 @@
 import { formatInTimeZone } from "date-fns-tz";
-import { PRODUCT_TIME_ZONE } from "../../../../server/contracts/admin-products";
+import { STORE_TIME_ZONE } from "../../../../server/contracts/store-time";
 
 // Eastern Time on the server and in the browser alike, so the first render matches after hydration.
 export function formatDay(iso: string): string {
-  return formatInTimeZone(iso, PRODUCT_TIME_ZONE, "MMM d, yyyy");
+  return formatInTimeZone(iso, STORE_TIME_ZONE, "MMM d, yyyy");
 }
 
 export function formatEastern(iso: string): string {
-  return `${formatInTimeZone(iso, PRODUCT_TIME_ZONE, "MMM d, yyyy h:mm a")} ET`;
+  return `${formatInTimeZone(iso, STORE_TIME_ZONE, "MMM d, yyyy h:mm a")} ET`;
 }
 
 export function formatBytes(bytes: number): string {

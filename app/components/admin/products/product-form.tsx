@@ -5,17 +5,18 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import {
-  isoToEastern,
   productFormSchema,
   type AdminProduct,
   type ProductInput,
 } from "../../../../server/contracts/admin-products";
+import { STORE_TIME_ZONE, utcToStoreWallClock } from "../../../../server/contracts/store-time";
+import { Field } from "~/components/field";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { useTRPC } from "~/lib/trpc";
 import { ColorField } from "./color-field";
-import { Field, Section, Switch, textareaClass } from "./form-fields";
+import { Section, Switch, textareaClass } from "./form-fields";
 import { ImageManager } from "./image-manager";
 import { NOTICES, reasonOf } from "./messages";
 import { ProductImageUpload } from "./product-image-field";
@@ -30,7 +31,7 @@ function bare<T extends { key?: string }>({ key: _key, ...props }: T): Omit<T, "
 
 /** An AdminProduct as the form's strings (new products get the spec §9 defaults). */
 function defaultsOf(product: AdminProduct | null) {
-  const release = product?.countdownReleaseDate ? isoToEastern(product.countdownReleaseDate) : null;
+  const release = product?.countdownReleaseDate ? utcToStoreWallClock(product.countdownReleaseDate) : null;
   return {
     name: product?.name ?? "",
     description: product?.description ?? "",
@@ -209,7 +210,7 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
             />
             {restricted ? (
               <fieldset className="rounded-md border border-border p-4">
-                <legend className="px-1 text-sm font-medium">Release (America/New_York)</legend>
+                <legend className="px-1 text-sm font-medium">Release ({STORE_TIME_ZONE})</legend>
                 <div className="grid grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)] gap-3">
                   <Field field={fields.countdownDate} label="Date">
                     <Input {...bare(getInputProps(fields.countdownDate, { type: "date" }))} key={fields.countdownDate.key} />

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient, type UseQueryResult } from "@tanstack/reac
 import { Eye, EyeOff, ImageIcon, Pencil, Plus, RefreshCw, Trash2 } from "lucide-react";
 import { useState } from "react";
 import type { AdminProduct } from "../../../../server/contracts/admin-products";
-import { formatUsd } from "../../../../server/contracts/catalog";
+import { formatUsd } from "../../../../server/contracts/money";
 import { ProductImage } from "~/components/store/product-image";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";

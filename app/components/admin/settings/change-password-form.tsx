@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { KeyRound } from "lucide-react";
 import type { AccountActionData } from "./types";
-import { Field, InlineNotice, SettingsCard } from "./settings-card";
+import { InlineNotice, SettingsCard } from "./settings-card";
+import { Field } from "~/components/field";
 import { useIntentFetcher } from "./use-intent-fetcher";
 import { changePasswordSchema } from "../../../../server/contracts/admin-settings";
 import { Button } from "~/components/ui/button";
@@ -41,9 +42,9 @@ export function ChangePasswordForm() {
         <input type="hidden" name="intent" value="change-password" />
         {inputs.map(({ field, label, autoComplete, ...rest }) => {
           const hint = "hint" in rest ? rest.hint : undefined;
-          const hintId = `${field.id}-hint`;
+          const hintId = field.descriptionId;
           return (
-            <Field key={field.name} label={label} htmlFor={field.id} hint={hint} hintId={hintId} errorId={field.errorId} errors={field.errors}>
+            <Field key={field.name} label={label} field={field} hint={hint}>
               <Input
                 {...getInputProps(field, { type: "password" })}
                 key={field.key}

@@ -1,25 +1,24 @@
 import { getFormProps, getInputProps, useForm, useInputControl } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { formatDistanceStrict } from "date-fns";
-import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
+import { formatInTimeZone } from "date-fns-tz";
 import { CalendarClock } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { DatePicker } from "./date-picker";
 import type { SettingsActionData } from "./types";
-import { Field, InlineNotice, SettingsCard } from "./settings-card";
+import { InlineNotice, SettingsCard } from "./settings-card";
+import { Field } from "~/components/field";
 import { useIntentFetcher } from "./use-intent-fetcher";
-import { countdownDateSchema, SETTINGS_TIME_ZONE, type AdminSettingsView } from "../../../../server/contracts/admin-settings";
+import { countdownDateSchema, type AdminSettingsView } from "../../../../server/contracts/admin-settings";
+import { STORE_TIME_ZONE, storeWallClockToUtc } from "../../../../server/contracts/store-time";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { cn } from "~/lib/utils";
 
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-
-/** What the typed date and time mean, in UTC and from now; null until both are complete. */
+/** What the typed date and time mean, in UTC and from now; null until both are complete and real. */
 function preview(date: string | undefined, time: string | undefined): { utc: string; instant: Date } | null {
-  if (!date || !time || !/^\d{4}-\d{2}-\d{2}$/.test(date) || !TIME.test(time)) return null;
-  const instant = fromZonedTime(`${date}T${time}:00`, SETTINGS_TIME_ZONE);
-  if (Number.isNaN(instant.getTime())) return null;
+  const instant = date && time ? storeWallClockToUtc(date, time) : null;
+  if (!instant) return null;
   return { instant, utc: formatInTimeZone(instant, "UTC", "MMM d, HH:mm 'UTC'") };
 }
 
@@ -46,14 +45,14 @@ export function CountdownForm({ countdown, today }: { countdown: AdminSettingsVi
   const dateControl = useInputControl(fields.date);
   const dateValue = hydrated ? dateControl.value : fields.date.value;
   const typed = preview(dateValue, fields.time.value);
-  const timeHintId = `${fields.time.id}-hint`;
+  const timeHintId = fields.time.descriptionId;
 
   return (
     <SettingsCard
       id="countdown-timer"
       icon={CalendarClock}
       title="Countdown Timer"
-      description="When the launch countdown reaches zero and sends visitors to the store. Times are New York time (America/New_York)."
+      description={`When the launch countdown reaches zero and sends visitors to the store. Times are New York time (${STORE_TIME_ZONE}).`}
     >
       <div className="rounded-md border border-border bg-background/40 px-4 py-3">
         <p className="text-xs tracking-wider text-muted-foreground uppercase">Current target</p>
@@ -73,7 +72,7 @@ export function CountdownForm({ countdown, today }: { countdown: AdminSettingsVi
       <fetcher.Form method="post" {...getFormProps(form)} className="space-y-1">
         <input type="hidden" name="intent" value="countdown-date" />
         <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
-          <Field label="Launch date" htmlFor={fields.date.id} errorId={fields.date.errorId} errors={fields.date.errors}>
+          <Field label="Launch date" field={fields.date}>
             {hydrated ? (
               <DatePicker
                 id={fields.date.id}
@@ -91,14 +90,7 @@ export function CountdownForm({ countdown, today }: { countdown: AdminSettingsVi
               <Input {...getInputProps(fields.date, { type: "date" })} key={fields.date.key} min={today} className="[color-scheme:dark]" />
             )}
           </Field>
-          <Field
-            label="Time (24-hour, ET)"
-            htmlFor={fields.time.id}
-            hint="HH:MM, for example 18:30."
-            hintId={timeHintId}
-            errorId={fields.time.errorId}
-            errors={fields.time.errors}
-          >
+          <Field label="Time (24-hour, ET)" field={fields.time} hint="HH:MM, for example 18:30.">
             <Input
               {...getInputProps(fields.time, { type: "text" })}
               key={fields.time.key}

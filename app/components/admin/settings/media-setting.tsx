@@ -1,7 +1,8 @@
 import { Film, Music } from "lucide-react";
 import { useCallback, useEffect, useRef } from "react";
 import type { SettingsActionData } from "./types";
-import { Field, InlineNotice, SettingsCard } from "./settings-card";
+import { InlineNotice, SettingsCard } from "./settings-card";
+import { Field } from "~/components/field";
 import { UploadDropzone } from "./upload-dropzone";
 import { useIntentFetcher } from "./use-intent-fetcher";
 import { useMediaUpload } from "./use-media-upload";
@@ -72,7 +73,7 @@ export function MediaSetting({ kind, current }: { kind: MediaKind; current: stri
 
       <fetcher.Form method="post" className="space-y-1">
         <input type="hidden" name="intent" value={copy.intent} />
-        <Field label={copy.urlLabel} htmlFor={id} errorId={errorId} errors={errors}>
+        <Field label={copy.urlLabel} field={{ id, errorId, errors }}>
           <div className="flex flex-col gap-3 sm:flex-row">
             <Input
               // Rebuilt when the saved URL changes (after an upload, say), so it shows the new one.

@@ -10,13 +10,13 @@ import {
   countdownDateSchema,
   MEDIA_MESSAGES,
   musicUrlSchema,
-  SETTINGS_TIME_ZONE,
   TEXT_REQUIRED_TITLE,
   TEXT_SETTINGS,
   textSchemaFor,
   videoUrlSchema,
   type TextSettingKey,
 } from "../../../../server/contracts/admin-settings";
+import { STORE_TIME_ZONE } from "../../../../server/contracts/store-time";
 import { DomainError } from "../../../../server/errors";
 import { requireAdminPage } from "../../../../server/http/auth";
 import { statusOf } from "../../../../server/http/rest";
@@ -71,7 +71,7 @@ export async function appSettingsAction({ request }: ActionFunctionArgs) {
     const submission = parseWithZod(form, { schema: countdownDateSchema });
     return answer(intent, submission, { failed: COUNTDOWN_MESSAGES.failed, fieldsOnly: true }, async (value) => {
       const saved = await setCountdownDate(ctx, value);
-      const when = formatInTimeZone(new Date(saved.value), SETTINGS_TIME_ZONE, "EEEE, MMMM d, yyyy 'at' HH:mm zzz");
+      const when = formatInTimeZone(new Date(saved.value), STORE_TIME_ZONE, "EEEE, MMMM d, yyyy 'at' HH:mm zzz");
       return { kind: "success", title: COUNTDOWN_MESSAGES.updated, description: `The countdown now ends ${when}.` };
     });
   }

@@ -60,44 +60,6 @@ export function InlineNotice({ notice }: { notice: Notice | null }) {
   );
 }
 
-/** A label, the control, a hint and the field's first error (tied to the control by id). */
-export function Field({
-  label,
-  htmlFor,
-  hint,
-  hintId,
-  errorId,
-  errors,
-  children,
-  className,
-}: {
-  label: string;
-  htmlFor: string;
-  hint?: ReactNode;
-  hintId?: string;
-  errorId: string;
-  errors?: string[];
-  children: ReactNode;
-  className?: string;
-}) {
-  return (
-    <div className={cn("flex min-w-0 flex-col gap-2", className)}>
-      <label htmlFor={htmlFor} className="text-sm leading-none font-medium">
-        {label}
-      </label>
-      {children}
-      {hint ? (
-        <p id={hintId} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
-      <p id={errorId} className="min-h-5 text-sm text-destructive" aria-live="polite">
-        {errors?.[0]}
-      </p>
-    </div>
-  );
-}
-
 /** A multi-line input in the look of `~/components/ui/input`. */
 export function Textarea({ className, ...props }: React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (

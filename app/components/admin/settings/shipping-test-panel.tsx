@@ -3,6 +3,7 @@ import type { AccountActionData } from "./types";
 import { InlineNotice, SettingsCard } from "./settings-card";
 import { useIntentFetcher } from "./use-intent-fetcher";
 import { Button } from "~/components/ui/button";
+import { formatUsd } from "../../../../server/contracts/money";
 
 type ShippingData = Extract<AccountActionData, { intent: "test-shipping" }>;
 
@@ -11,8 +12,6 @@ const PROVIDERS = {
   "shippo-test": "Shippo in test mode, so no postage is charged",
   "shippo-live": "Shippo with a live key, which the test refuses: it would buy real postage",
 } as const;
-
-const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 
 /** Spec §2 "shipping integration test panel": buys a test label and shows what came back. */
 export function ShippingTestPanel({ provider }: { provider: keyof typeof PROVIDERS }) {
@@ -52,7 +51,7 @@ export function ShippingTestPanel({ provider }: { provider: keyof typeof PROVIDE
                 </div>
                 <div>
                   <dt className="text-xs tracking-wider text-muted-foreground uppercase">Cost</dt>
-                  <dd className="mt-1 tabular-nums">{money.format(test.details.cost)}</dd>
+                  <dd className="mt-1 tabular-nums">{formatUsd(test.details.cost)}</dd>
                 </div>
               </dl>
               {test.details.labelUrl ? (

@@ -1,6 +1,7 @@
 import { Heading, Quote, Type } from "lucide-react";
 import type { SettingsActionData } from "./types";
-import { Field, InlineNotice, SettingsCard, Textarea } from "./settings-card";
+import { InlineNotice, SettingsCard, Textarea } from "./settings-card";
+import { Field } from "~/components/field";
 import { useIntentFetcher } from "./use-intent-fetcher";
 import { TEXT_SETTINGS, type TextSettingKey } from "../../../../server/contracts/admin-settings";
 import { Button } from "~/components/ui/button";
@@ -45,7 +46,7 @@ export function TextSettingForm({ settingKey, current }: { settingKey: TextSetti
     <SettingsCard id={settingKey.replace("_", "-")} icon={copy.icon} title={setting.label} description={copy.description}>
       <fetcher.Form method="post" className="space-y-1">
         <input type="hidden" name="intent" value={settingKey} />
-        <Field label={copy.field} htmlFor={id} errorId={errorId} errors={errors}>
+        <Field label={copy.field} field={{ id, errorId, errors }}>
           {html ? (
             <Textarea {...control} key={current} rows={3} spellCheck={false} className="font-mono text-sm" />
           ) : (

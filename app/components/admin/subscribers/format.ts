@@ -1,8 +1,7 @@
 import { formatInTimeZone } from "date-fns-tz";
+import { STORE_TIME_ZONE } from "../../../../server/contracts/store-time";
 
-/** Admin times are shown in the store's zone, so the server render and the browser agree. */
-const STORE_TIME_ZONE = "America/New_York";
-
+// Admin times are shown in the store's zone, so the server render and the browser agree.
 export function formatEastern(iso: string | number | null | undefined, pattern: string): string {
   if (iso === null || iso === undefined) return "—";
   const date = new Date(iso);
