@@ -19,6 +19,9 @@
 //   test ends, `placeOrder(id)` a paid (or `pay: false`, unpaid) order, `createAdmin()` an admin of
 //   your own, `uniqueEmail("…")` a subscriber or buyer. Never count on the seeded catalogue's stock
 //   or visibility, nor on anything another test made, sold or changed.
+// - Visitors without cookies may get a page up to a second old (the store's page cache): browsers
+//   opened after the data helpers changed something wait that out; if you change data mid-test and
+//   then look as a cookie-less visitor, `await storeCaughtUp()` first.
 // - Sign in with `signIn(page, ADMIN)` (or your own admin's credentials). Don't change the shared
 //   ADMIN's password: make an admin for that.
 // - A test that changes something global (a setting such as the countdown date, the background
