@@ -30,12 +30,14 @@
 // - Callbacks for page.evaluate / addInitScript run in the browser, where tsx's `__name` helper does
 //   not exist: inside them, don't assign arrow functions to a const or an object property (tsx then
 //   wraps them in `__name(…)`); pass them inline or write methods (`get() { … }`).
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { run } from "node:test";
+import { spec, tap } from "node:test/reporters";
 import { arrange, describeOrder, parseOrder } from "./support/order";
 import { root, startStore, type StoreProcess } from "./support/store-process";
 
+process.chdir(root);
 const order = parseOrder(process.env.E2E_ORDER);
 const only = process.argv.slice(2);
 const files = arrange(
@@ -70,21 +72,25 @@ try {
 }
 
 console.log(`# E2E_ORDER=${describeOrder(order)}: ${files.map((f) => path.basename(f)).join(", ")}`);
-const runner = spawn(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...files], {
-  cwd: root,
-  env: {
-    ...process.env,
-    // A shuffle's seed goes on to the files, so the tests inside them are shuffled the same way again.
-    E2E_ORDER: describeOrder(order),
-    E2E_BASE_URL: store.baseUrl,
-    E2E_DATA_DIR: store.dataDir,
-    E2E_ADMIN_USERNAME: admin.ADMIN_USERNAME,
-    E2E_ADMIN_PASSWORD: admin.ADMIN_PASSWORD,
-  },
-  stdio: "inherit",
+// What every test process reads (node's runner hands this environment to each file's process).
+Object.assign(process.env, {
+  // A shuffle's seed goes on to the files, so the tests inside them are shuffled the same way again.
+  E2E_ORDER: describeOrder(order),
+  E2E_BASE_URL: store.baseUrl,
+  E2E_DATA_DIR: store.dataDir,
+  E2E_ADMIN_USERNAME: admin.ADMIN_USERNAME,
+  E2E_ADMIN_PASSWORD: admin.ADMIN_PASSWORD,
 });
-const code = await new Promise<number | null>((resolve) => runner.on("exit", resolve));
-if (code !== 0) console.error(`\nStore log:\n${store.log()}`);
+// node's runner API, not `node --test <files>`: the command line sorts the files by name, run() keeps
+// the order given. Each file runs in its own process, started with this one's `--import tsx`; one
+// file at a time (--test-concurrency=1).
+let failed = false;
+const stream = run({ files: files.map((f) => path.join(root, f)), concurrency: 1 });
+stream.on("test:fail", () => (failed = true));
+const reported = process.stdout.isTTY ? stream.compose(new spec()) : stream.compose(tap);
+reported.pipe(process.stdout);
+await new Promise((resolve) => reported.once("end", resolve));
+if (failed) console.error(`\nStore log:\n${store.log()}`);
 await store.stop();
-if (order.kind !== "forward") console.log(`# E2E_ORDER=${describeOrder(order)} (set it again to repeat this order)`);
-process.exit(code ?? 1);
+console.log(`# E2E_ORDER=${describeOrder(order)}${order.kind === "forward" ? "" : " (set it again to repeat this order)"}`);
+process.exit(failed ? 1 : 0);
