@@ -14,7 +14,7 @@ async function ownCap(): Promise<AdminProduct> {
 const countIn = (heading: string) => Number(/\((\d+)\)/.exec(heading)?.[1] ?? Number.NaN);
 
 /** Buys the product through the store in the browser: bag, /checkout, a NY address, the test card. */
-async function buyThroughCheckout(page: Page, product: AdminProduct, BUYER: Buyer) {
+async function buyThroughCheckout(page: Page, product: AdminProduct, buyer: Buyer) {
   await page.goto("/store");
   await page.locator('[data-testid="cart-button"][data-hydrated]').waitFor({ state: "attached" });
   await page.getByTestId("product-card").filter({ hasText: product.name }).click();
@@ -22,12 +22,12 @@ async function buyThroughCheckout(page: Page, product: AdminProduct, BUYER: Buye
   await page.getByRole("button", { name: "Add To Bag" }).click();
   await expectVisible(page.getByTestId("add-to-bag-result").getByText(/is in your bag/));
   await page.goto("/checkout");
-  await page.getByLabel("Email").fill(BUYER.email);
-  await page.getByLabel("Full name").fill(BUYER.name);
-  await page.getByLabel("Street address").fill(BUYER.street);
-  await page.getByLabel("City").fill(BUYER.city);
-  await page.getByLabel("State").fill(BUYER.state);
-  await page.getByLabel("ZIP / Postal code").fill(BUYER.zipCode);
+  await page.getByLabel("Email").fill(buyer.email);
+  await page.getByLabel("Full name").fill(buyer.name);
+  await page.getByLabel("Street address").fill(buyer.street);
+  await page.getByLabel("City").fill(buyer.city);
+  await page.getByLabel("State").fill(buyer.state);
+  await page.getByLabel("ZIP / Postal code").fill(buyer.zipCode);
   await expectVisible(page.getByTestId("shipping-rate"), 10_000);
   await page.getByTestId("process-order").click();
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
@@ -44,10 +44,10 @@ const rowOf = (page: Page, orderNumber: string) => page.getByTestId("order-row")
 
 describe("admin orders with JavaScript", () => {
   test("a bought order is shipped, viewed with its label, refunded without shipping, and shows in the history", async () => {
-    const CAP = await ownCap();
-    const BUYER = newBuyer("Olga Orders");
+    const cap = await ownCap();
+    const buyer = newBuyer("Olga Orders");
     const shopper = await newPage({ javaScriptEnabled: true });
-    const orderNumber = (await buyThroughCheckout(shopper.page, CAP, BUYER)) ?? "";
+    const orderNumber = (await buyThroughCheckout(shopper.page, cap, buyer)) ?? "";
     assert.match(orderNumber, /^[A-Z0-9]{8}$/, "the success notice shows the order number");
     assert.deepEqual(shopper.problems, []);
     await shopper.context.close();
@@ -74,8 +74,8 @@ describe("admin orders with JavaScript", () => {
     await filters.getByRole("link", { name: /^Paid/ }).click();
     await page.waitForURL(/show=paid/);
     const row = rowOf(page, orderNumber);
-    await expectVisible(row.getByText(BUYER.name));
-    await expectVisible(row.getByText(BUYER.email));
+    await expectVisible(row.getByText(buyer.name));
+    await expectVisible(row.getByText(buyer.email));
 
     // Status: the dropdown is disabled while the update is pending, then the change is kept.
     const select = row.getByRole("combobox", { name: `Status of order ${orderNumber}` });
@@ -90,7 +90,7 @@ describe("admin orders with JavaScript", () => {
     await rowOf(page, orderNumber).getByRole("button", { name: `View order ${orderNumber}` }).click();
     const detail = page.getByRole("dialog", { name: `Order ${orderNumber}` });
     await expectVisible(detail.getByTestId("shipping-address").getByText(/New York, NY 10001/));
-    await expectVisible(detail.getByText(CAP.name));
+    await expectVisible(detail.getByText(cap.name));
     const label = detail.getByTestId("shipping-label");
     await expectVisible(label.getByText("created", { exact: true }));
     await expectVisible(label.getByText("Tracking number"));
