@@ -17,6 +17,24 @@ export default tseslint.config(
     },
   },
   {
+    // The e2e tests run in any order (tests/e2e/run.ts): their test and describe come from ./browser.
+    files: ["tests/e2e/**/*.e2e.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "node:test",
+              importNames: ["test", "it", "describe", "suite"],
+              message: "Take test and describe from ./browser: they honour E2E_ORDER (see the note in tests/e2e/run.ts).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["**/*.{js,mjs}"],
     languageOptions: { globals: { ...globals.node } },
   },

@@ -1,25 +1,27 @@
-/* global window, document, HTMLMediaElement -- used inside callbacks that run in the browser */
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
-import { expectSettled, expectVisible, MODES, newPage } from "./browser.mjs";
+import type { Page } from "playwright-core";
+import { describe, expectSettled, expectVisible, MODES, newPage, test } from "./browser";
 
 const HEADING = "Time's almost up, Legacy begins in:";
 const UNITS = ["Days", "Hours", "Mins", "Secs"];
 
 /** The four units as [label, digits]; textContent, because CSS upper-cases the labels on screen. */
-async function countdownUnits(page) {
+async function countdownUnits(page: Page): Promise<[string | null | undefined, string | null | undefined][]> {
   const timer = page.getByRole("timer", { name: "Time left until launch" });
   await timer.waitFor();
   return timer.locator("li").evaluateAll((items) =>
-    items.map((li) => [li.querySelector(".countdown-label")?.textContent, li.querySelector(".countdown-digits")?.textContent]),
+    items.map((li): [string | null | undefined, string | null | undefined] => [
+      li.querySelector(".countdown-label")?.textContent,
+      li.querySelector(".countdown-digits")?.textContent,
+    ]),
   );
 }
 
-async function expectSocialLinks(page) {
+async function expectSocialLinks(page: Page) {
   const social = page.getByRole("navigation", { name: "Social media" });
   const links = social.getByRole("link");
   assert.equal(await links.count(), 3);
-  const hrefs = await links.evaluateAll((as) => as.map((a) => [a.href, a.target, a.rel]));
+  const hrefs = await links.evaluateAll((as) => (as as HTMLAnchorElement[]).map((a) => [a.href, a.target, a.rel]));
   assert.deepEqual(hrefs, [
     ["https://www.instagram.com/legacy.worn/", "_blank", "noopener noreferrer"],
     ["https://www.facebook.com/legacy.worn", "_blank", "noopener noreferrer"],
@@ -32,33 +34,32 @@ for (const mode of MODES) {
 
   describe(`the landing page ${mode.name}`, () => {
     test("shows the heading, tagline, subtitle, a running countdown, the video and the social links", async () => {
-      const { page, context, problems } = await newPage(mode);
+      const { page, problems } = await newPage(mode);
       const response = await page.goto("/");
-      assert.equal(response.status(), 200);
+      assert.equal(response?.status(), 200);
       await expectVisible(page.getByRole("heading", { name: HEADING }));
       await expectVisible(page.getByText("Legacy isn't told — it's worn.", { exact: true }));
       await expectVisible(page.getByText("Sin gritos. Sin exageraciones. Solo presencia.", { exact: true }));
 
       const units = await countdownUnits(page);
       assert.deepEqual(units.map(([label]) => label), UNITS);
-      for (const [label, digits] of units) assert.match(digits, /^\d{2}$/, `${label} shows two digits`);
+      for (const [label, digits] of units) assert.match(digits ?? "", /^\d{2}$/, `${label} shows two digits`);
       assert.notDeepEqual(units.map(([, digits]) => digits), ["00", "00", "00", "00"], "the server rendered the real remaining time");
       await expectVisible(page.getByText(/^Launching \w+day, \w+ \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M E[SD]T$/));
       assert.equal(await page.getByRole("link", { name: "Enter the Store" }).getAttribute("href"), "/store");
 
       const video = page.locator("video.background-video-media");
       assert.deepEqual(
-        await video.evaluate((v) => [v.autoplay, v.muted, v.loop, v.hasAttribute("playsinline"), v.getAttribute("poster")]),
+        await video.evaluate((v: HTMLVideoElement) => [v.autoplay, v.muted, v.loop, v.hasAttribute("playsinline"), v.getAttribute("poster")]),
         [true, true, true, true, "/media/background-poster.webp"],
       );
       assert.equal(await video.locator("source").getAttribute("src"), "/media/background.mp4");
       await expectSocialLinks(page);
       assert.deepEqual(problems, []);
-      await context.close();
     });
 
     test("subscribing welcomes a new address and refuses the same address again", async () => {
-      const { page, context, problems } = await newPage(mode);
+      const { page, problems } = await newPage(mode);
       const email = `fan-${Date.now()}-${tag}@example.com`;
       await page.goto("/");
       const card = page.locator("#join");
@@ -91,11 +92,10 @@ for (const mode of MODES) {
       await card.getByRole("button", { name: "Sign Up" }).click();
       await card.getByRole("alert").filter({ hasText: "This email is already subscribed." }).waitFor();
       assert.deepEqual(problems.filter((p) => !p.includes("409")), []);
-      await context.close();
     });
 
     test("an invalid address gets the spec's message", async () => {
-      const { page, context } = await newPage(mode);
+      const { page } = await newPage(mode);
       await page.goto("/");
       const card = page.locator("#join");
       // Without JavaScript the browser's own check would stop "nope"; the server's answer is what matters here.
@@ -103,11 +103,10 @@ for (const mode of MODES) {
       await card.getByLabel("Email", { exact: true }).fill("nope");
       await card.getByRole("button", { name: "Sign Up" }).click();
       await expectVisible(card.getByText("Please enter a valid email address"));
-      await context.close();
     });
 
     test("the Terms & Conditions open with their seven sections and close again", async () => {
-      const { page, context } = await newPage(mode);
+      const { page } = await newPage(mode);
       await page.goto("/");
       await page.getByRole(mode.javaScriptEnabled ? "button" : "link", { name: "Terms & Conditions" }).click();
       const terms = mode.javaScriptEnabled ? page.getByRole("dialog", { name: "Terms & Conditions" }) : page.locator("#terms");
@@ -126,24 +125,22 @@ for (const mode of MODES) {
       await expectVisible(terms.getByRole("link", { name: "support@legacy.example" }));
       await terms.getByRole(mode.javaScriptEnabled ? "button" : "link", { name: "Close", exact: true }).click();
       await terms.waitFor({ state: "hidden" });
-      await context.close();
     });
 
     test("with reduced motion only the poster shows", async () => {
-      const { page, context } = await newPage(mode);
+      const { page } = await newPage(mode);
       await page.emulateMedia({ reducedMotion: "reduce" });
       await page.goto("/");
       await expectVisible(page.locator(".background-video img[src='/media/background-poster.webp']"));
       assert.equal(await page.locator("video.background-video-media").isVisible(), false);
-      await context.close();
     });
   });
 
   describe(`the alternative countdown page ${mode.name}`, () => {
     test("shows the brand, the server's countdown text, the countdown, the sign-up card and social links", async () => {
-      const { page, context, problems } = await newPage(mode);
+      const { page, problems } = await newPage(mode);
       const response = await page.goto("/countdown");
-      assert.equal(response.status(), 200);
+      assert.equal(response?.status(), 200);
       await expectVisible(page.getByRole("heading", { name: "Legacy", exact: true, level: 1 }));
       const text = page.locator(".countdown-text");
       await expectVisible(text);
@@ -152,15 +149,14 @@ for (const mode of MODES) {
       await expectVisible(page.getByRole("heading", { name: "JOIN THE LEGACY" }));
       await expectSocialLinks(page);
       assert.deepEqual(problems, []);
-      await context.close();
     });
   });
 
   describe(`the about page ${mode.name}`, () => {
     test("tells the story in English and Spanish, with a dated line, the video and social links", async () => {
-      const { page, context, problems } = await newPage(mode);
+      const { page, problems } = await newPage(mode);
       const response = await page.goto("/about");
-      assert.equal(response.status(), 200);
+      assert.equal(response?.status(), 200);
       await expectVisible(page.getByRole("heading", { name: "Legacy", exact: true, level: 1 }));
       const english = page.locator('section[lang="en"]');
       const spanish = page.locator('section[lang="es"]');
@@ -172,25 +168,23 @@ for (const mode of MODES) {
       assert.equal(await page.locator("video.background-video-media source").getAttribute("src"), "/media/background.mp4");
       await expectSocialLinks(page);
       assert.deepEqual(problems, []);
-      await context.close();
     });
   });
 }
 
 describe("with JavaScript, in the browser", () => {
   test("a countdown already past shows the launch message and moves to /store", async () => {
-    const { page, context } = await newPage();
+    const { page } = await newPage();
     // The visitor's clock is years ahead of the launch the server rendered.
     await page.clock.install({ time: new Date("2030-01-01T00:00:00Z") });
     await page.goto("/");
     await expectVisible(page.getByText("LAUNCH DAY IS HERE!"));
     await expectVisible(page.getByText("Redirecting to store..."));
     await page.waitForURL((url) => url.pathname === "/store", { timeout: 5_000 });
-    await context.close();
   });
 
   test("the music player: autoplay refused, started by a click anywhere, toggled, paused while hidden", async () => {
-    const { page, context, problems } = await newPage();
+    const { page, problems } = await newPage();
     // Headless Chromium's own autoplay decision varies from run to run; this pins the policy of a
     // browser the visitor has not interacted with yet: sound may start only after a user gesture.
     await page.addInitScript(() => {
@@ -199,7 +193,7 @@ describe("with JavaScript, in the browser", () => {
         window.addEventListener(type, (event) => (gesture ||= event.isTrusted), { capture: true });
       }
       const play = HTMLMediaElement.prototype.play;
-      HTMLMediaElement.prototype.play = function () {
+      HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
         if (!this.muted && !gesture) {
           return Promise.reject(new DOMException("play() can only be initiated by a user gesture.", "NotAllowedError"));
         }
@@ -211,7 +205,7 @@ describe("with JavaScript, in the browser", () => {
 
     await page.getByText("Legacy isn't told — it's worn.", { exact: true }).click();
     await expectVisible(page.getByRole("button", { name: "Pause music" }).filter({ hasText: "Now Playing" }));
-    const audio = await page.locator(".music-player audio").evaluate((a) => ({ volume: a.volume, loop: a.loop, time: a.currentTime }));
+    const audio = await page.locator(".music-player audio").evaluate((a: HTMLAudioElement) => ({ volume: a.volume, loop: a.loop, time: a.currentTime }));
     assert.equal(audio.volume, 0.3);
     assert.equal(audio.loop, true);
     assert.ok(audio.time >= 16, `starts 16 s in (at ${audio.time})`);
@@ -221,17 +215,22 @@ describe("with JavaScript, in the browser", () => {
     await page.getByRole("button", { name: "Play music" }).click();
     await expectVisible(page.getByRole("button", { name: "Pause music" }));
 
-    const setHidden = (hidden) =>
+    const setHidden = (hidden: boolean) =>
       page.evaluate((value) => {
-        Object.defineProperty(document, "hidden", { configurable: true, get: () => value });
+        // A method, not an arrow assigned to a property: tsx would wrap that in a __name() helper the page lacks.
+        Object.defineProperty(document, "hidden", {
+          configurable: true,
+          get() {
+            return value;
+          },
+        });
         document.dispatchEvent(new Event("visibilitychange"));
       }, hidden);
     await setHidden(true);
     await expectVisible(page.getByRole("button", { name: "Play music" }));
-    assert.equal(await page.locator(".music-player audio").evaluate((a) => a.paused), true);
+    assert.equal(await page.locator(".music-player audio").evaluate((a: HTMLAudioElement) => a.paused), true);
     await setHidden(false);
     await expectVisible(page.getByRole("button", { name: "Pause music" }));
     assert.deepEqual(problems, []);
-    await context.close();
   });
 });

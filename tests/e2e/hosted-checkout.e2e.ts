@@ -3,14 +3,15 @@
 // test processor); Stripe's API is msw inside that process and its payment page a stand-in
 // (tests/e2e/support/fake-stripe.ts), so nothing leaves the machine.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { expectVisible, fillCheckoutDetails, newPage } from "./browser.mjs";
-import { freePort, startStore } from "./support/store-process.mjs";
+import { after, before } from "node:test";
+import { describe, expectVisible, fillCheckoutDetails, newPage, test } from "./browser";
+import { adminApi, createProduct, uniqueName } from "./support/data";
+import { freePort, startStore, type StoreProcess } from "./support/store-process";
 
-const CAP = /Sin Gritos Six-Panel Cap/i;
-let store;
-let baseURL;
-let stripePort;
+const ADMIN = { username: "e2e-hosted-admin", password: "e2e-hosted-password" };
+let store: StoreProcess | undefined;
+let baseURL: string;
+let stripePort: number;
 
 before(async () => {
   stripePort = await freePort();
@@ -18,8 +19,8 @@ before(async () => {
     name: "e2e-hosted",
     nodeArgs: ["--import", "tsx", "--import", "./tests/e2e/support/fake-stripe.ts"],
     env: {
-      ADMIN_USERNAME: "e2e-hosted-admin",
-      ADMIN_PASSWORD: "e2e-hosted-password",
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
       STRIPE_SECRET_KEY: "sk_test_e2e_hosted",
       STRIPE_PUBLISHABLE_KEY: "pk_test_e2e_hosted",
       STRIPE_WEBHOOK_SECRET: "whsec_e2e_hosted",
@@ -34,14 +35,15 @@ after(() => store?.stop());
 
 describe("Stripe's hosted Checkout without JavaScript", () => {
   test("the pay page sends the buyer to Stripe's page for the order's total; paying there lands on Payment Successful!", async () => {
-    const { page, context, problems } = await newPage({ javaScriptEnabled: false, baseURL, allowHosts: ["checkout.stripe.com"] });
+    const cap = await createProduct(await adminApi({ baseURL, ...ADMIN }), { name: uniqueName("E2E Six-Panel Cap"), price: 32, weight: 0.3 });
+    const { page, problems } = await newPage({ javaScriptEnabled: false, baseURL, allowHosts: ["checkout.stripe.com"] });
     // Stripe's page is played by the stand-in on this machine.
     await page.route("https://checkout.stripe.com/**", (route) =>
       route.fulfill({ status: 302, headers: { Location: `http://127.0.0.1:${stripePort}${new URL(route.request().url()).pathname}` } }),
     );
 
     await page.goto("/store");
-    await page.getByTestId("product-card").filter({ hasText: CAP }).click();
+    await page.getByTestId("product-card").filter({ hasText: cap.name }).click();
     await page.getByRole("button", { name: "Add To Bag" }).click();
     await expectVisible(page.getByTestId("flash-toast").getByText("Added to Bag"));
     await page.goto("/checkout");
@@ -56,7 +58,8 @@ describe("Stripe's hosted Checkout without JavaScript", () => {
     assert.equal(await page.getByLabel("Card number").count(), 0);
     const pay = page.getByRole("button", { name: /^Pay on Stripe - \$\d+\.\d{2}$/ });
     await expectVisible(pay);
-    const total = (await pay.innerText()).match(/\$\d+\.\d{2}/)[0];
+    const total = /\$\d+\.\d{2}/.exec(await pay.innerText())?.[0];
+    assert.ok(total, "the button names the total");
 
     await pay.click();
     await page.waitForURL(new RegExp(`^http://127\\.0\\.0\\.1:${stripePort}/c/pay/cs_test_`));
@@ -73,6 +76,5 @@ describe("Stripe's hosted Checkout without JavaScript", () => {
     await page.reload();
     await expectVisible(page.getByRole("heading", { name: "Payment Successful!" }));
     assert.deepEqual(problems, []);
-    await context.close();
   });
 });

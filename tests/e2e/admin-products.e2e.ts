@@ -1,23 +1,26 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { before, describe, test } from "node:test";
+import { before } from "node:test";
+import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { ADMIN, expectSettled, expectVisible, newPage, signIn } from "./browser.mjs";
+import type { AdminProduct } from "../../server/contracts/admin-products";
+import { ADMIN, describe, expectSettled, expectVisible, newPage, signIn, test } from "./browser";
+import { adminApi, createProduct, removeProductNamedAtEnd, uniqueName } from "./support/data";
 
 const TMP = path.resolve(import.meta.dirname, "../.tmp/e2e-admin-products");
-const files = [];
+const files: string[] = [];
 
 before(async () => {
   fs.mkdirSync(TMP, { recursive: true });
-  for (const [name, color] of [["front.png", "#1f2a44"], ["back.png", "#b3261e"]]) {
+  for (const [name, color] of [["front.png", "#1f2a44"], ["back.png", "#b3261e"]] as const) {
     const file = path.join(TMP, name);
     await sharp({ create: { width: 900, height: 1100, channels: 3, background: color } }).png().toFile(file);
     files.push(file);
   }
 });
 
-async function toProducts(page) {
+async function toProducts(page: Page) {
   await signIn(page, ADMIN);
   await page.waitForURL("**/admin/subscribers");
   await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Products", exact: true }).click();
@@ -27,7 +30,9 @@ async function toProducts(page) {
 describe("admin products with JavaScript", () => {
   test("create a product with two images, see it in the store, hide it and see it gone", async () => {
     const { page, context, problems } = await newPage();
-    const name = `E2E Drop Tee ${Date.now()}`;
+    const name = uniqueName("E2E Drop Tee");
+    // Deleted below through the UI; if the test fails before that, it goes when the test ends.
+    removeProductNamedAtEnd(context.request, name);
     await toProducts(page);
     await expectVisible(page.getByRole("table", { name: "Products" }));
 
@@ -66,7 +71,7 @@ describe("admin products with JavaScript", () => {
     await expectVisible(page.getByTestId("product-grid"));
     assert.equal(await page.getByTestId("product-card").filter({ hasText: name.toUpperCase() }).count(), 0);
 
-    // Leave the catalogue as the other tests expect it.
+    // Deleted through the UI, with its confirmation dialog.
     await page.goto("/admin/products");
     await page.getByRole("button", { name: `Delete ${name}` }).click();
     const dialog = page.getByRole("dialog", { name: "Delete this product?" });
@@ -76,7 +81,6 @@ describe("admin products with JavaScript", () => {
     await page.getByTestId("product-row").filter({ hasText: name }).waitFor({ state: "detached" });
     // The queued images' previews are the browser's own object URLs (blob:), not third parties.
     assert.deepEqual(problems.filter((problem) => !problem.startsWith("third-party request: blob:")), []);
-    await context.close();
   });
 });
 
@@ -84,12 +88,10 @@ describe("admin product edits while the drop sells", () => {
   test("an edit keeps the stock sold meanwhile, and a stale stock number is refused with the current one", async () => {
     const { page, context, problems } = await newPage();
     await toProducts(page);
-    const name = `E2E Stock Tee ${Date.now()}`;
-    const created = await context.request.post("/api/admin/products", { data: { name, description: "Stock guard test product.", price: 30, inventory: 5 } });
-    assert.equal(created.status(), 201);
-    const { id } = await created.json();
-    const stock = async () => (await (await context.request.get(`/api/admin/products/${id}`)).json()).inventory;
-    const sell = async (left) => assert.equal((await context.request.patch(`/api/admin/products/${id}`, { data: { inventory: left } })).status(), 200);
+    const name = uniqueName("E2E Stock Tee");
+    const { id } = await createProduct(context.request, { name, description: "Stock guard test product.", price: 30, inventory: 5 });
+    const stock = async () => ((await (await context.request.get(`/api/admin/products/${id}`)).json()) as AdminProduct).inventory;
+    const sell = async (left: number) => assert.equal((await context.request.patch(`/api/admin/products/${id}`, { data: { inventory: left } })).status(), 200);
     const openEditor = async () => {
       await page.goto(`/admin/products?tab=form&id=${id}`);
       await expectVisible(page.getByRole("heading", { name: `Edit ${name}` }));
@@ -126,18 +128,17 @@ describe("admin product edits while the drop sells", () => {
     assert.equal((await context.request.delete(`/api/admin/products/${id}`)).status(), 200);
     // The refused save is a 409 the browser reports on its console; nothing else may appear.
     assert.deepEqual(problems.filter((p) => !p.includes("status of 409")), []);
-    await context.close();
   });
 });
 
 describe("admin products without JavaScript", () => {
   test("the list is rendered on the server, with a note that editing needs JavaScript", async () => {
-    const { page, context } = await newPage({ javaScriptEnabled: false });
+    const { name } = await createProduct(await adminApi(), { name: uniqueName("E2E Heavyweight Tee") });
+    const { page } = await newPage({ javaScriptEnabled: false });
     await toProducts(page);
-    await expectVisible(page.getByRole("table", { name: "Products" }).getByText("Heritage Heavyweight Tee"));
+    await expectVisible(page.getByRole("table", { name: "Products" }).getByText(name));
     // Chromium with scripting switched off by the driver still parses <noscript> as text, so read it
     // rather than look for it; a browser with JavaScript disabled shows it.
     assert.match((await page.locator("noscript").first().textContent()) ?? "", /Editing products needs JavaScript\./);
-    await context.close();
   });
 });

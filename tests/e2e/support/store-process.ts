@@ -1,5 +1,5 @@
 // Starts the built store (server.js) as its own process on a free port with a fresh DATA_DIR:
-// the shared store of run.mjs, and the Stripe-mode one of hosted-checkout.e2e.mjs.
+// the shared store of run.ts, and the ones tests start for themselves (hosted-checkout.e2e.ts).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -7,22 +7,33 @@ import path from "node:path";
 
 export const root = path.resolve(import.meta.dirname, "../../..");
 
-export function freePort() {
-  return new Promise((resolve) => {
+export interface StoreProcess {
+  baseUrl: string;
+  port: number;
+  /** Holds the store's database file and uploads. */
+  dataDir: string;
+  /** Ends the process and removes its data folder. */
+  stop: () => Promise<void>;
+  /** What the process printed so far. */
+  log: () => string;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
     const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
+      const address = probe.address();
+      if (address === null || typeof address === "string") return reject(new Error("no port"));
+      probe.close(() => resolve(address.port));
     });
   });
 }
 
 /**
  * `env` is added to the defaults (production, loopback, a fresh data folder); `nodeArgs` go before
- * server.js (say, `--import` preloads). Resolves once /healthz answers; `stop()` ends the process
- * and removes its data folder; `log()` is what it printed.
+ * server.js (say, `--import` preloads). Resolves once /healthz answers.
  */
-export async function startStore({ name = "e2e", env = {}, nodeArgs = [] } = {}) {
-  const dataDir = path.join(root, "tests/.tmp", `${name}-${Date.now()}`);
+export async function startStore({ name = "e2e", env = {}, nodeArgs = [] }: { name?: string; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<StoreProcess> {
+  const dataDir = path.join(root, "tests/.tmp", `${name}-${Date.now()}-${process.pid}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, "server.js"], {
@@ -56,5 +67,5 @@ export async function startStore({ name = "e2e", env = {}, nodeArgs = [] } = {})
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { baseUrl, port, stop, log: () => output };
+  return { baseUrl, port, dataDir, stop, log: () => output };
 }

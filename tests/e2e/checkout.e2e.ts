@@ -1,24 +1,30 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
-import { expectSettled, expectVisible, fillCheckoutDetails, newPage } from "./browser.mjs";
+import type { Page } from "playwright-core";
+import type { AdminProduct } from "../../server/contracts/admin-products";
+import { describe, expectSettled, expectVisible, fillCheckoutDetails, newPage, test, type Address } from "./browser";
+import { adminApi, createProduct, uniqueName } from "./support/data";
 
-// The seed's cap has stock enough for every run of these tests (other files share the server).
-const CAP = /Sin Gritos Six-Panel Cap/i;
 const JS = { javaScriptEnabled: true };
 const NO_JS = { javaScriptEnabled: false };
+type Mode = typeof JS;
 
-async function hydrated(page, mode) {
+/** A cap of the test's own, in stock whatever else has been sold. */
+async function ownCap(): Promise<AdminProduct> {
+  return createProduct(await adminApi(), { name: uniqueName("E2E Six-Panel Cap"), price: 32, inventory: 10, weight: 0.3, availableColors: ["Black"] });
+}
+
+async function hydrated(page: Page, mode: Mode) {
   if (mode.javaScriptEnabled) await page.locator('[data-testid="cart-button"][data-hydrated]').waitFor({ state: "attached" });
 }
 
-async function badge(page) {
+async function badge(page: Page) {
   const count = page.getByTestId("cart-count");
   return (await count.count()) === 0 ? "0" : (await count.innerText()).trim();
 }
 
-async function addCapToBag(page, mode) {
+async function addToBag(page: Page, mode: Mode, product: AdminProduct) {
   await page.goto("/store");
-  await page.getByTestId("product-card").filter({ hasText: CAP }).click();
+  await page.getByTestId("product-card").filter({ hasText: product.name }).click();
   await page.waitForURL(/\/store\/\d+$/);
   await hydrated(page, mode);
   await page.getByRole("button", { name: "Add To Bag" }).click();
@@ -26,11 +32,11 @@ async function addCapToBag(page, mode) {
   else await expectVisible(page.getByTestId("flash-toast").getByText("Added to Bag"));
 }
 
-// Texas taxes the cap and its shipping; in New York a cap under $110 is tax-free.
+// Texas taxes the goods and their shipping; in New York an item under $110 is tax-free.
 const TEXAS = { street: "5 Elm St", city: "Austin", state: "tx", zipCode: "73301" };
-const fillDetails = (page, address) => fillCheckoutDetails(page, { address });
+const fillDetails = (page: Page, address?: Address) => fillCheckoutDetails(page, { address });
 
-async function payWith(page, cardNumber) {
+async function payWith(page: Page, cardNumber: string) {
   await page.getByLabel("Card number").fill(cardNumber);
   await page.getByLabel("Expiry").fill("12 / 34");
   await page.getByLabel("CVC").fill("123");
@@ -38,17 +44,17 @@ async function payWith(page, cardNumber) {
 }
 
 /** With JavaScript: bag, address, rates by themselves, Process Order, then the card form. */
-async function reachPaymentWithJs(page) {
+async function reachPaymentWithJs(page: Page, product: AdminProduct) {
   // Slow the rates down a little, so the "Calculating" indicator can be seen.
   await page.route("**/api/shipping/calculate", async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     await route.continue();
   });
-  await addCapToBag(page, JS);
+  await addToBag(page, JS, product);
   await page.goto("/checkout");
   await hydrated(page, JS);
   await expectVisible(page.getByRole("heading", { name: "Order Summary" }));
-  await expectVisible(page.getByTestId("summary-line").filter({ hasText: CAP }));
+  await expectVisible(page.getByTestId("summary-line").filter({ hasText: product.name }));
   await fillDetails(page, TEXAS);
   await expectVisible(page.getByText("Calculating shipping rates..."), 4_000);
   await expectVisible(page.getByTestId("shipping-rate"));
@@ -57,9 +63,9 @@ async function reachPaymentWithJs(page) {
   // than Texas's 6.25 %.
   const taxTitle = page.getByText(/^Texas Sales Tax \(\d+\.\d%\)$/);
   await expectVisible(taxTitle);
-  const cents = async (testId) => Math.round(Number((await page.getByTestId(testId).innerText()).replace(/[^\d.]/g, "")) * 100);
+  const cents = async (testId: string) => Math.round(Number((await page.getByTestId(testId).innerText()).replace(/[^\d.]/g, "")) * 100);
   const [subtotal, shipping, tax] = [await cents("summary-subtotal"), await cents("summary-shipping"), await cents("summary-tax")];
-  const shownPercent = Number(/\((\d+\.\d)%\)/.exec(await taxTitle.innerText())[1]);
+  const shownPercent = Number(/\((\d+\.\d)%\)/.exec(await taxTitle.innerText())?.[1]);
   assert.equal(shownPercent, Number(((tax / subtotal) * 100).toFixed(1)));
   assert.ok(tax > Math.round(subtotal * 0.0625), `the shipping is taxed: ${tax} cents on ${subtotal}`);
   assert.equal(await cents("summary-total"), subtotal + shipping + tax);
@@ -74,20 +80,21 @@ async function reachPaymentWithJs(page) {
 
 describe("checkout with JavaScript", () => {
   test("address, rates, Process Order, the test card: paid, then home with an empty bag", async () => {
-    const { page, context, problems } = await newPage({ ...JS, viewport: { width: 390, height: 844 } });
-    await reachPaymentWithJs(page);
+    const cap = await ownCap();
+    const { page, problems } = await newPage({ ...JS, viewport: { width: 390, height: 844 } });
+    await reachPaymentWithJs(page, cap);
     await payWith(page, "4242 4242 4242 4242");
     await expectVisible(page.getByTestId("payment-success").getByText("Payment Successful!"));
     await expectVisible(page.getByText("Thank you for your purchase. You will receive a confirmation email shortly.").first());
     await page.waitForURL((url) => url.pathname === "/", { timeout: 5_000 });
     assert.equal(await badge(page), "0");
     assert.deepEqual(problems, []);
-    await context.close();
   });
 
   test("a declined card says so, and the order can still be paid", async () => {
-    const { page, context, problems } = await newPage(JS);
-    await reachPaymentWithJs(page);
+    const cap = await ownCap();
+    const { page, problems } = await newPage(JS);
+    await reachPaymentWithJs(page, cap);
     await payWith(page, "4000 0000 0000 0002");
     const error = page.getByTestId("payment-error");
     await expectVisible(error.getByText("Payment Failed"));
@@ -96,23 +103,23 @@ describe("checkout with JavaScript", () => {
     await expectVisible(page.getByTestId("payment-success"));
     // The browser logs the decline's 402 answer itself; nothing else may go wrong.
     assert.deepEqual(problems.filter((p) => !p.includes("status of 402")), []);
-    await context.close();
   });
 
   test("Process Order with fields missing says 'Missing information'", async () => {
-    const { page, context } = await newPage(JS);
-    await addCapToBag(page, JS);
+    const cap = await ownCap();
+    const { page } = await newPage(JS);
+    await addToBag(page, JS, cap);
     await page.goto("/checkout");
     await hydrated(page, JS);
     await page.getByRole("button", { name: /^Process Order - / }).click();
     await expectVisible(page.getByText("Missing information"));
     await expectVisible(page.getByText("Please fill in all required fields and select a shipping method."));
-    await context.close();
   });
 
   test("the Purchase Disclaimer opens as a dialog", async () => {
-    const { page, context } = await newPage(JS);
-    await addCapToBag(page, JS);
+    const cap = await ownCap();
+    const { page } = await newPage(JS);
+    await addToBag(page, JS, cap);
     await page.goto("/checkout");
     await hydrated(page, JS);
     await page.getByRole("button", { name: "Purchase Disclaimer" }).click();
@@ -121,14 +128,14 @@ describe("checkout with JavaScript", () => {
     for (const part of ["No Refunds Policy", "Quality Guarantee", "Limited Edition", "Contact Support"]) await expectVisible(dialog.getByText(part));
     await dialog.getByRole("button", { name: "Close" }).last().click();
     await dialog.waitFor({ state: "detached" });
-    await context.close();
   });
 });
 
 describe("checkout without JavaScript", () => {
   test("rates, process, the payment page and /checkout-success", async () => {
-    const { page, context, problems } = await newPage(NO_JS);
-    await addCapToBag(page, NO_JS);
+    const cap = await ownCap();
+    const { page, problems } = await newPage(NO_JS);
+    await addToBag(page, NO_JS, cap);
     await page.goto("/checkout");
     await fillDetails(page);
     await page.getByRole("button", { name: "Calculate shipping" }).click();
@@ -149,26 +156,24 @@ describe("checkout without JavaScript", () => {
     await expectVisible(page.getByTestId("order-number").getByText(/^#[0-9A-F]{8}$/));
     assert.equal(await badge(page), "0");
     assert.deepEqual(problems.filter((p) => !p.includes("status of 402")), []);
-    await context.close();
   });
 
   test("the Purchase Disclaimer can be read", async () => {
-    const { page, context } = await newPage(NO_JS);
-    await addCapToBag(page, NO_JS);
+    const cap = await ownCap();
+    const { page } = await newPage(NO_JS);
+    await addToBag(page, NO_JS, cap);
     await page.goto("/checkout");
     await page.getByRole("link", { name: "Purchase Disclaimer" }).click();
     await expectVisible(page.locator("#purchase-disclaimer").getByText("No Refunds Policy"));
-    await context.close();
   });
 });
 
 for (const mode of [JS, NO_JS]) {
   test(`an empty bag at /checkout goes home with 'Cart is empty' (${mode.javaScriptEnabled ? "with" : "without"} JavaScript)`, async () => {
-    const { page, context } = await newPage(mode);
+    const { page } = await newPage(mode);
     await page.goto("/checkout");
     await page.waitForURL((url) => url.pathname === "/");
     await expectVisible(page.getByText("Cart is empty"));
     await expectVisible(page.getByText("Add some items to your cart before checking out."));
-    await context.close();
   });
 }

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
-import { expectVisible, MODES, newPage } from "./browser.mjs";
+import { describe, expectVisible, MODES, newPage, test } from "./browser";
 
 for (const mode of MODES) {
   describe(`support ${mode.name}`, () => {
     test("an invalid message shows the spec's messages; a valid one reaches Message Sent!", async () => {
-      const { page, context, problems } = await newPage(mode);
+      const { page, problems } = await newPage(mode);
       await page.goto("/support");
       await expectVisible(page.getByRole("heading", { name: "Get Support" }));
       await expectVisible(page.getByText("Hours: Monday-Friday 9 AM-6 PM EST"));
@@ -35,7 +34,6 @@ for (const mode of MODES) {
       assert.equal(await page.getByLabel("Subject").inputValue(), "");
       // Without JavaScript the form's 400 answer is the document itself, which Chromium logs.
       assert.deepEqual(problems.filter((p) => !p.includes("status of 400")), []);
-      await context.close();
     });
   });
 }

@@ -1,21 +1,38 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
-import { expectVisible, MODES, newPage } from "./browser.mjs";
+import { formatInTimeZone } from "date-fns-tz";
+import type { Page } from "playwright-core";
+import { describe, expectVisible, type Mode, MODES, newPage, test } from "./browser";
+import { addImages, adminApi, createProduct, uniqueName } from "./support/data";
 
-// The seed (first start of the e2e server) has one product in every state.
-const TEE = /Heritage Heavyweight Tee/i;
+const DAY = 24 * 60 * 60 * 1000;
+/** A New York calendar day `days` from now, as the product form stores a release date. */
+const dayFromNow = (days: number) => formatInTimeZone(new Date(Date.now() + days * DAY), "America/New_York", "yyyy-MM-dd");
+
+/** A product of this test's own, visible and in stock: a $38 tee in three colours unless told otherwise. */
+async function ownTee(fields: { name?: string; price?: number; images?: string[] } = {}) {
+  const api = await adminApi();
+  const product = await createProduct(api, {
+    name: fields.name ?? uniqueName("E2E Heavyweight Tee"),
+    description: "A cotton tee made by the end-to-end test for itself.",
+    price: fields.price ?? 38,
+    inventory: 10,
+    availableColors: ["Black", "White", "Gray"],
+  });
+  if (fields.images) await addImages(api, product.id, fields.images);
+  return product;
+}
 
 /** With JavaScript, wait until the page is hydrated so clicks go through fetchers, not plain posts. */
-async function hydrated(page, mode) {
+async function hydrated(page: Page, mode: Pick<Mode, "javaScriptEnabled">) {
   if (mode.javaScriptEnabled) await page.locator('[data-testid="cart-button"][data-hydrated]').waitFor({ state: "attached" });
 }
 
-async function badge(page) {
+async function badge(page: Page) {
   const count = page.getByTestId("cart-count");
   return (await count.count()) === 0 ? "0" : (await count.innerText()).trim();
 }
 
-async function expectBadge(page, expected) {
+async function expectBadge(page: Page, expected: string) {
   const deadline = Date.now() + 5_000;
   while ((await badge(page)) !== expected) {
     if (Date.now() > deadline) assert.fail(`the bag badge shows ${await badge(page)}, expected ${expected}`);
@@ -26,30 +43,46 @@ async function expectBadge(page, expected) {
 for (const mode of MODES) {
   describe(`the store ${mode.name}`, () => {
     test("the grid shows upper-case names, the badges and the discount, and no unreleased drop", async () => {
-      const { page, context, problems } = await newPage(mode);
+      // One product in every state the grid shows, made for this test.
+      const api = await adminApi();
+      const tee = await ownTee();
+      const soldOut = await createProduct(api, { name: uniqueName("E2E Presence Crewneck"), price: 68, inventory: 0 });
+      const comingSoon = await createProduct(api, { name: uniqueName("E2E Denim Jacket"), price: 148, isComingSoon: true, releaseDate: dayFromNow(30) });
+      const onSale = await createProduct(api, { name: uniqueName("E2E Crest Hoodie"), price: 84, discountPercent: 20 });
+      const unreleased = await createProduct(api, {
+        name: uniqueName("E2E Midnight Bomber"),
+        isCountdownRestricted: true,
+        countdownReleaseDate: new Date(Date.now() + 3 * DAY).toISOString(),
+      });
+      const hidden = await createProduct(api, { name: uniqueName("E2E Archive Sample Tee"), isVisible: false });
+
+      const { page, problems } = await newPage(mode);
       const response = await page.goto("/store");
-      assert.equal(response.status(), 200);
+      assert.equal(response?.status(), 200);
       const cards = page.getByTestId("product-card");
       await expectVisible(cards);
-      const tee = cards.filter({ hasText: TEE });
-      assert.equal((await tee.locator("h2").innerText()).trim(), "HERITAGE HEAVYWEIGHT TEE");
+      const card = (name: string) => cards.filter({ hasText: name });
+      assert.equal((await card(tee.name).locator("h2").innerText()).trim(), tee.name.toUpperCase());
       await expectVisible(page.getByText("SOLD OUT", { exact: true }));
+      await expectVisible(card(soldOut.name).getByText("SOLD OUT", { exact: true }));
       await expectVisible(page.getByText("COMING SOON", { exact: true }));
+      await expectVisible(card(comingSoon.name).getByText("COMING SOON", { exact: true }));
       await expectVisible(page.getByText(/^-\d+% OFF$/));
+      await expectVisible(card(onSale.name).getByText("-20% OFF", { exact: true }));
       const names = (await page.getByTestId("product-grid").innerText()).toLowerCase();
-      assert.ok(!names.includes("midnight drop bomber"), "a countdown-restricted product is not listed before its release");
-      assert.ok(!names.includes("archive sample tee"), "a hidden product is not listed");
+      assert.ok(!names.includes(unreleased.name.toLowerCase()), "a countdown-restricted product is not listed before its release");
+      assert.ok(!names.includes(hidden.name.toLowerCase()), "a hidden product is not listed");
       assert.deepEqual(problems, []);
-      await context.close();
     });
 
     test("a product opens on its own URL, shows its details, and Back to Products returns", async () => {
-      const { page, context, problems } = await newPage({ ...mode, viewport: { width: 390, height: 844 } });
+      const tee = await ownTee({ images: ["#232526", "#414345", "#8a8a8a"] });
+      const { page, problems } = await newPage({ ...mode, viewport: { width: 390, height: 844 } });
       await page.goto("/store");
       await hydrated(page, mode);
-      await page.getByTestId("product-card").filter({ hasText: TEE }).click();
-      await page.waitForURL(/\/store\/\d+$/);
-      await expectVisible(page.getByRole("heading", { level: 1, name: TEE }));
+      await page.getByTestId("product-card").filter({ hasText: tee.name }).click();
+      await page.waitForURL(`**/store/${tee.id}`);
+      await expectVisible(page.getByRole("heading", { level: 1, name: tee.name }));
       await expectVisible(page.getByText("One Size"));
       await expectVisible(page.getByTestId("color-swatches").getByText("Black"));
       await expectVisible(page.getByRole("button", { name: "Add To Bag" }));
@@ -63,26 +96,28 @@ for (const mode of MODES) {
       await page.waitForURL(/\/store$/);
       await expectVisible(page.getByTestId("product-grid"));
       assert.deepEqual(problems, []);
-      await context.close();
     });
 
     test("coming-soon and sold-out products cannot be added", async () => {
-      const { page, context } = await newPage(mode);
+      const api = await adminApi();
+      const comingSoon = await createProduct(api, { name: uniqueName("E2E Denim Jacket"), price: 148, isComingSoon: true, releaseDate: dayFromNow(30) });
+      const soldOut = await createProduct(api, { name: uniqueName("E2E Presence Crewneck"), price: 68, inventory: 0 });
+      const { page } = await newPage(mode);
       await page.goto("/store");
-      await page.getByTestId("product-card").filter({ hasText: /Denim Jacket/i }).click();
+      await page.getByTestId("product-card").filter({ hasText: comingSoon.name }).click();
       await expectVisible(page.getByTestId("coming-soon-banner").getByText(/^Expected /));
       assert.equal(await page.getByRole("button", { name: "Add To Bag" }).count(), 0);
       await page.goto("/store");
-      await page.getByTestId("product-card").filter({ hasText: /Presence Crewneck/i }).click();
+      await page.getByTestId("product-card").filter({ hasText: soldOut.name }).click();
       await expectVisible(page.getByTestId("sold-out-banner"));
       assert.equal(await page.getByRole("button", { name: "Add To Bag" }).count(), 0);
-      await context.close();
     });
 
     test("add to bag, see the count, then plus, minus and remove in the cart", async () => {
-      const { page, context, problems } = await newPage(mode);
+      const tee = await ownTee();
+      const { page, problems } = await newPage(mode);
       await page.goto("/store");
-      await page.getByTestId("product-card").filter({ hasText: TEE }).click();
+      await page.getByTestId("product-card").filter({ hasText: tee.name }).click();
       await page.waitForURL(/\/store\/\d+$/);
       await hydrated(page, mode);
       await page.getByRole("button", { name: "Add To Bag" }).click();
@@ -94,7 +129,7 @@ for (const mode of MODES) {
         await page.getByTestId("cart-button").click();
         const dropdown = page.getByTestId("cart-dropdown");
         await expectVisible(dropdown.getByRole("heading", { name: "Shopping Cart" }));
-        await expectVisible(dropdown.getByTestId("cart-line").filter({ hasText: TEE }));
+        await expectVisible(dropdown.getByTestId("cart-line").filter({ hasText: tee.name }));
       } else {
         await page.getByTestId("cart-button").click();
         await page.waitForURL(/\/cart$/);
@@ -102,7 +137,7 @@ for (const mode of MODES) {
       }
       const scope = mode.javaScriptEnabled ? page.getByTestId("cart-dropdown") : page.locator("main");
       const quantity = scope.getByTestId("line-quantity");
-      const waitQuantity = async (n) => {
+      const waitQuantity = async (n: number) => {
         await scope.getByTestId("line-quantity").filter({ hasText: new RegExp(`^\\s*(Quantity\\s*)?${n}\\s*$`) }).waitFor();
       };
 
@@ -120,16 +155,16 @@ for (const mode of MODES) {
       await expectVisible(scope.getByText("Your cart is empty"));
       await expectBadge(page, "0");
       assert.deepEqual(problems, []);
-      await context.close();
     });
   });
 }
 
 describe("the cart dropdown with JavaScript", () => {
   test("Checkout closes the dropdown and goes to /checkout", async () => {
-    const { page, context } = await newPage();
+    const cap = await ownTee({ name: uniqueName("E2E Six-Panel Cap"), price: 32 });
+    const { page } = await newPage();
     await page.goto("/store");
-    await page.getByTestId("product-card").filter({ hasText: /Six-Panel Cap/i }).click();
+    await page.getByTestId("product-card").filter({ hasText: cap.name }).click();
     await hydrated(page, { javaScriptEnabled: true });
     await page.getByRole("button", { name: "Add To Bag" }).click();
     await expectBadge(page, "1");
@@ -137,6 +172,5 @@ describe("the cart dropdown with JavaScript", () => {
     await page.getByTestId("cart-dropdown").getByRole("button", { name: "Checkout" }).click();
     await page.waitForURL(/\/checkout$/);
     await page.getByTestId("cart-dropdown").waitFor({ state: "detached", timeout: 5_000 });
-    await context.close();
   });
 });

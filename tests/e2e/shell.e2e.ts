@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
-import { expectVisible, MODES, newPage } from "./browser.mjs";
+import { describe, expectVisible, MODES, newPage, test } from "./browser";
 
 for (const mode of MODES) {
   describe(`the layout shell ${mode.name}`, () => {
     test("the home page renders with the navigation bar and footer", async () => {
-      const { page, context, problems } = await newPage(mode);
+      const { page, problems } = await newPage(mode);
       const response = await page.goto("/");
-      assert.equal(response.status(), 200);
+      assert.equal(response?.status(), 200);
       const nav = page.getByRole("navigation", { name: "Main" });
       for (const name of ["Home", "Store", "About", "Support"]) {
         await expectVisible(nav.getByRole("link", { name, exact: true }));
@@ -15,24 +14,22 @@ for (const mode of MODES) {
       assert.match(await page.locator("footer").innerText(), /© \d{4} Legacy/);
       await expectVisible(page.getByRole("link", { name: /shopping cart/i }));
       assert.deepEqual(problems, []);
-      await context.close();
     });
 
     test("an unknown path answers 404 with the 404 page", async () => {
-      const { page, context, problems } = await newPage(mode);
+      const { page, problems } = await newPage(mode);
       const response = await page.goto("/no/such/page");
-      assert.equal(response.status(), 404);
+      assert.equal(response?.status(), 404);
       assert.equal(await page.title(), "404 Page Not Found");
       await expectVisible(page.getByRole("heading", { name: "404 Page Not Found" }));
       assert.deepEqual(
         problems.filter((p) => !p.includes("404")),
         [],
       );
-      await context.close();
     });
 
     test("the mobile menu opens and lists the links", async () => {
-      const { page, context } = await newPage({ ...mode, viewport: { width: 390, height: 844 } });
+      const { page } = await newPage({ ...mode, viewport: { width: 390, height: 844 } });
       await page.goto("/");
       const desktopStore = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Store", exact: true });
       assert.equal(await desktopStore.isVisible(), false, "desktop links hidden on a phone");
@@ -41,7 +38,6 @@ for (const mode of MODES) {
       await menu.getByRole("link", { name: "Support", exact: true }).waitFor({ state: "visible" });
       await menu.getByRole("link", { name: "Support", exact: true }).click();
       await page.waitForURL("**/support");
-      await context.close();
     });
   });
 }

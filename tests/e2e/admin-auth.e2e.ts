@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
-import { ADMIN, expectVisible, MODES, newPage, signIn } from "./browser.mjs";
+import { ADMIN, describe, expectVisible, MODES, newPage, signIn, test } from "./browser";
+import { uniqueToken } from "./support/data";
 
 for (const mode of MODES) {
   describe(`admin sign-in ${mode.name}`, () => {
     test("an admin signs in, sees the dashboard, and signs out", async () => {
-      const { page, context, problems } = await newPage(mode);
+      const { page, problems } = await newPage(mode);
       await signIn(page, ADMIN);
       await page.waitForURL("**/admin/subscribers");
       await expectVisible(page.getByRole("heading", { name: "Admin Dashboard" }));
@@ -25,29 +25,26 @@ for (const mode of MODES) {
       await page.goto("/admin/orders");
       await page.waitForURL("**/auth?redirectTo=%2Fadmin%2Forders");
       assert.deepEqual(problems, []);
-      await context.close();
     });
 
     test("a wrong password shows the spec's messages and stays on the login screen", async () => {
-      const { page, context } = await newPage(mode);
+      const { page } = await newPage(mode);
       await signIn(page, { username: ADMIN.username, password: "not-the-password" });
       await page.getByRole("alert").filter({ hasText: "Invalid username or password" }).first().waitFor();
       await expectVisible(page.getByText("Login failed").first());
       assert.equal(new URL(page.url()).pathname, "/admin/login");
-      await context.close();
     });
 
     test("empty fields get the spec's validation messages", async () => {
-      const { page, context } = await newPage(mode);
+      const { page } = await newPage(mode);
       await page.goto("/auth");
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.getByText("Username is required").waitFor();
       await expectVisible(page.getByText("Password is required"));
-      await context.close();
     });
 
     test("a signed-out visitor is sent to /auth and returns to the page after signing in", async () => {
-      const { page, context } = await newPage(mode);
+      const { page } = await newPage(mode);
       await page.goto("/admin/products");
       await page.waitForURL("**/auth?redirectTo=%2Fadmin%2Fproducts");
       await expectVisible(page.getByRole("heading", { name: "Admin Login" }));
@@ -59,22 +56,20 @@ for (const mode of MODES) {
       // Already signed in: the login screen sends the admin on to the dashboard.
       await page.goto("/admin/login");
       await page.waitForURL("**/admin/subscribers");
-      await context.close();
     });
 
     test("a signed-in non-admin is sent home from /admin", async () => {
       const { page, context } = await newPage(mode);
-      const username = `shopper${Date.now()}${mode.javaScriptEnabled ? "js" : "nojs"}`;
+      const username = `shopper${uniqueToken()}${mode.javaScriptEnabled ? "js" : "nojs"}`;
       const registered = await context.request.post("/api/register", {
         data: { username, password: "shopper-password", email: `${username}@example.com`, isAdmin: true },
       });
       assert.equal(registered.status(), 201);
-      assert.equal((await registered.json()).isAdmin, false);
+      assert.equal(((await registered.json()) as { isAdmin: boolean }).isAdmin, false);
       await page.goto("/admin");
       await page.waitForURL((url) => url.pathname === "/");
       const api = await context.request.get("/api/trpc/admin.overview");
       assert.equal(api.status(), 403);
-      await context.close();
     });
   });
 }

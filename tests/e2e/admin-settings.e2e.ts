@@ -1,42 +1,43 @@
 // App Settings and Account tabs in the browser, with JavaScript (the upload, the toasts and the date
 // picker need it) and, for the countdown form, without (the browser's own date input).
-// All e2e files share one store: every setting and the admin password are put back afterwards.
+// All e2e files share one store: every setting is put back afterwards, and the password is changed
+// on an admin made for that test.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { describe, test } from "node:test";
 import { format } from "date-fns";
 import { formatInTimeZone } from "date-fns-tz";
-import { ADMIN, expectSettled, expectVisible, newPage, signIn } from "./browser.mjs";
+import { ADMIN, type Credentials, describe, expectSettled, expectVisible, newPage, type PageOptions, signIn, test } from "./browser";
+import { createAdmin } from "./support/data";
 
 const NEW_YORK = "America/New_York";
 const MINUTE = 60_000;
 const CLIP = path.resolve(import.meta.dirname, "../../public/media/background.mp4");
 
-async function signedInAdmin(options) {
+async function signedInAdmin(options?: PageOptions, admin: Credentials = ADMIN) {
   const session = await newPage(options);
-  await signIn(session.page, ADMIN);
+  await signIn(session.page, admin);
   await session.page.waitForURL("**/admin/subscribers");
   return session;
 }
 
 /** The local `Date` of a `YYYY-MM-DD` day, `days` later (or earlier): built from its parts, never parsed as UTC. */
-function localDay(ymd, days = 0) {
-  const [year, month, day] = ymd.split("-").map(Number);
+function localDay(ymd: string, days = 0) {
+  const [year, month, day] = ymd.split("-").map(Number) as [number, number, number];
   return new Date(year, month - 1, day + days);
 }
 
-const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** DayPicker names a day button "Saturday, July 4th, 2026", with "Today, " before and ", selected" after when so. */
-function dayButtonName(date) {
+function dayButtonName(date: Date) {
   return new RegExp(`^(Today, )?${escapeRegExp(format(date, "PPPP"))}(, selected)?$`);
 }
 
 describe("admin app settings with JavaScript", () => {
   test("the countdown set two minutes ahead in New York time shows on the landing page at once", async () => {
     const { page, context, problems } = await signedInAdmin();
-    const previous = await (await context.request.get("/api/admin/settings/countdown_date")).json();
+    const previous = (await (await context.request.get("/api/admin/settings/countdown_date")).json()) as { value: string };
     try {
       await page.goto("/admin/app-settings");
       await expectVisible(page.getByRole("heading", { name: "App Configuration" }));
@@ -59,7 +60,7 @@ describe("admin app settings with JavaScript", () => {
         cells.map((cell) => ({ day: cell.getAttribute("data-day"), disabled: Boolean(cell.querySelector("button")?.disabled) })),
       );
       assert.ok(shown.length >= 28, `expected a month of days, saw ${shown.length}`);
-      for (const { day, disabled } of shown) assert.equal(disabled, day < today, `${day} disabled: ${disabled}`);
+      for (const { day, disabled } of shown) assert.equal(disabled, (day ?? "") < today, `${day} disabled: ${disabled}`);
       const yesterday = calendar.getByRole("button", { name: dayButtonName(localDay(today, -1)) });
       if ((await yesterday.count()) > 0) {
         const before = await picker.getAttribute("aria-label");
@@ -82,7 +83,7 @@ describe("admin app settings with JavaScript", () => {
       await expectVisible(page.getByText("Countdown Date Updated"));
       await expectVisible(page.getByTestId("countdown-current").getByText(formatInTimeZone(target, NEW_YORK, "HH:mm zzz")));
 
-      const pub = await (await context.request.get("/api/countdown-date")).json();
+      const pub = (await (await context.request.get("/api/countdown-date")).json()) as { date: string };
       assert.equal(pub.date, target.toISOString());
 
       await page.goto("/");
@@ -90,18 +91,17 @@ describe("admin app settings with JavaScript", () => {
       await units.first().waitFor();
       const [days, hours, mins] = await units.allInnerTexts();
       assert.deepEqual([days, hours], ["00", "00"]);
-      assert.ok(["01", "02"].includes(mins), `expected 01 or 02 minutes, saw ${mins}`);
+      assert.ok(["01", "02"].includes(mins ?? ""), `expected 01 or 02 minutes, saw ${mins}`);
       assert.deepEqual(problems, []);
     } finally {
       const restored = await context.request.post("/api/admin/settings", { data: { key: "countdown_date", value: previous.value } });
       assert.equal(restored.status(), 200, await restored.text());
-      await context.close();
     }
   });
 
   test("a video is uploaded with a progress bar and becomes the background; a fake one is refused", async () => {
     const { page, context } = await signedInAdmin();
-    const previous = (await (await context.request.get("/api/background-video")).json()).videoUrl;
+    const previous = ((await (await context.request.get("/api/background-video")).json()) as { videoUrl: string }).videoUrl;
     try {
       await page.goto("/admin/app-settings");
       const input = page.getByTestId("video-file-input");
@@ -122,7 +122,6 @@ describe("admin app settings with JavaScript", () => {
     } finally {
       const restored = await context.request.post("/api/admin/background-video", { data: { videoUrl: previous } });
       assert.equal(restored.status(), 200);
-      await context.close();
     }
   });
 });
@@ -130,7 +129,7 @@ describe("admin app settings with JavaScript", () => {
 describe("admin app settings without JavaScript", () => {
   test("the countdown date is the browser's date input from today on, and the form still saves", async () => {
     const { page, context, problems } = await signedInAdmin({ javaScriptEnabled: false });
-    const previous = await (await context.request.get("/api/admin/settings/countdown_date")).json();
+    const previous = (await (await context.request.get("/api/admin/settings/countdown_date")).json()) as { value: string };
     try {
       await page.goto("/admin/app-settings");
       await expectVisible(page.getByRole("heading", { name: "App Configuration" }));
@@ -146,74 +145,60 @@ describe("admin app settings without JavaScript", () => {
       await page.getByLabel("Time (24-hour, ET)").fill("12:00");
       await page.getByRole("button", { name: "Update Countdown Date" }).click();
       await expectVisible(page.getByText("Countdown Date Updated"));
-      const pub = await (await context.request.get("/api/countdown-date")).json();
+      const pub = (await (await context.request.get("/api/countdown-date")).json()) as { date: string };
       assert.equal(formatInTimeZone(new Date(pub.date), NEW_YORK, "yyyy-MM-dd HH:mm"), `${day} 12:00`);
       assert.deepEqual(problems, []);
     } finally {
       const restored = await context.request.post("/api/admin/settings", { data: { key: "countdown_date", value: previous.value } });
       assert.equal(restored.status(), 200, await restored.text());
-      await context.close();
     }
   });
 });
 
 describe("admin account with JavaScript", () => {
   test("the password is changed, other sessions end, the new one signs in; then it is changed back", async () => {
-    const { page, context, problems } = await signedInAdmin();
-    const elsewhere = await signedInAdmin();
-    const newPassword = `${ADMIN.password}-new`;
-    let changed = false;
-    try {
-      await page.goto("/admin/settings");
-      await expectVisible(page.getByRole("heading", { name: "Account Settings" }));
-      await expectVisible(page.getByTestId("account-username").getByText(ADMIN.username));
+    // An admin of its own: the shared one's password and sessions stay as they are.
+    const admin = await createAdmin("e2e-password");
+    const { page, problems } = await signedInAdmin(undefined, admin);
+    const elsewhere = await signedInAdmin(undefined, admin);
+    const newPassword = `${admin.password}-new`;
+    await page.goto("/admin/settings");
+    await expectVisible(page.getByRole("heading", { name: "Account Settings" }));
+    await expectVisible(page.getByTestId("account-username").getByText(admin.username));
 
-      await page.getByLabel("Current password").fill(ADMIN.password);
-      await page.getByLabel("New password", { exact: true }).fill(newPassword);
-      await page.getByLabel("Confirm new password").fill(`${newPassword}x`);
-      await page.getByRole("button", { name: "Update Password" }).click();
-      await expectVisible(page.getByText("Passwords don't match"));
+    await page.getByLabel("Current password").fill(admin.password);
+    await page.getByLabel("New password", { exact: true }).fill(newPassword);
+    await page.getByLabel("Confirm new password").fill(`${newPassword}x`);
+    await page.getByRole("button", { name: "Update Password" }).click();
+    await expectVisible(page.getByText("Passwords don't match"));
 
-      await page.getByLabel("Confirm new password").fill(newPassword);
-      await page.getByRole("button", { name: "Update Password" }).click();
-      await expectVisible(page.getByText("Password updated"));
-      changed = true;
+    await page.getByLabel("Confirm new password").fill(newPassword);
+    await page.getByRole("button", { name: "Update Password" }).click();
+    await expectVisible(page.getByText("Password updated"));
 
-      // The other browser is signed out; this one is not.
-      await elsewhere.page.goto("/admin/settings");
-      await elsewhere.page.waitForURL("**/auth?redirectTo=%2Fadmin%2Fsettings");
-      await page.reload();
-      await expectVisible(page.getByRole("heading", { name: "Account Settings" }));
+    // The other browser is signed out; this one is not.
+    await elsewhere.page.goto("/admin/settings");
+    await elsewhere.page.waitForURL("**/auth?redirectTo=%2Fadmin%2Fsettings");
+    await page.reload();
+    await expectVisible(page.getByRole("heading", { name: "Account Settings" }));
 
-      await page.getByRole("button", { name: "Logout" }).click();
-      await page.waitForURL((url) => url.pathname === "/");
-      await signIn(page, { username: ADMIN.username, password: newPassword });
-      await page.waitForURL("**/admin/subscribers");
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await signIn(page, { username: admin.username, password: newPassword });
+    await page.waitForURL("**/admin/subscribers");
 
-      // Changed back through the same form, so the other e2e files still sign in.
-      await page.goto("/admin/settings");
-      await page.getByLabel("Current password").fill(newPassword);
-      await page.getByLabel("New password", { exact: true }).fill(ADMIN.password);
-      await page.getByLabel("Confirm new password").fill(ADMIN.password);
-      await page.getByRole("button", { name: "Update Password" }).click();
-      await expectVisible(page.getByText("Password updated"));
-      changed = false;
-      assert.deepEqual(problems, []);
-    } finally {
-      if (changed) {
-        // Whatever failed above, the shared admin gets its password back.
-        const api = context.request;
-        await api.post("/api/login", { data: { username: ADMIN.username, password: newPassword } });
-        const back = await api.post("/api/admin/change-password", { data: { currentPassword: newPassword, newPassword: ADMIN.password } });
-        assert.equal(back.status(), 200, await back.text());
-      }
-      await elsewhere.context.close();
-      await context.close();
-    }
+    // Changed back through the same form.
+    await page.goto("/admin/settings");
+    await page.getByLabel("Current password").fill(newPassword);
+    await page.getByLabel("New password", { exact: true }).fill(admin.password);
+    await page.getByLabel("Confirm new password").fill(admin.password);
+    await page.getByRole("button", { name: "Update Password" }).click();
+    await expectVisible(page.getByText("Password updated"));
+    assert.deepEqual(problems, []);
+
     const check = await newPage();
-    await signIn(check.page, ADMIN);
+    await signIn(check.page, admin);
     await check.page.waitForURL("**/admin/subscribers");
-    await check.context.close();
   });
 
   test("the shipping test shows the label's tracking number, carrier, cost and link", async () => {
@@ -227,10 +212,10 @@ describe("admin account with JavaScript", () => {
     const href = await result.getByRole("link", { name: "Open the label" }).getAttribute("href");
     assert.match(href ?? "", /^\/api\/admin\/labels\//);
     // The label carries an address: the signed-in admin can open it, nobody else.
+    assert.ok(href);
     const pdf = await context.request.get(href);
     assert.equal(pdf.status(), 200);
     assert.equal(pdf.headers()["content-type"], "application/pdf");
     assert.deepEqual(problems, []);
-    await context.close();
   });
 });

@@ -1,26 +1,33 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
-import { ADMIN, expectSettled, expectVisible, newPage, signIn } from "./browser.mjs";
+import type { Page } from "playwright-core";
+import type { AdminProduct } from "../../server/contracts/admin-products";
+import { ADMIN, describe, expectSettled, expectVisible, newPage, onCleanup, signIn, test } from "./browser";
+import { adminApi, type Buyer, createProduct, newBuyer, placeOrder, uniqueName, uniqueToken } from "./support/data";
+import { startStore } from "./support/store-process";
 
-// The seed's cap: in stock, visible, no countdown.
-const CAP = /Sin Gritos Six-Panel Cap/i;
-const BUYER = { email: "orders-e2e@example.com", name: "Olga Orders", street: "350 5th Ave", city: "New York", state: "NY", zipCode: "10001" };
+/** A cap of the test's own: in stock, visible, no countdown. */
+async function ownCap(): Promise<AdminProduct> {
+  return createProduct(await adminApi(), { name: uniqueName("E2E Six-Panel Cap"), price: 32, inventory: 10, weight: 0.3, availableColors: ["Black"] });
+}
 
-/** Buys the cap through the store in the browser: bag, /checkout, a NY address, the test card. */
-async function buyThroughCheckout(page) {
+/** The number in "Orders (12)". */
+const countIn = (heading: string) => Number(/\((\d+)\)/.exec(heading)?.[1] ?? Number.NaN);
+
+/** Buys the product through the store in the browser: bag, /checkout, a NY address, the test card. */
+async function buyThroughCheckout(page: Page, product: AdminProduct, buyer: Buyer) {
   await page.goto("/store");
   await page.locator('[data-testid="cart-button"][data-hydrated]').waitFor({ state: "attached" });
-  await page.getByTestId("product-card").filter({ hasText: CAP }).click();
+  await page.getByTestId("product-card").filter({ hasText: product.name }).click();
   await page.waitForURL(/\/store\/\d+$/);
   await page.getByRole("button", { name: "Add To Bag" }).click();
   await expectVisible(page.getByTestId("add-to-bag-result").getByText(/is in your bag/));
   await page.goto("/checkout");
-  await page.getByLabel("Email").fill(BUYER.email);
-  await page.getByLabel("Full name").fill(BUYER.name);
-  await page.getByLabel("Street address").fill(BUYER.street);
-  await page.getByLabel("City").fill(BUYER.city);
-  await page.getByLabel("State").fill(BUYER.state);
-  await page.getByLabel("ZIP / Postal code").fill(BUYER.zipCode);
+  await page.getByLabel("Email").fill(buyer.email);
+  await page.getByLabel("Full name").fill(buyer.name);
+  await page.getByLabel("Street address").fill(buyer.street);
+  await page.getByLabel("City").fill(buyer.city);
+  await page.getByLabel("State").fill(buyer.state);
+  await page.getByLabel("ZIP / Postal code").fill(buyer.zipCode);
   await expectVisible(page.getByTestId("shipping-rate"), 10_000);
   await page.getByTestId("process-order").click();
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
@@ -33,13 +40,15 @@ async function buyThroughCheckout(page) {
 }
 
 /** Spec §2: the Orders row of one order, found by its order number. */
-const rowOf = (page, orderNumber) => page.getByTestId("order-row").filter({ hasText: orderNumber });
+const rowOf = (page: Page, orderNumber: string) => page.getByTestId("order-row").filter({ hasText: orderNumber });
 
 describe("admin orders with JavaScript", () => {
   test("a bought order is shipped, viewed with its label, refunded without shipping, and shows in the history", async () => {
+    const cap = await ownCap();
+    const buyer = newBuyer("Olga Orders");
     const shopper = await newPage({ javaScriptEnabled: true });
-    const orderNumber = await buyThroughCheckout(shopper.page);
-    assert.match(orderNumber ?? "", /^[A-Z0-9]{8}$/, "the success notice shows the order number");
+    const orderNumber = (await buyThroughCheckout(shopper.page, cap, buyer)) ?? "";
+    assert.match(orderNumber, /^[A-Z0-9]{8}$/, "the success notice shows the order number");
     assert.deepEqual(shopper.problems, []);
     await shopper.context.close();
 
@@ -55,7 +64,7 @@ describe("admin orders with JavaScript", () => {
       await expectVisible(page.getByRole("columnheader", { name: column, exact: true }));
     }
     const scroller = page.getByTestId("orders-scroll");
-    assert.equal(await scroller.evaluate((el) => el.ownerDocument.defaultView.getComputedStyle(el).maxHeight), "600px");
+    assert.equal(await scroller.evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).maxHeight), "600px");
 
     // The paid order stays under "Paid" and leaves the list under "Unpaid".
     const filters = page.getByRole("navigation", { name: "Show orders" });
@@ -65,8 +74,8 @@ describe("admin orders with JavaScript", () => {
     await filters.getByRole("link", { name: /^Paid/ }).click();
     await page.waitForURL(/show=paid/);
     const row = rowOf(page, orderNumber);
-    await expectVisible(row.getByText(BUYER.name));
-    await expectVisible(row.getByText(BUYER.email));
+    await expectVisible(row.getByText(buyer.name));
+    await expectVisible(row.getByText(buyer.email));
 
     // Status: the dropdown is disabled while the update is pending, then the change is kept.
     const select = row.getByRole("combobox", { name: `Status of order ${orderNumber}` });
@@ -81,11 +90,12 @@ describe("admin orders with JavaScript", () => {
     await rowOf(page, orderNumber).getByRole("button", { name: `View order ${orderNumber}` }).click();
     const detail = page.getByRole("dialog", { name: `Order ${orderNumber}` });
     await expectVisible(detail.getByTestId("shipping-address").getByText(/New York, NY 10001/));
-    await expectVisible(detail.getByText(CAP));
+    await expectVisible(detail.getByText(cap.name));
     const label = detail.getByTestId("shipping-label");
     await expectVisible(label.getByText("created", { exact: true }));
     await expectVisible(label.getByText("Tracking number"));
     const href = await label.getByRole("link", { name: /View shipping label/ }).getAttribute("href");
+    assert.ok(href, "the label link has an address");
     const pdf = await context.request.get(href);
     assert.equal(pdf.headers()["content-type"], "application/pdf");
     await expectVisible(detail.getByText("No refunds."));
@@ -122,44 +132,69 @@ describe("admin orders with JavaScript", () => {
     await rowOf(page, orderNumber).getByRole("button", { name: `Process refund for order ${orderNumber}` }).click();
     await expectVisible(page.getByRole("dialog", { name: "Process Refund" }).getByText("This order has already been refunded."));
     assert.deepEqual(problems, []);
-    await context.close();
   });
 });
 
 describe("admin orders without JavaScript", () => {
   test("the orders list is rendered by the server, its controls waiting for JavaScript", async () => {
-    const { page, context, problems } = await newPage({ javaScriptEnabled: false });
+    // A paid and an unpaid order of the test's own, so both filters have something to show.
+    const cap = await ownCap();
+    const paidOrder = await placeOrder(cap.id, { buyer: newBuyer("Paula Paid") });
+    const unpaidOrder = await placeOrder(cap.id, { buyer: newBuyer("Ulla Unpaid"), pay: false });
+
+    const { page, problems } = await newPage({ javaScriptEnabled: false });
     await signIn(page, ADMIN);
     await page.waitForURL("**/admin/subscribers");
     await page.goto("/admin/orders");
     await expectVisible(page.getByRole("heading", { name: "Order Management" }));
     const heading = page.getByRole("heading", { name: /^Orders \(\d+\)$/ });
     await expectVisible(heading);
-    const count = Number((await heading.innerText()).match(/\((\d+)\)/)[1]);
+    const count = countIn(await heading.innerText());
     const rows = page.getByTestId("order-row");
     assert.equal(await rows.count(), count);
-    if (count === 0) {
-      await expectVisible(page.getByText("No orders yet"));
-      await expectVisible(page.getByText("Orders will appear here once customers start making purchases."));
-    } else {
-      // A dropdown that cannot save without JavaScript is shown but disabled, never silently inert.
-      assert.equal(await rows.first().getByRole("combobox").isDisabled(), true);
-      assert.match(await rows.first().innerText(), /\$\d+\.\d{2}/);
-      // The filters are links: paid and unpaid orders split the list between them.
-      const filters = page.getByRole("navigation", { name: "Show orders" });
-      await filters.getByRole("link", { name: /^Paid/ }).click();
-      await page.waitForURL(/show=paid/);
-      const paid = Number((await heading.innerText()).match(/\((\d+)\)/)[1]);
-      assert.equal(await rows.count(), paid);
-      for (const row of await rows.all()) assert.doesNotMatch(await row.innerText(), /Unpaid/);
-      await filters.getByRole("link", { name: /^Unpaid/ }).click();
-      await page.waitForURL(/show=unpaid/);
-      const unpaid = Number((await heading.innerText()).match(/\((\d+)\)/)[1]);
-      assert.equal(paid + unpaid, count);
-      assert.equal(await rows.count(), unpaid);
-      for (const row of await rows.all()) assert.match(await row.innerText(), /Unpaid/);
-    }
+    assert.ok(count >= 2, `the test's two orders are listed (${count})`);
+    await expectVisible(rowOf(page, paidOrder.orderNumber));
+    await expectVisible(rowOf(page, unpaidOrder.orderNumber));
+    // A dropdown that cannot save without JavaScript is shown but disabled, never silently inert.
+    assert.equal(await rows.first().getByRole("combobox").isDisabled(), true);
+    assert.match(await rows.first().innerText(), /\$\d+\.\d{2}/);
+    // The filters are links: paid and unpaid orders split the list between them.
+    const filters = page.getByRole("navigation", { name: "Show orders" });
+    await filters.getByRole("link", { name: /^Paid/ }).click();
+    await page.waitForURL(/show=paid/);
+    const paid = countIn(await heading.innerText());
+    assert.equal(await rows.count(), paid);
+    for (const row of await rows.all()) assert.doesNotMatch(await row.innerText(), /Unpaid/);
+    await expectVisible(rowOf(page, paidOrder.orderNumber));
+    assert.equal(await rowOf(page, unpaidOrder.orderNumber).count(), 0);
+    await filters.getByRole("link", { name: /^Unpaid/ }).click();
+    await page.waitForURL(/show=unpaid/);
+    const unpaid = countIn(await heading.innerText());
+    assert.equal(paid + unpaid, count);
+    assert.equal(await rows.count(), unpaid);
+    for (const row of await rows.all()) assert.match(await row.innerText(), /Unpaid/);
+    await expectVisible(rowOf(page, unpaidOrder.orderNumber));
+    assert.equal(await rowOf(page, paidOrder.orderNumber).count(), 0);
     assert.deepEqual(problems, []);
-    await context.close();
+  });
+
+  test("a store without any order says so", async () => {
+    // Every other test leaves orders behind on the shared store: this one gets a store of its own.
+    const admin = { username: "e2e-empty-admin", password: `empty-${uniqueToken()}` };
+    const store = await startStore({
+      name: "e2e-no-orders",
+      env: { ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password, ADMIN_EMAIL: "e2e-empty-admin@example.com" },
+    });
+    onCleanup(() => store.stop());
+    const { page, problems } = await newPage({ javaScriptEnabled: false, baseURL: store.baseUrl });
+    await signIn(page, admin);
+    await page.waitForURL("**/admin/subscribers");
+    await page.goto("/admin/orders");
+    await expectVisible(page.getByRole("heading", { name: "Order Management" }));
+    await expectVisible(page.getByRole("heading", { name: "Orders (0)" }));
+    assert.equal(await page.getByTestId("order-row").count(), 0);
+    await expectVisible(page.getByText("No orders yet"));
+    await expectVisible(page.getByText("Orders will appear here once customers start making purchases."));
+    assert.deepEqual(problems, []);
   });
 });
