@@ -201,3 +201,9 @@ export interface AdminSettingsView {
   backgroundMusic: string;
   texts: Record<TextSettingKey, string>;
 }
+
+/** What the admin's shipping test reports: the label it bought for the test parcel. */
+export interface ShippingTestResult {
+  message: string;
+  details: { trackingNumber: string; carrier: string; cost: number; labelUrl: string };
+}

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { Notice } from "~/lib/use-notice-toast";
-import type { ShippingTestResult } from "../../../../server/services/shipping-test";
+import type { ShippingTestResult } from "../../../../server/contracts/admin-settings";
 
 /** The App Settings tab's forms, one intent each; the texts use their setting key. */
 export type SettingsIntent =
