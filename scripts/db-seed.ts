@@ -6,7 +6,7 @@
  * again (existing products stay) and resets all six app settings to the demo values.
  */
 import { migrateToLatest, openDatabase } from "../db/client";
-import { seedDemo, seedIfEmpty } from "../db/seed";
+import { seedDemo, seedIfEmpty } from "../server/seed";
 import { loadConfig } from "../server/config";
 import { systemClock, type AppContext } from "../server/context";
 

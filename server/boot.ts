@@ -1,5 +1,5 @@
 import { migrateToLatest, openDatabase } from "../db/client";
-import { seedIfEmpty } from "../db/seed";
+import { seedIfEmpty } from "./seed";
 import { loadConfig } from "./config";
 import { systemClock, type AppContext } from "./context";
 import { ensureAdmin } from "./services/users";

@@ -2,8 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Lock } from "lucide-react";
-import { loginSchema } from "../../server/contracts/auth";
-import type { loginAction, loginLoader } from "../../server/http/login-door";
+import { loginSchema, type LoginActionData, type LoginLoaderData } from "../../server/contracts/auth";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
@@ -12,8 +11,8 @@ import { useNoticeToast } from "~/lib/use-notice-toast";
 
 /** "Admin Login": the same screen at /admin/login and /auth. Works without JavaScript. */
 export function LoginScreen() {
-  const { launchesAt, launched, brand, signInNotKept, redirectTo } = useLoaderData<typeof loginLoader>();
-  const lastResult = useActionData<typeof loginAction>();
+  const { launchesAt, launched, brand, signInNotKept, redirectTo } = useLoaderData<LoginLoaderData>();
+  const lastResult = useActionData<LoginActionData>();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
   const loginError = lastResult?.error?.[""]?.[0];

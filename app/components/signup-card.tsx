@@ -2,8 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useActionData, useFetcher, useFormAction } from "@remix-run/react";
 import { CircleAlert, CircleCheck } from "lucide-react";
-import { HONEYPOT_FIELD, subscribeSchema } from "../../server/contracts/subscribe";
-import type { SubscribeActionData, subscribeAction } from "../../server/http/subscribe-door";
+import { HONEYPOT_FIELD, subscribeSchema, type SubscribeActionData } from "../../server/contracts/subscribe";
 import { FieldError } from "~/components/form-messages";
 import { TermsDialog } from "~/components/terms-dialog";
 import { Button } from "~/components/ui/button";
@@ -36,7 +35,7 @@ export function SignupCard({
   serverToday: string;
   className?: string;
 }) {
-  const fetcher = useFetcher<typeof subscribeAction>();
+  const fetcher = useFetcher<SubscribeActionData>();
   const pageResult = useActionData<unknown>();
   const result = fetcher.data ?? (isSubscribeData(pageResult) ? pageResult : undefined);
   const pending = fetcher.state !== "idle";

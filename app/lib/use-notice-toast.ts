@@ -1,11 +1,8 @@
 import { useEffect } from "react";
 import { notify } from "~/components/toasts";
+import type { Notice } from "../../server/contracts/layout";
 
-export interface Notice {
-  kind: "success" | "error" | "info";
-  title: string;
-  description?: string;
-}
+export type { Notice };
 
 /**
  * Shows an action's notice as a toast once per response. Actions that do not redirect return

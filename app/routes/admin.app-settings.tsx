@@ -4,7 +4,7 @@ import { AdminSection } from "~/components/admin/admin-section";
 import { CountdownForm } from "~/components/admin/settings/countdown-form";
 import { MediaSetting } from "~/components/admin/settings/media-setting";
 import { SettingsLoadError } from "~/components/admin/settings/settings-load-error";
-import { appSettingsAction } from "~/components/admin/settings/settings-actions.server";
+import { appSettingsAction } from "../../server/http/admin-settings-door";
 import { TextSettingForm } from "~/components/admin/settings/text-setting-form";
 import { getAppContext } from "../../server/boot";
 import { requireAdminPage } from "../../server/http/auth";

@@ -4,7 +4,7 @@ import { AdminSection } from "~/components/admin/admin-section";
 import { ChangePasswordForm } from "~/components/admin/settings/change-password-form";
 import { ProfileCard } from "~/components/admin/settings/profile-card";
 import { ShippingTestPanel } from "~/components/admin/settings/shipping-test-panel";
-import { accountAction } from "~/components/admin/settings/account-actions.server";
+import { accountAction } from "../../server/http/admin-account-door";
 import { getAppContext } from "../../server/boot";
 import { requireAdminPage } from "../../server/http/auth";
 

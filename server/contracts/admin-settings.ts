@@ -1,4 +1,6 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
+import type { Notice } from "./layout";
 import { SKIPPED_TIME_MESSAGE } from "./store-time";
 
 /**
@@ -201,3 +203,30 @@ export interface AdminSettingsView {
   backgroundMusic: string;
   texts: Record<TextSettingKey, string>;
 }
+
+/** What the admin's shipping test reports: the label it bought for the test parcel. */
+export interface ShippingTestResult {
+  message: string;
+  details: { trackingNumber: string; carrier: string; cost: number; labelUrl: string };
+}
+
+/** The App Settings tab's forms, one intent each; the texts use their setting key. */
+export type SettingsIntent =
+  | "countdown-date"
+  | "background-video"
+  | "background-music"
+  | "countdown_text"
+  | "homepage_tagline"
+  | "homepage_subtitle";
+
+/** What the App Settings action answers: conform's reply for the form, and the toast. */
+export interface SettingsActionData {
+  intent: SettingsIntent;
+  lastResult: SubmissionResult<string[]>;
+  notice: Notice | null;
+}
+
+/** What the Account tab's action answers: the password form's reply, or the shipping test's label. */
+export type AccountActionData =
+  | { intent: "change-password"; lastResult: SubmissionResult<string[]>; notice: Notice | null }
+  | { intent: "test-shipping"; result: ShippingTestResult | null; notice: Notice | null };

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 
 /** Shared by the login form, tRPC and `POST /api/login`. Messages are the spec's, exactly. */
@@ -32,3 +33,17 @@ export interface PublicUser {
   email: string;
   isAdmin: boolean;
 }
+
+/** The login screen's loader (/auth and /admin/login): the launch it names and where a sign-in goes next. */
+export interface LoginLoaderData {
+  /** The countdown's launch as a sentence in store time; null when the setting is not a date. */
+  launchesAt: string | null;
+  launched: boolean;
+  brand: string;
+  /** Set when the password was right but the browser dropped the session cookie. */
+  signInNotKept: string | null;
+  redirectTo: string;
+}
+
+/** A refused sign-in, for the form to show (a successful one redirects). */
+export type LoginActionData = SubmissionResult<string[]>;

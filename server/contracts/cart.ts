@@ -106,3 +106,18 @@ export interface CartView {
 }
 
 export const EMPTY_CART: CartView = { cartItems: [], totalPrice: 0, count: 0 };
+
+/** What "Add To Bag" answers a fetcher with (a plain browser post gets a redirect instead). */
+export interface AddToBagData {
+  ok: boolean;
+  notice: ActionNotice;
+}
+
+/** What /cart's plus, minus and remove buttons answer a fetcher with. */
+export interface CartFormData {
+  ok: boolean;
+  intent: CartIntent | null;
+  /** The bag after the change (or as it is, after a failure), so a dropdown need not ask again. */
+  cart: CartView;
+  notice: ActionNotice | null;
+}

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 
 /** Addresses are trimmed and lower-cased, so one person cannot subscribe twice. */
@@ -22,3 +23,11 @@ export const SUBSCRIBE_MESSAGES = {
 
 /** The honeypot field's name: people never see it, form-filling bots do. */
 export const HONEYPOT_FIELD = "website";
+
+/** What the sign-up card's form action answers, on every page that shows the card. */
+export interface SubscribeActionData {
+  intent: "subscribe";
+  lastResult: SubmissionResult<string[]>;
+  /** What the card shows inline (and the toast says): always the spec's texts. */
+  notice: { kind: "success" | "error"; title: string; description: string } | null;
+}

@@ -2,10 +2,11 @@ import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { getAppContext } from "../boot";
 import {
   type ActionNotice,
+  type AddToBagData,
   CART_MESSAGES,
+  type CartFormData,
   cartFormSchema,
   type CartIntent,
-  type CartView,
   EMPTY_CART,
   ENHANCED_FIELD,
 } from "../contracts/cart";
@@ -38,11 +39,6 @@ function back(ctx: AppContext, request: Request, to: string, notice: ActionNotic
   return notice ? redirectWithToast(ctx, request, to, notice, headers) : redirect(to, { headers });
 }
 
-export interface AddToBagData {
-  ok: boolean;
-  notice: ActionNotice;
-}
-
 /** "Add To Bag" on a product page: one unit of the product in the URL. */
 export async function addToBagAction({ request, params }: ActionFunctionArgs) {
   const ctx = await getAppContext();
@@ -63,14 +59,6 @@ export async function addToBagAction({ request, params }: ActionFunctionArgs) {
     if (!enhanced) return back(ctx, request, page, notice);
     return data<AddToBagData>({ ok: false, notice }, { status });
   }
-}
-
-export interface CartFormData {
-  ok: boolean;
-  intent: CartIntent | null;
-  /** The bag after the change (or as it is, after a failure), so a dropdown need not ask again. */
-  cart: CartView;
-  notice: ActionNotice | null;
 }
 
 const FALLBACK: Record<CartIntent, string> = {

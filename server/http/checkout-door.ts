@@ -14,16 +14,17 @@ import {
   type CheckoutValues,
 } from "../contracts/checkout-form";
 import { getAppContext } from "../boot";
-import type { ActionNotice, CartView } from "../contracts/cart";
+import type { ActionNotice } from "../contracts/cart";
 import { CHECKOUT_MESSAGES, customerInfoSchema, orderNumberOf, shippingMethodSchema } from "../contracts/checkout";
+import type { CheckoutLoaderData, Country } from "../contracts/checkout-page";
 import type { AppContext } from "../context";
 import { DomainError, EmptyCart, NotFound } from "../errors";
-import { payLocalIntentById } from "../integrations/payments/local";
-import { SHIPPING_COUNTRIES } from "../integrations/shipping/local-rates";
 import { getCart } from "../services/cart";
 import { orderForPayment, processOrder, quoteShipping } from "../services/checkout";
 import { completeHostedCheckout, startHostedCheckout } from "../services/hosted-checkout";
+import { payWithTestCard } from "../services/local-payments";
 import { confirmPayment } from "../services/order-confirmation";
+import { countryOf, SHIPPING_DESTINATIONS } from "../services/shipping-countries";
 import { estimateTax, storedTaxView } from "../services/tax";
 import { cartSessionIdOf } from "./cart-session";
 import { redirectWithToast } from "./flash";
@@ -39,20 +40,6 @@ import { siteOrigin } from "./site-origin";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
-export interface Country {
-  code: string;
-  name: string;
-}
-
-const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
-/** The shipping table's countries with English names: the US first (the default), then A to Z. */
-const COUNTRIES: Country[] = [
-  { code: "US", name: "United States" },
-  ...SHIPPING_COUNTRIES.filter((code) => code !== "US")
-    .map((code) => ({ code, name: regionNames.of(code) ?? code }))
-    .sort((a, b) => a.name.localeCompare(b.name, "en")),
-];
-
 /** The screens call test mode "local": the store's own card form rather than Stripe's. */
 const paymentModeOf = (ctx: AppContext) => (ctx.config.payments.mode === "stripe" ? "stripe" : "local");
 
@@ -61,12 +48,6 @@ const emptyCartRedirect = (ctx: AppContext, request: Request) =>
 
 const isEmptyCart = (error: unknown) => error instanceof EmptyCart;
 
-export interface CheckoutLoaderData {
-  cart: CartView;
-  countries: Country[];
-  payment: { mode: "local" } | { mode: "stripe"; publishableKey: string };
-}
-
 /** /checkout: the bag to summarise, or home with "Cart is empty" (a flash: JS or not). */
 export async function checkoutLoader({ request }: LoaderFunctionArgs) {
   const ctx = await getAppContext();
@@ -74,7 +55,7 @@ export async function checkoutLoader({ request }: LoaderFunctionArgs) {
   if (cart.cartItems.length === 0) throw await emptyCartRedirect(ctx, request);
   const payments = ctx.config.payments;
   const payment: CheckoutLoaderData["payment"] = payments.mode === "stripe" ? { mode: "stripe", publishableKey: payments.publishableKey } : { mode: "local" };
-  return data<CheckoutLoaderData>({ cart, countries: COUNTRIES, payment }, { headers: NO_STORE });
+  return data<CheckoutLoaderData>({ cart, countries: SHIPPING_DESTINATIONS, payment }, { headers: NO_STORE });
 }
 
 export interface CheckoutActionData {
@@ -199,7 +180,7 @@ export async function payLoader({ request, params }: LoaderFunctionArgs) {
       paymentIntentId,
       orderNumber: orderNumberOf(order),
       details,
-      country: COUNTRIES.find((c) => c.code === details.country) ?? { code: details.country, name: details.country },
+      country: countryOf(details.country),
       items: items.map((i) => ({ name: i.productName, imageUrl: i.imageUrl, unitPrice: i.productPriceCents / 100, quantity: i.quantity, total: i.totalCents / 100 })),
       subtotal: order.subtotalCents / 100,
       shipping: order.shippingCents / 100,
@@ -241,9 +222,8 @@ export async function payAction({ request, params }: ActionFunctionArgs) {
   const errors = cardErrors(card);
   if (Object.keys(errors).length > 0) return failed(Object.values(errors)[0]!, 400, errors);
   try {
-    const intent = await payLocalIntentById(ctx, { paymentIntentId, cardNumber: card.cardNumber });
-    if (intent.status !== "succeeded") return failed(intent.lastError ?? CHECKOUT_UI.paymentFailedFallback, 402);
-    await confirmPayment(ctx, intent.id);
+    const payment = await payWithTestCard(ctx, { paymentIntentId }, card.cardNumber);
+    if (!payment.paid) return failed(payment.message ?? CHECKOUT_UI.paymentFailedFallback, 402);
     return success;
   } catch (error) {
     if (error instanceof DomainError) {

@@ -3,7 +3,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { formatInTimeZone } from "date-fns-tz";
 import { getAppContext } from "../boot";
 import type { AppContext } from "../context";
-import { loginSchema } from "../contracts/auth";
+import { loginSchema, type LoginActionData, type LoginLoaderData } from "../contracts/auth";
 import { STORE_TIME_ZONE } from "../contracts/store-time";
 import { TooMany, Unauthenticated } from "../errors";
 import { getSettingValue } from "../services/settings";
@@ -37,7 +37,7 @@ function signInNotKeptMessage(ctx: AppContext, request: Request): string {
  * The login screen's loader, shared by /auth and /admin/login. Already signed in: to /admin; just
  * signed in: on to where the visitor was going, with the spec's toast.
  */
-export async function loginLoader({ request }: LoaderFunctionArgs) {
+export async function loginLoader({ request }: LoaderFunctionArgs): Promise<LoginLoaderData> {
   const ctx = await getAppContext();
   const { user } = await authenticate(ctx, request);
   const url = new URL(request.url);
@@ -73,7 +73,7 @@ export async function loginAction({ request, context }: ActionFunctionArgs) {
   const ctx = await getAppContext();
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: loginSchema });
-  if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  if (submission.status !== "success") return data<LoginActionData>(submission.reply({ hideFields: ["password"] }), { status: 400 });
   try {
     const { token, expiresAt } = await login(ctx, submission.value, clientIpOf(context));
     const check = new URLSearchParams({ redirectTo: safeRedirectPath(formData.get("redirectTo"), AFTER_SIGN_IN), [SIGNED_IN_PARAM]: "1" });
@@ -83,7 +83,7 @@ export async function loginAction({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof Unauthenticated || error instanceof TooMany)) throw error;
     // Shown inline by the form and as a toast with JavaScript; not flashed (see subscribe-door).
-    return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), {
+    return data<LoginActionData>(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), {
       status: error instanceof TooMany ? 429 : 401,
     });
   }

@@ -1,18 +1,10 @@
-import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs } from "@remix-run/node";
 import { getAppContext } from "../boot";
-import { HONEYPOT_FIELD, SUBSCRIBE_MESSAGES, subscribeSchema } from "../contracts/subscribe";
+import { HONEYPOT_FIELD, SUBSCRIBE_MESSAGES, subscribeSchema, type SubscribeActionData } from "../contracts/subscribe";
 import { Conflict, TooMany } from "../errors";
 import { subscribe } from "../services/subscribers";
 import { clientIpOf } from "./client-ip";
-
-export interface SubscribeActionData {
-  intent: "subscribe";
-  lastResult: SubmissionResult<string[]>;
-  /** What the card shows inline (and the toast says): always the spec's texts. */
-  notice: { kind: "success" | "error"; title: string; description: string } | null;
-}
 
 /**
  * The sign-up card's form action, shared by every page that shows the card (it posts to the

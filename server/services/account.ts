@@ -1,4 +1,4 @@
-import { changePasswordApiSchema, PASSWORD_MESSAGES } from "../contracts/admin-settings";
+import { changePasswordApiSchema, PASSWORD_MESSAGES, type ShippingTestResult } from "../contracts/admin-settings";
 import type { PublicUser } from "../contracts/auth";
 import type { AppContext } from "../context";
 import { DomainError, Invalid, NotFound } from "../errors";
@@ -6,7 +6,7 @@ import { parseInput } from "./admin-settings";
 import { hashPassword, verifyPassword } from "./passwords";
 import { RateLimiter } from "./rate-limit";
 import { invalidateUserSessions } from "./sessions";
-import { testShippingLabel, type ShippingTestResult } from "./shipping-test";
+import { testShippingLabel } from "./shipping-test";
 
 // A stolen session must not become a way to guess the password it would need to lock the owner
 // out: wrong current passwords are limited per user, like failed logins are.

@@ -1,6 +1,7 @@
 import type Stripe from "stripe";
 import type { AppContext } from "../context";
-import { NotFound } from "../errors";
+import { Invalid, NotFound } from "../errors";
+import { verifyStripeEvent } from "../integrations/payments/stripe";
 import { expireOrder } from "./holds";
 import { completeHostedCheckout } from "./hosted-checkout";
 import { confirmPayment, type ConfirmOutcome } from "./order-confirmation";
@@ -38,6 +39,20 @@ async function actOnCheckoutSession(ctx: AppContext, sessionId: string): Promise
 async function orderIdFor(ctx: AppContext, paymentIntentId: string): Promise<number | null> {
   const order = await ctx.db.selectFrom("orders").select("id").where("paymentIntentId", "=", paymentIntentId).executeTakeFirst();
   return order?.id ?? null;
+}
+
+/**
+ * A Stripe webhook's event, once its signature over the raw body checks out. Anything else (no
+ * webhook secret configured, a forged or altered body) throws Invalid: nothing in it can be trusted.
+ */
+export function verifiedStripeEvent(ctx: AppContext, rawBody: string, signature: string): Stripe.Event {
+  const payments = ctx.config.payments;
+  if (payments.mode !== "stripe" || !payments.webhookSecret) throw new Invalid("Stripe webhooks are not configured.");
+  try {
+    return verifyStripeEvent(rawBody, signature, payments.webhookSecret, payments.secretKey);
+  } catch {
+    throw new Invalid("Invalid signature.");
+  }
 }
 
 /**

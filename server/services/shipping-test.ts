@@ -1,3 +1,4 @@
+import type { ShippingTestResult } from "../contracts/admin-settings";
 import type { AppContext } from "../context";
 import { Conflict, Invalid } from "../errors";
 import { shippingFor, type Parcel, type ShippingAddress } from "../integrations/shipping";
@@ -14,11 +15,6 @@ export const TEST_ADDRESS: ShippingAddress = {
   phone: "+1 415 555 0100",
   email: "shipping-test@example.com",
 };
-
-export interface ShippingTestResult {
-  message: string;
-  details: { trackingNumber: string; carrier: string; cost: number; labelUrl: string };
-}
 
 /**
  * Spec §7 POST /api/admin/test-{shipping provider}: buys a label for the test parcel through the

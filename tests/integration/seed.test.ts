@@ -3,7 +3,7 @@ import path from "node:path";
 import { formatInTimeZone } from "date-fns-tz";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemo, seedIfEmpty } from "../../db/seed";
+import { seedDemo, seedIfEmpty } from "../../server/seed";
 import { IMAGE_WIDTHS, variantUrls } from "../../server/services/image-variants";
 import { getPublicSettings } from "../../server/services/settings";
 import { createTestContext } from "../setup/context";

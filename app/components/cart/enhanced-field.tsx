@@ -1,7 +1,7 @@
 import { useHydrated } from "remix-utils/use-hydrated";
 import { ENHANCED_FIELD } from "../../../server/contracts/cart";
 
-/** Tells a cart action that a fetcher posted (see server/http/cart-door.ts). */
+/** Tells a cart action that a fetcher posted, so it answers with data rather than a redirect (ENHANCED_FIELD). */
 export function EnhancedField() {
   return useHydrated() ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null;
 }

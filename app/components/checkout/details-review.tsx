@@ -1,5 +1,5 @@
 import { formatUsd } from "../../../server/contracts/money";
-import type { Country } from "../../../server/http/checkout-door";
+import type { Country } from "../../../server/contracts/checkout-page";
 import { estimatedDaysText, type CheckoutValues, type RateView } from "../../../server/contracts/checkout-form";
 
 /**

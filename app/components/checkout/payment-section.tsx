@@ -2,7 +2,7 @@ import { CircleCheck, Lock, ShieldCheck } from "lucide-react";
 import { lazy, Suspense } from "react";
 import type { OrderSummary } from "../../../server/contracts/checkout";
 import { formatUsd } from "../../../server/contracts/money";
-import type { CheckoutLoaderData } from "../../../server/http/checkout-door";
+import type { CheckoutLoaderData } from "../../../server/contracts/checkout-page";
 import { Spinner } from "~/components/spinner";
 import { Button } from "~/components/ui/button";
 import { SectionTitle } from "./customer-fields";

@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { ArrowRight, CircleAlert, LoaderCircle } from "lucide-react";
-import type { AddToBagData } from "../../../server/http/cart-door";
+import type { AddToBagData } from "../../../server/contracts/cart";
 import { EnhancedField } from "~/components/cart/enhanced-field";
 import { Button } from "~/components/ui/button";
 import { useNoticeToast } from "~/lib/use-notice-toast";

@@ -1,10 +1,8 @@
-import fs from "node:fs/promises";
-import path from "node:path";
 import { orderStatusSchema, refundSchema } from "../../contracts/admin-orders";
 import { jsonError, pathId } from "../../http/rest";
-import { labelsDir } from "../../integrations/shipping/local";
 import { listOrders, setOrderStatus } from "../../services/admin-orders";
 import { buyLabelAgain } from "../../services/fulfilment";
+import { readLabel } from "../../services/labels";
 import { processRefund, refundEligibility } from "../../services/refunds";
 import { route } from "../route";
 
@@ -89,15 +87,11 @@ export const adminOrderRoutes = [
     guard: "admin",
     handle: async ({ params, ctx }) => {
       const name = params.file ?? "";
-      if (!/^\d+-[0-9a-f]{32}\.pdf$/.test(name)) return jsonError(404, "Label not found.");
-      try {
-        const pdf = await fs.readFile(path.join(labelsDir(ctx), name));
-        return new Response(pdf, {
-          headers: { "Content-Type": "application/pdf", "Cache-Control": "private, no-store", "Content-Disposition": `inline; filename="${name}"` },
-        });
-      } catch {
-        return jsonError(404, "Label not found.");
-      }
+      const pdf = await readLabel(ctx, name);
+      if (!pdf) return jsonError(404, "Label not found.");
+      return new Response(pdf, {
+        headers: { "Content-Type": "application/pdf", "Cache-Control": "private, no-store", "Content-Disposition": `inline; filename="${name}"` },
+      });
     },
   }),
 ];

@@ -2,8 +2,8 @@ import { calculateTaxSchema, confirmOrderSchema, localCardSchema, processOrderSc
 import { toRateView } from "../../contracts/checkout-form";
 import { cartSessionIdOf } from "../../http/cart-session";
 import { clientIpOf } from "../../http/client-ip";
-import { payLocalIntent } from "../../integrations/payments/local";
 import { processOrder, quoteShipping } from "../../services/checkout";
+import { payWithTestCard } from "../../services/local-payments";
 import { confirmPayment } from "../../services/order-confirmation";
 import { estimateTax } from "../../services/tax";
 import { route } from "../route";
@@ -86,11 +86,11 @@ export const checkoutRoutes = [
     unavailable: (ctx) => (ctx.config.payments.mode !== "test" ? "The local test processor is off: payments go through Stripe." : null),
     input: localCardSchema,
     handle: async ({ input, ctx }) => {
-      const intent = await payLocalIntent(ctx, input);
-      if (intent.status !== "succeeded") {
-        return Response.json({ status: intent.status, message: intent.lastError ?? "The payment did not go through." }, { status: 402 });
+      const payment = await payWithTestCard(ctx, { clientSecret: input.clientSecret }, input.cardNumber);
+      if (!payment.paid) {
+        return Response.json({ status: payment.status, message: payment.message ?? "The payment did not go through." }, { status: 402 });
       }
-      return Response.json(await confirmPayment(ctx, intent.id));
+      return Response.json(payment.confirmation);
     },
   }),
 ];

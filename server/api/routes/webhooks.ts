@@ -2,8 +2,7 @@ import crypto from "node:crypto";
 import type Stripe from "stripe";
 import { z } from "zod";
 import { jsonError, parseJsonBody } from "../../http/rest";
-import { verifyStripeEvent } from "../../integrations/payments/stripe";
-import { handleStripeEvent } from "../../services/payment-events";
+import { handleStripeEvent, verifiedStripeEvent } from "../../services/payment-events";
 import { unsubscribeByEmail } from "../../services/unsubscribe";
 import { route } from "../route";
 
@@ -51,13 +50,12 @@ export const webhookRoutes = [
     handle: async ({ request, ctx }) => {
       const payments = ctx.config.payments;
       if (payments.mode !== "stripe" || !payments.webhookSecret) return jsonError(404, "Stripe webhooks are not configured.");
-      const { secretKey, webhookSecret } = payments;
       const signature = request.headers.get("stripe-signature");
       const payload = await request.text();
       if (!signature) return jsonError(400, "Invalid signature.");
       let event: Stripe.Event;
       try {
-        event = verifyStripeEvent(payload, signature, webhookSecret, secretKey);
+        event = verifiedStripeEvent(ctx, payload, signature);
       } catch {
         return jsonError(400, "Invalid signature.");
       }

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { KeyRound } from "lucide-react";
-import type { AccountActionData } from "./types";
+import type { AccountActionData } from "../../../../server/contracts/admin-settings";
 import { InlineNotice, SettingsCard } from "./settings-card";
 import { Field } from "~/components/field";
 import { useIntentFetcher } from "./use-intent-fetcher";

@@ -5,7 +5,7 @@ import { formatInTimeZone } from "date-fns-tz";
 import { CalendarClock } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { DatePicker } from "./date-picker";
-import type { SettingsActionData } from "./types";
+import type { SettingsActionData } from "../../../../server/contracts/admin-settings";
 import { InlineNotice, SettingsCard } from "./settings-card";
 import { Field } from "~/components/field";
 import { useIntentFetcher } from "./use-intent-fetcher";

@@ -1,6 +1,6 @@
 import { Film, Music } from "lucide-react";
 import { useCallback, useEffect, useRef } from "react";
-import type { SettingsActionData } from "./types";
+import type { SettingsActionData } from "../../../../server/contracts/admin-settings";
 import { InlineNotice, SettingsCard } from "./settings-card";
 import { Field } from "~/components/field";
 import { UploadDropzone } from "./upload-dropzone";

@@ -1,5 +1,5 @@
 import { ExternalLink, Truck } from "lucide-react";
-import type { AccountActionData } from "./types";
+import type { AccountActionData } from "../../../../server/contracts/admin-settings";
 import { InlineNotice, SettingsCard } from "./settings-card";
 import { useIntentFetcher } from "./use-intent-fetcher";
 import { Button } from "~/components/ui/button";

@@ -1,5 +1,5 @@
 import { Heading, Quote, Type } from "lucide-react";
-import type { SettingsActionData } from "./types";
+import type { SettingsActionData } from "../../../../server/contracts/admin-settings";
 import { InlineNotice, SettingsCard, Textarea } from "./settings-card";
 import { Field } from "~/components/field";
 import { useIntentFetcher } from "./use-intent-fetcher";

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import { formatInTimeZone } from "date-fns-tz";
 import sharp from "sharp";
-import type { AppContext } from "../server/context";
-import { deleteWebpVariants, writeWebpVariants } from "../server/services/image-variants";
-import { STORE_TIME_ZONE, storeWallClockToUtc } from "../server/contracts/store-time";
-import { SETTING_KEYS, setSetting, settingDefaults } from "../server/services/settings";
+import type { AppContext } from "./context";
+import { deleteWebpVariants, writeWebpVariants } from "./services/image-variants";
+import { STORE_TIME_ZONE, storeWallClockToUtc } from "./contracts/store-time";
+import { SETTING_KEYS, setSetting, settingDefaults } from "./services/settings";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

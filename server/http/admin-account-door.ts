@@ -1,12 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs } from "@remix-run/node";
-import type { AccountActionData } from "./types";
-import { getAppContext } from "../../../../server/boot";
-import { changePasswordSchema, PASSWORD_MESSAGES, SHIPPING_TEST_MESSAGES } from "../../../../server/contracts/admin-settings";
-import { DomainError } from "../../../../server/errors";
-import { authenticate, requireAdminPage } from "../../../../server/http/auth";
-import { statusOf } from "../../../../server/http/rest";
-import { changePassword, runShippingTest, ShippingTestFailed } from "../../../../server/services/account";
+import { getAppContext } from "../boot";
+import { type AccountActionData, changePasswordSchema, PASSWORD_MESSAGES, SHIPPING_TEST_MESSAGES } from "../contracts/admin-settings";
+import { DomainError } from "../errors";
+import { authenticate, requireAdminPage } from "./auth";
+import { statusOf } from "./rest";
+import { changePassword, runShippingTest, ShippingTestFailed } from "../services/account";
 
 // Passwords are never sent back into the page, not even after a failed attempt.
 const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmPassword"];

@@ -2,9 +2,7 @@ import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs } from "@remix-run/node";
 import { formatInTimeZone } from "date-fns-tz";
-import type { Notice } from "~/lib/use-notice-toast";
-import type { SettingsActionData, SettingsIntent } from "./types";
-import { getAppContext } from "../../../../server/boot";
+import { getAppContext } from "../boot";
 import {
   COUNTDOWN_MESSAGES,
   countdownDateSchema,
@@ -14,13 +12,16 @@ import {
   TEXT_SETTINGS,
   textSchemaFor,
   videoUrlSchema,
+  type SettingsActionData,
+  type SettingsIntent,
   type TextSettingKey,
-} from "../../../../server/contracts/admin-settings";
-import { STORE_TIME_ZONE } from "../../../../server/contracts/store-time";
-import { DomainError } from "../../../../server/errors";
-import { requireAdminPage } from "../../../../server/http/auth";
-import { statusOf } from "../../../../server/http/rest";
-import { setBackgroundMusic, setBackgroundVideo, setCountdownDate, setText } from "../../../../server/services/admin-settings";
+} from "../contracts/admin-settings";
+import type { Notice } from "../contracts/layout";
+import { STORE_TIME_ZONE } from "../contracts/store-time";
+import { DomainError } from "../errors";
+import { requireAdminPage } from "./auth";
+import { statusOf } from "./rest";
+import { setBackgroundMusic, setBackgroundVideo, setCountdownDate, setText } from "../services/admin-settings";
 
 interface Titles {
   /** The destructive toast's title when the save fails. */
