@@ -11,6 +11,10 @@ const KNOBS = {
   requests: { env: "BENCH_REQUESTS", default: 300, help: "requests per round in the same-bytes ratio" },
 };
 
+/**
+ * @param {string[]} [argv]
+ * @param {Record<string, string | undefined>} [env]
+ */
 export function readOptions(argv = process.argv.slice(2), env = process.env) {
   const { values } = parseArgs({
     args: argv,
