@@ -46,7 +46,7 @@ export function precompressAssets(dir) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const dir = path.resolve(process.argv[2] ?? "build/client/assets");
+  const dir = process.argv[2] ? path.resolve(process.argv[2]) : path.join(import.meta.dirname, "../build/client/assets");
   const s = precompressAssets(dir);
   const kb = (n) => `${(n / 1024).toFixed(0)} kB`;
   console.log(`Precompressed ${s.files} assets (${kb(s.bytes)}): ${s.br} .br (${kb(s.brBytes)}), ${s.gz} .gz (${kb(s.gzBytes)}).`);
