@@ -9,7 +9,7 @@ import express from "express";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(root, "build/server/index.js"));
-const { anonymousPageCache, apiMiddleware, booted, refuseCrossSiteWrites, sweep } = build.entry.module;
+const { anonymousPageCache, apiMiddleware, booted, refuseCrossSiteWrites, staticAssets, sweep } = build.entry.module;
 
 // A configuration the store must not run with (server/config.ts ConfigError) is one paragraph
 // for the deployer, not a stack trace.
@@ -23,10 +23,11 @@ const { config } = ctx;
 const app = express();
 app.disable("x-powered-by");
 if (config.trustProxy) app.set("trust proxy", true);
+// Fingerprinted build assets never change: served from memory with the .br/.gz the build made,
+// ahead of compression(), which would only compress them again. Everything else in public/ gets a
+// short cache.
+app.use("/assets", staticAssets(path.join(root, "build/client/assets")));
 app.use(compression());
-
-// Fingerprinted build assets never change; everything else in public/ gets a short cache.
-app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
 app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
 
 app.use(refuseCrossSiteWrites(config));

@@ -9,6 +9,7 @@ export { apiMiddleware } from "../server/api/express";
 export { booted } from "../server/boot";
 export { refuseCrossSiteWrites } from "../server/http/origin";
 export { anonymousPageCache } from "../server/http/page-cache";
+export { staticAssets } from "../server/http/static-assets";
 export { sweep } from "../server/services/sweeper";
 
 const ABORT_DELAY = 5_000;

@@ -1,91 +1,89 @@
-// `npm run bench`: throughput of the built store's busiest pages, as ratios against bare
-// node:http serving the same bytes in the same run (absolute numbers on shared machines are noise).
-// Loopback only, bounded request counts; needs a build (`npm run build`).
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import http from "node:http";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
+// `npm run bench` (after `npm run build`): the built store under load, on loopback only.
+//  (a) the same-bytes ratio of /, /store and /store/:id (with a bag cookie) and /api/products
+//      against bare node:http sending the identical bytes;
+//  (b) the rush: shoppers racing for a product's units through the whole checkout, then the
+//      database checked for units sold beyond stock.
+// Appends the figures, dated and with the machine, to docs/perf.md. `npm run bench -- --help`.
+import { cookiesOf, createClient } from "./http-client.mjs";
+import { readOptions } from "./options.mjs";
+import { appendSection, formatSection, machine, PERF_LOG } from "./perf-log.mjs";
+import { rush, soldInDatabase } from "./rush.mjs";
+import { sameBytesRatio } from "./same-bytes.mjs";
+import { assertBuilt, createDropProduct, startStore } from "./store-server.mjs";
 
-const root = path.resolve(import.meta.dirname, "..");
-const REQUESTS = Number(process.env.BENCH_REQUESTS) || 400;
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY) || 16;
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(url, server) {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    if (server.exitCode !== null) throw new Error("The store exited before it was ready.");
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("The store did not start.");
-}
-
-/** Requests per second for GET url, REQUESTS requests, CONCURRENCY at a time. */
-async function measure(url, headers = {}) {
-  let next = 0;
-  const worker = async () => {
-    while (next < REQUESTS) {
-      next++;
-      const response = await fetch(url, { headers });
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker)); // warm up
-  next = 0;
-  const start = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return REQUESTS / seconds;
-}
-
-if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
-  console.error("No build: run `npm run build` first.");
+let options;
+try {
+  options = readOptions();
+  assertBuilt();
+} catch (error) {
+  console.error(error.message);
   process.exit(1);
 }
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-bench-"));
-const port = await freePort();
-const store = spawn(process.execPath, [path.join(root, "server.js")], {
-  env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir },
-  stdio: "ignore",
-});
-const base = `http://127.0.0.1:${port}`;
+
+const startedAt = new Date();
+// The bench stops by itself: past the time bound plus the store's start (up to a minute) and the
+// last shoppers' requests (30 s at most each), give up outright (the store is killed on exit).
+const hardStop = setTimeout(() => {
+  console.error(`The bench ran past its time bound (${options.seconds} s): stopping.`);
+  process.exit(2);
+}, (options.seconds + 120) * 1000);
+hardStop.unref();
+
+const before = machine();
+console.log(`${before.cores} cores, load ${before.load.toFixed(2)}; starting the built store…`);
+const store = await startStore();
+// No new round or shopper starts after this; the store's start does not count against it.
+const deadline = Date.now() + options.seconds * 1000;
+let exitCode = 0;
 try {
-  await waitFor(`${base}/healthz`, store);
-  const results = [];
-  // A returning visitor's cookie skips the anonymous page cache: the render itself.
-  const cases = [
-    { label: "/store", route: "/store" },
-    { label: "/store (with a cookie)", route: "/store", headers: { Cookie: "bench=1" } },
-    { label: "/api/products", route: "/api/products" },
-    { label: "/", route: "/" },
-  ];
-  for (const { label, route, headers } of cases) {
-    const bytes = Buffer.from(await (await fetch(base + route, { headers })).arrayBuffer());
-    const type = route.startsWith("/api") ? "application/json" : "text/html; charset=utf-8";
-    const baseline = http.createServer((_, res) => res.writeHead(200, { "Content-Type": type }).end(bytes));
-    await new Promise((r) => baseline.listen(0, "127.0.0.1", r));
-    const bare = await measure(`http://127.0.0.1:${baseline.address().port}/`);
-    const ours = await measure(base + route, headers);
-    baseline.close();
-    results.push({ route: label, "store req/s": Math.round(ours), "bare node:http req/s": Math.round(bare), ratio: (ours / bare).toFixed(3) });
+  const client = createClient(store.base, { sockets: 4 });
+  const productId = await createDropProduct(client, store.admin, options.units);
+  const results = { startedAt, machine: before, options };
+
+  if (options.ratio) {
+    const bag = await client.request("POST", "/api/cart", { headers: { Origin: store.base }, body: { productId, quantity: 1 } });
+    if (bag.status !== 201) throw new Error(`Filling the bag answered ${bag.status}`);
+    const withBag = { Cookie: cookiesOf(bag) };
+    console.log("(a) same-bytes ratio…");
+    results.ratio = await sameBytesRatio(
+      store.base,
+      [
+        { label: "/ (bag cookie)", path: "/", headers: withBag },
+        { label: "/store (bag cookie)", path: "/store", headers: withBag },
+        { label: "/store/:id (bag cookie)", path: `/store/${productId}`, headers: withBag },
+        { label: "/api/products", path: "/api/products" },
+      ],
+      { ...options, deadline },
+    );
+    console.table(results.ratio.map((r) => ({ ...r, storePerSecond: Math.round(r.storePerSecond), barePerSecond: Math.round(r.barePerSecond), ratio: r.ratio.toFixed(3) })));
   }
-  console.table(results);
-  console.log(`ratio = store throughput / bare node:http serving the same bytes (${REQUESTS} requests, ${CONCURRENCY} at a time).`);
+  client.close();
+
+  if (options.rush) {
+    console.log(`(b) rush: ${options.shoppers} shoppers for ${options.units} units, ${options.concurrency} at a time…`);
+    results.rush = await rush(store.base, { productId, shoppers: options.shoppers, concurrency: options.concurrency, deadline });
+  }
+  // The store closes its database on SIGTERM; the figures are read from the file after that.
+  await store.stop();
+  if (results.rush) {
+    results.rush.sold = await soldInDatabase(store.databaseFile, productId, options.units);
+    if (results.rush.sold.oversold > 0) exitCode = 3;
+  }
+  results.loadAfter = machine().load;
+
+  const section = formatSection(results);
+  console.log(`\n${section}`);
+  if (options.log) {
+    appendSection(section);
+    console.log(`Appended to ${PERF_LOG}.`);
+  }
+  if (exitCode === 3) console.error("OVERSOLD: more units were paid for than there were.");
+} catch (error) {
+  console.error(error.message);
+  if (store.stderr()) console.error(store.stderr());
+  exitCode = 1;
 } finally {
-  store.kill("SIGTERM");
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await store.stop();
+  store.cleanUp();
 }
+process.exit(exitCode);

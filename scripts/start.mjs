@@ -26,5 +26,7 @@ if (stale) {
   console.log("Building the store (first start or changed sources)...");
   const result = spawnSync("npx", ["remix", "vite:build"], { stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  const precompressed = spawnSync(process.execPath, ["scripts/precompress-assets.mjs"], { stdio: "inherit" });
+  if (precompressed.status !== 0) process.exit(precompressed.status ?? 1);
 }
 await import("../server.js");

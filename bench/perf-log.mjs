@@ -1,0 +1,48 @@
+// The results as a dated Markdown section of docs/perf.md, with the machine they were taken on.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+export const PERF_LOG = path.join(root, "docs/perf.md");
+
+const fixed = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
+
+export function machine() {
+  const cpus = os.cpus();
+  return { cores: cpus.length, cpu: cpus[0]?.model.trim() ?? "unknown CPU", node: process.version, load: os.loadavg()[0] };
+}
+
+export function formatSection({ startedAt, machine: m, loadAfter, options, ratio, rush }) {
+  const lines = [];
+  const stamp = startedAt.toISOString().slice(0, 16).replace("T", " ");
+  lines.push(`## ${stamp} UTC · ${m.cores} cores (${m.cpu}) · Node ${m.node}`, "");
+  lines.push(`Load average (1 min): ${fixed(m.load, 2)} before, ${fixed(loadAfter, 2)} after.${options.note ? ` ${options.note}` : ""}`, "");
+  if (ratio) {
+    lines.push(`**Same-bytes ratio** (${options.rounds} alternating rounds of ${options.requests} requests, ${options.concurrency} at a time; median of the rounds):`, "");
+    lines.push("| route | bytes sent | store req/s | bare node:http req/s | ratio |", "|---|---|---|---|---|");
+    for (const row of ratio) {
+      lines.push(`| ${row.route} | ${row.bytes} (${row.encoding}) | ${fixed(row.storePerSecond)} | ${fixed(row.barePerSecond)} | ${fixed(row.ratio, 3)} |`);
+    }
+    lines.push("");
+  }
+  if (rush) {
+    const { outcome: o } = rush;
+    lines.push(
+      `**Rush**: ${options.shoppers} shoppers for ${options.units} units, ${options.concurrency} at a time: ` +
+        `${fixed(rush.shoppersPerSecond, 1)} shoppers/s over ${fixed(rush.seconds, 1)} s; ` +
+        `paid ${o.paid} (${rush.sold.paidUnits} units in the database, ${rush.sold.left} left), sold out ${o.soldOut}, ` +
+        `**oversold ${rush.sold.oversold}**, errors ${o.errors}${o.notRun ? `, not run (time bound) ${o.notRun}` : ""}.`,
+      "",
+    );
+    lines.push("| step | requests | p50 ms | p99 ms |", "|---|---|---|---|");
+    for (const s of rush.steps) lines.push(`| ${s.step} | ${s.requests} | ${fixed(s.p50, 1)} | ${fixed(s.p99, 1)} |`);
+    for (const e of rush.errorKinds) lines.push(``, `Error ${e.kind} ×${e.count}: ${e.sample.replace(/\s+/g, " ")}`);
+    lines.push("");
+  }
+  return lines.join("\n");
+}
+
+export function appendSection(section) {
+  fs.appendFileSync(PERF_LOG, `\n${section}`);
+}

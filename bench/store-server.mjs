@@ -1,0 +1,111 @@
+// The built store as the bench runs it: server.js in production on loopback, a fresh data folder,
+// payments in test mode, rate limits wide enough for a crowd that all comes from 127.0.0.1.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { cookiesOf, jsonOf, textOf } from "./http-client.mjs";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+// Set in a developer's shell or .env, these would reach a vendor or another database.
+const NOT_INHERITED = [
+  "STRIPE_SECRET_KEY",
+  "STRIPE_PUBLISHABLE_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "SHIPPO_API_KEY",
+  "POSTMARK_SERVER_TOKEN",
+  "PUBLIC_URL",
+  "PAYMENTS",
+  "DATABASE_URL",
+  "TRUST_PROXY",
+];
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+    probe.on("error", reject);
+  });
+
+export function assertBuilt() {
+  if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+    throw new Error("No build: run `npm run build` first.");
+  }
+}
+
+export async function startStore() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-bench-"));
+  const port = await freePort();
+  const admin = { username: "bench-admin", password: randomBytes(12).toString("hex") };
+  const env = { ...process.env };
+  for (const name of NOT_INHERITED) delete env[name];
+  Object.assign(env, {
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    ADMIN_USERNAME: admin.username,
+    ADMIN_PASSWORD: admin.password,
+    ADMIN_EMAIL: "bench@example.com",
+    LOGIN_ATTEMPTS_PER_IP: "1000000",
+    SUBSCRIBES_PER_IP: "1000000",
+    CHECKOUTS_PER_IP: "1000000",
+  });
+  const child = spawn(process.execPath, [path.join(root, "server.js")], { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  // However the bench ends (its own time bound included), the store and its temp data go with it.
+  process.once("exit", () => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  const base = `http://127.0.0.1:${port}`;
+
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 12_000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  };
+  const cleanUp = () => fs.rmSync(dataDir, { recursive: true, force: true });
+
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null || i > 240) {
+      await stop();
+      cleanUp();
+      throw new Error(`The store did not start.\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { base, dataDir, databaseFile: path.join(dataDir, "store.db"), admin, stop, cleanUp, stderr: () => stderr };
+}
+
+/** Signs in as the bench's admin and puts a product on sale with the given stock; returns its id. */
+export async function createDropProduct(client, admin, units) {
+  const login = await client.request("POST", "/api/login", { body: { username: admin.username, password: admin.password } });
+  if (login.status !== 200) throw new Error(`Admin sign-in answered ${login.status}: ${textOf(login)}`);
+  const created = await client.request("POST", "/api/admin/products", {
+    headers: { Cookie: cookiesOf(login) },
+    body: {
+      name: "Bench Drop Hoodie",
+      description: "The limited piece every shopper in the bench wants.",
+      price: 120,
+      inventory: units,
+      weight: 2,
+    },
+  });
+  if (created.status !== 201) throw new Error(`Creating the product answered ${created.status}: ${textOf(created)}`);
+  return jsonOf(created).id;
+}
