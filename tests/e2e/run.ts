@@ -1,6 +1,6 @@
 // End-to-end: starts the built store on a free port with a fresh DATA_DIR, runs the
 // tests/e2e/*.e2e.ts files with node's test runner against it (one file, one test at a time), and
-// stops the store. Build first (`npx remix vite:build`; `npm run test:e2e` does both).
+// stops the store. Build first (`npm run build`; `npm run test:e2e` does both).
 //
 //   node --import tsx tests/e2e/run.ts                    every file
 //   node --import tsx tests/e2e/run.ts landing checkout   the files whose names start with those words
