@@ -1,16 +1,25 @@
+// Toasts sit at the bottom of the window: clear of the sticky header, and gone on time by themselves.
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
-import { ADMIN, expectVisible, MODES, newPage, signIn } from "./browser.mjs";
+import type { Locator, Page } from "playwright-core";
+import { ADMIN, describe, expectVisible, MODES, newPage, signIn, test } from "./browser";
+import { uniqueEmail } from "./support/data";
 
 // A success toast shows for 5 s; its exit takes under half a second. Past this it has stayed.
 const GONE_WITHIN_MS = 8_000;
 const WIDTHS = [390, 1280];
 
-const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** The toast's box once its entrance has finished moving it. */
-async function settledBox(toast) {
-  let last = null;
+async function settledBox(toast: Locator): Promise<Box | null> {
+  let last: Box | null = null;
   for (let i = 0; i < 30; i++) {
     const box = await toast.first().boundingBox();
     if (box && last && box.x === last.x && box.y === last.y && box.width === last.width && box.height === last.height) return box;
@@ -24,7 +33,7 @@ async function settledBox(toast) {
  * The toast is clear of the sticky header, and leaves on time even while the pointer rests on
  * the navigation (a toast laid over the header used to pause under the pointer and stay).
  */
-async function expectLeavesOnItsOwn(page, toast, width) {
+async function expectLeavesOnItsOwn(page: Page, toast: Locator, width: number): Promise<void> {
   await expectVisible(toast);
   const shownAt = Date.now();
   const box = await settledBox(toast);
@@ -42,26 +51,24 @@ for (const width of WIDTHS) {
   for (const mode of MODES) {
     describe(`a success toast at ${width}px ${mode.name}`, () => {
       test("after signing in, it leaves by itself and never covers the navigation", async () => {
-        const { page, context, problems } = await newPage({ ...mode, viewport: { width, height: 800 } });
+        const { page, problems } = await newPage({ ...mode, viewport: { width, height: 800 } });
         await signIn(page, ADMIN);
         await page.waitForURL("**/admin/subscribers");
         // With JavaScript sonner shows the flash; without, the static copy that fades out in CSS.
         const toast = page.locator(mode.javaScriptEnabled ? "[data-sonner-toast]" : "[data-testid=flash-toast]").filter({ hasText: "Login successful" });
         await expectLeavesOnItsOwn(page, toast, width);
         assert.deepEqual(problems, []);
-        await context.close();
       });
     });
   }
 
   test(`a toast from the landing page's sign-up at ${width}px leaves by itself and never covers the navigation`, async () => {
-    const { page, context, problems } = await newPage({ javaScriptEnabled: true, viewport: { width, height: 800 } });
+    const { page, problems } = await newPage({ javaScriptEnabled: true, viewport: { width, height: 800 } });
     await page.goto("/");
-    await page.getByPlaceholder("you@example.com").fill(`toast-${width}-${Date.now()}@example.com`);
+    await page.getByPlaceholder("you@example.com").fill(uniqueEmail(`toast-${width}`));
     await page.getByRole("button", { name: "Sign Up" }).click();
     const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Welcome to the legacy." });
     await expectLeavesOnItsOwn(page, toast, width);
     assert.deepEqual(problems, []);
-    await context.close();
   });
 }

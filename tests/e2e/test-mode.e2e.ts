@@ -1,4 +1,3 @@
-/* global document -- used inside a callback that runs in the browser */
 // Test mode (no Stripe keys) cannot be missed or deployed by accident: every page says so, with
 // and without JavaScript, and server.js refuses a real deployment (an https PUBLIC_URL) without
 // keys unless PAYMENTS=test asks for test mode on purpose.
@@ -6,25 +5,33 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { describe, test } from "node:test";
-import { ADMIN, MODES, expectVisible, newPage, signIn } from "./browser.mjs";
-import { root, startStore } from "./support/store-process.mjs";
+import type { Page } from "playwright-core";
+import { ADMIN, describe, expectVisible, MODES, newPage, onCleanup, signIn, test } from "./browser";
+import { uniqueToken } from "./support/data";
+import { root, startStore, type StoreProcess } from "./support/store-process";
 
 const NOTICE = "Test mode: no card is charged.";
 // Whatever the shell running the tests has set, these stores start from no payment settings.
 const NO_PAYMENT_ENV = { STRIPE_SECRET_KEY: "", STRIPE_PUBLISHABLE_KEY: "", STRIPE_WEBHOOK_SECRET: "", PAYMENTS: "", PUBLIC_URL: "" };
 
-const banner = (page) => page.getByRole("status").filter({ hasText: NOTICE });
+const banner = (page: Page) => page.getByRole("status").filter({ hasText: NOTICE });
 
-async function expectBanner(page) {
+async function expectBanner(page: Page): Promise<void> {
   await expectVisible(banner(page));
   assert.equal(await banner(page).count(), 1);
   assert.equal((await banner(page).innerText()).trim(), NOTICE);
 }
 
+interface RefusedStart {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  dataDirCreated: boolean;
+}
+
 /** Runs server.js to its end (it must refuse to start): its exit code and what it printed. */
-function refusedStart(env) {
-  const dataDir = path.join(root, "tests/.tmp", `e2e-refused-${Date.now()}`);
+function refusedStart(env: Record<string, string>): Promise<RefusedStart> {
+  const dataDir = path.join(root, "tests/.tmp", `e2e-refused-${uniqueToken()}`);
   const child = spawn(process.execPath, ["server.js"], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ...NO_PAYMENT_ENV, ...env },
@@ -47,14 +54,21 @@ function refusedStart(env) {
   });
 }
 
+/** A store of the test's own, stopped when the test ends (after its browsers have closed). */
+async function ownStore(name: string, env: Record<string, string>): Promise<StoreProcess> {
+  const store = await startStore({ name, env: { ...NO_PAYMENT_ENV, ...env } });
+  onCleanup(() => store.stop());
+  return store;
+}
+
 /** The store's log has the line (stdout may trail the first answer by a moment). */
-async function expectLogLine(store, pattern) {
+async function expectLogLine(store: StoreProcess, pattern: RegExp): Promise<void> {
   const deadline = Date.now() + 5_000;
   while (!pattern.test(store.log()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   assert.match(store.log(), pattern);
 }
 
-function assertOneParagraph(stderr) {
+function assertOneParagraph(stderr: string): void {
   assert.match(stderr, /^The store cannot start: /);
   assert.equal(stderr.trim().split("\n").length, 1, `one paragraph, got:\n${stderr}`);
   assert.doesNotMatch(stderr, /\n\s+at /, "no stack trace");
@@ -63,7 +77,7 @@ function assertOneParagraph(stderr) {
 describe("the test-mode banner (the shared store runs without Stripe keys)", () => {
   for (const mode of MODES) {
     test(`shows on storefront pages and admin pages ${mode.name}`, async () => {
-      const { page, context, problems } = await newPage({ javaScriptEnabled: mode.javaScriptEnabled });
+      const { page, problems } = await newPage({ javaScriptEnabled: mode.javaScriptEnabled });
       for (const pathname of ["/", "/store", "/about"]) {
         await page.goto(pathname);
         await expectBanner(page);
@@ -76,18 +90,16 @@ describe("the test-mode banner (the shared store runs without Stripe keys)", () 
       await expectVisible(page.getByRole("heading", { name: /^Orders \(\d+\)$/ }));
       await expectBanner(page);
       assert.deepEqual(problems, []);
-      await context.close();
     });
   }
 
   test("fits a phone's width: the banner and the page do not scroll sideways", async () => {
-    const { page, context } = await newPage({ viewport: { width: 390, height: 844 } });
+    const { page } = await newPage({ viewport: { width: 390, height: 844 } });
     await page.goto("/store");
     await expectBanner(page);
     const box = await banner(page).boundingBox();
     assert.ok(box && box.width <= 390 && box.height <= 48, `a slim strip, got ${JSON.stringify(box)}`);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
-    await context.close();
   });
 });
 
@@ -115,38 +127,22 @@ describe("server.js and the payment configuration", () => {
   });
 
   test("starts in test mode with PAYMENTS=test behind an https PUBLIC_URL, says so in its log and on its pages", async () => {
-    const store = await startStore({
-      name: "e2e-test-mode",
-      env: { ...NO_PAYMENT_ENV, PUBLIC_URL: "https://shop.example", PAYMENTS: "test", SEED_ON_EMPTY: "false" },
-    });
-    try {
-      await expectLogLine(store, /^Payments: TEST MODE — no card is charged\. Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments\.$/m);
-      for (const mode of MODES) {
-        const { page, context, problems } = await newPage({ javaScriptEnabled: mode.javaScriptEnabled, baseURL: store.baseUrl });
-        await page.goto("/about");
-        await expectBanner(page);
-        assert.deepEqual(problems, []);
-        await context.close();
-      }
-    } finally {
-      await store.stop();
+    const store = await ownStore("e2e-test-mode", { PUBLIC_URL: "https://shop.example", PAYMENTS: "test", SEED_ON_EMPTY: "false" });
+    await expectLogLine(store, /^Payments: TEST MODE — no card is charged\. Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments\.$/m);
+    for (const mode of MODES) {
+      const { page, problems } = await newPage({ javaScriptEnabled: mode.javaScriptEnabled, baseURL: store.baseUrl });
+      await page.goto("/about");
+      await expectBanner(page);
+      assert.deepEqual(problems, [], mode.name);
     }
   });
 
   test("shows no banner when both Stripe keys are set", async () => {
-    const store = await startStore({
-      name: "e2e-stripe-mode",
-      env: { ...NO_PAYMENT_ENV, STRIPE_SECRET_KEY: "sk_test_e2e_mode", STRIPE_PUBLISHABLE_KEY: "pk_test_e2e_mode", SEED_ON_EMPTY: "false" },
-    });
-    try {
-      await expectLogLine(store, /^Payments: Stripe/m);
-      const { page, context } = await newPage({ javaScriptEnabled: false, baseURL: store.baseUrl });
-      await page.goto("/about");
-      await expectVisible(page.getByRole("heading", { level: 1 }));
-      assert.equal(await page.getByText(NOTICE).count(), 0);
-      await context.close();
-    } finally {
-      await store.stop();
-    }
+    const store = await ownStore("e2e-stripe-mode", { STRIPE_SECRET_KEY: "sk_test_e2e_mode", STRIPE_PUBLISHABLE_KEY: "pk_test_e2e_mode", SEED_ON_EMPTY: "false" });
+    await expectLogLine(store, /^Payments: Stripe/m);
+    const { page } = await newPage({ javaScriptEnabled: false, baseURL: store.baseUrl });
+    await page.goto("/about");
+    await expectVisible(page.getByRole("heading", { level: 1 }));
+    assert.equal(await page.getByText(NOTICE).count(), 0);
   });
 });
