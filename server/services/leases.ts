@@ -25,3 +25,8 @@ export async function holdLease(ctx: AppContext, name: string, holder: string, t
 export async function releaseLease(ctx: AppContext, name: string, holder: string): Promise<void> {
   await ctx.db.deleteFrom("leases").where("name", "=", name).where("holder", "=", holder).execute();
 }
+
+/** For the sweeper: leases nobody renewed (a holder that died) are dead rows. */
+export async function deleteExpiredLeases(ctx: AppContext): Promise<void> {
+  await ctx.db.deleteFrom("leases").where("expiresAt", "<=", ctx.clock.now().toISOString()).execute();
+}

@@ -3,7 +3,7 @@ import os from "node:os";
 import type { AppContext } from "../context";
 import { resumeFulfilment } from "./fulfilment";
 import { releaseExpiredHolds } from "./holds";
-import { holdLease, releaseLease } from "./leases";
+import { deleteExpiredLeases, holdLease, releaseLease } from "./leases";
 import { removeUnusedMedia } from "./media-uploads";
 import { removeAbandonedImages } from "./product-images";
 import { deleteExpiredRateLimits } from "./rate-limit";
@@ -49,6 +49,7 @@ export async function sweep(ctx: AppContext, holder: string = processHolder): Pr
     if (!(await stillLeader())) return true;
     await deleteExpiredSessions(ctx).catch((error: unknown) => console.error("Deleting expired sessions failed:", error));
     await deleteExpiredRateLimits(ctx).catch((error: unknown) => console.error("Deleting expired rate limits failed:", error));
+    await deleteExpiredLeases(ctx).catch((error: unknown) => console.error("Deleting expired leases failed:", error));
     const now = ctx.clock.now().getTime();
     if (now - mediaSweptAt >= MEDIA_SWEEP_EVERY_MS && (await stillLeader())) {
       mediaSweptAt = now;
