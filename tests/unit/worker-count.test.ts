@@ -1,0 +1,23 @@
+import os from "node:os";
+import { describe, expect, it } from "vitest";
+import { workerCount } from "../../server/cluster";
+
+describe("WEB_CONCURRENCY", () => {
+  it("defaults to one worker per core the process may use", () => {
+    expect(workerCount({})).toBe(os.availableParallelism());
+    expect(workerCount({ WEB_CONCURRENCY: " " })).toBe(os.availableParallelism());
+  });
+
+  it("sets the number of workers; 1 is a single process", () => {
+    expect(workerCount({ WEB_CONCURRENCY: "1" })).toBe(1);
+    expect(workerCount({ WEB_CONCURRENCY: "4" })).toBe(4);
+  });
+
+  it("refuses what is not a whole number of workers, naming the variable", () => {
+    for (const value of ["0", "-2", "1.5", "many"]) {
+      expect(() => workerCount({ WEB_CONCURRENCY: value })).toThrow(
+        `WEB_CONCURRENCY must be a whole number of workers (1 or more), not "${value}".`,
+      );
+    }
+  });
+});
