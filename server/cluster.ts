@@ -6,7 +6,7 @@ import { ConfigError } from "./config";
  * How many workers `npm start` runs: WEB_CONCURRENCY when set (1 keeps one process, no cluster),
  * otherwise one per core the process may use.
  */
-export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
+export function workerCount(env: Record<string, string | undefined> = process.env): number {
   const raw = env.WEB_CONCURRENCY?.trim();
   if (!raw) return os.availableParallelism();
   const count = Number(raw);
