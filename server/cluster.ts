@@ -19,6 +19,14 @@ export function workerCount(env: Record<string, string | undefined> = process.en
 /** A worker that dies sooner than this after its start counts as a crash loop and waits before the next. */
 const HEALTHY_AFTER_MS = 10_000;
 const MAX_RESTART_DELAY_MS = 30_000;
+
+/**
+ * How long to wait before replacing a worker, given how many in a row died young (this one
+ * included): a one-off crash is replaced at once, a loop waits 0.5 s, 1 s, 2 s… up to 30 s.
+ */
+export function restartDelayMs(youngDeaths: number): number {
+  return youngDeaths <= 1 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 500 * 2 ** (youngDeaths - 2));
+}
 /** Longer than a worker's own graceful stop (10 s in server.js), so the workers finish first. */
 const STOP_TIMEOUT_MS = 12_000;
 
@@ -62,7 +70,7 @@ export function superviseWorkers(options: { count: number; exec: string; onListe
       return;
     }
     youngDeaths = lived < HEALTHY_AFTER_MS ? youngDeaths + 1 : 0;
-    const delay = youngDeaths <= 1 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 500 * 2 ** (youngDeaths - 2));
+    const delay = restartDelayMs(youngDeaths);
     console.error(
       `Worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}); starting another` +
         (delay ? ` in ${Math.round(delay / 1000)} s (workers keep stopping soon after start).` : "."),
