@@ -161,4 +161,19 @@ describe("npm start with WEB_CONCURRENCY=2", () => {
     expect(after.filter((o) => o === "paid")).toHaveLength(units.left);
     expect(after.filter((o) => o !== "paid" && o !== "sold out")).toEqual([]);
   }, 420_000);
+
+  it("runs the sweeper in a worker that holds its lease, and gives the lease up on a graceful stop", async () => {
+    const sweeperLease = () => db.selectFrom("leases").select("holder").where("name", "=", "sweeper").execute();
+    // The first sweep comes 30 s after a worker starts.
+    const deadline = Date.now() + 90_000;
+    while ((await sweeperLease()).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));
+    const [lease, ...others] = await sweeperLease();
+    expect(others).toEqual([]);
+    const holderPid = Number(lease!.holder.split(":")[1]);
+    expect([...(await answeringPids(2))]).toContain(holderPid);
+
+    await store.stop();
+    expect(store.child.exitCode).toBe(0);
+    expect(await sweeperLease()).toEqual([]);
+  }, 150_000);
 });
