@@ -1,6 +1,7 @@
-// The production server: one process, one SQLite file. Express serves the built assets, answers
-// /api from the API table and hands every other request to Remix, with the caller's address for
-// rate limits.
+// The production server: one process, or one of the workers `npm start` forks (scripts/start.mjs,
+// decision 0015), on one SQLite file. Express serves the built assets, answers /api from the API
+// table and hands every other request to Remix, with the caller's address for rate limits.
+import cluster from "node:cluster";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -9,7 +10,8 @@ import express from "express";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(root, "build/server/index.js"));
-const { anonymousPageCache, apiMiddleware, booted, refuseCrossSiteWrites, staticAssets, sweep } = build.entry.module;
+const { anonymousPageCache, apiMiddleware, booted, refuseCrossSiteWrites, resignSweeper, startupBanner, staticAssets, sweep, SWEEP_EVERY_MS } =
+  build.entry.module;
 
 // A configuration the store must not run with (server/config.ts ConfigError) is one paragraph
 // for the deployer, not a stack trace.
@@ -53,34 +55,22 @@ app.all(
 
 const host = process.env.HOST || "0.0.0.0";
 const server = app.listen(config.port, host, () => {
-  const url = `http://localhost:${config.port}`;
-  console.log(`Store ready on ${url} (database: ${config.databaseFile})`);
-  console.log(
-    config.payments.mode === "test"
-      ? "Payments: TEST MODE — no card is charged. Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments."
-      : `Payments: Stripe${config.payments.webhookSecret ? "" : " (STRIPE_WEBHOOK_SECRET is not set: Stripe's webhook is refused)"}.`,
-  );
-  if (report.migrations.length) console.log(`Applied migrations: ${report.migrations.join(", ")}`);
-  if (report.seeded) console.log("Seeded the demo catalogue and default settings.");
-  if (report.adminCreated) console.log(`Created the admin user "${report.adminCreated}".`);
-  if (config.admin.usingDefaults) {
-    console.log(
-      `Sign in at ${url}/admin/login as "${config.admin.username}" with the development password ` +
-        `"${config.admin.password}". Set ADMIN_USERNAME and ADMIN_PASSWORD before going live.`,
-    );
-  } else {
-    console.log(`Sign in at ${url}/admin/login with ADMIN_USERNAME and ADMIN_PASSWORD.`);
-  }
+  // A worker's primary prepared the database and says so once for all workers.
+  if (!cluster.isWorker) for (const line of startupBanner(config, report)) console.log(line);
 });
 
 // Expired holds back on the shelf, owed e-mails and labels finished (server/services/sweeper.ts).
-const sweeper = setInterval(() => void sweep(ctx), 30_000);
+// Every worker tries; the one holding the sweeper lease does the work.
+const sweeper = setInterval(() => void sweep(ctx), SWEEP_EVERY_MS);
 sweeper.unref();
 
 // Let in-flight requests (a payment confirmation, say) finish before exiting.
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
+    clearInterval(sweeper);
     server.close(async () => {
+      // The next worker to sweep takes the chores over now rather than when the lease runs out.
+      await resignSweeper(ctx).catch(() => {});
       await ctx.db.destroy();
       process.exit(0);
     });

@@ -6,11 +6,13 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 
 export { apiMiddleware } from "../server/api/express";
-export { booted } from "../server/boot";
+export { booted, prepareStore } from "../server/boot";
+export { superviseWorkers, workerCount } from "../server/cluster";
+export { startupBanner } from "../server/startup-banner";
 export { refuseCrossSiteWrites } from "../server/http/origin";
 export { anonymousPageCache } from "../server/http/page-cache";
 export { staticAssets } from "../server/http/static-assets";
-export { sweep } from "../server/services/sweeper";
+export { resignSweeper, sweep, SWEEP_EVERY_MS } from "../server/services/sweeper";
 
 const ABORT_DELAY = 5_000;
 

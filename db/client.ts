@@ -1,23 +1,28 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { CamelCasePlugin, Kysely, Migrator, SqliteDialect, type MigrationProvider } from "kysely";
+import { CamelCasePlugin, Kysely, Migrator, type MigrationProvider } from "kysely";
+import { ImmediateSqliteDialect } from "./immediate-transactions";
 import { migrations } from "./migrations";
 import type { DB } from "./schema";
 
 export type Db = Kysely<DB>;
 
-/** Opens (creating if needed) the SQLite file with the settings a busy single-process store needs. */
+/**
+ * Opens (creating if needed) the SQLite file with the settings a busy store needs, whether one
+ * process or several workers share the file: WAL lets readers go on while one writer writes.
+ */
 export function openDatabase(file: string): Db {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
-  // Writers queue for up to 5 s rather than failing at once with SQLITE_BUSY.
+  // Writers, in this process or another worker, queue for up to 5 s rather than failing at once
+  // with SQLITE_BUSY (transactions begin IMMEDIATE so that the wait applies to them too).
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
   return new Kysely<DB>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new ImmediateSqliteDialect({ database: sqlite }),
     plugins: [new CamelCasePlugin()],
   });
 }

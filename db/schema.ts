@@ -244,6 +244,23 @@ export interface DB {
   paymentEvents: PaymentEventsTable;
   emailCampaigns: EmailCampaignsTable;
   campaignRecipients: CampaignRecipientsTable;
+  rateLimits: RateLimitsTable;
+  leases: LeasesTable;
+}
+
+/** A fixed-window counter shared by every worker (0009). */
+export interface RateLimitsTable {
+  bucket: string;
+  key: string;
+  count: number;
+  resetAt: string;
+}
+
+/** Who runs a singleton chore until when (0009). */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expiresAt: string;
 }
 
 export type User = Selectable<UsersTable>;

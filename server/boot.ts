@@ -1,6 +1,7 @@
+import cluster from "node:cluster";
 import { migrateToLatest, openDatabase } from "../db/client";
 import { seedIfEmpty } from "./seed";
-import { loadConfig } from "./config";
+import { loadConfig, type Config } from "./config";
 import { systemClock, type AppContext } from "./context";
 import { ensureAdmin } from "./services/users";
 
@@ -14,15 +15,40 @@ type Booted = { ctx: AppContext; report: BootReport };
 
 const globalStore = globalThis as typeof globalThis & { __storeBoot?: Promise<Booted> };
 
-/** Opens the database, migrates it, seeds an empty one and makes sure an admin exists. */
+const nothingDone: BootReport = { migrations: [], seeded: false, adminCreated: null };
+
+/** Migrates the database, seeds an empty one and makes sure an admin exists. */
+async function prepare(ctx: AppContext): Promise<BootReport> {
+  const migrations = await migrateToLatest(ctx.db);
+  const seeded = ctx.config.seedOnEmpty ? await seedIfEmpty(ctx) : false;
+  const adminCreated = await ensureAdmin(ctx, ctx.config.admin);
+  return { migrations, seeded, adminCreated };
+}
+
+/**
+ * Opens the database; a single process also prepares it. A worker of `npm start` does not: its
+ * primary prepared the database once before forking (prepareStore), so workers never race the schema.
+ */
 async function boot(): Promise<Booted> {
   const config = loadConfig();
   const db = openDatabase(config.databaseFile);
   const ctx: AppContext = { db, config, clock: systemClock };
-  const migrations = await migrateToLatest(db);
-  const seeded = config.seedOnEmpty ? await seedIfEmpty(ctx) : false;
-  const adminCreated = await ensureAdmin(ctx, config.admin);
-  return { ctx, report: { migrations, seeded, adminCreated } };
+  const report = cluster.isWorker ? nothingDone : await prepare(ctx);
+  return { ctx, report };
+}
+
+/**
+ * For the primary process of `npm start`, before it forks its workers: reads the configuration
+ * (generating the session secret once), prepares the database and closes it again.
+ */
+export async function prepareStore(): Promise<{ config: Config; report: BootReport }> {
+  const config = loadConfig();
+  const db = openDatabase(config.databaseFile);
+  try {
+    return { config, report: await prepare({ db, config, clock: systemClock }) };
+  } finally {
+    await db.destroy();
+  }
 }
 
 /**
@@ -43,5 +69,5 @@ export async function getAppContext(): Promise<AppContext> {
 
 /** Tests point the doors at their own database. */
 export function useAppContextForTests(ctx: AppContext): void {
-  globalStore.__storeBoot = Promise.resolve({ ctx, report: { migrations: [], seeded: false, adminCreated: null } });
+  globalStore.__storeBoot = Promise.resolve({ ctx, report: nothingDone });
 }

@@ -10,7 +10,7 @@ import { testShippingLabel } from "./shipping-test";
 
 // A stolen session must not become a way to guess the password it would need to lock the owner
 // out: wrong current passwords are limited per user, like failed logins are.
-const wrongCurrentPasswords = new RateLimiter(5, 15 * 60 * 1000);
+const wrongCurrentPasswords = new RateLimiter("wrong-current-passwords", 5, 15 * 60 * 1000);
 const tooMany = (minutes: number) =>
   `Too many incorrect passwords. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
 
@@ -28,14 +28,14 @@ export async function changePassword(
 ): Promise<{ message: string }> {
   const { currentPassword, newPassword } = parseInput(changePasswordApiSchema, input);
   const key = String(user.id);
-  wrongCurrentPasswords.check(key, tooMany);
+  await wrongCurrentPasswords.check(ctx, key, tooMany);
   const row = await ctx.db.selectFrom("users").select(["passwordHash"]).where("id", "=", user.id).executeTakeFirst();
   if (!row) throw new NotFound("Your account no longer exists.");
   if (!(await verifyPassword(row.passwordHash, currentPassword))) {
-    wrongCurrentPasswords.hit(key);
+    await wrongCurrentPasswords.hit(ctx, key);
     throw new Invalid(PASSWORD_MESSAGES.currentIncorrect, { currentPassword: [PASSWORD_MESSAGES.currentIncorrect] });
   }
-  wrongCurrentPasswords.reset(key);
+  await wrongCurrentPasswords.reset(ctx, key);
   const passwordHash = await hashPassword(newPassword);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable("users").set({ passwordHash }).where("id", "=", user.id).execute();
@@ -63,6 +63,6 @@ export async function runShippingTest(ctx: AppContext): Promise<ShippingTestResu
 }
 
 /** Test hook: forget the counters. */
-export function resetPasswordChangeLimits(): void {
-  wrongCurrentPasswords.clear();
+export async function resetPasswordChangeLimits(ctx: AppContext): Promise<void> {
+  await wrongCurrentPasswords.clear(ctx);
 }

@@ -10,11 +10,11 @@ import { expireOrder, releaseExpiredHolds } from "./holds";
 import { RateLimiter } from "./rate-limit";
 
 // Generous: a drop-day crowd behind one carrier address must get through; a script must not.
-const checkoutsPerIp = new RateLimiter(Number(process.env.CHECKOUTS_PER_IP) || 60, 10 * 60 * 1000);
+const checkoutsPerIp = new RateLimiter("checkouts-per-ip", Number(process.env.CHECKOUTS_PER_IP) || 60, 10 * 60 * 1000);
 
 /** Test hook. */
-export function resetCheckoutLimits(): void {
-  checkoutsPerIp.clear();
+export async function resetCheckoutLimits(ctx: AppContext): Promise<void> {
+  await checkoutsPerIp.clear(ctx);
 }
 
 export interface PricedLine {
@@ -110,8 +110,7 @@ export async function processOrder(
   input: { sessionId: string | null; customer: CustomerInfo; shippingMethod: string; clientIp?: string },
 ): Promise<{ clientSecret: string; paymentIntentId: string; orderSummary: OrderSummary }> {
   if (input.clientIp) {
-    checkoutsPerIp.check(input.clientIp, (m) => `Too many checkout attempts from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`);
-    checkoutsPerIp.hit(input.clientIp);
+    await checkoutsPerIp.take(ctx, input.clientIp, (m) => `Too many checkout attempts from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`);
   }
   const { lines, subtotalCents, discountCents, parcel } = await priceCart(ctx, input.sessionId);
   const customer = input.customer;

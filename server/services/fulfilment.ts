@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { Order } from "../../db/schema";
 import { LABEL_MESSAGES } from "../contracts/admin-orders";
 import type { Address } from "../contracts/checkout-form";
@@ -5,6 +6,7 @@ import type { AppContext } from "../context";
 import { Conflict, NotFound } from "../errors";
 import { mailerFor } from "../integrations/mail";
 import { parcelFor, shippingFor } from "../integrations/shipping";
+import { holdLease, releaseLease } from "./leases";
 import { orderConfirmationEmail } from "./order-emails";
 
 /** Tries before a step is left to the admin (the outbox shows the mail, the order the label error). */
@@ -14,9 +16,20 @@ export const FULFIL_GRACE_MS = 2 * 60_000;
 /** 2, 4, 8, 16, 32 minutes between tries: about an hour in all, past most provider outages. */
 export const fulfilBackoffMs = (attempts: number) => 2 ** attempts * 60_000;
 
-// One process serves the store (DESIGN.md): this is enough to keep the inline run and the
-// sweeper from working on the same order at once.
-const inFlight = new Set<number>();
+/** Longer than a fulfilment waiting on slow providers; a worker that died mid-run frees the order after it. */
+const CLAIM_MS = 10 * 60_000;
+
+/**
+ * Keeps the inline run, the sweeper and the admin's Buy Label Again off the same order at once,
+ * whichever worker (or machine) each runs in: a lease row per order, held by this one call.
+ * Returns the release, or null when someone else is working on the order.
+ */
+async function claimOrder(ctx: AppContext, orderId: number): Promise<(() => Promise<void>) | null> {
+  const name = `fulfil-order-${orderId}`;
+  const holder = crypto.randomUUID();
+  if (!(await holdLease(ctx, name, holder, CLAIM_MS))) return null;
+  return () => releaseLease(ctx, name, holder);
+}
 
 export type FulfilOutcome = { mail: boolean; label: boolean; done: boolean } | null;
 
@@ -26,8 +39,8 @@ export type FulfilOutcome = { mail: boolean; label: boolean; done: boolean } | n
  * marked fulfilled when both are done or after the last try. Never throws for a provider's failure.
  */
 export async function fulfilOrder(ctx: AppContext, orderId: number): Promise<FulfilOutcome> {
-  if (inFlight.has(orderId)) return null;
-  inFlight.add(orderId);
+  const release = await claimOrder(ctx, orderId);
+  if (!release) return null;
   try {
     const order = await ctx.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
     if (!order?.paidAt || order.fulfilledAt) return null;
@@ -60,7 +73,7 @@ export async function fulfilOrder(ctx: AppContext, orderId: number): Promise<Ful
     }
     return { mail, label, done };
   } finally {
-    inFlight.delete(orderId);
+    await release();
   }
 }
 
@@ -99,16 +112,16 @@ export async function buyLabelAgain(ctx: AppContext, orderId: number) {
   if (!order) throw new NotFound("Order not found.");
   if (!order.paidAt) throw new Conflict(LABEL_MESSAGES.notPaid);
   if (order.status === "cancelled" || order.refundStatus === "completed") throw new Conflict(LABEL_MESSAGES.cancelled);
-  if (inFlight.has(orderId)) throw new Conflict(LABEL_MESSAGES.busy);
-  inFlight.add(orderId);
+  const release = await claimOrder(ctx, orderId);
+  if (!release) throw new Conflict(LABEL_MESSAGES.busy);
   try {
     const labels = await ctx.db.selectFrom("shippingLabels").select("status").where("orderId", "=", orderId).execute();
     if (labels.some((l) => l.status !== "failed")) throw new Conflict(LABEL_MESSAGES.exists);
     const result = await ensureLabel(ctx, order, await itemsOf(ctx, orderId));
     if (!result.ok) throw new Conflict(`${LABEL_MESSAGES.failed}: ${result.error}`);
-    return ctx.db.selectFrom("shippingLabels").selectAll().where("orderId", "=", orderId).orderBy("id", "desc").executeTakeFirstOrThrow();
+    return await ctx.db.selectFrom("shippingLabels").selectAll().where("orderId", "=", orderId).orderBy("id", "desc").executeTakeFirstOrThrow();
   } finally {
-    inFlight.delete(orderId);
+    await release();
   }
 }
 

@@ -1,51 +1,83 @@
+import { sql } from "kysely";
+import type { AppContext } from "../context";
 import { TooMany } from "../errors";
 
 /**
- * Fixed-window counters kept in memory. The store runs as one process, so memory is the
- * right place: nothing to clean up across processes, and a restart forgives everyone.
+ * Fixed-window counters kept in the database (`rate_limits`), so that every worker of `npm start`
+ * counts the same attempts: an attacker spread over the workers gets no more tries than one.
+ * Each attempt is one atomic upsert; expired rows are deleted by the sweeper.
  */
 export class RateLimiter {
-  private windows = new Map<string, { count: number; resetAt: number }>();
-
   constructor(
+    /** Names this limit's rows; unique per limiter. */
+    private readonly bucket: string,
     private readonly limit: number,
     private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
   ) {}
 
   /** Seconds until the key may try again, or 0 when it is under the limit. */
-  retryAfter(key: string): number {
-    const entry = this.windows.get(key);
-    if (!entry || entry.resetAt <= this.now()) return 0;
-    return entry.count >= this.limit ? Math.ceil((entry.resetAt - this.now()) / 1000) : 0;
+  async retryAfter(ctx: AppContext, key: string): Promise<number> {
+    const row = await ctx.db
+      .selectFrom("rateLimits")
+      .select(["count", "resetAt"])
+      .where("bucket", "=", this.bucket)
+      .where("key", "=", key)
+      .executeTakeFirst();
+    return row && row.count >= this.limit ? this.secondsUntil(ctx, row.resetAt) : 0;
   }
 
-  hit(key: string): void {
-    const now = this.now();
-    const entry = this.windows.get(key);
-    if (!entry || entry.resetAt <= now) {
-      this.windows.set(key, { count: 1, resetAt: now + this.windowMs });
-      if (this.windows.size > 50_000) this.sweep(now);
-    } else {
-      entry.count += 1;
-    }
+  /** Counts one attempt; returns the attempts in the current window, this one included. */
+  async hit(ctx: AppContext, key: string): Promise<{ count: number; resetAt: string }> {
+    const now = ctx.clock.now();
+    const nowIso = now.toISOString();
+    // A window that has ended starts over at this attempt; ISO instants in UTC compare as text.
+    return ctx.db
+      .insertInto("rateLimits")
+      .values({ bucket: this.bucket, key, count: 1, resetAt: new Date(now.getTime() + this.windowMs).toISOString() })
+      .onConflict((oc) =>
+        oc.columns(["bucket", "key"]).doUpdateSet({
+          count: sql<number>`CASE WHEN rate_limits.reset_at <= ${nowIso} THEN 1 ELSE rate_limits.count + 1 END`,
+          resetAt: sql<string>`CASE WHEN rate_limits.reset_at <= ${nowIso} THEN excluded.reset_at ELSE rate_limits.reset_at END`,
+        }),
+      )
+      .returning(["count", "resetAt"])
+      .executeTakeFirstOrThrow();
   }
 
-  reset(key: string): void {
-    this.windows.delete(key);
+  /**
+   * Counts the attempt and throws TooMany with a readable message when it is over the limit.
+   * Counting and judging in one statement means concurrent workers cannot both let the last try in.
+   */
+  async take(ctx: AppContext, key: string, message: (minutes: number) => string): Promise<void> {
+    const { count, resetAt } = await this.hit(ctx, key);
+    if (count > this.limit) this.refuse(ctx, resetAt, message);
   }
 
-  /** Throws TooMany with a readable message when the key is over its limit. */
-  check(key: string, message: (minutes: number) => string): void {
-    const seconds = this.retryAfter(key);
+  /** Throws TooMany with a readable message when the key is already at its limit; counts nothing. */
+  async check(ctx: AppContext, key: string, message: (minutes: number) => string): Promise<void> {
+    const seconds = await this.retryAfter(ctx, key);
     if (seconds > 0) throw new TooMany(message(Math.max(1, Math.ceil(seconds / 60))), seconds);
   }
 
-  clear(): void {
-    this.windows.clear();
+  async reset(ctx: AppContext, key: string): Promise<void> {
+    await ctx.db.deleteFrom("rateLimits").where("bucket", "=", this.bucket).where("key", "=", key).execute();
   }
 
-  private sweep(now: number) {
-    for (const [key, entry] of this.windows) if (entry.resetAt <= now) this.windows.delete(key);
+  async clear(ctx: AppContext): Promise<void> {
+    await ctx.db.deleteFrom("rateLimits").where("bucket", "=", this.bucket).execute();
   }
+
+  private refuse(ctx: AppContext, resetAt: string, message: (minutes: number) => string): never {
+    const seconds = Math.max(1, this.secondsUntil(ctx, resetAt));
+    throw new TooMany(message(Math.max(1, Math.ceil(seconds / 60))), seconds);
+  }
+
+  private secondsUntil(ctx: AppContext, resetAt: string): number {
+    return Math.max(0, Math.ceil((new Date(resetAt).getTime() - ctx.clock.now().getTime()) / 1000));
+  }
+}
+
+/** For the sweeper: windows that have ended count nothing any more. */
+export async function deleteExpiredRateLimits(ctx: AppContext): Promise<void> {
+  await ctx.db.deleteFrom("rateLimits").where("resetAt", "<=", ctx.clock.now().toISOString()).execute();
 }

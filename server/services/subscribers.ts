@@ -5,7 +5,7 @@ import { Conflict } from "../errors";
 import { RateLimiter } from "./rate-limit";
 
 // A person subscribes once; a script hammering the form from one address is stopped.
-const subscribesPerIp = new RateLimiter(Number(process.env.SUBSCRIBES_PER_IP) || 10, 10 * 60 * 1000);
+const subscribesPerIp = new RateLimiter("subscribes-per-ip", Number(process.env.SUBSCRIBES_PER_IP) || 10, 10 * 60 * 1000);
 
 export interface Subscriber {
   id: number;
@@ -18,8 +18,7 @@ export interface Subscriber {
  * Conflict with the spec's message. An address that unsubscribed before is welcomed back.
  */
 export async function subscribe(ctx: AppContext, input: SubscribeInput, clientIp: string): Promise<Subscriber> {
-  subscribesPerIp.check(clientIp, (m) => `Too many sign-ups from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`);
-  subscribesPerIp.hit(clientIp);
+  await subscribesPerIp.take(ctx, clientIp, (m) => `Too many sign-ups from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`);
   const now = ctx.clock.now().toISOString();
   const existing = await ctx.db
     .selectFrom("subscribers")
@@ -49,6 +48,6 @@ export async function subscribe(ctx: AppContext, input: SubscribeInput, clientIp
 }
 
 /** Test hook. */
-export function resetSubscribeLimits(): void {
-  subscribesPerIp.clear();
+export async function resetSubscribeLimits(ctx: AppContext): Promise<void> {
+  await subscribesPerIp.clear(ctx);
 }

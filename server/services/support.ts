@@ -5,7 +5,7 @@ import { mailerFor } from "../integrations/mail";
 import { RateLimiter } from "./rate-limit";
 import { escapeHtml } from "./sanitize";
 
-const messagesPerIp = new RateLimiter(5, 10 * 60 * 1000);
+const messagesPerIp = new RateLimiter("support-messages-per-ip", 5, 10 * 60 * 1000);
 
 
 /**
@@ -13,8 +13,7 @@ const messagesPerIp = new RateLimiter(5, 10 * 60 * 1000);
  * address with the customer as Reply-To. Returns the stored message's id.
  */
 export async function sendSupportMessage(ctx: AppContext, input: SupportInput, clientIp: string): Promise<{ id: number }> {
-  messagesPerIp.check(clientIp, (m) => `Too many messages from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`);
-  messagesPerIp.hit(clientIp);
+  await messagesPerIp.take(ctx, clientIp, (m) => `Too many messages from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`);
   const row = await ctx.db
     .insertInto("supportMessages")
     .values({
@@ -52,6 +51,6 @@ export async function sendSupportMessage(ctx: AppContext, input: SupportInput, c
   return { id: row.id };
 }
 
-export function resetSupportLimits(): void {
-  messagesPerIp.clear();
+export async function resetSupportLimits(ctx: AppContext): Promise<void> {
+  await messagesPerIp.clear(ctx);
 }

@@ -1,8 +1,12 @@
+import crypto from "node:crypto";
+import os from "node:os";
 import type { AppContext } from "../context";
 import { resumeFulfilment } from "./fulfilment";
 import { releaseExpiredHolds } from "./holds";
+import { deleteExpiredLeases, holdLease, releaseLease } from "./leases";
 import { removeUnusedMedia } from "./media-uploads";
 import { removeAbandonedImages } from "./product-images";
+import { deleteExpiredRateLimits } from "./rate-limit";
 import { deleteExpiredSessions } from "./sessions";
 import { confirmStrandedPayments } from "./stranded-payments";
 
@@ -10,31 +14,55 @@ let running = false;
 let mediaSweptAt = 0;
 const MEDIA_SWEEP_EVERY_MS = 60 * 60_000;
 
+/** Sweeps run every 30 s (server.js); a leader that misses three in a row is taken over. */
+export const SWEEP_EVERY_MS = 30_000;
+const LEASE = "sweeper";
+const LEASE_MS = 3 * SWEEP_EVERY_MS;
+/** This process, among the workers of `npm start` and the machines sharing the database. */
+export const processHolder = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+
 /**
- * The periodic chores of the one store process (server.js runs this every 30 s): units held by
- * buyers who walked away go back on the shelf even when nobody checks out, payments nobody
+ * The periodic chores of the store (server.js runs this every 30 s in every worker; the one holding
+ * the sweeper lease does the work, so chores never run twice at once across workers or machines):
+ * units held by buyers who walked away go back on the shelf even when nobody checks out, payments nobody
  * confirmed (no webhook, a closed tab) are confirmed, and paid orders still
  * owed an e-mail or a label get them, and sessions past their expiry are deleted (a session is only
  * removed on use otherwise, so an admin who never comes back would stay in the table for ever);
  * once an hour, uploads nothing uses any more are deleted.
- * A sweep slowed by a provider is never overlapped by the next.
+ * A sweep slowed by a provider is never overlapped by the next. Expired rate-limit windows are
+ * deleted. Returns whether this holder swept.
  */
-export async function sweep(ctx: AppContext): Promise<void> {
-  if (running) return;
+export async function sweep(ctx: AppContext, holder: string = processHolder): Promise<boolean> {
+  if (running) return false;
   running = true;
+  // Renewed before each chore: a sweep slowed by a provider keeps its lease instead of being
+  // joined by a second sweeper once the lease would have run out.
+  const stillLeader = () => holdLease(ctx, LEASE, holder, LEASE_MS).catch(() => false);
   try {
+    if (!(await stillLeader())) return false;
     await releaseExpiredHolds(ctx).catch((error: unknown) => console.error("Releasing expired holds failed:", error));
+    if (!(await stillLeader())) return true;
     // What expiring left pending had been paid: confirm it rather than lose it.
     await confirmStrandedPayments(ctx).catch((error: unknown) => console.error("Confirming stranded payments failed:", error));
+    if (!(await stillLeader())) return true;
     await resumeFulfilment(ctx).catch((error: unknown) => console.error("Resuming order fulfilment failed:", error));
+    if (!(await stillLeader())) return true;
     await deleteExpiredSessions(ctx).catch((error: unknown) => console.error("Deleting expired sessions failed:", error));
+    await deleteExpiredRateLimits(ctx).catch((error: unknown) => console.error("Deleting expired rate limits failed:", error));
+    await deleteExpiredLeases(ctx).catch((error: unknown) => console.error("Deleting expired leases failed:", error));
     const now = ctx.clock.now().getTime();
-    if (now - mediaSweptAt >= MEDIA_SWEEP_EVERY_MS) {
+    if (now - mediaSweptAt >= MEDIA_SWEEP_EVERY_MS && (await stillLeader())) {
       mediaSweptAt = now;
       await removeUnusedMedia(ctx).catch((error: unknown) => console.error("Removing unused media failed:", error));
       await removeAbandonedImages(ctx).catch((error: unknown) => console.error("Removing abandoned images failed:", error));
     }
+    return true;
   } finally {
     running = false;
   }
+}
+
+/** On a graceful stop: another worker takes the chores over at its next sweep. */
+export async function resignSweeper(ctx: AppContext, holder: string = processHolder): Promise<void> {
+  await releaseLease(ctx, LEASE, holder);
 }

@@ -7,9 +7,9 @@ import { createSession } from "./sessions";
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 // Per address: generous enough for an office behind one NAT, tight enough to stop guessing.
-const loginsPerIp = new RateLimiter(Number(process.env.LOGIN_ATTEMPTS_PER_IP) || 30, FIFTEEN_MINUTES);
+const loginsPerIp = new RateLimiter("logins-per-ip", Number(process.env.LOGIN_ATTEMPTS_PER_IP) || 30, FIFTEEN_MINUTES);
 // Per account: failures only, so a locked-out attacker cannot lock the owner out for long.
-const failuresPerAccount = new RateLimiter(5, FIFTEEN_MINUTES);
+const failuresPerAccount = new RateLimiter("login-failures-per-account", 5, FIFTEEN_MINUTES);
 
 const tooManyLogins = (minutes: number) =>
   `Too many sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
@@ -26,9 +26,8 @@ export async function login(
   clientIp: string,
 ): Promise<{ user: PublicUser; token: string; expiresAt: Date }> {
   const accountKey = input.username.toLowerCase();
-  loginsPerIp.check(clientIp, tooManyLogins);
-  failuresPerAccount.check(accountKey, tooManyLogins);
-  loginsPerIp.hit(clientIp);
+  await failuresPerAccount.check(ctx, accountKey, tooManyLogins);
+  await loginsPerIp.take(ctx, clientIp, tooManyLogins);
 
   const row = await ctx.db
     .selectFrom("users")
@@ -37,10 +36,10 @@ export async function login(
     .executeTakeFirst();
   const ok = await verifyPassword(row?.passwordHash ?? (await decoyHash()), input.password);
   if (!row || !ok) {
-    failuresPerAccount.hit(accountKey);
+    await failuresPerAccount.hit(ctx, accountKey);
     throw new Unauthenticated("Invalid username or password");
   }
-  failuresPerAccount.reset(accountKey);
+  await failuresPerAccount.reset(ctx, accountKey);
   const session = await createSession(ctx, row.id);
   return { user: toPublicUser(row), ...session };
 }
@@ -97,7 +96,7 @@ export async function upsertAdmin(
 }
 
 /** Test hook: forget every counter. */
-export function resetLoginLimits(): void {
-  loginsPerIp.clear();
-  failuresPerAccount.clear();
+export async function resetLoginLimits(ctx: AppContext): Promise<void> {
+  await loginsPerIp.clear(ctx);
+  await failuresPerAccount.clear(ctx);
 }

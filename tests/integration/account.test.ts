@@ -17,8 +17,8 @@ beforeAll(async () => {
   await ensureAdmin(ctx, { username: "boss", password: ORIGINAL, email: "boss@example.com" });
 });
 beforeEach(async () => {
-  resetLoginLimits();
-  resetPasswordChangeLimits();
+  await resetLoginLimits(ctx);
+  await resetPasswordChangeLimits(ctx);
   // Every test starts from the original password and no sessions.
   await ctx.db.updateTable("users").set({ passwordHash: await hashPassword(ORIGINAL) }).where("username", "=", "boss").execute();
   await ctx.db.deleteFrom("sessions").execute();

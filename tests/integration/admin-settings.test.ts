@@ -15,7 +15,7 @@ const shopper = new CookieJar();
 
 beforeAll(async () => {
   useAppContextForTests(ctx);
-  resetLoginLimits();
+  await resetLoginLimits(ctx);
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
   await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
   await api("POST", "/api/register", { body: { username: "shopper", password: "shopper1", email: "s@example.com" }, jar: shopper });

@@ -10,7 +10,7 @@ beforeAll(async () => {
   useAppContextForTests(ctx);
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
 });
-beforeEach(() => resetLoginLimits());
+beforeEach(() => resetLoginLimits(ctx));
 
 const login = (body: unknown, jar = new CookieJar(), ip?: string) =>
   api("POST", "/api/login", { body, jar, ip });

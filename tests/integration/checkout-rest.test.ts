@@ -88,7 +88,7 @@ describe("process-order, local card, confirm-order", () => {
 describe("checkout rate limit", () => {
   it("answers 429 with a readable message after 60 Process Order attempts from one address", async () => {
     const { resetCheckoutLimits } = await import("../../server/services/checkout");
-    resetCheckoutLimits();
+    await resetCheckoutLimits(ctx);
     const jar = await shopperWithBag();
     const attempt = () =>
       api("POST", "/api/process-order", { jar, ip: "198.51.100.77", body: { customerInfo: { ...customerInfo, zipCode: "nope" }, shippingMethod: "usps-ground_saver" } });

@@ -17,7 +17,7 @@ const mediaDir = path.join(ctx.config.uploadsDir, "media");
 
 beforeAll(async () => {
   useAppContextForTests(ctx);
-  resetLoginLimits();
+  await resetLoginLimits(ctx);
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
   await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
   await api("POST", "/api/register", { body: { username: "shopper", password: "shopper1", email: "s@example.com" }, jar: shopper });

@@ -14,7 +14,7 @@ beforeAll(async () => {
   useAppContextForTests(ctx);
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
 });
-beforeEach(() => resetLoginLimits());
+beforeEach(() => resetLoginLimits(ctx));
 afterEach(() => {
   ctx.config.trustProxy = false;
   ctx.config.publicUrl = null;

@@ -19,7 +19,7 @@ beforeAll(async () => {
   useAppContextForTests(ctx);
   await ensureAdmin(ctx, { ...admin, email: "boss@example.com" });
 });
-beforeEach(() => resetLoginLimits());
+beforeEach(() => resetLoginLimits(ctx));
 
 /** Signs in with the form the screen rendered, as a browser without JavaScript posts it. */
 async function signInWith(path: string, route: (typeof screens)[number][1], redirectTo: string) {

@@ -14,7 +14,7 @@ const ctx = createTestContext({ BRAND_NAME: "Legacy" });
 beforeAll(() => useAppContextForTests(ctx));
 beforeEach(async () => {
   await ctx.db.deleteFrom("subscribers").execute();
-  resetSubscribeLimits();
+  await resetSubscribeLimits(ctx);
   ctx.clock.set("2026-06-01T12:00:00.000Z");
 });
 

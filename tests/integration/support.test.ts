@@ -20,7 +20,7 @@ const valid = {
 describe("support messages in local mode", () => {
   const ctx = createTestContext({ SUPPORT_EMAIL: "help@legacy.test" });
   beforeAll(() => useAppContextForTests(ctx));
-  beforeEach(() => resetSupportLimits());
+  beforeEach(() => resetSupportLimits(ctx));
 
   it("stores the message and puts an e-mail to support in the outbox", async () => {
     const response = await api("POST", "/api/support/contact", { body: valid });
@@ -101,7 +101,7 @@ describe("support messages in local mode", () => {
 describe("support messages through Postmark", () => {
   const ctx = createTestContext({ POSTMARK_SERVER_TOKEN: "pm-token", POSTMARK_FROM: "store@legacy.test", SUPPORT_EMAIL: "help@legacy.test" });
   beforeAll(() => useAppContextForTests(ctx));
-  beforeEach(() => resetSupportLimits());
+  beforeEach(() => resetSupportLimits(ctx));
 
   it("sends on the transactional stream with the customer as Reply-To", async () => {
     const seen: Record<string, unknown>[] = [];

@@ -1,0 +1,94 @@
+import cluster, { type Worker } from "node:cluster";
+import os from "node:os";
+import { ConfigError } from "./config";
+
+/**
+ * How many workers `npm start` runs: WEB_CONCURRENCY when set (1 keeps one process, no cluster),
+ * otherwise one per core the process may use.
+ */
+export function workerCount(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.WEB_CONCURRENCY?.trim();
+  if (!raw) return os.availableParallelism();
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1) {
+    throw new ConfigError(`WEB_CONCURRENCY must be a whole number of workers (1 or more), not "${raw}".`);
+  }
+  return count;
+}
+
+/** A worker that dies sooner than this after its start counts as a crash loop and waits before the next. */
+const HEALTHY_AFTER_MS = 10_000;
+const MAX_RESTART_DELAY_MS = 30_000;
+
+/**
+ * How long to wait before replacing a worker, given how many in a row died young (this one
+ * included): a one-off crash is replaced at once, a loop waits 0.5 s, 1 s, 2 s… up to 30 s.
+ */
+export function restartDelayMs(youngDeaths: number): number {
+  return youngDeaths <= 1 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 500 * 2 ** (youngDeaths - 2));
+}
+/** Longer than a worker's own graceful stop (10 s in server.js), so the workers finish first. */
+const STOP_TIMEOUT_MS = 12_000;
+
+/**
+ * The primary process of `npm start`: forks `count` workers running `exec` (server.js), replaces
+ * any that exits while the store is running (immediately after a healthy life, with a doubling
+ * delay while workers keep dying young, so a crash loop does not spin the CPU), and on SIGTERM or
+ * SIGINT asks every worker to stop gracefully and exits when they have. Workers share the listening
+ * port through node:cluster. `onListening` runs once, when the first worker accepts connections;
+ * a worker that dies before any listened ends the store with exit code 1.
+ */
+export function superviseWorkers(options: { count: number; exec: string; onListening: () => void }): void {
+  cluster.setupPrimary({ exec: options.exec });
+  const bornAt = new Map<Worker, number>();
+  let stopping = false;
+  let youngDeaths = 0;
+  let announced = false;
+
+  const fork = () => bornAt.set(cluster.fork(), Date.now());
+
+  cluster.on("listening", () => {
+    if (announced) return;
+    announced = true;
+    options.onListening();
+  });
+
+  cluster.on("exit", (worker, code, signal) => {
+    const lived = Date.now() - (bornAt.get(worker) ?? 0);
+    bornAt.delete(worker);
+    if (stopping) {
+      if (bornAt.size === 0) process.exit();
+      return;
+    }
+    if (!announced) {
+      // No worker ever listened (the port is taken, say): the store cannot start, as one process would not.
+      console.error(`The store cannot start: worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}) before listening.`);
+      stopping = true;
+      for (const other of bornAt.keys()) other.process.kill("SIGTERM");
+      process.exitCode = 1;
+      if (bornAt.size === 0) process.exit(1);
+      return;
+    }
+    youngDeaths = lived < HEALTHY_AFTER_MS ? youngDeaths + 1 : 0;
+    const delay = restartDelayMs(youngDeaths);
+    console.error(
+      `Worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}); starting another` +
+        (delay ? ` in ${Math.round(delay / 1000)} s (workers keep stopping soon after start).` : "."),
+    );
+    setTimeout(() => {
+      if (!stopping) fork();
+    }, delay);
+  });
+
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      if (bornAt.size === 0) process.exit(0);
+      for (const worker of bornAt.keys()) worker.process.kill("SIGTERM");
+      setTimeout(() => process.exit(1), STOP_TIMEOUT_MS).unref();
+    });
+  }
+
+  for (let i = 0; i < options.count; i++) fork();
+}

@@ -1,0 +1,179 @@
+// `npm start` with two workers, over real HTTP: both answer, the database is prepared once, a
+// killed worker is replaced, 100 shoppers racing for 5 units get exactly 5 paid orders, and a power
+// cut mid-rush loses no unit. Spawns the built store (scripts/start.mjs builds it when stale).
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Db } from "../../db/client";
+import { mockServer } from "../mocks/server";
+import { getFresh, startBuiltStore, type BuiltStore } from "../setup/built-store";
+import { CookieJar } from "../setup/http";
+import { TMP_DIR } from "../setup/paths";
+
+const dataDir = path.join(TMP_DIR, `every-core-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
+// A drop-day crowd comes from every address; here it all comes from 127.0.0.1.
+const env = { WEB_CONCURRENCY: "2", CHECKOUTS_PER_IP: "100000" };
+const customerInfo = { email: "rush@example.com", name: "Rush Buyer", phone: "", street: "5 Elm St", city: "Austin", state: "TX", zipCode: "73301", country: "US" };
+let store: BuiltStore;
+let db: Db;
+
+beforeAll(async () => {
+  // This file talks only to the store on loopback, never to a vendor: no interception (the store's
+  // own processes use their local integrations).
+  mockServer.close();
+  fs.mkdirSync(dataDir, { recursive: true });
+  store = await startBuiltStore({ dataDir, env });
+  db = openDatabase(path.join(dataDir, "store.db"));
+}, 330_000);
+
+afterAll(async () => {
+  await store?.stop();
+  await db?.destroy();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+/** The pids that answer /healthz over fresh connections, until `count` distinct ones have (or a deadline). */
+async function answeringPids(count: number, exclude: number[] = []): Promise<Set<number>> {
+  const pids = new Set<number>();
+  const deadline = Date.now() + 60_000;
+  while (pids.size < count && Date.now() < deadline) {
+    try {
+      const { status, body } = await getFresh(`${store.baseUrl}/healthz`);
+      const pid = (JSON.parse(body) as { pid: number }).pid;
+      if (status === 200 && !exclude.includes(pid)) pids.add(pid);
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return pids;
+}
+
+async function newProduct(inventory: number): Promise<number> {
+  const { id } = await db
+    .insertInto("products")
+    .values({ name: `Drop ${crypto.randomUUID().slice(0, 6)}`, description: "Limited", priceCents: 9000, inventory })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+async function post(baseUrl: string, pathname: string, body: unknown, jar?: CookieJar): Promise<Response> {
+  const response = await fetch(`${baseUrl}${pathname}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(jar ? { Cookie: jar.header() } : {}) },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
+  });
+  jar?.store(response);
+  return response;
+}
+
+/** One shopper: bag one unit, Process Order, pay with the test card. "paid", "sold out" or the failure. */
+async function shop(baseUrl: string, productId: number): Promise<string> {
+  const jar = new CookieJar();
+  const added = await post(baseUrl, "/api/cart", { productId, quantity: 1 }, jar);
+  // Late shoppers find it sold out on the product already (the shelf is empty) or at Process Order.
+  if (added.status === 409) return "sold out";
+  if (added.status !== 201) return `cart ${added.status}: ${await added.text()}`;
+  const processed = await post(baseUrl, "/api/process-order", { customerInfo, shippingMethod: "usps-ground_saver" }, jar);
+  if (processed.status === 409) return "sold out";
+  if (processed.status !== 201) return `process-order ${processed.status}: ${await processed.text()}`;
+  const { clientSecret } = (await processed.json()) as { clientSecret: string };
+  const paid = await post(baseUrl, "/api/local-payments/confirm", { clientSecret, cardNumber: "4242 4242 4242 4242" });
+  const outcome = (await paid.json()) as { status?: string; message?: string };
+  return outcome.status === "paid" ? "paid" : `confirm ${paid.status}: ${JSON.stringify(outcome)}`;
+}
+
+/** Every unit of the product is on the shelf, held by a pending checkout, or sold to a paid order. */
+async function unitsOf(productId: number) {
+  const holds = await db
+    .selectFrom("inventoryHolds")
+    .select(["status", (eb) => eb.fn.sum<number>("quantity").as("units")])
+    .where("productId", "=", productId)
+    .groupBy("status")
+    .execute();
+  const units = (status: string) => Number(holds.find((h) => h.status === status)?.units ?? 0);
+  const { inventory } = await db.selectFrom("products").select("inventory").where("id", "=", productId).executeTakeFirstOrThrow();
+  const paid = await db
+    .selectFrom("orderItems")
+    .innerJoin("orders", "orders.id", "orderItems.orderId")
+    .select((eb) => eb.fn.sum<number>("orderItems.quantity").as("units"))
+    .where("orderItems.productId", "=", productId)
+    .where("orders.paidAt", "is not", null)
+    .executeTakeFirstOrThrow();
+  return { sold: units("sold"), held: units("held"), left: inventory, paidUnits: Number(paid.units ?? 0) };
+}
+
+describe("npm start with WEB_CONCURRENCY=2", () => {
+  it("answers from two worker processes, and prepared the database once, in the primary", async () => {
+    const pids = await answeringPids(2);
+    expect(pids.size).toBe(2);
+    expect(pids.has(store.child.pid!)).toBe(false);
+    expect(store.log().match(/Applied migrations: /g)).toHaveLength(1);
+    expect(store.log().match(/Created the admin user/g)).toHaveLength(1);
+    expect(store.log().match(/Store ready on .*2 workers/g)).toHaveLength(1);
+    const admins = await db.selectFrom("users").select("id").where("isAdmin", "=", 1).execute();
+    expect(admins).toHaveLength(1);
+  }, 90_000);
+
+  it("replaces a worker that dies", async () => {
+    const before = await answeringPids(2);
+    const [victim, survivor] = [...before];
+    process.kill(victim!, "SIGKILL");
+    const replacement = await answeringPids(1, [...before]);
+    expect(replacement.size).toBe(1);
+    expect(await answeringPids(2, [victim!])).toEqual(new Set([survivor, ...replacement]));
+    expect(store.log()).toContain(`Worker ${victim} stopped (SIGKILL); starting another.`);
+  }, 120_000);
+
+  it("sells exactly 5 units to 100 shoppers racing across both workers", async () => {
+    const productId = await newProduct(5);
+    const outcomes = await Promise.all(Array.from({ length: 100 }, () => shop(store.baseUrl, productId)));
+    expect(outcomes.filter((o) => o !== "paid" && o !== "sold out")).toEqual([]);
+    expect(outcomes.filter((o) => o === "paid")).toHaveLength(5);
+    expect(await unitsOf(productId)).toEqual({ sold: 5, held: 0, left: 0, paidUnits: 5 });
+  }, 180_000);
+
+  it("loses no unit when the whole server is killed mid-rush and started again", async () => {
+    const stock = 30;
+    const productId = await newProduct(stock);
+    const rush = Array.from({ length: 80 }, () => shop(store.baseUrl, productId).catch((error: Error) => `cut: ${error.message}`));
+    // Pull the plug once some units have been paid for, with checkouts still in flight.
+    const deadline = Date.now() + 120_000;
+    while ((await unitsOf(productId)).sold < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await store.killAll();
+    const outcomes = await Promise.all(rush);
+    expect(outcomes.some((o) => o.startsWith("cut"))).toBe(true);
+
+    store = await startBuiltStore({ dataDir, env });
+    expect(store.log()).not.toContain("Applied migrations");
+    const { rows } = await sql<{ integrityCheck: string }>`PRAGMA integrity_check`.execute(db);
+    expect(rows).toEqual([{ integrityCheck: "ok" }]);
+    const units = await unitsOf(productId);
+    expect(units.sold + units.held + units.left).toBe(stock);
+    expect(units.paidUnits).toBe(units.sold);
+    expect(units.sold).toBeGreaterThanOrEqual(outcomes.filter((o) => o === "paid").length);
+
+    // The restarted store still sells what is left, and no more.
+    const after = await Promise.all(Array.from({ length: units.left + 5 }, () => shop(store.baseUrl, productId)));
+    expect(after.filter((o) => o === "paid")).toHaveLength(units.left);
+    expect(after.filter((o) => o !== "paid" && o !== "sold out")).toEqual([]);
+  }, 420_000);
+
+  it("runs the sweeper in a worker that holds its lease, and gives the lease up on a graceful stop", async () => {
+    const sweeperLease = () => db.selectFrom("leases").select("holder").where("name", "=", "sweeper").execute();
+    // The first sweep comes 30 s after a worker starts.
+    const deadline = Date.now() + 90_000;
+    while ((await sweeperLease()).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));
+    const [lease, ...others] = await sweeperLease();
+    expect(others).toEqual([]);
+    const holderPid = Number(lease!.holder.split(":")[1]);
+    expect([...(await answeringPids(2))]).toContain(holderPid);
+
+    await store.stop();
+    expect(store.child.exitCode).toBe(0);
+    expect(await sweeperLease()).toEqual([]);
+  }, 150_000);
+});

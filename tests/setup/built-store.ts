@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** GET on a connection of its own (no keep-alive), so that node:cluster may hand it to any worker. */
+export function getFresh(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent: false, timeout: 10_000 }, (response) => {
+      let body = "";
+      response.on("data", (chunk) => (body += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on("timeout", () => request.destroy(new Error(`GET ${url} timed out`)));
+    request.on("error", reject);
+  });
+}
+
+export interface BuiltStore {
+  baseUrl: string;
+  child: ChildProcess;
+  log(): string;
+  /** SIGTERM to the primary (a graceful stop), resolved when it has exited. */
+  stop(): Promise<void>;
+  /** SIGKILL to the whole process group, primary and workers at once: a power cut. */
+  killAll(): Promise<void>;
+}
+
+/**
+ * `npm start` (scripts/start.mjs: builds if the build is missing or stale, then serves) in its own
+ * process group, on a free loopback port and the given data folder, with no payment keys.
+ * Resolves once /healthz answers.
+ */
+export async function startBuiltStore(options: { dataDir: string; env?: Record<string, string> }): Promise<BuiltStore> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: options.dataDir,
+      STRIPE_SECRET_KEY: "",
+      STRIPE_PUBLISHABLE_KEY: "",
+      STRIPE_WEBHOOK_SECRET: "",
+      PAYMENTS: "",
+      PUBLIC_URL: "",
+      VITEST: "",
+      ...options.env,
+    },
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  const store: BuiltStore = {
+    baseUrl: `http://127.0.0.1:${port}`,
+    child,
+    log: () => output,
+    async stop() {
+      if (gone()) return;
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+      if (!gone()) await store.killAll();
+    },
+    async killAll() {
+      if (gone()) return;
+      process.kill(-child.pid!, "SIGKILL");
+      await exited;
+    },
+  };
+  // The first start may build the app (a minute or two on a loaded machine).
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    try {
+      if ((await getFresh(`${store.baseUrl}/healthz`)).status === 200) return store;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline || gone()) {
+      await store.killAll();
+      throw new Error(`The store did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

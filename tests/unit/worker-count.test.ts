@@ -1,0 +1,34 @@
+import os from "node:os";
+import { describe, expect, it } from "vitest";
+import { restartDelayMs, workerCount } from "../../server/cluster";
+
+describe("WEB_CONCURRENCY", () => {
+  it("defaults to one worker per core the process may use", () => {
+    expect(workerCount({})).toBe(os.availableParallelism());
+    expect(workerCount({ WEB_CONCURRENCY: " " })).toBe(os.availableParallelism());
+  });
+
+  it("sets the number of workers; 1 is a single process", () => {
+    expect(workerCount({ WEB_CONCURRENCY: "1" })).toBe(1);
+    expect(workerCount({ WEB_CONCURRENCY: "4" })).toBe(4);
+  });
+
+  it("refuses what is not a whole number of workers, naming the variable", () => {
+    for (const value of ["0", "-2", "1.5", "many"]) {
+      expect(() => workerCount({ WEB_CONCURRENCY: value })).toThrow(
+        `WEB_CONCURRENCY must be a whole number of workers (1 or more), not "${value}".`,
+      );
+    }
+  });
+});
+
+describe("replacing workers that keep dying", () => {
+  it("replaces a one-off crash at once, then waits longer and longer, never more than 30 s", () => {
+    const delays = Array.from({ length: 10 }, (_, i) => restartDelayMs(i + 1));
+    expect(delays[0]).toBe(0);
+    for (let i = 2; i < delays.length; i++) expect(delays[i]).toBeGreaterThanOrEqual(delays[i - 1]!);
+    expect(delays[1]).toBeGreaterThan(0);
+    expect(Math.max(...delays)).toBe(30_000);
+    expect(restartDelayMs(1000)).toBe(30_000);
+  });
+});
