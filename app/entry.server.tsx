@@ -8,7 +8,7 @@ import { renderToPipeableStream } from "react-dom/server";
 export { apiMiddleware } from "../server/api/express";
 export { booted } from "../server/boot";
 export { refuseCrossSiteWrites } from "../server/http/origin";
-export { anonymousPageCache } from "../server/http/page-cache";
+export { storePageCache } from "./store-page-cache.server";
 export { sweep } from "../server/services/sweeper";
 
 const ABORT_DELAY = 5_000;

@@ -7,6 +7,7 @@ import { fulfilment } from "./0005_fulfilment";
 import { hostedCheckout } from "./0006_hosted_checkout";
 import { subscriberListIndex } from "./0007_subscriber_list_index";
 import { testOrders } from "./0008_test_orders";
+import { pageVersion } from "./0009_page_version";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   "0006_hosted_checkout": hostedCheckout,
   "0007_subscriber_list_index": subscriberListIndex,
   "0008_test_orders": testOrders,
+  "0009_page_version": pageVersion,
 };
