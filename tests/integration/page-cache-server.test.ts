@@ -120,7 +120,7 @@ describe("the page cache on the built store", () => {
       ]);
     const expected = { alice: 2, bob: 3, admin: 0 } as const;
     for (const { who, r, html } of await Promise.all(reads)) {
-      const count = expected[who as keyof typeof expected];
+      const count: number = expected[who as keyof typeof expected];
       expect(r.status).toBe(200);
       expect(r.headers.get("x-page-cache")).toBe("HIT");
       expect(r.headers.get("cache-control")).toBe("private, no-cache");
