@@ -10,7 +10,7 @@ import express from "express";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(root, "build/server/index.js"));
-const { anonymousPageCache, apiMiddleware, booted, refuseCrossSiteWrites, resignSweeper, startupBanner, staticAssets, sweep, SWEEP_EVERY_MS } =
+const { apiMiddleware, booted, refuseCrossSiteWrites, resignSweeper, startupBanner, staticAssets, storePageCache, sweep, SWEEP_EVERY_MS } =
   build.entry.module;
 
 // A configuration the store must not run with (server/config.ts ConfigError) is one paragraph
@@ -25,6 +25,12 @@ const { config } = ctx;
 const app = express();
 app.disable("x-powered-by");
 if (config.trustProxy) app.set("trust proxy", true);
+
+// Drop day: the public pages come from one cache for everyone, the visitor's own parts filled in
+// per answer (decision 0014). First, because it compresses its own copies once; it only answers
+// GET and HEAD, so the cross-site write check has nothing to guard here.
+app.use(storePageCache(build));
+
 // Fingerprinted build assets never change: served from memory with the .br/.gz the build made,
 // ahead of compression(), which would only compress them again. Everything else in public/ gets a
 // short cache.
@@ -40,9 +46,6 @@ const loadContext = (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? 
 // The API is a table, not pages: one lookup answers /api/*, REST and tRPC, without Remix's route
 // matching (server/api/). After the Origin check, which guards its writes too.
 app.use("/api", apiMiddleware(loadContext));
-
-// Launch second: the store grid and product pages, rendered once a second for cookieless visitors.
-app.use(anonymousPageCache({ match: (pathname) => /^\/store(\/\d+)?$/.test(pathname), ttlMs: 1000 }));
 
 app.all(
   "*",

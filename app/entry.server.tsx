@@ -10,8 +10,8 @@ export { booted, prepareStore } from "../server/boot";
 export { superviseWorkers, workerCount } from "../server/cluster";
 export { startupBanner } from "../server/startup-banner";
 export { refuseCrossSiteWrites } from "../server/http/origin";
-export { anonymousPageCache } from "../server/http/page-cache";
 export { staticAssets } from "../server/http/static-assets";
+export { storePageCache } from "./store-page-cache.server";
 export { resignSweeper, sweep, SWEEP_EVERY_MS } from "../server/services/sweeper";
 
 const ABORT_DELAY = 5_000;

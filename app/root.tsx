@@ -6,10 +6,9 @@ import { TestModeBanner } from "~/components/test-mode-banner";
 import { Toasts } from "~/components/toasts";
 import stylesheet from "~/styles/app.css?url";
 import { getAppContext } from "../server/boot";
-import { authenticate } from "../server/http/auth";
-import { readFlash } from "../server/http/flash";
-import { cartSessionIdOf } from "../server/http/cart-session";
-import { getCart } from "../server/services/cart";
+import type { Visitor } from "../server/contracts/visitor";
+import { isTemplateRender } from "../server/http/page-template";
+import { readVisitor } from "../server/http/visitor";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -23,26 +22,18 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await getAppContext();
-  const [auth, flash, cartCount] = await Promise.all([
-    authenticate(ctx, request),
-    readFlash(ctx, request),
-    // The badge counts what the bag shows (hidden or unreleased products' lines are left out).
-    cartSessionIdOf(ctx, request).then(async (sessionId) => (await getCart(ctx, sessionId)).count),
-  ]);
+  const shared = {
+    brand: ctx.config.brand,
+    year: ctx.clock.now().getUTCFullYear(),
+    testMode: ctx.config.payments.mode === "test",
+  };
+  // The page cache's template is rendered for nobody: its root data goes into every visitor's
+  // copy, so the visitor is left to the holes (decision 0014).
+  if (isTemplateRender(request)) return data({ ...shared, visitor: null as Visitor | null });
+  const { visitor, setCookies } = await readVisitor(ctx, request);
   const headers = new Headers();
-  if (auth.setCookie) headers.append("Set-Cookie", auth.setCookie);
-  if (flash.clear) headers.append("Set-Cookie", flash.clear);
-  return data(
-    {
-      user: auth.user ? { username: auth.user.username, isAdmin: auth.user.isAdmin } : null,
-      cartCount,
-      brand: ctx.config.brand,
-      toast: flash.toast,
-      year: ctx.clock.now().getUTCFullYear(),
-      testMode: ctx.config.payments.mode === "test",
-    },
-    { headers },
-  );
+  for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
+  return data({ ...shared, visitor: visitor as Visitor | null }, { headers });
 }
 
 export type RootData = typeof loader;
@@ -63,12 +54,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to content
         </a>
         {root?.testMode ? <TestModeBanner /> : null}
-        <SiteHeader brand={brand} cartCount={root?.cartCount ?? 0} user={root?.user ?? null} />
+        <SiteHeader brand={brand} />
         <main id="main" className="flex flex-1 flex-col">
           {children}
         </main>
         <SiteFooter brand={brand} year={root?.year ?? new Date().getUTCFullYear()} />
-        <Toasts flash={root?.toast ?? null} />
+        <Toasts />
         <ScrollRestoration />
         <Scripts />
       </body>

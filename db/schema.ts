@@ -225,6 +225,12 @@ export interface MailMessagesTable {
   headers: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** One row (id 1): bumped by triggers on every write to what the storefront shows (decision 0014). */
+export interface PageVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -246,6 +252,7 @@ export interface DB {
   campaignRecipients: CampaignRecipientsTable;
   rateLimits: RateLimitsTable;
   leases: LeasesTable;
+  pageVersion: PageVersionTable;
 }
 
 /** A fixed-window counter shared by every worker (0009). */

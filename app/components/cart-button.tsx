@@ -11,13 +11,13 @@ export function cartLabel(count: number): string {
   return `Shopping cart, ${count} ${count === 1 ? "item" : "items"}`;
 }
 
-const triggerClass = cn(
+export const triggerClass = cn(
   "relative inline-flex size-11 items-center justify-center rounded-md text-foreground transition-colors",
   "hover:bg-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
   "data-[state=open]:bg-accent",
 );
 
-function BagIcon({ count }: { count: number }) {
+export function BagIcon({ count }: { count: number }) {
   return (
     <>
       <ShoppingBag className="size-5" strokeWidth={1.75} aria-hidden="true" />

@@ -2,6 +2,7 @@ import { Link, NavLink, useLocation } from "@remix-run/react";
 import { ArrowRight, Menu, X } from "lucide-react";
 import { useCallback, useEffect, useRef } from "react";
 import { CartButton } from "~/components/cart-button";
+import { VisitorHole } from "~/components/visitor-hole";
 import { cn } from "~/lib/utils";
 
 type Brand = { name: string; socialHandle: string; supportEmail: string };
@@ -14,17 +15,67 @@ const NAV_LINKS = [
   { to: "/support", label: "Support", end: false },
 ] as const;
 
-function linksFor(user: HeaderUser) {
-  return user?.isAdmin ? [...NAV_LINKS, { to: "/admin", label: "Admin", end: false } as const] : NAV_LINKS;
+const ADMIN_LINK = { to: "/admin", label: "Admin", end: false } as const;
+type NavItem = (typeof NAV_LINKS)[number] | typeof ADMIN_LINK;
+
+/** The admin's own link says whose session it is. */
+export const adminLinkTitle = (user: HeaderUser) => (user ? `Signed in as ${user.username}` : undefined);
+
+export const desktopLinkClass = (isActive: boolean) =>
+  cn(
+    "relative inline-flex h-11 items-center rounded-md px-3 text-[13px] font-semibold tracking-[0.14em] uppercase transition-colors",
+    "after:absolute after:inset-x-3 after:bottom-2 after:h-0.5 after:origin-left after:scale-x-0 after:bg-foreground after:transition-transform after:duration-200",
+    "hover:text-foreground hover:after:scale-x-100",
+    isActive ? "text-foreground after:scale-x-100" : "text-muted-foreground",
+  );
+
+export const menuItemClass = "border-b border-border";
+
+export const menuLinkClass = (isActive: boolean) =>
+  cn(
+    "group/link flex min-h-16 items-center justify-between gap-4 py-3 font-display text-5xl leading-none tracking-[0.04em] uppercase transition-colors",
+    isActive ? "text-foreground" : "text-foreground/70 hover:text-foreground",
+  );
+
+export function MenuLinkBody({ label, isActive }: { label: string; isActive: boolean }) {
+  return (
+    <>
+      <span className="flex items-center gap-3">
+        {label}
+        {isActive ? <span aria-hidden="true" className="mb-1 inline-block size-2 rounded-full bg-foreground" /> : null}
+      </span>
+      <ArrowRight className="size-6 shrink-0 opacity-60 transition-transform group-hover/link:translate-x-1" strokeWidth={1.5} aria-hidden="true" />
+    </>
+  );
+}
+
+function DesktopItem({ link, user }: { link: NavItem; user?: HeaderUser }) {
+  return (
+    <li>
+      <NavLink to={link.to} end={link.end} prefetch="intent" title={user ? adminLinkTitle(user) : undefined} className={({ isActive }) => desktopLinkClass(isActive)}>
+        {link.label}
+      </NavLink>
+    </li>
+  );
+}
+
+function MenuItem({ link, user }: { link: NavItem; user?: HeaderUser }) {
+  return (
+    <li className={menuItemClass}>
+      <NavLink to={link.to} end={link.end} prefetch="intent" title={user ? adminLinkTitle(user) : undefined} className={({ isActive }) => menuLinkClass(isActive)}>
+        {({ isActive }) => <MenuLinkBody label={link.label} isActive={isActive} />}
+      </NavLink>
+    </li>
+  );
 }
 
 /**
  * The sticky navigation bar on every page. Desktop: links inline. Phones: a menu behind a
  * <details> toggle, which opens and closes without JavaScript; with JavaScript it also closes on
- * navigation, on a link tap and on Escape.
+ * navigation, on a link tap and on Escape. The bag and the admin link are the visitor's own:
+ * holes in a cached page (decision 0014).
  */
-export function SiteHeader({ brand, cartCount, user }: { brand: Brand; cartCount: number; user: HeaderUser }) {
-  const links = linksFor(user);
+export function SiteHeader({ brand }: { brand: Brand }) {
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/90 backdrop-blur-md supports-[backdrop-filter]:bg-background/75">
       <div className="mx-auto flex h-16 w-full max-w-7xl items-center gap-2 px-4 sm:px-6 md:grid md:grid-cols-[1fr_auto_1fr] lg:px-8">
@@ -39,38 +90,23 @@ export function SiteHeader({ brand, cartCount, user }: { brand: Brand; cartCount
 
         <nav aria-label="Main" className="hidden md:block">
           <ul className="flex items-center gap-1 lg:gap-3">
-            {links.map((link) => (
-              <li key={link.to}>
-                <NavLink
-                  to={link.to}
-                  end={link.end}
-                  prefetch="intent"
-                  className={({ isActive }) =>
-                    cn(
-                      "relative inline-flex h-11 items-center rounded-md px-3 text-[13px] font-semibold tracking-[0.14em] uppercase transition-colors",
-                      "after:absolute after:inset-x-3 after:bottom-2 after:h-0.5 after:origin-left after:scale-x-0 after:bg-foreground after:transition-transform after:duration-200",
-                      "hover:text-foreground hover:after:scale-x-100",
-                      isActive ? "text-foreground after:scale-x-100" : "text-muted-foreground",
-                    )
-                  }
-                >
-                  {link.label}
-                </NavLink>
-              </li>
+            {NAV_LINKS.map((link) => (
+              <DesktopItem key={link.to} link={link} />
             ))}
+            <VisitorHole name="nav-admin">{({ user }) => (user?.isAdmin ? <DesktopItem link={ADMIN_LINK} user={user} /> : null)}</VisitorHole>
           </ul>
         </nav>
 
         <div className="ml-auto flex items-center gap-1 md:ml-0 md:justify-self-end">
-          <CartButton count={cartCount} />
-          <MobileMenu brand={brand} links={links} />
+          <VisitorHole name="bag">{({ cartCount }) => <CartButton count={cartCount} />}</VisitorHole>
+          <MobileMenu brand={brand} />
         </div>
       </div>
     </header>
   );
 }
 
-function MobileMenu({ brand, links }: { brand: Brand; links: ReturnType<typeof linksFor> }) {
+function MobileMenu({ brand }: { brand: Brand }) {
   const detailsRef = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
 
@@ -112,38 +148,13 @@ function MobileMenu({ brand, links }: { brand: Brand; links: ReturnType<typeof l
         }}
       >
         <nav aria-label="Mobile" className="flex min-h-full flex-col px-4 pt-2 pb-8 sm:px-6">
-          <ul className="divide-y divide-border border-b border-border">
-            {links.map((link) => (
-              <li key={link.to}>
-                <NavLink
-                  to={link.to}
-                  end={link.end}
-                  prefetch="intent"
-                  className={({ isActive }) =>
-                    cn(
-                      "group/link flex min-h-16 items-center justify-between gap-4 py-3 font-display text-5xl leading-none tracking-[0.04em] uppercase transition-colors",
-                      isActive ? "text-foreground" : "text-foreground/70 hover:text-foreground",
-                    )
-                  }
-                >
-                  {({ isActive }) => (
-                    <>
-                      <span className="flex items-center gap-3">
-                        {link.label}
-                        {isActive ? (
-                          <span aria-hidden="true" className="mb-1 inline-block size-2 rounded-full bg-foreground" />
-                        ) : null}
-                      </span>
-                      <ArrowRight
-                        className="size-6 shrink-0 opacity-60 transition-transform group-hover/link:translate-x-1"
-                        strokeWidth={1.5}
-                        aria-hidden="true"
-                      />
-                    </>
-                  )}
-                </NavLink>
-              </li>
+          {/* A border under each item, not divide-y: the admin item lives in a hole and must not
+              change which item is last. */}
+          <ul>
+            {NAV_LINKS.map((link) => (
+              <MenuItem key={link.to} link={link} />
             ))}
+            <VisitorHole name="menu-admin">{({ user }) => (user?.isAdmin ? <MenuItem link={ADMIN_LINK} user={user} /> : null)}</VisitorHole>
           </ul>
 
           <div className="mt-auto space-y-1 pt-10 text-sm text-muted-foreground">

@@ -2,6 +2,7 @@ import { CircleAlert, CircleCheck, Info } from "lucide-react";
 import { useEffect } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { toast, Toaster } from "sonner";
+import { useVisitor, VisitorHole } from "~/components/visitor-hole";
 
 export type Flash = {
   id: string;
@@ -22,8 +23,10 @@ export type Flash = {
  * for as long as the pointer was there. Below the header is no better on a phone, where the open
  * menu hangs from the header. Hovering or focusing a toast still pauses it, so it can be read.
  */
-export function Toasts({ flash }: { flash: Flash | null }) {
+export function Toasts() {
   const hydrated = useHydrated();
+  // The visitor's own flash: a hole in a cached page (decision 0014).
+  const flash = useVisitor().toast;
   const flashId = flash?.id;
 
   useEffect(() => {
@@ -40,14 +43,14 @@ export function Toasts({ flash }: { flash: Flash | null }) {
   return (
     <>
       <Toaster visibleToasts={1} duration={5000} theme="dark" position="bottom-center" richColors closeButton />
-      {!hydrated && flash ? <StaticFlash flash={flash} /> : null}
+      <VisitorHole name="visitor">{(visitor) => (!hydrated && visitor.toast ? <StaticFlash flash={visitor.toast} /> : null)}</VisitorHole>
     </>
   );
 }
 
 const ICONS = { success: CircleCheck, error: CircleAlert, info: Info } as const;
 
-function StaticFlash({ flash }: { flash: Flash }) {
+export function StaticFlash({ flash }: { flash: Flash }) {
   const Icon = ICONS[flash.kind];
   return (
     <div className="flash-toast-region">

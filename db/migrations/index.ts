@@ -8,6 +8,7 @@ import { hostedCheckout } from "./0006_hosted_checkout";
 import { subscriberListIndex } from "./0007_subscriber_list_index";
 import { testOrders } from "./0008_test_orders";
 import { sharedBetweenWorkers } from "./0009_shared_between_workers";
+import { pageVersion } from "./0010_page_version";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   "0007_subscriber_list_index": subscriberListIndex,
   "0008_test_orders": testOrders,
   "0009_shared_between_workers": sharedBetweenWorkers,
+  "0010_page_version": pageVersion,
 };

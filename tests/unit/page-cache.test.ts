@@ -1,30 +1,58 @@
 import type { AddressInfo } from "node:net";
-import compression from "compression";
+import zlib from "node:zlib";
 import express from "express";
 import { http, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { anonymousPageCache } from "../../server/http/page-cache";
+import type { Visitor } from "../../server/contracts/visitor";
+import { pageCache } from "../../server/http/page-cache";
 import { mockServer } from "../mocks/server";
 
-// The cache in front of a stand-in page handler, behind compression, as server.js mounts it.
+// The cache in front of a stand-in renderer whose page has two holes, as server.js mounts it.
 let clock = 0;
 let renders = 0;
+let version = 1;
+let status = 200;
+let setCookie = false;
 let base = "";
 let close: () => void;
 
+// Each cookie value is one visitor: "n3" has three items in the bag, "flash" a notice.
+const visitorOf = (cookie: string): Visitor => ({
+  cartCount: Number(/n(\d+)/.exec(cookie)?.[1] ?? 0),
+  user: cookie.includes("admin") ? { username: "ada", isAdmin: true } : null,
+  toast: cookie.includes("flash") ? { id: "f1", kind: "success", title: "Saved" } : null,
+});
+
 beforeAll(async () => {
   const app = express();
-  app.use(compression());
-  app.use(anonymousPageCache({ match: (p) => /^\/store(\/\d+)?$/.test(p), ttlMs: 1000, now: () => clock }));
-  app.get(/.*/, async (req, res) => {
-    renders++;
-    // Rendering takes a moment, so concurrent visitors overlap.
-    await new Promise((r) => setTimeout(r, 30));
-    if (req.query.cookie) res.setHeader("Set-Cookie", "cart=abc; HttpOnly");
-    if (req.query.private) res.setHeader("Cache-Control", "private, no-store");
-    res.status(req.query.missing ? 404 : 200).type("html");
-    res.write(`<!doctype html><p>render ${renders} of ${req.path}</p>`);
-    res.end("<footer>" + "x".repeat(4000) + "</footer>");
+  app.use(
+    pageCache({
+      match: (p) => /^\/(store|about)$/.test(p),
+      now: () => clock,
+      readVersion: async () => version,
+      render: async (request) => {
+        renders++;
+        await new Promise((r) => setTimeout(r, 20));
+        const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
+        if (setCookie) headers.set("Set-Cookie", "x=1");
+        const template = request.headers.get("x-page-template") === "1" && !request.headers.get("cookie");
+        return new Response(
+          `<html><body>${template ? "" : "NOT A TEMPLATE"}<span data-hole="bag" style="display:contents"></span><main>render ${renders} v${version}</main><span data-hole="visitor" style="display:contents"></span>${"x".repeat(3000)}</body></html>`,
+          { status, headers },
+        );
+      },
+      readVisitor: async (request) => {
+        const cookie = request.headers.get("Cookie") ?? "";
+        return { visitor: visitorOf(cookie), setCookies: cookie.includes("flash") ? ["flash=; Max-Age=0"] : [] };
+      },
+      fragments: (visitor) => ({
+        bag: `<a data-count="${visitor.cartCount}">bag</a>`,
+        visitor: `${visitor.user ? `<b>${visitor.user.username}</b>` : ""}${visitor.toast ? `<p class="flash">${visitor.toast.title}</p>` : ""}`,
+      }),
+    }),
+  );
+  app.get(/.*/, (req, res) => {
+    res.type("html").send(`uncached ${req.path} ${req.headers["x-page-template"] ?? "-"}`);
   });
   const server = app.listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
@@ -35,61 +63,94 @@ afterAll(() => close());
 beforeEach(() => {
   clock += 60_000;
   renders = 0;
-  // The test's own server on loopback is real HTTP, not a vendor to mock.
+  status = 200;
+  setCookie = false;
   mockServer.use(http.all(`${base}/*`, () => passthrough()));
 });
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(base + path, { headers: { "Accept-Encoding": "gzip", ...headers } });
+const get = (path: string, headers: Record<string, string> = {}) => fetch(base + path, { headers });
 
-describe("the anonymous page cache", () => {
-  it("renders /store once per second for visitors without cookies, and the copy is the same page, compressed", async () => {
-    const first = await get("/store");
-    const second = await get("/store");
+describe("the page cache with holes", () => {
+  it("renders once for everyone and fills each visitor's own bag, privately", async () => {
+    const [alice, bob, nobody] = await Promise.all([get("/store", { Cookie: "n2" }), get("/store", { Cookie: "n5 admin" }), get("/store")]);
     expect(renders).toBe(1);
-    expect(second.headers.get("x-page-cache")).toBe("HIT");
-    expect(second.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(second.headers.get("content-encoding")).toBe("gzip");
-    expect(await second.text()).toBe(await first.text());
+    const [a, b, n] = await Promise.all([alice.text(), bob.text(), nobody.text()]);
+    expect(a).toContain('<a data-count="2">bag</a>');
+    expect(a).not.toContain("ada");
+    expect(b).toContain('<a data-count="5">bag</a></span><main>');
+    expect(b).toContain("<b>ada</b>");
+    expect(n).toContain('<a data-count="0">bag</a>');
+    expect(a).not.toContain("NOT A TEMPLATE");
+    expect(alice.headers.get("cache-control")).toBe("private, no-cache");
+    expect(nobody.headers.get("cache-control")).toBe("public, s-maxage=1, stale-while-revalidate=5");
+    expect(nobody.headers.get("vary")).toBe("Accept-Encoding, Cookie");
+  });
 
+  it("shows a flash to its owner with the cookie cleared, and to nobody else", async () => {
+    const owner = await get("/store", { Cookie: "n1 flash" });
+    expect(await owner.text()).toContain('<p class="flash">Saved</p>');
+    expect(owner.headers.get("set-cookie")).toBe("flash=; Max-Age=0");
+    const other = await get("/store", { Cookie: "n1" });
+    expect(await other.text()).not.toContain("Saved");
+    expect(other.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("renders again after a second, or at once when the database's version moves", async () => {
+    await get("/store");
     clock += 999;
     await get("/store");
     expect(renders).toBe(1);
     clock += 1;
-    expect(await (await get("/store")).text()).toContain("render 2 of /store");
-  });
-
-  it("lets concurrent first visitors wait for one render", async () => {
-    const pages = await Promise.all(Array.from({ length: 25 }, () => get("/store/7").then((r) => r.text())));
-    expect(renders).toBe(1);
-    expect(new Set(pages).size).toBe(1);
-  });
-
-  it("never serves or stores anything for a visitor with cookies", async () => {
-    await get("/store");
-    const withBag = await get("/store", { Cookie: "cart=mine" });
-    expect(withBag.headers.get("x-page-cache")).toBeNull();
-    expect(await withBag.text()).toContain("render 2");
-    await get("/store", { Cookie: "cart=mine" });
+    expect(await (await get("/store")).text()).toContain("render 2");
+    version++;
+    clock += 250;
+    expect(await (await get("/store")).text()).toContain(`v${version}`);
     expect(renders).toBe(3);
   });
 
-  it("stores no answer that sets a cookie, is private, or is not a 200, and no other path", async () => {
-    for (const query of ["?cookie=1", "?private=1", "?missing=1"]) {
-      await get(`/store${query}`);
-      const again = await get(`/store${query}`);
-      expect(again.headers.get("x-page-cache"), query).toBeNull();
-    }
-    expect(renders).toBe(6);
-    await get("/checkout");
-    await get("/checkout");
-    await get("/store.data");
-    await get("/store.data");
-    expect(renders).toBe(10);
+  it("never keeps a render that sets a cookie or is not a 200, and renders those pages for their visitor", async () => {
+    setCookie = true;
+    expect(await (await get("/store", { Cookie: "n1" })).text()).toBe("uncached /store -");
+    setCookie = false;
+    status = 404;
+    clock += 60_000;
+    expect(await (await get("/about")).text()).toBe("uncached /about -");
   });
 
-  it("keeps query strings apart", async () => {
-    await get("/store?page=1");
-    expect(await (await get("/store?page=2")).text()).toContain("render 2");
-    expect(renders).toBe(2);
+  it("leaves other pages alone and lets no visitor ask for a template", async () => {
+    expect(await (await get("/cart", { Cookie: "n1", "x-page-template": "1" })).text()).toBe("uncached /cart -");
+    expect(await (await get("/store.data", { Cookie: "n1" })).text()).toBe("uncached /store.data -");
+    expect(renders).toBe(0);
+  });
+
+  it("answers 304 to a matching ETag, and a different bag has a different ETag", async () => {
+    const first = await get("/store", { Cookie: "n2" });
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^W\/"/);
+    const again = await get("/store", { Cookie: "n2", "If-None-Match": etag });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    const other = await get("/store", { Cookie: "n3", "If-None-Match": etag });
+    expect(other.status).toBe(200);
+    expect(other.headers.get("etag")).not.toBe(etag);
+  });
+
+  it("sends brotli, gzip or identity as asked, the same page each time", async () => {
+    const plain = await (await get("/store", { Cookie: "n4" })).text();
+    for (const encoding of ["br", "gzip"]) {
+      const raw = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        void import("node:http").then(({ get: request }) =>
+          request(base + "/store", { headers: { Cookie: "n4", "Accept-Encoding": encoding } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (chunk: Buffer) => chunks.push(chunk));
+            res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          }).on("error", reject),
+        );
+      });
+      expect(raw.headers["content-encoding"]).toBe(encoding);
+      const body = encoding === "br" ? zlib.brotliDecompressSync(raw.body) : zlib.gunzipSync(raw.body);
+      expect(body.toString()).toBe(plain);
+      expect(raw.body.length).toBeLessThan(plain.length / 4);
+    }
   });
 });

@@ -1,0 +1,192 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { http, passthrough } from "msw";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { mockServer } from "../mocks/server";
+
+// The built store, spawned as `npm start` runs it, read over real HTTP by several shoppers at once.
+const root = path.resolve(import.meta.dirname, "../..");
+let server: ChildProcess;
+let base = "";
+let dataDir = "";
+
+const newest = (dir: string): number =>
+  fs.readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
+    const full = path.join(dir, entry.name);
+    return Math.max(latest, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
+  }, 0);
+
+function ensureBuild() {
+  const built = path.join(root, "build/server/index.js");
+  const sources = Math.max(...["app", "server", "db"].map((dir) => newest(path.join(root, dir))));
+  if (fs.existsSync(built) && fs.statSync(built).mtimeMs > sources) return;
+  const result = spawnSync("npx", ["remix", "vite:build"], { cwd: root, stdio: "ignore", timeout: 170_000 });
+  if (result.status !== 0) throw new Error("The build failed.");
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+beforeAll(async () => {
+  ensureBuild();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "page-cache-"));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  // The store on loopback is real HTTP, not a vendor to mock.
+  mockServer.use(http.all(`${base}/*`, () => passthrough()));
+  server = spawn(process.execPath, [path.join(root, "server.js")], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, VITEST: "" },
+    stdio: "ignore",
+  });
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("The store did not start.");
+}, 200_000);
+afterAll(() => {
+  server?.kill();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  mockServer.use(http.all(`${base}/*`, () => passthrough()));
+});
+
+/** A browser's cookies, kept between requests. */
+class Shopper {
+  cookies = new Map<string, string>();
+  async get(route: string, headers: Record<string, string> = {}) {
+    const response = await fetch(base + route, { headers: { Cookie: this.cookie(), ...headers }, redirect: "manual" });
+    this.keep(response);
+    return response;
+  }
+  async post(route: string, body: unknown) {
+    const response = await fetch(base + route, {
+      method: "POST",
+      headers: { Cookie: this.cookie(), "Content-Type": "application/json", Origin: base },
+      body: JSON.stringify(body),
+    });
+    this.keep(response);
+    return response;
+  }
+  cookie() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+  keep(response: Response) {
+    for (const header of response.headers.getSetCookie()) {
+      const [name, value] = header.split(";")[0]!.split(/=(.*)/);
+      if (/max-age=0/i.test(header) || !value) this.cookies.delete(name!);
+      else this.cookies.set(name!, value);
+    }
+  }
+}
+
+// What a person sees in the header: the bag's label and badge, the admin link with its title.
+const bagLabel = (html: string) => /aria-label="(Shopping cart, \d+ items?)" data-testid="cart-button"/.exec(html)?.[1];
+const badge = (html: string) => /data-testid="cart-count"[^>]*>(\d+)</.exec(html)?.[1] ?? null;
+const island = (html: string) => JSON.parse(/<script type="application\/json" id="visitor-data">(.*?)<\/script>/.exec(html)![1]!);
+
+describe("the page cache on the built store", () => {
+  it("serves two shoppers reading the same pages at once each their own bag, and only an admin the admin link", async () => {
+    const alice = new Shopper();
+    const bob = new Shopper();
+    const admin = new Shopper();
+    expect((await alice.post("/api/cart", { productId: 1, quantity: 2 })).ok).toBe(true);
+    expect((await bob.post("/api/cart", { productId: 2, quantity: 1 })).ok).toBe(true);
+    expect((await bob.post("/api/cart", { productId: 6, quantity: 2 })).ok).toBe(true);
+    expect((await admin.post("/api/login", { username: "admin", password: "change-me-now" })).ok).toBe(true);
+
+    const pages = ["/store", "/store/1", "/about", "/support", "/store/2", "/", "/countdown"];
+    const reads = Array.from({ length: 6 }, () => pages)
+      .flat()
+      .flatMap((page) => [
+        alice.get(page).then(async (r) => ({ who: "alice", r, html: await r.text() })),
+        bob.get(page).then(async (r) => ({ who: "bob", r, html: await r.text() })),
+        admin.get(page).then(async (r) => ({ who: "admin", r, html: await r.text() })),
+      ]);
+    const expected = { alice: 2, bob: 3, admin: 0 } as const;
+    for (const { who, r, html } of await Promise.all(reads)) {
+      const count: number = expected[who as keyof typeof expected];
+      expect(r.status).toBe(200);
+      expect(r.headers.get("x-page-cache")).toBe("HIT");
+      expect(r.headers.get("cache-control")).toBe("private, no-cache");
+      expect(bagLabel(html)).toBe(`Shopping cart, ${count} ${count === 1 ? "item" : "items"}`);
+      expect(badge(html)).toBe(count ? String(count) : null);
+      expect(island(html).cartCount).toBe(count);
+      expect(html.includes('title="Signed in as admin"')).toBe(who === "admin");
+      expect(html.includes('href="/admin"')).toBe(who === "admin");
+    }
+    // The dropdown's lines come from the visitor's own GET /api/cart, never from the page.
+    expect((await (await alice.get("/api/cart")).json()).count).toBe(2);
+  });
+
+  it("shows a flash once, to its owner only", async () => {
+    const admin = new Shopper();
+    const other = new Shopper();
+    await admin.post("/api/login", { username: "admin", password: "change-me-now" });
+    const redirect = await admin.get("/auth?signedIn=1&redirectTo=/store");
+    expect(redirect.status).toBe(302);
+    const [mine, theirs] = await Promise.all([admin.get("/store"), other.get("/store")]);
+    const html = await mine.text();
+    expect(html).toContain("Welcome back, admin!");
+    expect(island(html).toast.title).toBe("Login successful");
+    expect(await theirs.text()).not.toContain("Welcome back");
+    expect(await (await admin.get("/store")).text()).not.toContain("Welcome back");
+  });
+
+  it("shows a price edit and a sell-out made by another process within a second", async () => {
+    const shopper = new Shopper();
+    await shopper.post("/api/cart", { productId: 1, quantity: 1 });
+    expect(await (await shopper.get("/store/1")).text()).not.toContain("$123.45");
+    expect(await (await shopper.get("/store/6")).text()).not.toMatch(/SOLD OUT/);
+    // Another worker (or machine) writes: only the database connects them.
+    const db = new Database(path.join(dataDir, "store.db"));
+    db.prepare("UPDATE products SET price_cents = 12345 WHERE id = 1").run();
+    db.prepare("UPDATE products SET inventory = 0 WHERE id = 6").run();
+    db.close();
+    const started = Date.now();
+    let priced = false;
+    let soldOut = false;
+    while (Date.now() - started < 1000 && !(priced && soldOut)) {
+      priced ||= (await (await shopper.get("/store/1")).text()).includes("$123.45");
+      soldOut ||= /SOLD OUT/.test(await (await shopper.get("/store/6")).text());
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(priced).toBe(true);
+    expect(soldOut).toBe(true);
+  });
+
+  it("never serves /checkout, /cart, /admin, /auth or data requests from the cache", async () => {
+    const shopper = new Shopper();
+    await shopper.post("/api/cart", { productId: 1, quantity: 1 });
+    for (const page of ["/checkout", "/cart", "/admin", "/auth", "/store.data"]) {
+      const response = await shopper.get(page);
+      expect(response.headers.get("x-page-cache"), page).toBeNull();
+      await response.arrayBuffer();
+    }
+  });
+
+  it("lets a CDN keep cookieless answers briefly, and answers 304 to a matching ETag", async () => {
+    const nobody = new Shopper();
+    const first = await nobody.get("/store");
+    await first.arrayBuffer();
+    expect(first.headers.get("cache-control")).toBe("public, s-maxage=1, stale-while-revalidate=5");
+    const etag = first.headers.get("etag")!;
+    const again = await nobody.get("/store", { "If-None-Match": etag });
+    expect(again.status).toBe(304);
+  });
+});
