@@ -12,8 +12,7 @@ declare module "@remix-run/node" {
   }
 }
 
-const buildOnly = (plugins: unknown): Plugin[] =>
-  [plugins].flat(2).map((plugin) => ({ ...(plugin as Plugin), apply: "build" as const }));
+const buildOnly = (plugins: unknown): Plugin[] => [plugins].flat(2).map((plugin) => ({ ...(plugin as Plugin), apply: "build" as const }));
 
 // `npm run dev` has no server.js: it refuses the configuration `npm start` refuses, with the same
 // message, and puts the same cross-site check in front of Remix.
@@ -36,7 +35,12 @@ export default defineConfig({
   // fails, rather than moving to the next free one behind the developer's back. Without HOST the dev
   // server stays on localhost: it serves the sources, so it is not offered to the LAN unasked.
   // No CORS middleware: it would answer every OPTIONS itself, before the API table (which answers 204 with Allow).
-  server: { port: Number(process.env.PORT) || 3000, strictPort: Boolean(process.env.PORT), host: process.env.HOST || undefined, cors: false },
+  server: {
+    port: Number(process.env.PORT) || 3000,
+    strictPort: Boolean(process.env.PORT),
+    host: process.env.HOST || undefined,
+    cors: false,
+  },
   // The dev dependency scan follows loader imports into server-only packages; the browser never
   // loads them (Remix strips loaders from client code), so they are kept out of the client pre-bundle.
   optimizeDeps: {
@@ -45,12 +49,14 @@ export default defineConfig({
   plugins: [
     // Server code must never reach the browser; only the contracts (zod schemas) may. Checked at
     // build time only: in dev, Remix's CSS crawl walks loader imports as "client" and trips it.
-    ...buildOnly(denyImports({
-      client: {
-        specifiers: ["better-sqlite3", "@node-rs/argon2", "sharp", "stripe", "shippo", "postmark", /^node:/],
-        files: ["server/!(contracts)/**", "server/*.ts", "db/**"],
-      },
-    })),
+    ...buildOnly(
+      denyImports({
+        client: {
+          specifiers: ["better-sqlite3", "@node-rs/argon2", "sharp", "stripe", "shippo", "postmark", /^node:/],
+          files: ["server/!(contracts)/**", "server/*.ts", "db/**"],
+        },
+      }),
+    ),
     devServerGuards,
     tailwindcss(),
     remix({

@@ -17,12 +17,20 @@ export function formatSection({ startedAt, machine: m, loadAfter, options, ratio
   const lines = [];
   const stamp = startedAt.toISOString().slice(0, 16).replace("T", " ");
   lines.push(`## ${stamp} UTC · ${m.cores} cores (${m.cpu}) · Node ${m.node}`, "");
-  lines.push(`Load average (1 min): ${fixed(m.load, 2)} before, ${fixed(loadAfter, 2)} after.${options.note ? ` ${options.note}` : ""}`, "");
+  lines.push(
+    `Load average (1 min): ${fixed(m.load, 2)} before, ${fixed(loadAfter, 2)} after.${options.note ? ` ${options.note}` : ""}`,
+    "",
+  );
   if (ratio) {
-    lines.push(`**Same-bytes ratio** (${options.rounds} alternating rounds of ${options.requests} requests, ${options.concurrency} at a time; median of the rounds):`, "");
+    lines.push(
+      `**Same-bytes ratio** (${options.rounds} alternating rounds of ${options.requests} requests, ${options.concurrency} at a time; median of the rounds):`,
+      "",
+    );
     lines.push("| route | bytes sent | store req/s | bare node:http req/s | ratio |", "|---|---|---|---|---|");
     for (const row of ratio) {
-      lines.push(`| ${row.route} | ${row.bytes} (${row.encoding}) | ${fixed(row.storePerSecond)} | ${fixed(row.barePerSecond)} | ${fixed(row.ratio, 3)} |`);
+      lines.push(
+        `| ${row.route} | ${row.bytes} (${row.encoding}) | ${fixed(row.storePerSecond)} | ${fixed(row.barePerSecond)} | ${fixed(row.ratio, 3)} |`,
+      );
     }
     lines.push("");
   }

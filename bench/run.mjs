@@ -23,10 +23,13 @@ try {
 const startedAt = new Date();
 // The bench stops by itself: past the time bound plus the store's start (up to a minute) and the
 // last shoppers' requests (30 s at most each), give up outright (the store is killed on exit).
-const hardStop = setTimeout(() => {
-  console.error(`The bench ran past its time bound (${options.seconds} s): stopping.`);
-  process.exit(2);
-}, (options.seconds + 120) * 1000);
+const hardStop = setTimeout(
+  () => {
+    console.error(`The bench ran past its time bound (${options.seconds} s): stopping.`);
+    process.exit(2);
+  },
+  (options.seconds + 120) * 1000,
+);
 hardStop.unref();
 
 const before = machine();
@@ -55,7 +58,14 @@ try {
       ],
       { ...options, deadline },
     );
-    console.table(results.ratio.map((r) => ({ ...r, storePerSecond: Math.round(r.storePerSecond), barePerSecond: Math.round(r.barePerSecond), ratio: r.ratio.toFixed(3) })));
+    console.table(
+      results.ratio.map((r) => ({
+        ...r,
+        storePerSecond: Math.round(r.storePerSecond),
+        barePerSecond: Math.round(r.barePerSecond),
+        ratio: r.ratio.toFixed(3),
+      })),
+    );
   }
   client.close();
 

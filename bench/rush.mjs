@@ -5,7 +5,15 @@
 import { createClient, jsonOf, textOf } from "./http-client.mjs";
 import { percentile } from "./stats.mjs";
 
-export const STEPS = ["GET /store", "POST /api/cart", "GET /store/:id", "GET /checkout", "POST /api/shipping/calculate", "POST /api/process-order", "POST /api/local-payments/confirm"];
+export const STEPS = [
+  "GET /store",
+  "POST /api/cart",
+  "GET /store/:id",
+  "GET /checkout",
+  "POST /api/shipping/calculate",
+  "POST /api/process-order",
+  "POST /api/local-payments/confirm",
+];
 
 class SoldOut extends Error {}
 
@@ -54,7 +62,10 @@ export async function rush(base, { productId, shoppers, concurrency, deadline })
       }
       return response;
     };
-    const is = (...statuses) => (status) => statuses.includes(status);
+    const is =
+      (...statuses) =>
+      (status) =>
+        statuses.includes(status);
 
     await step(0, "GET", "/store", undefined, is(200));
     await step(1, "POST", "/api/cart", { productId, quantity: 1 }, is(200, 201));
@@ -65,7 +76,15 @@ export async function rush(base, { productId, shoppers, concurrency, deadline })
     if (!rates.length) throw Object.assign(new Error("no shipping rate"), { kind: `${STEPS[4]}: no rates` });
     const customerInfo = { ...address, email: `shopper${n}@bench.example`, name: `Shopper ${n}`, phone: "" };
     const order = jsonOf(await step(5, "POST", "/api/process-order", { customerInfo, shippingMethod: rates[0].key }, is(201)));
-    const paid = jsonOf(await step(6, "POST", "/api/local-payments/confirm", { clientSecret: order.clientSecret, cardNumber: "4242 4242 4242 4242" }, is(200)));
+    const paid = jsonOf(
+      await step(
+        6,
+        "POST",
+        "/api/local-payments/confirm",
+        { clientSecret: order.clientSecret, cardNumber: "4242 4242 4242 4242" },
+        is(200),
+      ),
+    );
     if (paid.status !== "paid") throw Object.assign(new Error(JSON.stringify(paid)), { kind: `${STEPS[6]}: ${paid.status}` });
   }
 

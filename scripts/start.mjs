@@ -22,9 +22,7 @@ function newestMtime(dir) {
 }
 
 const built = "build/server/index.js";
-const stale =
-  !fs.existsSync(built) ||
-  ["app", "server", "db"].some((dir) => newestMtime(dir) > fs.statSync(built).mtimeMs);
+const stale = !fs.existsSync(built) || ["app", "server", "db"].some((dir) => newestMtime(dir) > fs.statSync(built).mtimeMs);
 if (stale) {
   console.log("Building the store (first start or changed sources)...");
   const result = spawnSync("npx", ["remix", "vite:build"], { stdio: "inherit" });

@@ -2,15 +2,18 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-export class ConfigError extends Error { constructor(message: string) { super(message); this.name = "ConfigError"; } }
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
 
 /**
  * Who takes the money. "stripe": both Stripe keys are set. "test": neither is, and the built-in
  * test processor takes test cards and charges nobody, which every page then says.
  */
-export type PaymentsConfig =
-  | { mode: "test" }
-  | { mode: "stripe"; secretKey: string; publishableKey: string; webhookSecret: string | null };
+export type PaymentsConfig = { mode: "test" } | { mode: "stripe"; secretKey: string; publishableKey: string; webhookSecret: string | null };
 
 /** Everything the environment decides, read once. `.env.example` documents each variable. */
 export interface Config {
@@ -51,17 +54,25 @@ export function paymentsFrom(env: Record<string, string | undefined>): PaymentsC
   const publishableKey = env.STRIPE_PUBLISHABLE_KEY?.trim() || null;
   const requested = env.PAYMENTS?.trim().toLowerCase() || null;
   if (requested !== null && requested !== "test") {
-    throw new ConfigError(`PAYMENTS is "${env.PAYMENTS}", but the only value it takes is PAYMENTS=test (test mode on purpose). Unset it, or set both STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments.`);
+    throw new ConfigError(
+      `PAYMENTS is "${env.PAYMENTS}", but the only value it takes is PAYMENTS=test (test mode on purpose). Unset it, or set both STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments.`,
+    );
   }
   if (secretKey && !publishableKey) {
-    throw new ConfigError("STRIPE_SECRET_KEY is set but STRIPE_PUBLISHABLE_KEY is not. Stripe needs both: set STRIPE_PUBLISHABLE_KEY (from the same Stripe account) to take real payments, or unset STRIPE_SECRET_KEY to run the store in test mode, where no card is charged.");
+    throw new ConfigError(
+      "STRIPE_SECRET_KEY is set but STRIPE_PUBLISHABLE_KEY is not. Stripe needs both: set STRIPE_PUBLISHABLE_KEY (from the same Stripe account) to take real payments, or unset STRIPE_SECRET_KEY to run the store in test mode, where no card is charged.",
+    );
   }
   if (publishableKey && !secretKey) {
-    throw new ConfigError("STRIPE_PUBLISHABLE_KEY is set but STRIPE_SECRET_KEY is not. Stripe needs both: set STRIPE_SECRET_KEY (from the same Stripe account) to take real payments, or unset STRIPE_PUBLISHABLE_KEY to run the store in test mode, where no card is charged.");
+    throw new ConfigError(
+      "STRIPE_PUBLISHABLE_KEY is set but STRIPE_SECRET_KEY is not. Stripe needs both: set STRIPE_SECRET_KEY (from the same Stripe account) to take real payments, or unset STRIPE_PUBLISHABLE_KEY to run the store in test mode, where no card is charged.",
+    );
   }
   if (secretKey && publishableKey) {
     if (requested === "test") {
-      throw new ConfigError("PAYMENTS=test asks for test mode, but STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are set. Unset PAYMENTS to take payments with Stripe, or unset both keys to run the store in test mode.");
+      throw new ConfigError(
+        "PAYMENTS=test asks for test mode, but STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are set. Unset PAYMENTS to take payments with Stripe, or unset both keys to run the store in test mode.",
+      );
     }
     return { mode: "stripe", secretKey, publishableKey, webhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || null };
   }

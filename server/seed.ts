@@ -40,36 +40,102 @@ interface DemoProduct {
 /** One of each product state the store has to show, with dates relative to `now`. */
 function demoCatalogue(now: Date): DemoProduct[] {
   return [
-    { slug: "heritage-tee", name: "Heritage Heavyweight Tee", priceCents: 3800, inventory: 40, images: 3,
+    {
+      slug: "heritage-tee",
+      name: "Heritage Heavyweight Tee",
+      priceCents: 3800,
+      inventory: 40,
+      images: 3,
       description: "A 280 gsm cotton tee with a boxy cut, dropped shoulders and a ribbed collar that keeps its shape.",
-      colors: ["Black", "White", "Gray"], background: ["#232526", "#414345"] },
-    { slug: "crest-hoodie", name: "Crest Pullover Hoodie", priceCents: 8400, inventory: 25, images: 2, weight: 1.6,
+      colors: ["Black", "White", "Gray"],
+      background: ["#232526", "#414345"],
+    },
+    {
+      slug: "crest-hoodie",
+      name: "Crest Pullover Hoodie",
+      priceCents: 8400,
+      inventory: 25,
+      images: 2,
+      weight: 1.6,
       description: "Brushed-back fleece hoodie with a double-lined hood and a tonal crest embroidered at the chest.",
-      colors: ["Navy", "Black", "Heather Oat"], background: ["#141e30", "#243b55"], discountPercent: 20, promoCode: "LEGACY20" },
-    { slug: "presence-crewneck", name: "Presence Crewneck", priceCents: 6800, inventory: 0, images: 1, weight: 1.3,
+      colors: ["Navy", "Black", "Heather Oat"],
+      background: ["#141e30", "#243b55"],
+      discountPercent: 20,
+      promoCode: "LEGACY20",
+    },
+    {
+      slug: "presence-crewneck",
+      name: "Presence Crewneck",
+      priceCents: 6800,
+      inventory: 0,
+      images: 1,
+      weight: 1.3,
       description: "Garment-dyed French terry crewneck, washed for a soft hand. The first run sold out in a day.",
-      colors: ["Beige", "Brown"], background: ["#3e2c23", "#a47e5f"] },
-    { slug: "worn-denim-jacket", name: "Worn Legacy Denim Jacket", priceCents: 14800, inventory: 15, images: 1, weight: 2.4,
+      colors: ["Beige", "Brown"],
+      background: ["#3e2c23", "#a47e5f"],
+    },
+    {
+      slug: "worn-denim-jacket",
+      name: "Worn Legacy Denim Jacket",
+      priceCents: 14800,
+      inventory: 15,
+      images: 1,
+      weight: 2.4,
       description: "Rigid 14 oz selvedge denim trucker jacket with copper buttons; it fades to its wearer.",
-      colors: ["Blue"], background: ["#0f2027", "#2c5364"], isComingSoon: 1,
-      releaseDate: formatInTimeZone(new Date(now.getTime() + 30 * DAY_MS), STORE_TIME_ZONE, "yyyy-MM-dd") },
-    { slug: "midnight-bomber", name: "Midnight Drop Bomber", priceCents: 16500, inventory: 10, images: 1, weight: 2.2,
+      colors: ["Blue"],
+      background: ["#0f2027", "#2c5364"],
+      isComingSoon: 1,
+      releaseDate: formatInTimeZone(new Date(now.getTime() + 30 * DAY_MS), STORE_TIME_ZONE, "yyyy-MM-dd"),
+    },
+    {
+      slug: "midnight-bomber",
+      name: "Midnight Drop Bomber",
+      priceCents: 16500,
+      inventory: 10,
+      images: 1,
+      weight: 2.2,
       description: "Nylon flight bomber with a quilted lining, released only when its countdown reaches zero.",
-      colors: ["Black", "Green"], background: ["#000000", "#434343"], isCountdownRestricted: 1,
-      countdownReleaseDate: easternMidnightAfter(now, 3).toISOString() },
-    { slug: "sin-gritos-cap", name: "Sin Gritos Six-Panel Cap", priceCents: 3200, inventory: 60, images: 1, weight: 0.3,
+      colors: ["Black", "Green"],
+      background: ["#000000", "#434343"],
+      isCountdownRestricted: 1,
+      countdownReleaseDate: easternMidnightAfter(now, 3).toISOString(),
+    },
+    {
+      slug: "sin-gritos-cap",
+      name: "Sin Gritos Six-Panel Cap",
+      priceCents: 3200,
+      inventory: 60,
+      images: 1,
+      weight: 0.3,
       description: "Unstructured cotton twill cap with a brass clasp and a small embroidered wordmark.",
-      colors: ["Black", "Red", "Blue"], background: ["#3a1c1c", "#b3261e"] },
-    { slug: "archive-sample-tee", name: "Archive Sample Tee", priceCents: 2900, inventory: 5, images: 1, isVisible: 0,
+      colors: ["Black", "Red", "Blue"],
+      background: ["#3a1c1c", "#b3261e"],
+    },
+    {
+      slug: "archive-sample-tee",
+      name: "Archive Sample Tee",
+      priceCents: 2900,
+      inventory: 5,
+      images: 1,
+      isVisible: 0,
       description: "A pre-production sample kept for the archive; hidden from the store until we decide its fate.",
-      colors: ["White"], background: ["#606c88", "#3f4c6b"] },
+      colors: ["White"],
+      background: ["#606c88", "#3f4c6b"],
+    },
   ];
 }
 
 // Spec §3 preset swatches; anything else is drawn in the neutral grey the storefront uses.
 const SWATCHES: Record<string, string> = {
-  Black: "#1a1a1a", White: "#f4f4f2", Gray: "#8a8a8a", Navy: "#1f2a44", Brown: "#6b4a32",
-  Beige: "#d9c7a7", Red: "#b3261e", Blue: "#2f5fa7", Green: "#3f5f3a",
+  Black: "#1a1a1a",
+  White: "#f4f4f2",
+  Gray: "#8a8a8a",
+  Navy: "#1f2a44",
+  Brown: "#6b4a32",
+  Beige: "#d9c7a7",
+  Red: "#b3261e",
+  Blue: "#2f5fa7",
+  Green: "#3f5f3a",
 };
 const swatch = (color: string | undefined) => SWATCHES[color ?? "Black"] ?? "#9e9e9e";
 const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -80,7 +146,12 @@ const TEE = "M430 280 L520 245 Q600 315 680 245 L770 280 L940 400 L865 530 L790 
 function productSvg(product: DemoProduct, index: number, brand: string): string {
   const garment = swatch(product.colors[index % product.colors.length]);
   const ink = ["#f4f4f2", "#d9c7a7"].includes(garment) ? "#111111" : "#f4f4f2";
-  const initials = product.name.split(/\s+/).slice(0, 2).map((word) => word[0]).join("").toUpperCase();
+  const initials = product.name
+    .split(/\s+/)
+    .slice(0, 2)
+    .map((word) => word[0])
+    .join("")
+    .toUpperCase();
   const font = `font-family="DejaVu Sans, Arial, sans-serif" font-weight="bold" text-anchor="middle" fill="${ink}"`;
   // The back print must fit the 380 px body whatever the brand's length (bold glyphs ~0.75 em).
   const backSize = Math.min(80, Math.floor(300 / (0.75 * Math.max(brand.length, 1))));
@@ -104,7 +175,9 @@ async function drawPictures(ctx: AppContext, catalogue: DemoProduct[]): Promise<
   for (const product of catalogue) {
     const own: Picture[] = [];
     for (let i = 0; i < product.images; i++) {
-      const png = await sharp(Buffer.from(productSvg(product, i, ctx.config.brand.name))).png().toBuffer();
+      const png = await sharp(Buffer.from(productSvg(product, i, ctx.config.brand.name)))
+        .png()
+        .toBuffer();
       // A random suffix: seeding again (--force) must not overwrite files other rows point at.
       own.push(await writeWebpVariants(ctx, png, `${product.slug}-${i + 1}-${crypto.randomUUID().slice(0, 8)}`));
     }

@@ -20,9 +20,7 @@ export function NotFoundPage() {
       >
         404 Page Not Found
       </h1>
-      <p className="mt-6 max-w-xl text-base text-muted-foreground">
-        The page you are looking for does not exist, moved, or never dropped.
-      </p>
+      <p className="mt-6 max-w-xl text-base text-muted-foreground">The page you are looking for does not exist, moved, or never dropped.</p>
 
       <div
         className="mt-8 overflow-hidden rounded-lg border border-border bg-card font-mono text-[13px] leading-relaxed"

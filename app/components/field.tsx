@@ -15,7 +15,19 @@ export interface FieldMeta {
  * A form field: label, control, help text and the field's first error. The control points at the
  * help and the error with aria-describedby (conform's getInputProps does that from the same ids).
  */
-export function Field({ field, label, hint, className, children }: { field: FieldMeta; label: ReactNode; hint?: ReactNode; className?: string; children: ReactNode }) {
+export function Field({
+  field,
+  label,
+  hint,
+  className,
+  children,
+}: {
+  field: FieldMeta;
+  label: ReactNode;
+  hint?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <div className={cn("flex min-w-0 flex-col gap-2", className)}>
       <Label htmlFor={field.id}>{label}</Label>

@@ -135,7 +135,11 @@ export function MusicPlayer({ src, startAt = 16, className }: { src: string; sta
         )}
       >
         <span className="flex size-8 items-center justify-center rounded-full bg-foreground text-background">
-          {playing ? <Pause className="size-3.5" fill="currentColor" aria-hidden /> : <Play className="ml-0.5 size-3.5" fill="currentColor" aria-hidden />}
+          {playing ? (
+            <Pause className="size-3.5" fill="currentColor" aria-hidden />
+          ) : (
+            <Play className="ml-0.5 size-3.5" fill="currentColor" aria-hidden />
+          )}
         </span>
         <Equalizer active={playing} />
         <span>{LABELS[status === "unavailable" ? "paused" : status]}</span>

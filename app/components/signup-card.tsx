@@ -75,14 +75,7 @@ export function SignupCard({
           {/* People never see or reach this field; form-filling bots fill it in. */}
           <div className="honeypot" aria-hidden="true">
             <label htmlFor={`${form.id}-${HONEYPOT_FIELD}`}>Leave this field empty</label>
-            <input
-              id={`${form.id}-${HONEYPOT_FIELD}`}
-              type="text"
-              name={HONEYPOT_FIELD}
-              tabIndex={-1}
-              autoComplete="off"
-              defaultValue=""
-            />
+            <input id={`${form.id}-${HONEYPOT_FIELD}`} type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
           </div>
           <Label htmlFor={fields.email.id} className="sr-only">
             Email
@@ -110,7 +103,7 @@ export function SignupCard({
             data-kind={notice.kind}
             className={cn(
               "-mt-2 mb-1 flex gap-3 rounded-md border p-3 text-sm",
-              notice.kind === "error" ? "border-destructive/50 bg-destructive/10" : "border-success/40 bg-success/10"
+              notice.kind === "error" ? "border-destructive/50 bg-destructive/10" : "border-success/40 bg-success/10",
             )}
           >
             {notice.kind === "error" ? (

@@ -44,7 +44,11 @@ export function MenuLinkBody({ label, isActive }: { label: string; isActive: boo
         {label}
         {isActive ? <span aria-hidden="true" className="mb-1 inline-block size-2 rounded-full bg-foreground" /> : null}
       </span>
-      <ArrowRight className="size-6 shrink-0 opacity-60 transition-transform group-hover/link:translate-x-1" strokeWidth={1.5} aria-hidden="true" />
+      <ArrowRight
+        className="size-6 shrink-0 opacity-60 transition-transform group-hover/link:translate-x-1"
+        strokeWidth={1.5}
+        aria-hidden="true"
+      />
     </>
   );
 }
@@ -52,7 +56,13 @@ export function MenuLinkBody({ label, isActive }: { label: string; isActive: boo
 function DesktopItem({ link, user }: { link: NavItem; user?: HeaderUser }) {
   return (
     <li>
-      <NavLink to={link.to} end={link.end} prefetch="intent" title={user ? adminLinkTitle(user) : undefined} className={({ isActive }) => desktopLinkClass(isActive)}>
+      <NavLink
+        to={link.to}
+        end={link.end}
+        prefetch="intent"
+        title={user ? adminLinkTitle(user) : undefined}
+        className={({ isActive }) => desktopLinkClass(isActive)}
+      >
         {link.label}
       </NavLink>
     </li>
@@ -62,7 +72,13 @@ function DesktopItem({ link, user }: { link: NavItem; user?: HeaderUser }) {
 function MenuItem({ link, user }: { link: NavItem; user?: HeaderUser }) {
   return (
     <li className={menuItemClass}>
-      <NavLink to={link.to} end={link.end} prefetch="intent" title={user ? adminLinkTitle(user) : undefined} className={({ isActive }) => menuLinkClass(isActive)}>
+      <NavLink
+        to={link.to}
+        end={link.end}
+        prefetch="intent"
+        title={user ? adminLinkTitle(user) : undefined}
+        className={({ isActive }) => menuLinkClass(isActive)}
+      >
         {({ isActive }) => <MenuLinkBody label={link.label} isActive={isActive} />}
       </NavLink>
     </li>
@@ -93,7 +109,9 @@ export function SiteHeader({ brand }: { brand: Brand }) {
             {NAV_LINKS.map((link) => (
               <DesktopItem key={link.to} link={link} />
             ))}
-            <VisitorHole name="nav-admin">{({ user }) => (user?.isAdmin ? <DesktopItem link={ADMIN_LINK} user={user} /> : null)}</VisitorHole>
+            <VisitorHole name="nav-admin">
+              {({ user }) => (user?.isAdmin ? <DesktopItem link={ADMIN_LINK} user={user} /> : null)}
+            </VisitorHole>
           </ul>
         </nav>
 

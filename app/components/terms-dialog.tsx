@@ -107,7 +107,10 @@ export function TermsDialog({ brand, supportEmail, serverToday, returnTo }: Term
               <Dialog.Title className="font-display text-4xl tracking-wide">Terms &amp; Conditions</Dialog.Title>
               <Dialog.Description className="mt-1 text-xs text-muted-foreground">Last updated: {localToday()}</Dialog.Description>
             </div>
-            <Dialog.Close className="-mt-2 -mr-3 flex size-11 shrink-0 items-center justify-center rounded-md text-muted-foreground hover:text-foreground" aria-label="Close terms">
+            <Dialog.Close
+              className="-mt-2 -mr-3 flex size-11 shrink-0 items-center justify-center rounded-md text-muted-foreground hover:text-foreground"
+              aria-label="Close terms"
+            >
               <X className="size-5" aria-hidden />
             </Dialog.Close>
           </div>

@@ -54,12 +54,7 @@ export function StaticFlash({ flash }: { flash: Flash }) {
   const Icon = ICONS[flash.kind];
   return (
     <div className="flash-toast-region">
-      <div
-        className="flash-toast"
-        data-kind={flash.kind}
-        data-testid="flash-toast"
-        role={flash.kind === "error" ? "alert" : "status"}
-      >
+      <div className="flash-toast" data-kind={flash.kind} data-testid="flash-toast" role={flash.kind === "error" ? "alert" : "status"}>
         <span className="flash-toast-icon" aria-hidden="true">
           <Icon className="size-5 shrink-0" fill="currentColor" stroke="var(--flash-bg)" strokeWidth={2} />
         </span>

@@ -6,7 +6,11 @@ import { StaticFlash } from "~/components/toasts";
 import { VISITOR_DATA_ID } from "~/components/visitor-hole";
 
 // JSON inside <script> must not be able to close it, whatever a username or a flash says.
-const scriptSafe = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+const scriptSafe = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 
 /**
  * The HTML each hole of a cached page gets for one visitor (decision 0014): what a normal render

@@ -46,9 +46,9 @@ export default function About() {
               {brand.name} is built on one belief: what you wear should say something without saying a word.
             </p>
             <p className="mt-4 leading-relaxed text-foreground/75">
-              We make a few pieces at a time, in numbers we can stand behind: heavyweight fabrics, honest construction, details
-              you notice the second time you look. Every drop is a limited edition. When it is gone, it is gone; we do not
-              restock. No noise. No exaggeration. Only presence.
+              We make a few pieces at a time, in numbers we can stand behind: heavyweight fabrics, honest construction, details you notice
+              the second time you look. Every drop is a limited edition. When it is gone, it is gone; we do not restock. No noise. No
+              exaggeration. Only presence.
             </p>
           </section>
           <section lang="es" aria-labelledby="about-es" className="about-statement">
@@ -59,9 +59,9 @@ export default function About() {
               {brand.name} nace de una sola convicción: lo que llevas puesto debería decir algo sin decir una palabra.
             </p>
             <p className="mt-4 leading-relaxed text-foreground/75">
-              Hacemos pocas piezas a la vez, en cantidades que podemos respaldar: telas de gramaje pesado, confección honesta,
-              detalles que descubres la segunda vez que miras. Cada lanzamiento es una edición limitada. Cuando se agota, se
-              agota; no reponemos. Sin gritos. Sin exageraciones. Solo presencia.
+              Hacemos pocas piezas a la vez, en cantidades que podemos respaldar: telas de gramaje pesado, confección honesta, detalles que
+              descubres la segunda vez que miras. Cada lanzamiento es una edición limitada. Cuando se agota, se agota; no reponemos. Sin
+              gritos. Sin exageraciones. Solo presencia.
             </p>
           </section>
         </div>

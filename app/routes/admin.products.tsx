@@ -72,11 +72,7 @@ export default function AdminProducts() {
           Editing products needs JavaScript. Without it this list is read-only.
         </p>
       </noscript>
-      {tab === "list" ? (
-        <ProductList query={products} />
-      ) : (
-        <ProductEditor products={products.data} editingId={editingId} queue={queue} />
-      )}
+      {tab === "list" ? <ProductList query={products} /> : <ProductEditor products={products.data} editingId={editingId} queue={queue} />}
     </AdminSection>
   );
 }

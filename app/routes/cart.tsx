@@ -46,7 +46,6 @@ export default function CartPage() {
         ) : null}
       </header>
 
-
       {cart.cartItems.length === 0 ? (
         <div className="flex flex-col items-start gap-6 py-16">
           <p className="text-lg text-muted-foreground">Your cart is empty</p>

@@ -33,14 +33,22 @@ function Outcome({ outcome }: { outcome: SuccessData }) {
   switch (outcome.state) {
     case "paid":
       return (
-        <Panel icon={<CircleCheck className="size-10 text-success" aria-hidden="true" />} title={CHECKOUT_UI.successTitle} orderNumber={outcome.orderNumber}>
+        <Panel
+          icon={<CircleCheck className="size-10 text-success" aria-hidden="true" />}
+          title={CHECKOUT_UI.successTitle}
+          orderNumber={outcome.orderNumber}
+        >
           <p>{CHECKOUT_UI.success}</p>
           <StoreLink label="Back to Store" />
         </Panel>
       );
     case "pending":
       return (
-        <Panel icon={<Hourglass className="size-10 text-muted-foreground" aria-hidden="true" />} title={CHECKOUT_UI.pendingTitle} orderNumber={outcome.orderNumber}>
+        <Panel
+          icon={<Hourglass className="size-10 text-muted-foreground" aria-hidden="true" />}
+          title={CHECKOUT_UI.pendingTitle}
+          orderNumber={outcome.orderNumber}
+        >
           <p>{CHECKOUT_UI.pending}</p>
           <Button asChild size="lg" className="mt-8 w-full sm:w-auto">
             <Link to="/checkout">Return to checkout</Link>
@@ -71,7 +79,17 @@ function Outcome({ outcome }: { outcome: SuccessData }) {
   }
 }
 
-function Panel({ icon, title, orderNumber, children }: { icon: React.ReactNode; title: string; orderNumber?: string; children: React.ReactNode }) {
+function Panel({
+  icon,
+  title,
+  orderNumber,
+  children,
+}: {
+  icon: React.ReactNode;
+  title: string;
+  orderNumber?: string;
+  children: React.ReactNode;
+}) {
   return (
     <div role="status" className="flex flex-col items-start">
       {icon}

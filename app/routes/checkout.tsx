@@ -1,5 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useNavigate, useRevalidator, useRouteLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import {
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigate,
+  useRevalidator,
+  useRouteLoaderData,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { ArrowLeft, CircleAlert } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -116,7 +124,8 @@ export default function CheckoutPage() {
         headers: { "Content-Type": "application/json", Accept: "application/json" },
         body: JSON.stringify({ customerInfo: values, shippingMethod: quote.selected, shippingCost: quote.selectedRate?.cost }),
       });
-      const body = (await response.json().catch(() => null)) as (Omit<ProcessedOrder, "deadline" | "bagKey"> & { message?: string; errors?: Record<string, string[]> }) | null;
+      const body = (await response.json().catch(() => null)) as
+        (Omit<ProcessedOrder, "deadline" | "bagKey"> & { message?: string; errors?: Record<string, string[]> }) | null;
       if (!response.ok || !body?.clientSecret) {
         notify.error(CHECKOUT_UI.errorTitle, body?.message || CHECKOUT_MESSAGES.processFailed);
         if (body?.errors?.shippingMethod) quote.refresh();
@@ -156,7 +165,12 @@ export default function CheckoutPage() {
 
         <div className="space-y-12 rounded-lg border border-border bg-card p-5 sm:p-8">
           {order !== null || paidNumber !== null ? (
-            <DetailsReview values={values} countries={countries} rate={quote.selectedRate} onChange={paidNumber === null ? () => setOrder(null) : null} />
+            <DetailsReview
+              values={values}
+              countries={countries}
+              rate={quote.selectedRate}
+              onChange={paidNumber === null ? () => setOrder(null) : null}
+            />
           ) : (
             <form id={FORM_ID} method="post" action="/checkout" noValidate onSubmit={processOrder} className="space-y-12">
               <ContactFields values={values} errors={errors} onChange={change} />
@@ -207,7 +221,11 @@ function deadlineOf(summary: OrderSummaryData, response: Response): number {
 /** An action's notice inline, for a browser without JavaScript (with it, a toast shows too). */
 function NoticeBanner({ title, description }: { title: string; description: string }) {
   return (
-    <div role="alert" className="mb-8 flex gap-3 rounded-md border border-destructive/50 bg-destructive/10 p-4 text-sm" data-testid="checkout-notice">
+    <div
+      role="alert"
+      className="mb-8 flex gap-3 rounded-md border border-destructive/50 bg-destructive/10 p-4 text-sm"
+      data-testid="checkout-notice"
+    >
       <CircleAlert className="mt-0.5 size-4 shrink-0 text-red-400" aria-hidden="true" />
       <div>
         <p className="font-medium">{title}</p>

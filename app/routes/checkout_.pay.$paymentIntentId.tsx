@@ -66,7 +66,11 @@ export default function PayPage() {
         />
 
         {/* On a phone the card form comes first: after a refused card the page reloads at its top. */}
-        <section id="payment" aria-labelledby="payment-title" className="order-first space-y-6 rounded-lg border border-border bg-card p-5 sm:p-8 lg:order-none">
+        <section
+          id="payment"
+          aria-labelledby="payment-title"
+          className="order-first space-y-6 rounded-lg border border-border bg-card p-5 sm:p-8 lg:order-none"
+        >
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <SectionTitle id="payment-title">Card details</SectionTitle>
             {/* With Stripe's page the order is numbered after the payment made there: no number yet. */}
@@ -137,8 +141,7 @@ function HostedPayment({ total, paying }: { total: number; paying: boolean }) {
   return (
     <Form method="post" className="space-y-4" aria-label="Card payment" data-testid="hosted-payment-form">
       <p className="text-sm leading-relaxed text-muted-foreground">
-        You will pay on Stripe&apos;s secure page, then come back here for your order confirmation. Your card details never
-        reach our store.
+        You will pay on Stripe&apos;s secure page, then come back here for your order confirmation. Your card details never reach our store.
       </p>
       <Button type="submit" size="lg" className={ORDER_BUTTON_CLASS} disabled={paying}>
         <Lock aria-hidden="true" />

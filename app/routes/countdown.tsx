@@ -36,7 +36,12 @@ export default function CountdownPage() {
           dangerouslySetInnerHTML={{ __html: data.countdownHtml }}
         />
         <Countdown target={data.countdownDate} serverNow={data.now} className="countdown-centered mx-auto mt-8 max-w-2xl text-left" />
-        <SignupCard brand={brand.name} supportEmail={brand.supportEmail} serverToday={data.today} className="mx-auto mt-14 max-w-xl text-left" />
+        <SignupCard
+          brand={brand.name}
+          supportEmail={brand.supportEmail}
+          serverToday={data.today}
+          className="mx-auto mt-14 max-w-xl text-left"
+        />
         <SocialLinks brand={brand.name} handle={brand.socialHandle} className="mt-8 justify-center" />
       </div>
     </div>

@@ -11,6 +11,9 @@ export async function loader() {
     await sql`SELECT 1`.execute(ctx.db);
     return Response.json({ status: "ok", database: "ok", pid: process.pid }, { headers: { "Cache-Control": "no-store" } });
   } catch {
-    return Response.json({ status: "error", database: "unavailable", pid: process.pid }, { status: 503, headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { status: "error", database: "unavailable", pid: process.pid },
+      { status: 503, headers: { "Cache-Control": "no-store" } },
+    );
   }
 }

@@ -81,7 +81,9 @@ function StoreIntro({ count }: { count: number }) {
 function EmptyStore() {
   return (
     <div className="flex flex-col items-start gap-6 py-20">
-      <p className="max-w-md text-lg text-muted-foreground">The store is between drops. Join the list to hear first when the next one lands.</p>
+      <p className="max-w-md text-lg text-muted-foreground">
+        The store is between drops. Join the list to hear first when the next one lands.
+      </p>
       <Button asChild variant="outline">
         <Link to="/">
           Get early access

@@ -37,14 +37,14 @@ export default function SupportPage() {
     <div className="mx-auto w-full max-w-6xl px-4 py-12 sm:px-6 md:py-20">
       <header className="max-w-2xl">
         <h1 className="font-display text-5xl tracking-wide sm:text-7xl">Get Support</h1>
-        <p className="mt-3 text-muted-foreground">
-          Questions about a drop, an order or sizing? Write to us and a real person answers.
-        </p>
+        <p className="mt-3 text-muted-foreground">Questions about a drop, an order or sizing? Write to us and a real person answers.</p>
       </header>
       <div className="mt-12 grid gap-10 lg:grid-cols-[1fr_1.4fr]">
         <aside className="space-y-6">
           <section className="rounded-xl border border-border bg-card p-6" aria-labelledby="contact-heading">
-            <h2 id="contact-heading" className="font-display text-2xl tracking-wide">Contact</h2>
+            <h2 id="contact-heading" className="font-display text-2xl tracking-wide">
+              Contact
+            </h2>
             <ul className="mt-4 space-y-4 text-sm">
               <li className="flex gap-3">
                 <Mail aria-hidden className="mt-0.5 size-4 text-muted-foreground" />
@@ -66,7 +66,9 @@ export default function SupportPage() {
             </ul>
           </section>
           <section className="rounded-xl border border-border bg-card p-6" aria-labelledby="issues-heading">
-            <h2 id="issues-heading" className="font-display text-2xl tracking-wide">Common Issues</h2>
+            <h2 id="issues-heading" className="font-display text-2xl tracking-wide">
+              Common Issues
+            </h2>
             <ul className="mt-4 space-y-2 text-sm text-muted-foreground">
               {COMMON_ISSUES.map((issue) => (
                 <li key={issue} className="flex gap-2">
@@ -114,7 +116,9 @@ function SupportForm() {
 
   return (
     <section className="rounded-xl border border-border bg-card p-6 sm:p-8" aria-labelledby="form-heading">
-      <h2 id="form-heading" className="font-display text-3xl tracking-wide">Send us a message</h2>
+      <h2 id="form-heading" className="font-display text-3xl tracking-wide">
+        Send us a message
+      </h2>
       <Form method="post" action="/support" {...getFormProps(form)} className="mt-6 grid gap-5 sm:grid-cols-2">
         <div className="sm:col-span-2">
           <FormAlert id={form.errorId} title={failure?.title ?? ""} errors={failure ? [failure.description] : undefined} />

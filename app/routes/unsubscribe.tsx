@@ -7,7 +7,10 @@ import { getAppContext } from "../../server/boot";
 import { Invalid } from "../../server/errors";
 import { INVALID_UNSUBSCRIBE_LINK, unsubscribeByToken, unsubscribeTarget } from "../../server/services/unsubscribe";
 
-type PageData = { state: "confirm"; email: string; token: string } | { state: "done"; email: string } | { state: "invalid"; message: string; supportEmail: string };
+type PageData =
+  | { state: "confirm"; email: string; token: string }
+  | { state: "done"; email: string }
+  | { state: "invalid"; message: string; supportEmail: string };
 
 // The token is in the URL: keep it out of caches and search engines (and, by the meta tag below,
 // out of Referer headers; the document's Referrer-Policy header is set for every page).
@@ -26,7 +29,10 @@ async function answer(work: (ctx: Awaited<ReturnType<typeof getAppContext>>) => 
     return data(await work(ctx), { headers: HEADERS });
   } catch (error) {
     if (!(error instanceof Invalid)) throw error;
-    return data<PageData>({ state: "invalid", message: INVALID_UNSUBSCRIBE_LINK, supportEmail: ctx.config.brand.supportEmail }, { status: 400, headers: HEADERS });
+    return data<PageData>(
+      { state: "invalid", message: INVALID_UNSUBSCRIBE_LINK, supportEmail: ctx.config.brand.supportEmail },
+      { status: 400, headers: HEADERS },
+    );
   }
 }
 
@@ -74,8 +80,8 @@ export default function Unsubscribe() {
     return (
       <Panel icon={<CircleCheck aria-hidden className="size-7 text-success" />} title="You're unsubscribed" live>
         <p>
-          <span className="font-medium break-all text-foreground">{page.email}</span> won't get e-mail about our drops any more.
-          Order receipts and replies to your messages still reach you.
+          <span className="font-medium break-all text-foreground">{page.email}</span> won't get e-mail about our drops any more. Order
+          receipts and replies to your messages still reach you.
         </p>
         <p>Changed your mind? You can sign up again on the home page at any time.</p>
         <HomeButton />

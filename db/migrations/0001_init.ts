@@ -148,8 +148,18 @@ const statements = [
 ];
 
 const tables = [
-  "support_messages", "refunds", "shipping_labels", "order_items", "orders", "cart_items",
-  "product_images", "app_settings", "products", "subscribers", "sessions", "users",
+  "support_messages",
+  "refunds",
+  "shipping_labels",
+  "order_items",
+  "orders",
+  "cart_items",
+  "product_images",
+  "app_settings",
+  "products",
+  "subscribers",
+  "sessions",
+  "users",
 ];
 
 export const init: Migration = {

@@ -69,16 +69,22 @@ const positive = (label: string, max: number) => {
 function optionalText(max: number, label: string) {
   return z.preprocess(
     (v) => (v == null || (typeof v === "string" && v.trim() === "") ? null : typeof v === "string" ? v.trim() : v),
-    z.string({ error: `${label} must be text` }).max(max, `${label} must be at most ${max} characters`).nullable(),
+    z
+      .string({ error: `${label} must be text` })
+      .max(max, `${label} must be at most ${max} characters`)
+      .nullable(),
   );
 }
 
 /** JSON booleans, and the strings a form or a query string would send. */
-const flag = z.preprocess((v) => {
-  if (typeof v !== "string") return v;
-  const s = v.trim().toLowerCase();
-  return ["true", "on", "1", "yes"].includes(s) ? true : ["false", "off", "0", "no", ""].includes(s) ? false : v;
-}, z.boolean({ error: "Must be true or false" }));
+const flag = z.preprocess(
+  (v) => {
+    if (typeof v !== "string") return v;
+    const s = v.trim().toLowerCase();
+    return ["true", "on", "1", "yes"].includes(s) ? true : ["false", "off", "0", "no", ""].includes(s) ? false : v;
+  },
+  z.boolean({ error: "Must be true or false" }),
+);
 
 /** A form checkbox: present means on, absent means off (an unchecked box sends nothing). */
 const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean());
@@ -105,7 +111,8 @@ const releaseDate = optionalText(10, "Release date").refine(
 /** An instant with an explicit zone ("…Z" or "…-04:00"), stored as ISO UTC. */
 const isoInstant = optionalText(40, "Countdown release date")
   .refine(
-    (v) => v === null || (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && Number.isFinite(Date.parse(v))),
+    (v) =>
+      v === null || (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && Number.isFinite(Date.parse(v))),
     "Countdown release date must be an ISO date-time with a time zone (e.g. 2026-07-04T04:00:00.000Z)",
   )
   .transform((v) => (v === null ? null : new Date(v).toISOString()));
@@ -115,7 +122,11 @@ const availableColors = z
   .preprocess(
     (v) => (v === undefined || v === null || v === "" ? [] : typeof v === "string" ? [v] : v),
     z.array(
-      z.string({ error: "Colors must be text" }).trim().min(1, "Color names cannot be blank").max(30, "Color names must be at most 30 characters"),
+      z
+        .string({ error: "Colors must be text" })
+        .trim()
+        .min(1, "Color names cannot be blank")
+        .max(30, "Color names must be at most 30 characters"),
       { error: "Colors must be a list of names" },
     ),
   )
@@ -123,11 +134,7 @@ const availableColors = z
   .refine((colors) => new Set(colors.map((c) => c.toLowerCase())).size === colors.length, PRODUCT_MESSAGES.colorTaken);
 
 const fields = {
-  name: z
-    .string({ error: PRODUCT_MESSAGES.name })
-    .trim()
-    .min(3, PRODUCT_MESSAGES.name)
-    .max(120, "Name must be at most 120 characters"),
+  name: z.string({ error: PRODUCT_MESSAGES.name }).trim().min(3, PRODUCT_MESSAGES.name).max(120, "Name must be at most 120 characters"),
   description: z
     .string({ error: PRODUCT_MESSAGES.description })
     .trim()

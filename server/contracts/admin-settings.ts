@@ -125,7 +125,10 @@ export function isMediaUrl(value: string): boolean {
 
 // One check, so an empty value gets the message once.
 const mediaUrl = (message: string) =>
-  z.string({ error: message }).trim().refine((value) => value.length <= 2048 && isMediaUrl(value), message);
+  z
+    .string({ error: message })
+    .trim()
+    .refine((value) => value.length <= 2048 && isMediaUrl(value), message);
 
 export const videoUrlSchema = z.object({ videoUrl: mediaUrl(MEDIA_MESSAGES.video.urlInvalid) });
 export const musicUrlSchema = z.object({ musicUrl: mediaUrl(MEDIA_MESSAGES.audio.urlInvalid) });
@@ -160,8 +163,14 @@ export const PASSWORD_MESSAGES = {
 } as const;
 
 const passwordFields = {
-  currentPassword: z.string({ error: PASSWORD_MESSAGES.currentRequired }).min(1, PASSWORD_MESSAGES.currentRequired).max(256, PASSWORD_MESSAGES.currentIncorrect),
-  newPassword: z.string({ error: PASSWORD_MESSAGES.newTooShort }).min(6, PASSWORD_MESSAGES.newTooShort).max(256, PASSWORD_MESSAGES.newTooLong),
+  currentPassword: z
+    .string({ error: PASSWORD_MESSAGES.currentRequired })
+    .min(1, PASSWORD_MESSAGES.currentRequired)
+    .max(256, PASSWORD_MESSAGES.currentIncorrect),
+  newPassword: z
+    .string({ error: PASSWORD_MESSAGES.newTooShort })
+    .min(6, PASSWORD_MESSAGES.newTooShort)
+    .max(256, PASSWORD_MESSAGES.newTooLong),
 };
 
 /** The account form: the confirmation is required and must match (shown on its own field). */
@@ -212,12 +221,7 @@ export interface ShippingTestResult {
 
 /** The App Settings tab's forms, one intent each; the texts use their setting key. */
 export type SettingsIntent =
-  | "countdown-date"
-  | "background-video"
-  | "background-music"
-  | "countdown_text"
-  | "homepage_tagline"
-  | "homepage_subtitle";
+  "countdown-date" | "background-video" | "background-music" | "countdown_text" | "homepage_tagline" | "homepage_subtitle";
 
 /** What the App Settings action answers: conform's reply for the form, and the toast. */
 export interface SettingsActionData {

@@ -15,11 +15,7 @@ export const composeEmailSchema = z.object({
     .trim()
     .min(1, COMPOSE_MISSING)
     .max(SUBJECT_MAX, `The subject must be at most ${SUBJECT_MAX} characters`),
-  htmlContent: z
-    .string({ error: COMPOSE_MISSING })
-    .trim()
-    .min(1, COMPOSE_MISSING)
-    .max(CONTENT_MAX, "The content is too long"),
+  htmlContent: z.string({ error: COMPOSE_MISSING }).trim().min(1, COMPOSE_MISSING).max(CONTENT_MAX, "The content is too long"),
 });
 export type ComposeEmailInput = z.infer<typeof composeEmailSchema>;
 

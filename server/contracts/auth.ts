@@ -18,10 +18,7 @@ export const registerSchema = z.object({
     .string({ error: "Password must be at least 6 characters" })
     .min(6, "Password must be at least 6 characters")
     .max(256, "Password must be at most 256 characters"),
-  email: z
-    .string({ error: "Please enter a valid email address" })
-    .trim()
-    .pipe(z.email("Please enter a valid email address")),
+  email: z.string({ error: "Please enter a valid email address" }).trim().pipe(z.email("Please enter a valid email address")),
   isAdmin: z.boolean().optional(),
 });
 export type RegisterInput = z.infer<typeof registerSchema>;

@@ -36,7 +36,11 @@ export function valuesFrom(form: FormData): CheckoutValues {
 }
 
 /** Spec §5: the state is upper case, letters only, two at most. */
-export const normalizeState = (state: string) => state.toUpperCase().replace(/[^A-Z]/g, "").slice(0, 2);
+export const normalizeState = (state: string) =>
+  state
+    .toUpperCase()
+    .replace(/[^A-Z]/g, "")
+    .slice(0, 2);
 
 export interface Address {
   street: string;
@@ -78,7 +82,14 @@ export interface RateView {
 }
 
 /** A quoted rate (cents) as the screen and the API show it (dollars). */
-export const toRateView = (rate: { key: string; carrier: string; method: string; costCents: number; description: string; estimatedDays: number }): RateView => ({
+export const toRateView = (rate: {
+  key: string;
+  carrier: string;
+  method: string;
+  costCents: number;
+  description: string;
+  estimatedDays: number;
+}): RateView => ({
   key: rate.key,
   carrier: rate.carrier,
   method: rate.method,

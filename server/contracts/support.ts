@@ -13,7 +13,11 @@ const SUPPORT_TYPE_VALUES = ["order", "product", "shipping", "refund", "technica
 
 /** Spec §5 Support form, messages exact. Shared by the page, and POST /api/support/contact. */
 export const supportSchema = z.object({
-  name: z.string({ error: "Name must be at least 2 characters" }).trim().min(2, "Name must be at least 2 characters").max(100, "Name must be at most 100 characters"),
+  name: z
+    .string({ error: "Name must be at least 2 characters" })
+    .trim()
+    .min(2, "Name must be at least 2 characters")
+    .max(100, "Name must be at most 100 characters"),
   email: z
     .string({ error: "Please enter a valid email address" })
     .trim()
@@ -25,11 +29,17 @@ export const supportSchema = z.object({
     .max(40, "Order number must be at most 40 characters")
     .optional()
     .transform((v) => (v ? v : undefined)),
-  subject: z.string({ error: "Subject must be at least 5 characters" }).trim().min(5, "Subject must be at least 5 characters").max(200, "Subject must be at most 200 characters"),
-  message: z.string({ error: "Message must be at least 10 characters" }).trim().min(10, "Message must be at least 10 characters").max(5000, "Message must be at most 5000 characters"),
-  supportType: z
-    .enum(SUPPORT_TYPE_VALUES, { error: "Please choose what your message is about" })
-    .default("other"),
+  subject: z
+    .string({ error: "Subject must be at least 5 characters" })
+    .trim()
+    .min(5, "Subject must be at least 5 characters")
+    .max(200, "Subject must be at most 200 characters"),
+  message: z
+    .string({ error: "Message must be at least 10 characters" })
+    .trim()
+    .min(10, "Message must be at least 10 characters")
+    .max(5000, "Message must be at most 5000 characters"),
+  supportType: z.enum(SUPPORT_TYPE_VALUES, { error: "Please choose what your message is about" }).default("other"),
 });
 export type SupportInput = z.infer<typeof supportSchema>;
 

@@ -101,10 +101,15 @@ export async function appSettingsAction({ request }: ActionFunctionArgs) {
     const key = intent as TextSettingKey;
     const text = TEXT_SETTINGS[key];
     const submission = parseWithZod(form, { schema: textSchemaFor(key) });
-    return answer(key, submission, { failed: text.failed, required: { title: TEXT_REQUIRED_TITLE, message: text.required } }, async (value) => {
-      await setText(ctx, key, value.text);
-      return { kind: "success", title: text.updated, description: `The new ${text.label.toLowerCase()} is live.` };
-    });
+    return answer(
+      key,
+      submission,
+      { failed: text.failed, required: { title: TEXT_REQUIRED_TITLE, message: text.required } },
+      async (value) => {
+        await setText(ctx, key, value.text);
+        return { kind: "success", title: text.updated, description: `The new ${text.label.toLowerCase()} is live.` };
+      },
+    );
   }
   throw data({ message: "Unknown form." }, { status: 400 });
 }

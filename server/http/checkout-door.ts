@@ -54,7 +54,8 @@ export async function checkoutLoader({ request }: LoaderFunctionArgs) {
   const cart = await getCart(ctx, await cartSessionIdOf(ctx, request));
   if (cart.cartItems.length === 0) throw await emptyCartRedirect(ctx, request);
   const payments = ctx.config.payments;
-  const payment: CheckoutLoaderData["payment"] = payments.mode === "stripe" ? { mode: "stripe", publishableKey: payments.publishableKey } : { mode: "local" };
+  const payment: CheckoutLoaderData["payment"] =
+    payments.mode === "stripe" ? { mode: "stripe", publishableKey: payments.publishableKey } : { mode: "local" };
   return data<CheckoutLoaderData>({ cart, countries: SHIPPING_DESTINATIONS, payment }, { headers: NO_STORE });
 }
 
@@ -102,7 +103,9 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
     if (isEmptyCart(error)) return emptyCartRedirect(ctx, request);
     if (!(error instanceof DomainError)) console.error(error);
     const notice =
-      error instanceof DomainError ? errorNotice(error.message) : { kind: "error" as const, title: CHECKOUT_UI.shippingFailedTitle, description: CHECKOUT_UI.shippingFailed };
+      error instanceof DomainError
+        ? errorNotice(error.message)
+        : { kind: "error" as const, title: CHECKOUT_UI.shippingFailedTitle, description: CHECKOUT_UI.shippingFailed };
     return reply({ notice }, error instanceof DomainError ? statusOf(error) : 502);
   }
   const noRates: ActionNotice = { kind: "error", title: CHECKOUT_MESSAGES.noRatesTitle, description: CHECKOUT_MESSAGES.noRates };
@@ -110,8 +113,16 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
   if (form.get("intent") !== "process") {
     const errors = customerErrors(values);
     if (!quoted.rates) {
-      const addressErrors = Object.fromEntries(Object.entries(errors).filter(([field]) => ["street", "city", "state", "zipCode", "country"].includes(field)));
-      return reply({ errors: addressErrors, notice: { kind: "error", title: CHECKOUT_MESSAGES.missingTitle, description: CHECKOUT_UI.addressIncomplete } }, 400);
+      const addressErrors = Object.fromEntries(
+        Object.entries(errors).filter(([field]) => ["street", "city", "state", "zipCode", "country"].includes(field)),
+      );
+      return reply(
+        {
+          errors: addressErrors,
+          notice: { kind: "error", title: CHECKOUT_MESSAGES.missingTitle, description: CHECKOUT_UI.addressIncomplete },
+        },
+        400,
+      );
     }
     if (quoted.rates.length === 0) return reply({ ...quoted, notice: noRates });
     return reply(quoted);
@@ -127,11 +138,17 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
   }
   // A method the new rates no longer offer is refused by the service itself (rates re-checked).
   try {
-    const order = await processOrder(ctx, { sessionId, customer: customer.data, shippingMethod: method.data, clientIp: clientIpOf(context) });
+    const order = await processOrder(ctx, {
+      sessionId,
+      customer: customer.data,
+      shippingMethod: method.data,
+      clientIp: clientIpOf(context),
+    });
     return redirect(`/checkout/pay/${encodeURIComponent(order.paymentIntentId)}`);
   } catch (error) {
     if (isEmptyCart(error)) return emptyCartRedirect(ctx, request);
-    if (error instanceof DomainError) return reply({ ...quoted, errors: error.fieldErrors, notice: errorNotice(error.message) }, statusOf(error));
+    if (error instanceof DomainError)
+      return reply({ ...quoted, errors: error.fieldErrors, notice: errorNotice(error.message) }, statusOf(error));
     console.error(error);
     return reply({ ...quoted, notice: errorNotice(CHECKOUT_MESSAGES.processFailed) }, 500);
   }
@@ -170,7 +187,14 @@ export async function payLoader({ request, params }: LoaderFunctionArgs) {
   const order = await ownOrderForPayment(ctx, request, paymentIntentId);
   if (order.paidAt) throw redirect(`/checkout-success?payment_intent=${encodeURIComponent(paymentIntentId)}`);
   const { items } = order;
-  const address = { street: "", city: "", state: "", zipCode: "", country: "US", ...(JSON.parse(order.shippingAddress) as Partial<Record<string, string>>) };
+  const address = {
+    street: "",
+    city: "",
+    state: "",
+    zipCode: "",
+    country: "US",
+    ...(JSON.parse(order.shippingAddress) as Partial<Record<string, string>>),
+  };
   const details: CheckoutValues = { email: order.customerEmail, name: order.customerName, phone: order.customerPhone ?? "", ...address };
   const expiresAt = order.holdExpiresAt ? Date.parse(order.holdExpiresAt) : 0;
   const secondsLeft = order.status === "pending" ? Math.max(0, Math.floor((expiresAt - ctx.clock.now().getTime()) / 1000)) : 0;
@@ -181,7 +205,13 @@ export async function payLoader({ request, params }: LoaderFunctionArgs) {
       orderNumber: orderNumberOf(order),
       details,
       country: countryOf(details.country),
-      items: items.map((i) => ({ name: i.productName, imageUrl: i.imageUrl, unitPrice: i.productPriceCents / 100, quantity: i.quantity, total: i.totalCents / 100 })),
+      items: items.map((i) => ({
+        name: i.productName,
+        imageUrl: i.imageUrl,
+        unitPrice: i.productPriceCents / 100,
+        quantity: i.quantity,
+        total: i.totalCents / 100,
+      })),
       subtotal: order.subtotalCents / 100,
       shipping: order.shippingCents / 100,
       tax: storedTaxView({ taxCents: order.taxCents, subtotalCents: order.subtotalCents, country: details.country, state: details.state }),
@@ -202,9 +232,17 @@ export async function payAction({ request, params }: ActionFunctionArgs) {
   const ctx = await getAppContext();
   const paymentIntentId = params.paymentIntentId ?? "";
   const form = await request.formData();
-  const card = { cardNumber: String(form.get("cardNumber") ?? ""), expiry: String(form.get("expiry") ?? ""), cvc: String(form.get("cvc") ?? "") };
-  const failed = (description: string, status: number, errors: PayActionData["errors"] = {}, title: string = CHECKOUT_UI.paymentFailedTitle) =>
-    data<PayActionData>({ notice: { kind: "error", title, description }, errors }, { status, headers: NO_STORE });
+  const card = {
+    cardNumber: String(form.get("cardNumber") ?? ""),
+    expiry: String(form.get("expiry") ?? ""),
+    cvc: String(form.get("cvc") ?? ""),
+  };
+  const failed = (
+    description: string,
+    status: number,
+    errors: PayActionData["errors"] = {},
+    title: string = CHECKOUT_UI.paymentFailedTitle,
+  ) => data<PayActionData>({ notice: { kind: "error", title, description }, errors }, { status, headers: NO_STORE });
   const success = redirect(`/checkout-success?payment_intent=${encodeURIComponent(paymentIntentId)}`);
 
   const order = await ownOrderForPayment(ctx, request, paymentIntentId);
@@ -264,7 +302,8 @@ export async function successLoader({ request }: LoaderFunctionArgs) {
       // second confirmation is never the first time.
       throw redirect(`/checkout-success?payment_intent=${encodeURIComponent(outcome.paymentIntentId)}`, { headers: NO_STORE });
     }
-    if (outcome.status === "paid" || outcome.status === "pending") return reply({ state: outcome.status, orderNumber: outcome.orderNumber });
+    if (outcome.status === "paid" || outcome.status === "pending")
+      return reply({ state: outcome.status, orderNumber: outcome.orderNumber });
     return reply({ state: outcome.status, orderNumber: outcome.orderNumber, message: outcome.message });
   } catch (error) {
     if (error instanceof NotFound) return reply({ state: "missing" });

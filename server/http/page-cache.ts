@@ -52,7 +52,18 @@ interface Entry {
 
 const HOLE = /<span data-hole="([a-z-]+)" style="display:contents"><\/span>/g;
 // Set again for each answer, or meaningless for a copy.
-const NOT_KEPT = new Set(["content-length", "content-encoding", "transfer-encoding", "vary", "date", "connection", "keep-alive", "set-cookie", "cache-control", "etag"]);
+const NOT_KEPT = new Set([
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "vary",
+  "date",
+  "connection",
+  "keep-alive",
+  "set-cookie",
+  "cache-control",
+  "etag",
+]);
 export const SHARED_CACHE_CONTROL = "public, s-maxage=1, stale-while-revalidate=5";
 export const PERSONAL_CACHE_CONTROL = "private, no-cache";
 
@@ -104,7 +115,18 @@ function compress(variant: Variant, encoding: "br" | "gzip"): Buffer {
  * personal ones are private.
  */
 export function pageCache(options: PageCacheOptions) {
-  const { match, render, readVersion, readVisitor, fragments, ttlMs = 1000, versionEveryMs = 250, now = Date.now, maxVariants = 256, maxPages = 200 } = options;
+  const {
+    match,
+    render,
+    readVersion,
+    readVisitor,
+    fragments,
+    ttlMs = 1000,
+    versionEveryMs = 250,
+    now = Date.now,
+    maxVariants = 256,
+    maxPages = 200,
+  } = options;
   const pages = new Map<string, Entry>();
   const rendering = new Map<string, Promise<Entry | null>>();
   let version = { value: -1, readAt: -Infinity };
@@ -126,7 +148,13 @@ export function pageCache(options: PageCacheOptions) {
     return reading;
   };
 
-  async function renderTemplate(key: string, url: string, req: NodeRequest, atVersion: number, previous: Entry | undefined): Promise<Entry | null> {
+  async function renderTemplate(
+    key: string,
+    url: string,
+    req: NodeRequest,
+    atVersion: number,
+    previous: Entry | undefined,
+  ): Promise<Entry | null> {
     const headers = new Headers({ [TEMPLATE_HEADER]: "1", Accept: "text/html" });
     if (req.headers.host) headers.set("Host", req.headers.host);
     const response = await render(new Request(url, { headers }));

@@ -14,7 +14,19 @@ function orderRows(ctx: AppContext, id?: number) {
   return query.execute();
 }
 
-function toAdminOrder(order: OrderRow, items: { orderId: number; id: number; productId: number | null; productName: string; productPriceCents: number; quantity: number; totalCents: number; createdAt: string }[]) {
+function toAdminOrder(
+  order: OrderRow,
+  items: {
+    orderId: number;
+    id: number;
+    productId: number | null;
+    productName: string;
+    productPriceCents: number;
+    quantity: number;
+    totalCents: number;
+    createdAt: string;
+  }[],
+) {
   return {
     id: order.id,
     orderNumber: orderNumberOf(order),

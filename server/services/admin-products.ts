@@ -91,7 +91,14 @@ export async function createProduct(ctx: AppContext, input: ProductInput): Promi
   const columns = toColumns(input);
   const { id } = await ctx.db
     .insertInto("products")
-    .values({ ...columns, name: input.name, description: input.description, priceCents: columns.priceCents!, createdAt: now, updatedAt: now })
+    .values({
+      ...columns,
+      name: input.name,
+      description: input.description,
+      priceCents: columns.priceCents!,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return getAdminProduct(ctx, id);

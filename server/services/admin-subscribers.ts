@@ -5,7 +5,13 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
 import { formatInTimeZone } from "date-fns-tz";
-import { subscriberPageSchema, type ExportResult, type SubscriberList, type SubscriberPageQuery, type SubscriberRow } from "../contracts/admin-subscribers";
+import {
+  subscriberPageSchema,
+  type ExportResult,
+  type SubscriberList,
+  type SubscriberPageQuery,
+  type SubscriberRow,
+} from "../contracts/admin-subscribers";
 import type { AppContext } from "../context";
 import { parseInput } from "./admin-settings";
 import { launchTemplate } from "./email-template";
@@ -84,7 +90,11 @@ export async function exportSubscribers(ctx: AppContext): Promise<ExportResult> 
   const stored = `subscribers-${day}-${crypto.randomBytes(16).toString("hex")}.csv`;
   const rows = subscribers.map((s, i) => [String(i + 1), s.email, s.subscribedAt].map(neutraliseCell));
   const partial = path.join(dir, `.${stored}.part`);
-  await pipeline(Readable.from([[...EXPORT_HEADER], ...rows]), stringify({ bom: true, record_delimiter: "windows" }), fs.createWriteStream(partial, { mode: 0o600 }));
+  await pipeline(
+    Readable.from([[...EXPORT_HEADER], ...rows]),
+    stringify({ bom: true, record_delimiter: "windows" }),
+    fs.createWriteStream(partial, { mode: 0o600 }),
+  );
   // Renamed only when complete, so a download never sees half a file.
   await fs.promises.rename(partial, path.join(dir, stored));
   return { count, filename: `subscribers-${day}.csv`, downloadUrl: `/api/admin/exports/${stored}` };

@@ -11,15 +11,64 @@ import { escapeHtml } from "./sanitize";
  */
 const SAFE_CSS_VALUE = /^(?!.*(?:url|expression|image-set|element|-moz-binding|javascript|behavior)\s*[(:])[^<>{}\\]*$/i;
 const CSS_PROPERTIES = [
-  "color", "background", "background-color", "border", "border-top", "border-right", "border-bottom", "border-left",
-  "border-collapse", "border-color", "border-style", "border-width", "border-radius", "margin", "margin-top",
-  "margin-right", "margin-bottom", "margin-left", "padding", "padding-top", "padding-right", "padding-bottom",
-  "padding-left", "font", "font-family", "font-size", "font-weight", "font-style", "line-height", "letter-spacing",
-  "text-align", "text-decoration", "text-transform", "vertical-align", "white-space", "width", "max-width",
-  "min-width", "height", "display", "opacity",
+  "color",
+  "background",
+  "background-color",
+  "border",
+  "border-top",
+  "border-right",
+  "border-bottom",
+  "border-left",
+  "border-collapse",
+  "border-color",
+  "border-style",
+  "border-width",
+  "border-radius",
+  "margin",
+  "margin-top",
+  "margin-right",
+  "margin-bottom",
+  "margin-left",
+  "padding",
+  "padding-top",
+  "padding-right",
+  "padding-bottom",
+  "padding-left",
+  "font",
+  "font-family",
+  "font-size",
+  "font-weight",
+  "font-style",
+  "line-height",
+  "letter-spacing",
+  "text-align",
+  "text-decoration",
+  "text-transform",
+  "vertical-align",
+  "white-space",
+  "width",
+  "max-width",
+  "min-width",
+  "height",
+  "display",
+  "opacity",
 ];
 const ALL_STYLES = Object.fromEntries(CSS_PROPERTIES.map((property) => [property, [SAFE_CSS_VALUE]]));
-const LAYOUT_ATTRIBUTES = ["style", "align", "valign", "width", "height", "bgcolor", "role", "dir", "border", "cellpadding", "cellspacing", "colspan", "rowspan"];
+const LAYOUT_ATTRIBUTES = [
+  "style",
+  "align",
+  "valign",
+  "width",
+  "height",
+  "bgcolor",
+  "role",
+  "dir",
+  "border",
+  "cellpadding",
+  "cellspacing",
+  "colspan",
+  "rowspan",
+];
 
 const EMAIL_HTML: sanitizeHtml.IOptions = {
   allowedTags: [...sanitizeHtml.defaults.allowedTags, "img", "center"],
@@ -67,7 +116,6 @@ export function htmlToText(html: string): string {
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 }
-
 
 /**
  * The whole message around the admin's content: a light page with a 600px white card (so content

@@ -1,7 +1,13 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/client";
 import type { RecipientStatus } from "../../db/schema";
-import { COMPOSE_MISSING, outcomeMessage, type CampaignProgress, type ComposeEmailInput, type SendResult } from "../contracts/admin-subscribers";
+import {
+  COMPOSE_MISSING,
+  outcomeMessage,
+  type CampaignProgress,
+  type ComposeEmailInput,
+  type SendResult,
+} from "../contracts/admin-subscribers";
 import type { AppContext } from "../context";
 import { Conflict, Invalid, NotFound, type FieldErrors } from "../errors";
 import { MAX_BATCH_SIZE, MailTransportError, mailerFor, type BatchMailResult } from "../integrations/mail";
@@ -26,7 +32,12 @@ const running = new Map<number, Promise<void>>();
  * Mails every active subscriber: records the campaign (sanitised content, who, when) with one
  * recipient row per subscriber, then delivers it in batches. Answers the spec's `{ message }`.
  */
-export async function sendCampaign(ctx: AppContext, input: ComposeEmailInput, adminUserId: number, options: SendOptions): Promise<SendResult> {
+export async function sendCampaign(
+  ctx: AppContext,
+  input: ComposeEmailInput,
+  adminUserId: number,
+  options: SendOptions,
+): Promise<SendResult> {
   const { id, total } = await createCampaign(ctx, input, adminUserId);
   return deliver(ctx, id, options, `Sending to ${total.toLocaleString("en-US")} subscriber${total === 1 ? "" : "s"}`);
 }
@@ -61,7 +72,11 @@ export function previewCampaign(ctx: AppContext, input: { subject: string; htmlC
   return { html: campaignDocument(ctx, input.subject.trim(), sanitizeEmailHtml(input.htmlContent), "#unsubscribe") };
 }
 
-export async function createCampaign(ctx: AppContext, input: ComposeEmailInput, adminUserId: number): Promise<{ id: number; total: number }> {
+export async function createCampaign(
+  ctx: AppContext,
+  input: ComposeEmailInput,
+  adminUserId: number,
+): Promise<{ id: number; total: number }> {
   const subject = input.subject.trim();
   const htmlContent = sanitizeEmailHtml(input.htmlContent);
   const errors: FieldErrors = {};
@@ -107,7 +122,9 @@ async function claim(ctx: AppContext, id: number): Promise<void> {
     .updateTable("emailCampaigns")
     .set({ status: "sending", updatedAt: now.toISOString(), lastError: null })
     .where("id", "=", id)
-    .where((eb) => eb.or([eb("status", "in", ["queued", "partial"]), eb.and([eb("status", "=", "sending"), eb("updatedAt", "<", staleBefore)])]))
+    .where((eb) =>
+      eb.or([eb("status", "in", ["queued", "partial"]), eb.and([eb("status", "=", "sending"), eb("updatedAt", "<", staleBefore)])]),
+    )
     .executeTakeFirst();
   if (taken.numUpdatedRows > 0n) return;
   const row = await ctx.db.selectFrom("emailCampaigns").select("status").where("id", "=", id).executeTakeFirst();
@@ -117,7 +134,11 @@ async function claim(ctx: AppContext, id: number): Promise<void> {
 }
 
 async function runCampaign(ctx: AppContext, id: number, origin: string): Promise<void> {
-  const campaign = await ctx.db.selectFrom("emailCampaigns").select(["id", "subject", "htmlContent"]).where("id", "=", id).executeTakeFirstOrThrow();
+  const campaign = await ctx.db
+    .selectFrom("emailCampaigns")
+    .select(["id", "subject", "htmlContent"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
   const mailer = mailerFor(ctx);
   let lastError: string | null = null;
   // A cursor, so recipients who fail in this run are not retried within it (a resume does that).
@@ -246,7 +267,10 @@ export async function getCampaign(ctx: AppContext, id: number): Promise<Campaign
 /** The latest sends, newest first: the record of what went out, and any left to resume. */
 export async function listCampaigns(ctx: AppContext, limit = 5): Promise<CampaignProgress[]> {
   const rows = await campaignQuery(ctx.db).orderBy("c.id", "desc").limit(limit).execute();
-  const counts = await countsOf(ctx.db, rows.map((r) => r.id));
+  const counts = await countsOf(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => progressOf(row, counts.get(row.id) ?? emptyCounts()));
 }
 

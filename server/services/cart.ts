@@ -139,11 +139,7 @@ export async function setQuantity(ctx: AppContext, sessionId: string, productId:
     .where((eb) =>
       eb.or([
         eb("quantity", ">=", quantity),
-        eb(
-          eb.selectFrom("products").select("inventory").where("id", "=", productId).where("isComingSoon", "=", 0),
-          ">=",
-          quantity,
-        ),
+        eb(eb.selectFrom("products").select("inventory").where("id", "=", productId).where("isComingSoon", "=", 0), ">=", quantity),
       ]),
     )
     .executeTakeFirst();

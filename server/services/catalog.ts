@@ -113,7 +113,14 @@ export async function listProductImages(ctx: AppContext, productId: number): Pro
 }
 
 /** An image row as the storefront (and, with its date, the admin) sees it. */
-export function toPublicImage(row: { id: number; productId: number; imageUrl: string | null; imagePath: string | null; isPrimary: 0 | 1; displayOrder: number }): PublicProductImage {
+export function toPublicImage(row: {
+  id: number;
+  productId: number;
+  imageUrl: string | null;
+  imagePath: string | null;
+  isPrimary: 0 | 1;
+  displayOrder: number;
+}): PublicProductImage {
   return {
     id: row.id,
     productId: row.productId,

@@ -110,7 +110,11 @@ export async function processOrder(
   input: { sessionId: string | null; customer: CustomerInfo; shippingMethod: string; clientIp?: string },
 ): Promise<{ clientSecret: string; paymentIntentId: string; orderSummary: OrderSummary }> {
   if (input.clientIp) {
-    await checkoutsPerIp.take(ctx, input.clientIp, (m) => `Too many checkout attempts from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`);
+    await checkoutsPerIp.take(
+      ctx,
+      input.clientIp,
+      (m) => `Too many checkout attempts from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`,
+    );
   }
   const { lines, subtotalCents, discountCents, parcel } = await priceCart(ctx, input.sessionId);
   const customer = input.customer;
@@ -134,62 +138,66 @@ export async function processOrder(
   const now = ctx.clock.now();
   const holdExpiresAt = new Date(now.getTime() + ctx.config.holdMinutes * 60_000).toISOString();
   const payments = paymentsFor(ctx);
-  const holdAndCreate = () => ctx.db.transaction().execute(async (trx) => {
-    const order = await trx
-      .insertInto("orders")
-      .values({
-        sessionId: input.sessionId,
-        // The test processor takes test cards only: whatever it "collects" is no money.
-        isTest: payments.mode === "local" ? 1 : 0,
-        customerEmail: customer.email,
-        customerName: customer.name,
-        customerPhone: customer.phone || null,
-        shippingAddress: JSON.stringify({
-          street: customer.street,
-          city: customer.city,
-          state: customer.state,
-          zipCode: customer.zipCode,
-          country: customer.country,
-        }),
-        subtotalCents,
-        discountCents,
-        taxCents: tax.taxCents,
-        shippingCents: rate.costCents,
-        totalCents,
-        shippingMethod: rate.key,
-        holdExpiresAt,
-        createdAt: now.toISOString(),
-        updatedAt: now.toISOString(),
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    for (const line of lines) {
-      const taken = await trx
-        .updateTable("products")
-        .set((eb) => ({ inventory: eb("inventory", "-", line.quantity) }))
-        .where("id", "=", line.productId)
-        .where("inventory", ">=", line.quantity)
-        .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) !== 1) {
-        const left = await trx.selectFrom("products").select("inventory").where("id", "=", line.productId).executeTakeFirst();
-        const inStock = left?.inventory ?? 0;
-        throw new Conflict(inStock > 0 ? CHECKOUT_MESSAGES.onlyLeft(line.name, inStock) : CHECKOUT_MESSAGES.soldOut(line.name));
-      }
-      await trx.insertInto("inventoryHolds").values({ orderId: order.id, productId: line.productId, quantity: line.quantity, expiresAt: holdExpiresAt }).execute();
-      await trx
-        .insertInto("orderItems")
+  const holdAndCreate = () =>
+    ctx.db.transaction().execute(async (trx) => {
+      const order = await trx
+        .insertInto("orders")
         .values({
-          orderId: order.id,
-          productId: line.productId,
-          productName: line.name,
-          productPriceCents: line.unitCents,
-          quantity: line.quantity,
-          totalCents: line.totalCents,
+          sessionId: input.sessionId,
+          // The test processor takes test cards only: whatever it "collects" is no money.
+          isTest: payments.mode === "local" ? 1 : 0,
+          customerEmail: customer.email,
+          customerName: customer.name,
+          customerPhone: customer.phone || null,
+          shippingAddress: JSON.stringify({
+            street: customer.street,
+            city: customer.city,
+            state: customer.state,
+            zipCode: customer.zipCode,
+            country: customer.country,
+          }),
+          subtotalCents,
+          discountCents,
+          taxCents: tax.taxCents,
+          shippingCents: rate.costCents,
+          totalCents,
+          shippingMethod: rate.key,
+          holdExpiresAt,
+          createdAt: now.toISOString(),
+          updatedAt: now.toISOString(),
         })
-        .execute();
-    }
-    return order.id;
-  });
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      for (const line of lines) {
+        const taken = await trx
+          .updateTable("products")
+          .set((eb) => ({ inventory: eb("inventory", "-", line.quantity) }))
+          .where("id", "=", line.productId)
+          .where("inventory", ">=", line.quantity)
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) !== 1) {
+          const left = await trx.selectFrom("products").select("inventory").where("id", "=", line.productId).executeTakeFirst();
+          const inStock = left?.inventory ?? 0;
+          throw new Conflict(inStock > 0 ? CHECKOUT_MESSAGES.onlyLeft(line.name, inStock) : CHECKOUT_MESSAGES.soldOut(line.name));
+        }
+        await trx
+          .insertInto("inventoryHolds")
+          .values({ orderId: order.id, productId: line.productId, quantity: line.quantity, expiresAt: holdExpiresAt })
+          .execute();
+        await trx
+          .insertInto("orderItems")
+          .values({
+            orderId: order.id,
+            productId: line.productId,
+            productName: line.name,
+            productPriceCents: line.unitCents,
+            quantity: line.quantity,
+            totalCents: line.totalCents,
+          })
+          .execute();
+      }
+      return order.id;
+    });
 
   let orderId: number;
   try {
@@ -222,7 +230,13 @@ export async function processOrder(
     orderSummary: {
       orderId,
       orderNumber: orderNumberOf({ id: orderId, paymentIntentId: intent.id }),
-      items: lines.map((l) => ({ productId: l.productId, name: l.name, unitPrice: l.unitCents / 100, quantity: l.quantity, total: l.totalCents / 100 })),
+      items: lines.map((l) => ({
+        productId: l.productId,
+        name: l.name,
+        unitPrice: l.unitCents / 100,
+        quantity: l.quantity,
+        total: l.totalCents / 100,
+      })),
       subtotal: subtotalCents / 100,
       discount: discountCents / 100,
       shipping: rate.costCents / 100,

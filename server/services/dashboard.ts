@@ -32,6 +32,11 @@ export async function getOverview(ctx: AppContext): Promise<Overview> {
       .executeTakeFirstOrThrow();
     return Number(row.n);
   };
-  const [subscribers, products, orders, revenue] = await Promise.all([count("subscribers"), count("products"), count("orders"), revenueCents(ctx)]);
+  const [subscribers, products, orders, revenue] = await Promise.all([
+    count("subscribers"),
+    count("products"),
+    count("orders"),
+    revenueCents(ctx),
+  ]);
   return { subscribers, products, orders, revenue: toDollars(revenue) };
 }

@@ -4,7 +4,6 @@ import { STORE_TIME_ZONE } from "../contracts/store-time";
 import { getPublicSettings } from "./settings";
 import { escapeHtml } from "./sanitize";
 
-
 // Inline styles only, tables for layout, web-safe font stacks: what every mail client renders.
 const DISPLAY = "font-family:Impact,'Arial Narrow Bold','Helvetica Neue',Arial,sans-serif;font-weight:normal;text-transform:uppercase;";
 const BODY = "font-family:Helvetica,Arial,sans-serif;";

@@ -69,7 +69,9 @@ export async function fulfilOrder(ctx: AppContext, orderId: number): Promise<Ful
       .where("id", "=", orderId)
       .execute();
     if (done && !(mail && label)) {
-      console.error(`Order ${orderId}: gave up after ${attempts} tries (e-mail ${mail ? "sent" : "not sent"}, label ${label ? "bought" : "not bought"}).`);
+      console.error(
+        `Order ${orderId}: gave up after ${attempts} tries (e-mail ${mail ? "sent" : "not sent"}, label ${label ? "bought" : "not bought"}).`,
+      );
     }
     return { mail, label, done };
   } finally {
@@ -90,10 +92,7 @@ export async function resumeFulfilment(ctx: AppContext, limit = 20): Promise<num
     .where("paidAt", "is not", null)
     .where("fulfilledAt", "is", null)
     .where((eb) =>
-      eb.or([
-        eb.and([eb("fulfilNextAt", "is", null), eb("paidAt", "<=", graceEnd)]),
-        eb("fulfilNextAt", "<=", now.toISOString()),
-      ]),
+      eb.or([eb.and([eb("fulfilNextAt", "is", null), eb("paidAt", "<=", graceEnd)]), eb("fulfilNextAt", "<=", now.toISOString())]),
     )
     .orderBy("paidAt")
     .limit(limit)
@@ -119,7 +118,12 @@ export async function buyLabelAgain(ctx: AppContext, orderId: number) {
     if (labels.some((l) => l.status !== "failed")) throw new Conflict(LABEL_MESSAGES.exists);
     const result = await ensureLabel(ctx, order, await itemsOf(ctx, orderId));
     if (!result.ok) throw new Conflict(`${LABEL_MESSAGES.failed}: ${result.error}`);
-    return await ctx.db.selectFrom("shippingLabels").selectAll().where("orderId", "=", orderId).orderBy("id", "desc").executeTakeFirstOrThrow();
+    return await ctx.db
+      .selectFrom("shippingLabels")
+      .selectAll()
+      .where("orderId", "=", orderId)
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
   } finally {
     await release();
   }
@@ -129,13 +133,31 @@ function itemsOf(ctx: AppContext, orderId: number) {
   return ctx.db
     .selectFrom("orderItems")
     .leftJoin("products", "products.id", "orderItems.productId")
-    .select(["orderItems.productName", "orderItems.productPriceCents", "orderItems.quantity", "orderItems.totalCents", "products.weight", "products.length", "products.width", "products.height"])
+    .select([
+      "orderItems.productName",
+      "orderItems.productPriceCents",
+      "orderItems.quantity",
+      "orderItems.totalCents",
+      "products.weight",
+      "products.length",
+      "products.width",
+      "products.height",
+    ])
     .where("orderId", "=", orderId)
     .orderBy("orderItems.id")
     .execute();
 }
 
-type Item = { productName: string; productPriceCents: number; quantity: number; totalCents: number; weight: number | null; length: number | null; width: number | null; height: number | null };
+type Item = {
+  productName: string;
+  productPriceCents: number;
+  quantity: number;
+  totalCents: number;
+  weight: number | null;
+  length: number | null;
+  width: number | null;
+  height: number | null;
+};
 
 async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): Promise<boolean> {
   try {
@@ -154,28 +176,65 @@ async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): P
  * it (the admin sees why), and a later success turns that same row into the label.
  */
 async function ensureLabel(ctx: AppContext, order: Order, items: Item[]): Promise<{ ok: true } | { ok: false; error: string }> {
-  const existing = await ctx.db.selectFrom("shippingLabels").select(["id", "status"]).where("orderId", "=", order.id).orderBy("id", "desc").execute();
+  const existing = await ctx.db
+    .selectFrom("shippingLabels")
+    .select(["id", "status"])
+    .where("orderId", "=", order.id)
+    .orderBy("id", "desc")
+    .execute();
   if (existing.some((l) => l.status !== "failed")) return { ok: true };
   const failedRow = existing[0]?.id;
   const address = JSON.parse(order.shippingAddress) as Address;
-  const parcel = parcelFor(items.map((i) => ({ quantity: i.quantity, weight: i.weight ?? 1, length: i.length ?? 12, width: i.width ?? 9, height: i.height ?? 6 })));
+  const parcel = parcelFor(
+    items.map((i) => ({ quantity: i.quantity, weight: i.weight ?? 1, length: i.length ?? 12, width: i.width ?? 9, height: i.height ?? 6 })),
+  );
   try {
     const label = await shippingFor(ctx).buyLabel({
       orderId: order.id,
       to: { ...address, name: order.customerName, phone: order.customerPhone ?? undefined, email: order.customerEmail },
       parcel,
       methodKey: order.shippingMethod ?? "",
-      contents: items.map((i) => ({ description: i.productName, quantity: i.quantity, weightLbs: i.weight ?? 1, valueCents: i.totalCents })),
+      contents: items.map((i) => ({
+        description: i.productName,
+        quantity: i.quantity,
+        weightLbs: i.weight ?? 1,
+        valueCents: i.totalCents,
+      })),
     });
-    const row = { labelUrl: label.labelUrl, trackingNumber: label.trackingNumber, carrier: label.carrier, costCents: label.costCents, status: "created", errorMessage: null };
-    if (failedRow) await ctx.db.updateTable("shippingLabels").set({ ...row, createdAt: ctx.clock.now().toISOString() }).where("id", "=", failedRow).execute();
-    else await ctx.db.insertInto("shippingLabels").values({ orderId: order.id, ...row }).execute();
+    const row = {
+      labelUrl: label.labelUrl,
+      trackingNumber: label.trackingNumber,
+      carrier: label.carrier,
+      costCents: label.costCents,
+      status: "created",
+      errorMessage: null,
+    };
+    if (failedRow)
+      await ctx.db
+        .updateTable("shippingLabels")
+        .set({ ...row, createdAt: ctx.clock.now().toISOString() })
+        .where("id", "=", failedRow)
+        .execute();
+    else
+      await ctx.db
+        .insertInto("shippingLabels")
+        .values({ orderId: order.id, ...row })
+        .execute();
     return { ok: true };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const carrier = (order.shippingMethod ?? "unknown-unknown").split("-")[0]!.toUpperCase();
-    if (failedRow) await ctx.db.updateTable("shippingLabels").set({ errorMessage: message, createdAt: ctx.clock.now().toISOString() }).where("id", "=", failedRow).execute();
-    else await ctx.db.insertInto("shippingLabels").values({ orderId: order.id, carrier, costCents: order.shippingCents, status: "failed", errorMessage: message }).execute();
+    if (failedRow)
+      await ctx.db
+        .updateTable("shippingLabels")
+        .set({ errorMessage: message, createdAt: ctx.clock.now().toISOString() })
+        .where("id", "=", failedRow)
+        .execute();
+    else
+      await ctx.db
+        .insertInto("shippingLabels")
+        .values({ orderId: order.id, carrier, costCents: order.shippingCents, status: "failed", errorMessage: message })
+        .execute();
     return { ok: false, error: message };
   }
 }

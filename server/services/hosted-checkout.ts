@@ -19,8 +19,14 @@ export const HOSTED_MESSAGES = {
 
 function hostedProvider(ctx: AppContext) {
   const provider = paymentsFor(ctx);
-  if (provider.mode !== "stripe" || !provider.createHostedCheckout || !provider.retrieveHostedCheckout) throw new Invalid(HOSTED_MESSAGES.unavailable);
-  return { create: provider.createHostedCheckout.bind(provider), retrieve: provider.retrieveHostedCheckout.bind(provider), cancel: provider.cancelIntent.bind(provider), refund: provider.refund.bind(provider) };
+  if (provider.mode !== "stripe" || !provider.createHostedCheckout || !provider.retrieveHostedCheckout)
+    throw new Invalid(HOSTED_MESSAGES.unavailable);
+  return {
+    create: provider.createHostedCheckout.bind(provider),
+    retrieve: provider.retrieveHostedCheckout.bind(provider),
+    cancel: provider.cancelIntent.bind(provider),
+    refund: provider.refund.bind(provider),
+  };
 }
 
 /**
@@ -38,7 +44,8 @@ export async function startHostedCheckout(ctx: AppContext, paymentIntentId: stri
   if (!order) throw new NotFound("Payment not found.");
   if (order.paidAt) throw new Conflict(HOSTED_MESSAGES.paid);
   const now = ctx.clock.now();
-  if (order.status !== "pending" || !order.holdExpiresAt || Date.parse(order.holdExpiresAt) <= now.getTime()) throw new Conflict(HOSTED_MESSAGES.expired);
+  if (order.status !== "pending" || !order.holdExpiresAt || Date.parse(order.holdExpiresAt) <= now.getTime())
+    throw new Conflict(HOSTED_MESSAGES.expired);
 
   const session = await stripe.create({
     orderId: order.id,
@@ -94,7 +101,11 @@ export async function completeHostedCheckout(ctx: AppContext, sessionId: string)
     if (Number(taken.numUpdatedRows) === 1) {
       await stripe.cancel(order.paymentIntentId);
     } else {
-      const now = await ctx.db.selectFrom("orders").select(["paymentIntentId", "paidAt"]).where("id", "=", order.id).executeTakeFirstOrThrow();
+      const now = await ctx.db
+        .selectFrom("orders")
+        .select(["paymentIntentId", "paidAt"])
+        .where("id", "=", order.id)
+        .executeTakeFirstOrThrow();
       if (now.paymentIntentId !== paid && now.paidAt) return refundSecondPayment(ctx, paid, order.totalCents, now.paymentIntentId!);
     }
   }

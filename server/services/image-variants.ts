@@ -19,11 +19,7 @@ const variantFile = (imagePath: string, width: number) => `${imagePath}-${width}
  * `rotate()` first bakes the EXIF orientation into the pixels.
  * Returns the variant base (relative to uploads) and the URL of the default width.
  */
-export async function writeWebpVariants(
-  ctx: AppContext,
-  input: Buffer,
-  key: string,
-): Promise<{ imageUrl: string; imagePath: string }> {
+export async function writeWebpVariants(ctx: AppContext, input: Buffer, key: string): Promise<{ imageUrl: string; imagePath: string }> {
   if (!SAFE_KEY.test(key)) throw new Invalid("Invalid image key.");
   try {
     await sharp(input).metadata();
@@ -53,7 +49,5 @@ export function variantUrls(imagePath: string): { width: number; url: string }[]
 /** Removes every width of one image; missing files are fine (already gone is the goal). */
 export async function deleteWebpVariants(ctx: AppContext, imagePath: string): Promise<void> {
   if (!/^products\/[a-z0-9][a-z0-9_-]{0,100}$/i.test(imagePath)) return;
-  await Promise.all(
-    IMAGE_WIDTHS.map((width) => fs.rm(path.join(ctx.config.uploadsDir, variantFile(imagePath, width)), { force: true })),
-  );
+  await Promise.all(IMAGE_WIDTHS.map((width) => fs.rm(path.join(ctx.config.uploadsDir, variantFile(imagePath, width)), { force: true })));
 }

@@ -120,10 +120,7 @@ export async function storeMedia(ctx: AppContext, kind: MediaKind, chunks: Async
   const partial = path.join(dir, `.${name}.part`);
   let ext = "";
   try {
-    await pipeline(
-      Readable.from(checked(kind, chunks, (found) => (ext = found))),
-      fs.createWriteStream(partial, { flags: "wx" }),
-    );
+    await pipeline(Readable.from(checked(kind, chunks, (found) => (ext = found))), fs.createWriteStream(partial, { flags: "wx" }));
     await fs.promises.rename(partial, path.join(dir, name + ext));
   } catch (error) {
     await fs.promises.rm(partial, { force: true });
@@ -172,7 +169,11 @@ export async function removeUnusedMedia(ctx: AppContext): Promise<string[]> {
   const dir = path.join(ctx.config.uploadsDir, "media");
   const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
   if (names.length === 0) return [];
-  const settings = await ctx.db.selectFrom("appSettings").select("value").where("key", "in", ["background_video", "background_music"]).execute();
+  const settings = await ctx.db
+    .selectFrom("appSettings")
+    .select("value")
+    .where("key", "in", ["background_video", "background_music"])
+    .execute();
   const inUse = new Set(settings.map((s) => /\/uploads\/media\/([^/?#]+)/.exec(s.value)?.[1]).filter(Boolean));
   const cutoff = ctx.clock.now().getTime() - UNUSED_MEDIA_GRACE_MS;
   const removed: string[] = [];

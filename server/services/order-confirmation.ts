@@ -40,43 +40,60 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string): 
   if (intent.amountCents !== order.totalCents) {
     // Never fulfil an order for an amount other than its total; an admin must look at it.
     console.error(`Payment ${paymentIntentId} is for ${intent.amountCents} cents but order ${order.id} totals ${order.totalCents}.`);
-    return { status: "failed", orderId: order.id, orderNumber, message: "The payment amount does not match the order. Please contact support." };
+    return {
+      status: "failed",
+      orderId: order.id,
+      orderNumber,
+      message: "The payment amount does not match the order. Please contact support.",
+    };
   }
 
   const now = ctx.clock.now().toISOString();
-  const outcome = await ctx.db.transaction().execute(async (trx) => {
-    const moved = await trx
-      .updateTable("orders")
-      .set({ status: "processing", paidAt: now, updatedAt: now })
-      .where("id", "=", order.id)
-      .where("paidAt", "is", null)
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) return "already" as const;
-    const holds = await trx.selectFrom("inventoryHolds").select(["id", "productId", "quantity", "status"]).where("orderId", "=", order.id).execute();
-    for (const hold of holds) {
-      if (hold.status === "released") {
-        // The hold ran out before the money arrived: take the units again if they are still there.
-        const retaken = await trx
-          .updateTable("products")
-          .set((eb) => ({ inventory: eb("inventory", "-", hold.quantity) }))
-          .where("id", "=", hold.productId)
-          .where("inventory", ">=", hold.quantity)
-          .executeTakeFirst();
-        if (Number(retaken.numUpdatedRows) !== 1) throw new SoldOutAfterExpiry();
+  const outcome = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const moved = await trx
+        .updateTable("orders")
+        .set({ status: "processing", paidAt: now, updatedAt: now })
+        .where("id", "=", order.id)
+        .where("paidAt", "is", null)
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) !== 1) return "already" as const;
+      const holds = await trx
+        .selectFrom("inventoryHolds")
+        .select(["id", "productId", "quantity", "status"])
+        .where("orderId", "=", order.id)
+        .execute();
+      for (const hold of holds) {
+        if (hold.status === "released") {
+          // The hold ran out before the money arrived: take the units again if they are still there.
+          const retaken = await trx
+            .updateTable("products")
+            .set((eb) => ({ inventory: eb("inventory", "-", hold.quantity) }))
+            .where("id", "=", hold.productId)
+            .where("inventory", ">=", hold.quantity)
+            .executeTakeFirst();
+          if (Number(retaken.numUpdatedRows) !== 1) throw new SoldOutAfterExpiry();
+        }
+        await trx.updateTable("inventoryHolds").set({ status: "sold" }).where("id", "=", hold.id).execute();
       }
-      await trx.updateTable("inventoryHolds").set({ status: "sold" }).where("id", "=", hold.id).execute();
-    }
-    const sessionId = (await trx.selectFrom("orders").select("sessionId").where("id", "=", order.id).executeTakeFirstOrThrow()).sessionId;
-    if (sessionId) await trx.deleteFrom("cartItems").where("sessionId", "=", sessionId).execute();
-    return "moved" as const;
-  }).catch(async (error: unknown) => {
-    if (!(error instanceof SoldOutAfterExpiry)) throw error;
-    await refundLatePayment(ctx, order.id, paymentIntentId, intent.amountCents);
-    return "refunded" as const;
-  });
+      const sessionId = (await trx.selectFrom("orders").select("sessionId").where("id", "=", order.id).executeTakeFirstOrThrow()).sessionId;
+      if (sessionId) await trx.deleteFrom("cartItems").where("sessionId", "=", sessionId).execute();
+      return "moved" as const;
+    })
+    .catch(async (error: unknown) => {
+      if (!(error instanceof SoldOutAfterExpiry)) throw error;
+      await refundLatePayment(ctx, order.id, paymentIntentId, intent.amountCents);
+      return "refunded" as const;
+    });
 
   if (outcome === "refunded") {
-    return { status: "cancelled", orderId: order.id, orderNumber, message: "Your reservation ran out and the items sold out meanwhile. Your payment has been refunded in full." };
+    return {
+      status: "cancelled",
+      orderId: order.id,
+      orderNumber,
+      message: "Your reservation ran out and the items sold out meanwhile. Your payment has been refunded in full.",
+    };
   }
   if (outcome === "already") return { status: "paid", orderId: order.id, orderNumber, paymentIntentId, firstTime: false };
   // Inline, so the buyer's e-mail is on its way when the success page shows; the sweeper finishes
@@ -93,12 +110,27 @@ async function refundLatePayment(ctx: AppContext, orderId: number, paymentIntent
   await ctx.db.transaction().execute(async (trx) => {
     await trx
       .updateTable("orders")
-      .set({ status: "cancelled", paidAt: now, fulfilledAt: now, refundStatus: "completed", refundAmountCents: amountCents, refundedAt: now, updatedAt: now })
+      .set({
+        status: "cancelled",
+        paidAt: now,
+        fulfilledAt: now,
+        refundStatus: "completed",
+        refundAmountCents: amountCents,
+        refundedAt: now,
+        updatedAt: now,
+      })
       .where("id", "=", orderId)
       .execute();
     await trx
       .insertInto("refunds")
-      .values({ orderId, refundId: refund.id, amountCents, reason: "Sold out after the reservation expired", status: refund.status, processedAt: now })
+      .values({
+        orderId,
+        refundId: refund.id,
+        amountCents,
+        reason: "Sold out after the reservation expired",
+        status: refund.status,
+        processedAt: now,
+      })
       .execute();
   });
 }

@@ -91,7 +91,10 @@ export async function removeAbandonedImages(ctx: AppContext): Promise<string[]> 
     const stat = await fs.promises.stat(path.join(dir, name)).catch(() => null);
     if (stat) newest.set(`products/${base}`, Math.max(newest.get(`products/${base}`) ?? 0, stat.mtimeMs));
   }
-  return removeUnreferencedImages(ctx, [...newest].filter(([, mtime]) => mtime <= cutoff).map(([base]) => base));
+  return removeUnreferencedImages(
+    ctx,
+    [...newest].filter(([, mtime]) => mtime <= cutoff).map(([base]) => base),
+  );
 }
 
 /**
@@ -226,7 +229,11 @@ export async function addProductImage(
     id = await ctx.db.transaction().execute(async (trx) => {
       const tx: AppContext = { ...ctx, db: trx };
       await assertProduct(tx, productId);
-      const existing = await trx.selectFrom("productImages").select(["isPrimary", "displayOrder"]).where("productId", "=", productId).execute();
+      const existing = await trx
+        .selectFrom("productImages")
+        .select(["isPrimary", "displayOrder"])
+        .where("productId", "=", productId)
+        .execute();
       if (existing.length >= MAX_IMAGES_PER_PRODUCT) throw new Invalid(IMAGE_MESSAGES.tooMany);
       const displayOrder = options.displayOrder ?? Math.max(-1, ...existing.map((i) => i.displayOrder)) + 1;
       const row = await trx
@@ -252,7 +259,8 @@ export async function updateProductImage(ctx: AppContext, imageId: number, patch
   await ctx.db.transaction().execute(async (trx) => {
     const tx: AppContext = { ...ctx, db: trx };
     const image = await imageRow(tx, imageId);
-    if (patch.isPrimary === false && image.isPrimary === 1) throw new Invalid(IMAGE_MESSAGES.keepOnePrimary, { isPrimary: [IMAGE_MESSAGES.keepOnePrimary] });
+    if (patch.isPrimary === false && image.isPrimary === 1)
+      throw new Invalid(IMAGE_MESSAGES.keepOnePrimary, { isPrimary: [IMAGE_MESSAGES.keepOnePrimary] });
     if (patch.displayOrder !== undefined) {
       await trx.updateTable("productImages").set({ displayOrder: patch.displayOrder }).where("id", "=", imageId).execute();
     }
@@ -301,7 +309,11 @@ export async function deleteProductImage(ctx: AppContext, imageId: number): Prom
         .orderBy("displayOrder", "asc")
         .orderBy("id", "asc")
         .executeTakeFirst();
-      const product = await trx.selectFrom("products").select(["imageUrl", "imagePath"]).where("id", "=", row.productId).executeTakeFirstOrThrow();
+      const product = await trx
+        .selectFrom("products")
+        .select(["imageUrl", "imagePath"])
+        .where("id", "=", row.productId)
+        .executeTakeFirstOrThrow();
       const showedIt = imageBasesOf(product).some((base) => stale.includes(base));
       // The product showed this picture: it now shows the next one, or none.
       if (next) stale.push(...(await makePrimary(tx, next)));
@@ -338,7 +350,7 @@ const MARKUP = ["<script", "<html", "<?php", "<iframe", "<!doctype", "<body", "j
 
 /** PNG: chunks up to and including IEND. */
 function pngEnd(b: Buffer): number | null {
-  for (let i = 8; i + 12 <= b.length; ) {
+  for (let i = 8; i + 12 <= b.length;) {
     const next = i + 12 + b.readUInt32BE(i);
     if (next > b.length) return null;
     if (b.toString("latin1", i + 4, i + 8) === "IEND") return next;

@@ -12,7 +12,12 @@ async function orderFor(ctx: AppContext, orderId: number) {
   return order;
 }
 
-function ineligibility(order: { paidAt: string | null; paymentIntentId: string | null; refundStatus: string; status: string }): string | null {
+function ineligibility(order: {
+  paidAt: string | null;
+  paymentIntentId: string | null;
+  refundStatus: string;
+  status: string;
+}): string | null {
   if (order.refundStatus === "completed") return REFUND_MESSAGES.alreadyRefunded;
   if (order.refundStatus === "pending") return REFUND_MESSAGES.inProgress;
   if (!order.paidAt || !order.paymentIntentId) return REFUND_MESSAGES.notPaid;
@@ -82,9 +87,18 @@ export async function processRefund(ctx: AppContext, orderId: number, input: Ref
 
   let refund: { id: string; status: string };
   try {
-    refund = await paymentsFor(ctx).refund({ paymentIntentId: order.paymentIntentId!, amountCents, idempotencyKey: `refund-order-${orderId}` });
+    refund = await paymentsFor(ctx).refund({
+      paymentIntentId: order.paymentIntentId!,
+      amountCents,
+      idempotencyKey: `refund-order-${orderId}`,
+    });
   } catch (error) {
-    await ctx.db.updateTable("orders").set({ refundStatus: "none" }).where("id", "=", orderId).where("refundStatus", "=", "pending").execute();
+    await ctx.db
+      .updateTable("orders")
+      .set({ refundStatus: "none" })
+      .where("id", "=", orderId)
+      .where("refundStatus", "=", "pending")
+      .execute();
     const message = error instanceof Error ? error.message : REFUND_MESSAGES.failed;
     throw new Conflict(`${REFUND_MESSAGES.failed}: ${message}`);
   }
@@ -108,7 +122,12 @@ export async function processRefund(ctx: AppContext, orderId: number, input: Ref
       .executeTakeFirstOrThrow();
     await trx
       .updateTable("orders")
-      .set((eb) => ({ refundStatus: "completed", refundAmountCents: eb("refundAmountCents", "+", amountCents), refundedAt: now, updatedAt: now }))
+      .set((eb) => ({
+        refundStatus: "completed",
+        refundAmountCents: eb("refundAmountCents", "+", amountCents),
+        refundedAt: now,
+        updatedAt: now,
+      }))
       .where("id", "=", orderId)
       .execute();
     return { refund: { id: row.id, refundId: row.refundId, amount: dollars(row.amountCents), status: row.status, reason: row.reason } };

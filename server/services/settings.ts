@@ -41,11 +41,7 @@ export function settingDefaults(ctx: AppContext): Record<SettingKey, string> {
 
 export async function getSetting(ctx: AppContext, key: SettingKey): Promise<Setting | null> {
   assertKey(key);
-  const row = await ctx.db
-    .selectFrom("appSettings")
-    .select(["key", "value", "updatedAt"])
-    .where("key", "=", key)
-    .executeTakeFirst();
+  const row = await ctx.db.selectFrom("appSettings").select(["key", "value", "updatedAt"]).where("key", "=", key).executeTakeFirst();
   return row ? { key, value: row.value, updatedAt: row.updatedAt } : null;
 }
 

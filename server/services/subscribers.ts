@@ -18,7 +18,11 @@ export interface Subscriber {
  * Conflict with the spec's message. An address that unsubscribed before is welcomed back.
  */
 export async function subscribe(ctx: AppContext, input: SubscribeInput, clientIp: string): Promise<Subscriber> {
-  await subscribesPerIp.take(ctx, clientIp, (m) => `Too many sign-ups from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`);
+  await subscribesPerIp.take(
+    ctx,
+    clientIp,
+    (m) => `Too many sign-ups from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`,
+  );
   const now = ctx.clock.now().toISOString();
   const existing = await ctx.db
     .selectFrom("subscribers")

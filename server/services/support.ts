@@ -7,13 +7,16 @@ import { escapeHtml } from "./sanitize";
 
 const messagesPerIp = new RateLimiter("support-messages-per-ip", 5, 10 * 60 * 1000);
 
-
 /**
  * Stores the message first, so nothing is lost if mail fails, then e-mails it to the support
  * address with the customer as Reply-To. Returns the stored message's id.
  */
 export async function sendSupportMessage(ctx: AppContext, input: SupportInput, clientIp: string): Promise<{ id: number }> {
-  await messagesPerIp.take(ctx, clientIp, (m) => `Too many messages from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`);
+  await messagesPerIp.take(
+    ctx,
+    clientIp,
+    (m) => `Too many messages from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`,
+  );
   const row = await ctx.db
     .insertInto("supportMessages")
     .values({

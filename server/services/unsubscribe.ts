@@ -8,7 +8,10 @@ export const INVALID_UNSUBSCRIBE_LINK = "This unsubscribe link is not valid.";
 const PURPOSE = "legacy-store/unsubscribe/v1:";
 
 function mac(ctx: AppContext, subscriberId: number): Buffer {
-  return crypto.createHmac("sha256", ctx.config.sessionSecret).update(PURPOSE + subscriberId).digest();
+  return crypto
+    .createHmac("sha256", ctx.config.sessionSecret)
+    .update(PURPOSE + subscriberId)
+    .digest();
 }
 
 /**

@@ -65,10 +65,7 @@ export async function register(ctx: AppContext, input: RegisterInput, actor: Pub
  * Makes sure an admin exists: creates one from the configured credentials when the table has none.
  * Returns the username created, or null when an admin already existed.
  */
-export async function ensureAdmin(
-  ctx: AppContext,
-  admin: { username: string; password: string; email: string },
-): Promise<string | null> {
+export async function ensureAdmin(ctx: AppContext, admin: { username: string; password: string; email: string }): Promise<string | null> {
   const existing = await ctx.db.selectFrom("users").select("id").where("isAdmin", "=", 1).executeTakeFirst();
   if (existing) return null;
   const passwordHash = await hashPassword(admin.password);

@@ -24,5 +24,7 @@ export const adminOrdersRouter = router({
   refundEligibility: adminProcedure.input(orderId).query(({ ctx, input }) => refundEligibility(ctx.app, input.id)),
   refund: adminProcedure
     .input(orderId.extend(refundSchema.shape))
-    .mutation(({ ctx, input }) => processRefund(ctx.app, input.id, { reason: input.reason, refundShipping: input.refundShipping }, ctx.user.id)),
+    .mutation(({ ctx, input }) =>
+      processRefund(ctx.app, input.id, { reason: input.reason, refundShipping: input.refundShipping }, ctx.user.id),
+    ),
 });

@@ -6,13 +6,7 @@ import {
   productUpdateSchema,
   productVisibilitySchema,
 } from "../contracts/admin-products";
-import {
-  createProduct,
-  deleteProduct,
-  listAdminProducts,
-  setProductVisibility,
-  updateProduct,
-} from "../services/admin-products";
+import { createProduct, deleteProduct, listAdminProducts, setProductVisibility, updateProduct } from "../services/admin-products";
 import { deleteProductImage, listAdminImages, reorderImages, setPrimaryImage } from "../services/product-images";
 import { adminProcedure, router } from "./init";
 
@@ -31,9 +25,7 @@ export const adminProductsRouter = router({
   images: router({
     list: adminProcedure.input(productIdSchema).query(({ ctx, input }) => listAdminImages(ctx.app, input.id)),
     setPrimary: adminProcedure.input(imageIdSchema).mutation(({ ctx, input }) => setPrimaryImage(ctx.app, input.imageId)),
-    reorder: adminProcedure
-      .input(imageReorderSchema)
-      .mutation(({ ctx, input }) => reorderImages(ctx.app, input.productId, input.imageIds)),
+    reorder: adminProcedure.input(imageReorderSchema).mutation(({ ctx, input }) => reorderImages(ctx.app, input.productId, input.imageIds)),
     delete: adminProcedure.input(imageIdSchema).mutation(({ ctx, input }) => deleteProductImage(ctx.app, input.imageId)),
   }),
 });

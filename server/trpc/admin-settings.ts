@@ -1,13 +1,7 @@
 import { z } from "zod";
 import { TEXT_SETTING_KEYS } from "../contracts/admin-settings";
 import { changePassword, runShippingTest } from "../services/account";
-import {
-  getAdminSettings,
-  setBackgroundMusic,
-  setBackgroundVideo,
-  setCountdownDate,
-  setText,
-} from "../services/admin-settings";
+import { getAdminSettings, setBackgroundMusic, setBackgroundVideo, setCountdownDate, setText } from "../services/admin-settings";
 import { adminProcedure, router, type TrpcContext } from "./init";
 
 // Inputs are only shaped here; the services check them with the shared contracts, so a bad value
@@ -39,8 +33,6 @@ export const adminSettingsRouter = router({
     .input(z.object({ key: z.enum(TEXT_SETTING_KEYS), text: loose }))
     .mutation(async ({ ctx, input }) => ({ text: (await setText(ctx.app, input.key, input.text)).value })),
   /** `{currentPassword, newPassword, confirmPassword?}` → `{message}`. */
-  changePassword: adminProcedure
-    .input(loose)
-    .mutation(({ ctx, input }) => changePassword(ctx.app, ctx.user, sessionTokenOf(ctx), input)),
+  changePassword: adminProcedure.input(loose).mutation(({ ctx, input }) => changePassword(ctx.app, ctx.user, sessionTokenOf(ctx), input)),
   testShipping: adminProcedure.mutation(({ ctx }) => runShippingTest(ctx.app)),
 });

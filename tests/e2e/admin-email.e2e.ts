@@ -30,7 +30,8 @@ describe("subscribers and bulk e-mail with JavaScript", () => {
     await expectVisible(page.getByRole("heading", { name: "Subscriber Management" }));
     const table = page.getByRole("table");
     for (const email of FANS) await expectVisible(table.getByRole("cell", { name: email, exact: true }));
-    for (const column of ["#", "Email", "Subscribed On"]) await expectVisible(table.getByRole("columnheader", { name: column, exact: true }));
+    for (const column of ["#", "Email", "Subscribed On"])
+      await expectVisible(table.getByRole("columnheader", { name: column, exact: true }));
     await expectVisible(page.getByText(/^Last updated /));
     const count = Number(await page.getByTestId("subscriber-count").textContent());
     assert.ok(count >= 2, `at least the two new subscribers are counted (${count})`);
@@ -109,6 +110,9 @@ describe("subscribers and bulk e-mail with JavaScript", () => {
     const forged = await page.goto(href.replace(/.{4}$/, "AAAA"));
     assert.equal(forged?.status(), 400);
     await expectVisible(page.getByRole("heading", { name: "This unsubscribe link is not valid." }));
-    assert.deepEqual(problems.filter((p) => !p.includes("400")), []);
+    assert.deepEqual(
+      problems.filter((p) => !p.includes("400")),
+      [],
+    );
   });
 });

@@ -7,7 +7,13 @@ import { startStore } from "./support/store-process";
 
 /** A cap of the test's own: in stock, visible, no countdown. */
 async function ownCap(): Promise<AdminProduct> {
-  return createProduct(await adminApi(), { name: uniqueName("E2E Six-Panel Cap"), price: 32, inventory: 10, weight: 0.3, availableColors: ["Black"] });
+  return createProduct(await adminApi(), {
+    name: uniqueName("E2E Six-Panel Cap"),
+    price: 32,
+    inventory: 10,
+    weight: 0.3,
+    availableColors: ["Black"],
+  });
 }
 
 /** The number in "Orders (12)". */
@@ -87,7 +93,9 @@ describe("admin orders with JavaScript", () => {
     assert.equal(await rowOf(page, orderNumber).getByRole("combobox").inputValue(), "shipped");
 
     // View: the address, the item and the shipping label.
-    await rowOf(page, orderNumber).getByRole("button", { name: `View order ${orderNumber}` }).click();
+    await rowOf(page, orderNumber)
+      .getByRole("button", { name: `View order ${orderNumber}` })
+      .click();
     const detail = page.getByRole("dialog", { name: `Order ${orderNumber}` });
     await expectVisible(detail.getByTestId("shipping-address").getByText(/New York, NY 10001/));
     await expectVisible(detail.getByText(cap.name));
@@ -129,7 +137,9 @@ describe("admin orders with JavaScript", () => {
     await expectVisible(rowOf(page, orderNumber).getByText(`Refunded ${amount}`));
 
     // A second refund is refused in words.
-    await rowOf(page, orderNumber).getByRole("button", { name: `Process refund for order ${orderNumber}` }).click();
+    await rowOf(page, orderNumber)
+      .getByRole("button", { name: `Process refund for order ${orderNumber}` })
+      .click();
     await expectVisible(page.getByRole("dialog", { name: "Process Refund" }).getByText("This order has already been refunded."));
     assert.deepEqual(problems, []);
   });

@@ -13,9 +13,14 @@ const files: string[] = [];
 
 before(async () => {
   fs.mkdirSync(TMP, { recursive: true });
-  for (const [name, color] of [["front.png", "#1f2a44"], ["back.png", "#b3261e"]] as const) {
+  for (const [name, color] of [
+    ["front.png", "#1f2a44"],
+    ["back.png", "#b3261e"],
+  ] as const) {
     const file = path.join(TMP, name);
-    await sharp({ create: { width: 900, height: 1100, channels: 3, background: color } }).png().toFile(file);
+    await sharp({ create: { width: 900, height: 1100, channels: 3, background: color } })
+      .png()
+      .toFile(file);
     files.push(file);
   }
 });
@@ -80,7 +85,10 @@ describe("admin products with JavaScript", () => {
     await expectVisible(page.getByText("Product Deleted"));
     await page.getByTestId("product-row").filter({ hasText: name }).waitFor({ state: "detached" });
     // The queued images' previews are the browser's own object URLs (blob:), not third parties.
-    assert.deepEqual(problems.filter((problem) => !problem.startsWith("third-party request: blob:")), []);
+    assert.deepEqual(
+      problems.filter((problem) => !problem.startsWith("third-party request: blob:")),
+      [],
+    );
   });
 });
 
@@ -91,7 +99,8 @@ describe("admin product edits while the drop sells", () => {
     const name = uniqueName("E2E Stock Tee");
     const { id } = await createProduct(context.request, { name, description: "Stock guard test product.", price: 30, inventory: 5 });
     const stock = async () => ((await (await context.request.get(`/api/admin/products/${id}`)).json()) as AdminProduct).inventory;
-    const sell = async (left: number) => assert.equal((await context.request.patch(`/api/admin/products/${id}`, { data: { inventory: left } })).status(), 200);
+    const sell = async (left: number) =>
+      assert.equal((await context.request.patch(`/api/admin/products/${id}`, { data: { inventory: left } })).status(), 200);
     const openEditor = async () => {
       await page.goto(`/admin/products?tab=form&id=${id}`);
       await expectVisible(page.getByRole("heading", { name: `Edit ${name}` }));
@@ -127,7 +136,10 @@ describe("admin product edits while the drop sells", () => {
 
     assert.equal((await context.request.delete(`/api/admin/products/${id}`)).status(), 200);
     // The refused save is a 409 the browser reports on its console; nothing else may appear.
-    assert.deepEqual(problems.filter((p) => !p.includes("status of 409")), []);
+    assert.deepEqual(
+      problems.filter((p) => !p.includes("status of 409")),
+      [],
+    );
   });
 });
 

@@ -56,9 +56,11 @@ describe("admin app settings with JavaScript", () => {
       for (let i = 0; i < 240 && (await previousMonth.getAttribute("aria-disabled")) !== "true"; i += 1) await previousMonth.click();
       assert.equal(await previousMonth.getAttribute("aria-disabled"), "true");
       // Every day shown before today (New York) is disabled; today and later are not.
-      const shown = await calendar.locator("td[data-day]").evaluateAll((cells) =>
-        cells.map((cell) => ({ day: cell.getAttribute("data-day"), disabled: Boolean(cell.querySelector("button")?.disabled) })),
-      );
+      const shown = await calendar
+        .locator("td[data-day]")
+        .evaluateAll((cells) =>
+          cells.map((cell) => ({ day: cell.getAttribute("data-day"), disabled: Boolean(cell.querySelector("button")?.disabled) })),
+        );
       assert.ok(shown.length >= 28, `expected a month of days, saw ${shown.length}`);
       for (const { day, disabled } of shown) assert.equal(disabled, (day ?? "") < today, `${day} disabled: ${disabled}`);
       const yesterday = calendar.getByRole("button", { name: dayButtonName(localDay(today, -1)) });

@@ -98,7 +98,11 @@ export async function storeCaughtUp(): Promise<void> {
 }
 
 /** A fresh browser context (no cookies) for the current test, closed when the test ends. */
-export async function newContext({ javaScriptEnabled = true, viewport = { width: 1280, height: 800 }, baseURL = BASE_URL }: PageOptions = {}): Promise<BrowserContext> {
+export async function newContext({
+  javaScriptEnabled = true,
+  viewport = { width: 1280, height: 800 },
+  baseURL = BASE_URL,
+}: PageOptions = {}): Promise<BrowserContext> {
   if (!browser) throw new Error("newContext and newPage belong inside a test (the browser starts in the file's before hook)");
   await storeCaughtUp();
   const context = await browser.newContext({ baseURL, javaScriptEnabled, viewport });

@@ -10,7 +10,13 @@ type Mode = typeof JS;
 
 /** A cap of the test's own, in stock whatever else has been sold. */
 async function ownCap(): Promise<AdminProduct> {
-  return createProduct(await adminApi(), { name: uniqueName("E2E Six-Panel Cap"), price: 32, inventory: 10, weight: 0.3, availableColors: ["Black"] });
+  return createProduct(await adminApi(), {
+    name: uniqueName("E2E Six-Panel Cap"),
+    price: 32,
+    inventory: 10,
+    weight: 0.3,
+    availableColors: ["Black"],
+  });
 }
 
 async function hydrated(page: Page, mode: Mode) {
@@ -102,7 +108,10 @@ describe("checkout with JavaScript", () => {
     await payWith(page, "4242 4242 4242 4242");
     await expectVisible(page.getByTestId("payment-success"));
     // The browser logs the decline's 402 answer itself; nothing else may go wrong.
-    assert.deepEqual(problems.filter((p) => !p.includes("status of 402")), []);
+    assert.deepEqual(
+      problems.filter((p) => !p.includes("status of 402")),
+      [],
+    );
   });
 
   test("Process Order with fields missing says 'Missing information'", async () => {
@@ -125,7 +134,8 @@ describe("checkout with JavaScript", () => {
     await page.getByRole("button", { name: "Purchase Disclaimer" }).click();
     const dialog = page.getByRole("dialog", { name: "Purchase Disclaimer" });
     await expectSettled(dialog);
-    for (const part of ["No Refunds Policy", "Quality Guarantee", "Limited Edition", "Contact Support"]) await expectVisible(dialog.getByText(part));
+    for (const part of ["No Refunds Policy", "Quality Guarantee", "Limited Edition", "Contact Support"])
+      await expectVisible(dialog.getByText(part));
     await dialog.getByRole("button", { name: "Close" }).last().click();
     await dialog.waitFor({ state: "detached" });
   });
@@ -155,7 +165,10 @@ describe("checkout without JavaScript", () => {
     await expectVisible(page.getByRole("heading", { name: "Payment Successful!" }));
     await expectVisible(page.getByTestId("order-number").getByText(/^#[0-9A-F]{8}$/));
     assert.equal(await badge(page), "0");
-    assert.deepEqual(problems.filter((p) => !p.includes("status of 402")), []);
+    assert.deepEqual(
+      problems.filter((p) => !p.includes("status of 402")),
+      [],
+    );
   });
 
   test("the Purchase Disclaimer can be read", async () => {

@@ -13,7 +13,10 @@ import { uniqueToken } from "./support/data";
 import { root, startStore, type StoreProcess } from "./support/store-process";
 
 /** The error page: the site's header and footer around the heading, a message and one way back. */
-async function expectErrorPage(page: Page, { heading, text, link, href }: { heading: string; text: string; link: string; href: string }): Promise<void> {
+async function expectErrorPage(
+  page: Page,
+  { heading, text, link, href }: { heading: string; text: string; link: string; href: string },
+): Promise<void> {
   await expectVisible(page.getByRole("navigation", { name: "Main" }));
   await expectVisible(page.getByRole("heading", { name: heading }));
   await expectVisible(page.getByText(text));
@@ -103,7 +106,12 @@ describe("a loader that fails", () => {
       await expectVisible(page.getByRole("heading", { name: "Admin Dashboard", level: 1 }));
       await expectVisible(page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Subscribers" }));
       await expectVisible(page.getByRole("heading", { name: "Something went wrong", level: 2 }));
-      await expectErrorPage(page, { heading: "Something went wrong", text: "We hit a snag on our side.", link: "Back to Admin", href: "/admin" });
+      await expectErrorPage(page, {
+        heading: "Something went wrong",
+        text: "We hit a snag on our side.",
+        link: "Back to Admin",
+        href: "/admin",
+      });
     }
   });
 });

@@ -35,7 +35,11 @@ after(() => store?.stop());
 
 describe("Stripe's hosted Checkout without JavaScript", () => {
   test("the pay page sends the buyer to Stripe's page for the order's total; paying there lands on Payment Successful!", async () => {
-    const cap = await createProduct(await adminApi({ baseURL, ...ADMIN }), { name: uniqueName("E2E Six-Panel Cap"), price: 32, weight: 0.3 });
+    const cap = await createProduct(await adminApi({ baseURL, ...ADMIN }), {
+      name: uniqueName("E2E Six-Panel Cap"),
+      price: 32,
+      weight: 0.3,
+    });
     const { page, problems } = await newPage({ javaScriptEnabled: false, baseURL, allowHosts: ["checkout.stripe.com"] });
     // Stripe's page is played by the stand-in on this machine.
     await page.route("https://checkout.stripe.com/**", (route) =>

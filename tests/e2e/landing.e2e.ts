@@ -9,12 +9,14 @@ const UNITS = ["Days", "Hours", "Mins", "Secs"];
 async function countdownUnits(page: Page): Promise<[string | null | undefined, string | null | undefined][]> {
   const timer = page.getByRole("timer", { name: "Time left until launch" });
   await timer.waitFor();
-  return timer.locator("li").evaluateAll((items) =>
-    items.map((li): [string | null | undefined, string | null | undefined] => [
-      li.querySelector(".countdown-label")?.textContent,
-      li.querySelector(".countdown-digits")?.textContent,
-    ]),
-  );
+  return timer
+    .locator("li")
+    .evaluateAll((items) =>
+      items.map((li): [string | null | undefined, string | null | undefined] => [
+        li.querySelector(".countdown-label")?.textContent,
+        li.querySelector(".countdown-digits")?.textContent,
+      ]),
+    );
 }
 
 async function expectSocialLinks(page: Page) {
@@ -42,15 +44,28 @@ for (const mode of MODES) {
       await expectVisible(page.getByText("Sin gritos. Sin exageraciones. Solo presencia.", { exact: true }));
 
       const units = await countdownUnits(page);
-      assert.deepEqual(units.map(([label]) => label), UNITS);
+      assert.deepEqual(
+        units.map(([label]) => label),
+        UNITS,
+      );
       for (const [label, digits] of units) assert.match(digits ?? "", /^\d{2}$/, `${label} shows two digits`);
-      assert.notDeepEqual(units.map(([, digits]) => digits), ["00", "00", "00", "00"], "the server rendered the real remaining time");
+      assert.notDeepEqual(
+        units.map(([, digits]) => digits),
+        ["00", "00", "00", "00"],
+        "the server rendered the real remaining time",
+      );
       await expectVisible(page.getByText(/^Launching \w+day, \w+ \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M E[SD]T$/));
       assert.equal(await page.getByRole("link", { name: "Enter the Store" }).getAttribute("href"), "/store");
 
       const video = page.locator("video.background-video-media");
       assert.deepEqual(
-        await video.evaluate((v: HTMLVideoElement) => [v.autoplay, v.muted, v.loop, v.hasAttribute("playsinline"), v.getAttribute("poster")]),
+        await video.evaluate((v: HTMLVideoElement) => [
+          v.autoplay,
+          v.muted,
+          v.loop,
+          v.hasAttribute("playsinline"),
+          v.getAttribute("poster"),
+        ]),
         [true, true, true, true, "/media/background-poster.webp"],
       );
       assert.equal(await video.locator("source").getAttribute("src"), "/media/background.mp4");
@@ -91,7 +106,10 @@ for (const mode of MODES) {
       await card.getByLabel("Email", { exact: true }).fill(email);
       await card.getByRole("button", { name: "Sign Up" }).click();
       await card.getByRole("alert").filter({ hasText: "This email is already subscribed." }).waitFor();
-      assert.deepEqual(problems.filter((p) => !p.includes("409")), []);
+      assert.deepEqual(
+        problems.filter((p) => !p.includes("409")),
+        [],
+      );
     });
 
     test("an invalid address gets the spec's message", async () => {
@@ -145,7 +163,10 @@ for (const mode of MODES) {
       const text = page.locator(".countdown-text");
       await expectVisible(text);
       assert.equal(await text.evaluate((h) => h.innerHTML), "Time's almost up,<br>Legacy begins in:");
-      assert.deepEqual((await countdownUnits(page)).map(([label]) => label), UNITS);
+      assert.deepEqual(
+        (await countdownUnits(page)).map(([label]) => label),
+        UNITS,
+      );
       await expectVisible(page.getByRole("heading", { name: "JOIN THE LEGACY" }));
       await expectSocialLinks(page);
       assert.deepEqual(problems, []);
@@ -205,7 +226,9 @@ describe("with JavaScript, in the browser", () => {
 
     await page.getByText("Legacy isn't told — it's worn.", { exact: true }).click();
     await expectVisible(page.getByRole("button", { name: "Pause music" }).filter({ hasText: "Now Playing" }));
-    const audio = await page.locator(".music-player audio").evaluate((a: HTMLAudioElement) => ({ volume: a.volume, loop: a.loop, time: a.currentTime }));
+    const audio = await page
+      .locator(".music-player audio")
+      .evaluate((a: HTMLAudioElement) => ({ volume: a.volume, loop: a.loop, time: a.currentTime }));
     assert.equal(audio.volume, 0.3);
     assert.equal(audio.loop, true);
     assert.ok(audio.time >= 16, `starts 16 s in (at ${audio.time})`);

@@ -47,7 +47,12 @@ for (const mode of MODES) {
       const api = await adminApi();
       const tee = await ownTee();
       const soldOut = await createProduct(api, { name: uniqueName("E2E Presence Crewneck"), price: 68, inventory: 0 });
-      const comingSoon = await createProduct(api, { name: uniqueName("E2E Denim Jacket"), price: 148, isComingSoon: true, releaseDate: dayFromNow(30) });
+      const comingSoon = await createProduct(api, {
+        name: uniqueName("E2E Denim Jacket"),
+        price: 148,
+        isComingSoon: true,
+        releaseDate: dayFromNow(30),
+      });
       const onSale = await createProduct(api, { name: uniqueName("E2E Crest Hoodie"), price: 84, discountPercent: 20 });
       const unreleased = await createProduct(api, {
         name: uniqueName("E2E Midnight Bomber"),
@@ -100,7 +105,12 @@ for (const mode of MODES) {
 
     test("coming-soon and sold-out products cannot be added", async () => {
       const api = await adminApi();
-      const comingSoon = await createProduct(api, { name: uniqueName("E2E Denim Jacket"), price: 148, isComingSoon: true, releaseDate: dayFromNow(30) });
+      const comingSoon = await createProduct(api, {
+        name: uniqueName("E2E Denim Jacket"),
+        price: 148,
+        isComingSoon: true,
+        releaseDate: dayFromNow(30),
+      });
       const soldOut = await createProduct(api, { name: uniqueName("E2E Presence Crewneck"), price: 68, inventory: 0 });
       const { page } = await newPage(mode);
       await page.goto("/store");
@@ -138,7 +148,10 @@ for (const mode of MODES) {
       const scope = mode.javaScriptEnabled ? page.getByTestId("cart-dropdown") : page.locator("main");
       const quantity = scope.getByTestId("line-quantity");
       const waitQuantity = async (n: number) => {
-        await scope.getByTestId("line-quantity").filter({ hasText: new RegExp(`^\\s*(Quantity\\s*)?${n}\\s*$`) }).waitFor();
+        await scope
+          .getByTestId("line-quantity")
+          .filter({ hasText: new RegExp(`^\\s*(Quantity\\s*)?${n}\\s*$`) })
+          .waitFor();
       };
 
       await scope.getByRole("button", { name: /Increase quantity/ }).click();

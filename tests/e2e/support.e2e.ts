@@ -33,7 +33,10 @@ for (const mode of MODES) {
       await expectVisible(page.getByRole("button", { name: "Send Message" }));
       assert.equal(await page.getByLabel("Subject").inputValue(), "");
       // Without JavaScript the form's 400 answer is the document itself, which Chromium logs.
-      assert.deepEqual(problems.filter((p) => !p.includes("status of 400")), []);
+      assert.deepEqual(
+        problems.filter((p) => !p.includes("status of 400")),
+        [],
+      );
     });
   });
 }

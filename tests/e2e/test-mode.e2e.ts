@@ -128,7 +128,10 @@ describe("server.js and the payment configuration", () => {
 
   test("starts in test mode with PAYMENTS=test behind an https PUBLIC_URL, says so in its log and on its pages", async () => {
     const store = await ownStore("e2e-test-mode", { PUBLIC_URL: "https://shop.example", PAYMENTS: "test", SEED_ON_EMPTY: "false" });
-    await expectLogLine(store, /^Payments: TEST MODE — no card is charged\. Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments\.$/m);
+    await expectLogLine(
+      store,
+      /^Payments: TEST MODE — no card is charged\. Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments\.$/m,
+    );
     for (const mode of MODES) {
       const { page, problems } = await newPage({ javaScriptEnabled: mode.javaScriptEnabled, baseURL: store.baseUrl });
       await page.goto("/about");
@@ -138,7 +141,11 @@ describe("server.js and the payment configuration", () => {
   });
 
   test("shows no banner when both Stripe keys are set", async () => {
-    const store = await ownStore("e2e-stripe-mode", { STRIPE_SECRET_KEY: "sk_test_e2e_mode", STRIPE_PUBLISHABLE_KEY: "pk_test_e2e_mode", SEED_ON_EMPTY: "false" });
+    const store = await ownStore("e2e-stripe-mode", {
+      STRIPE_SECRET_KEY: "sk_test_e2e_mode",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_e2e_mode",
+      SEED_ON_EMPTY: "false",
+    });
     await expectLogLine(store, /^Payments: Stripe/m);
     const { page } = await newPage({ javaScriptEnabled: false, baseURL: store.baseUrl });
     await page.goto("/about");

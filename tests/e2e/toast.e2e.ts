@@ -42,7 +42,8 @@ async function expectLeavesOnItsOwn(page: Page, toast: Locator, width: number): 
   assert.ok(!overlaps(header, box), `the toast (${JSON.stringify(box)}) covers the header (${JSON.stringify(header)})`);
 
   const banner = page.getByRole("banner");
-  const reach = width < 768 ? banner.getByLabel("Toggle menu") : banner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Store" });
+  const reach =
+    width < 768 ? banner.getByLabel("Toggle menu") : banner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Store" });
   await reach.hover();
   await toast.first().waitFor({ state: "hidden", timeout: Math.max(1, GONE_WITHIN_MS - (Date.now() - shownAt)) });
 }
@@ -55,7 +56,9 @@ for (const width of WIDTHS) {
         await signIn(page, ADMIN);
         await page.waitForURL("**/admin/subscribers");
         // With JavaScript sonner shows the flash; without, the static copy that fades out in CSS.
-        const toast = page.locator(mode.javaScriptEnabled ? "[data-sonner-toast]" : "[data-testid=flash-toast]").filter({ hasText: "Login successful" });
+        const toast = page
+          .locator(mode.javaScriptEnabled ? "[data-sonner-toast]" : "[data-testid=flash-toast]")
+          .filter({ hasText: "Login successful" });
         await expectLeavesOnItsOwn(page, toast, width);
         assert.deepEqual(problems, []);
       });

@@ -20,7 +20,11 @@ beforeEach(async () => {
   await resetLoginLimits(ctx);
   await resetPasswordChangeLimits(ctx);
   // Every test starts from the original password and no sessions.
-  await ctx.db.updateTable("users").set({ passwordHash: await hashPassword(ORIGINAL) }).where("username", "=", "boss").execute();
+  await ctx.db
+    .updateTable("users")
+    .set({ passwordHash: await hashPassword(ORIGINAL) })
+    .where("username", "=", "boss")
+    .execute();
   await ctx.db.deleteFrom("sessions").execute();
 });
 
@@ -115,7 +119,12 @@ describe("the Account page's password form", () => {
 
   it("shows the wrong current password on its field with the 'Error changing password' notice", async () => {
     const { jar } = await signIn();
-    const wrong = await postAccountForm(jar, { intent: "change-password", currentPassword: "nope", newPassword: "new-secret", confirmPassword: "new-secret" });
+    const wrong = await postAccountForm(jar, {
+      intent: "change-password",
+      currentPassword: "nope",
+      newPassword: "new-secret",
+      confirmPassword: "new-secret",
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({
       notice: { kind: "error", title: "Error changing password", description: "Current password is incorrect" },
@@ -143,7 +152,9 @@ describe("the Account page's password form", () => {
     const { jar } = await signIn();
     const result = await postAccountForm(jar, { intent: "test-shipping" });
     expect(result.status).toBe(200);
-    expect(result.body.result).toMatchObject({ details: { trackingNumber: expect.any(String), labelUrl: expect.stringMatching(/^\/api\/admin\/labels\//) } });
+    expect(result.body.result).toMatchObject({
+      details: { trackingNumber: expect.any(String), labelUrl: expect.stringMatching(/^\/api\/admin\/labels\//) },
+    });
   });
 });
 

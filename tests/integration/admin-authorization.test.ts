@@ -55,7 +55,9 @@ describe("every admin tRPC procedure", () => {
     it(`${name}: UNAUTHORIZED for visitors, FORBIDDEN for non-admins`, async () => {
       const invoke = (user: { id: number; username: string; email: string; isAdmin: boolean } | null) => {
         const caller = createCaller({ app: ctx, user, clientIp: "203.0.113.1" }) as unknown as Record<string, unknown>;
-        const fn = name.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (input?: unknown) => Promise<unknown>;
+        const fn = name.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (
+          input?: unknown,
+        ) => Promise<unknown>;
         return fn({});
       };
       await expect(invoke(null)).rejects.toMatchObject({ code: "UNAUTHORIZED", message: "Please sign in to continue." });

@@ -10,7 +10,16 @@ import { api, CookieJar } from "../setup/http";
 const ctx = createTestContext();
 const admin = new CookieJar();
 const shopper = new CookieJar();
-const customer = { email: "olga@example.com", name: "Olga Orders", phone: "", street: "350 5th Ave", city: "New York", state: "NY", zipCode: "10001", country: "US" };
+const customer = {
+  email: "olga@example.com",
+  name: "Olga Orders",
+  phone: "",
+  street: "350 5th Ave",
+  city: "New York",
+  state: "NY",
+  zipCode: "10001",
+  country: "US",
+};
 let adminId: number;
 let productId: number;
 
@@ -29,16 +38,19 @@ beforeAll(async () => {
   adminId = (await ctx.db.selectFrom("users").select("id").where("username", "=", "boss").executeTakeFirstOrThrow()).id;
   await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
   await api("POST", "/api/register", { body: { username: "shopper", password: "shopper1", email: "s@example.com" }, jar: shopper });
-  productId = (await ctx.db.insertInto("products").values({ name: "Sin Gritos Cap", description: "Six-panel cotton cap", priceCents: 3200, inventory: 50 }).returning("id").executeTakeFirstOrThrow()).id;
+  productId = (
+    await ctx.db
+      .insertInto("products")
+      .values({ name: "Sin Gritos Cap", description: "Six-panel cotton cap", priceCents: 3200, inventory: 50 })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
 });
 
 const list = (jar?: CookieJar) => api("GET", "/api/admin/orders", { jar });
-const patchStatus = (id: number | string, body: unknown, jar?: CookieJar) =>
-  api("PATCH", `/api/admin/orders/${id}/status`, { body, jar });
-const eligibility = (id: number | string, jar?: CookieJar) =>
-  api("GET", `/api/admin/orders/${id}/refund-eligibility`, { jar });
-const refund = (id: number | string, body: unknown, jar?: CookieJar) =>
-  api("POST", `/api/admin/orders/${id}/refund`, { body, jar });
+const patchStatus = (id: number | string, body: unknown, jar?: CookieJar) => api("PATCH", `/api/admin/orders/${id}/status`, { body, jar });
+const eligibility = (id: number | string, jar?: CookieJar) => api("GET", `/api/admin/orders/${id}/refund-eligibility`, { jar });
+const refund = (id: number | string, body: unknown, jar?: CookieJar) => api("POST", `/api/admin/orders/${id}/refund`, { body, jar });
 
 describe("who may call the admin order doors", () => {
   // Every handler and every method, including the ones that only answer 405 to an admin.
@@ -91,7 +103,10 @@ describe("GET /api/admin/orders", () => {
       shipping: first.summary.shipping,
       items: [{ productId, productName: "Sin Gritos Cap", productPrice: 32, quantity: 2, total: 64 }],
     });
-    expect(JSON.parse((listed as unknown as { shippingAddress: string }).shippingAddress)).toMatchObject({ city: "New York", zipCode: "10001" });
+    expect(JSON.parse((listed as unknown as { shippingAddress: string }).shippingAddress)).toMatchObject({
+      city: "New York",
+      zipCode: "10001",
+    });
   });
 });
 
@@ -137,7 +152,14 @@ describe("refunds through REST", () => {
     expect(await response.json()).toEqual({
       eligible: true,
       eligibilityInfo: { message: "This order can be refunded." },
-      order: { total: order.summary.total, shipping: order.summary.shipping, customerName: "Olga Orders", createdAt: expect.any(String), refundStatus: "none", refundAmount: 0 },
+      order: {
+        total: order.summary.total,
+        shipping: order.summary.shipping,
+        customerName: "Olga Orders",
+        createdAt: expect.any(String),
+        refundStatus: "none",
+        refundAmount: 0,
+      },
       // Beyond the spec: the figures the refund dialog shows, so the browser does no money arithmetic.
       refundable: { withShipping: order.summary.total, withoutShipping: expect.closeTo(order.summary.total - order.summary.shipping, 2) },
       existingRefunds: [],
@@ -150,7 +172,10 @@ describe("refunds through REST", () => {
     for (const body of [{ reason: "   ", refundShipping: false }, { refundShipping: true }]) {
       const response = await refund(order.id, body, admin);
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ message: "Please provide a reason for the refund", errors: { reason: ["Please provide a reason for the refund"] } });
+      expect(await response.json()).toEqual({
+        message: "Please provide a reason for the refund",
+        errors: { reason: ["Please provide a reason for the refund"] },
+      });
     }
   });
 
@@ -196,9 +221,10 @@ describe("refunds through REST", () => {
 
 describe("tRPC admin.orders", () => {
   const query = (name: string, input: unknown, jar?: CookieJar) =>
-    api("GET", `/api/trpc/admin.orders.${name}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { jar });
-  const mutate = (name: string, input: unknown, jar?: CookieJar) =>
-    api("POST", `/api/trpc/admin.orders.${name}`, { body: input, jar });
+    api("GET", `/api/trpc/admin.orders.${name}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, {
+      jar,
+    });
+  const mutate = (name: string, input: unknown, jar?: CookieJar) => api("POST", `/api/trpc/admin.orders.${name}`, { body: input, jar });
   const procedures = [
     { name: "list", run: (jar?: CookieJar) => query("list", undefined, jar) },
     { name: "detail", run: (jar?: CookieJar) => query("detail", { id: 1 }, jar) },
@@ -222,7 +248,12 @@ describe("tRPC admin.orders", () => {
     expect((await mutate("setStatus", { id: order.id, status: "lost" }, admin)).status).toBe(400);
 
     const detail = (await (await query("detail", { id: order.id }, admin)).json()).result.data;
-    expect(detail).toMatchObject({ id: order.id, status: "delivered", shippingLabels: [{ status: "created", carrier: "USPS" }], refunds: [] });
+    expect(detail).toMatchObject({
+      id: order.id,
+      status: "delivered",
+      shippingLabels: [{ status: "created", carrier: "USPS" }],
+      refunds: [],
+    });
     expect(detail.shippingLabels[0].labelUrl).toMatch(/^\/api\/admin\/labels\/.+\.pdf$/);
     const labelUrl = String(detail.shippingLabels[0].labelUrl);
     const pdf = await api("GET", labelUrl, { jar: admin });

@@ -30,19 +30,18 @@ const VALID = {
   inventory: 12,
 };
 
-const create = (body: unknown, jar: CookieJar | undefined = admin) =>
-  api("POST", "/api/admin/products", { body, jar });
+const create = (body: unknown, jar: CookieJar | undefined = admin) => api("POST", "/api/admin/products", { body, jar });
 const patch = (id: number | string, body: unknown, jar: CookieJar | undefined = admin) =>
   api("PATCH", `/api/admin/products/${id}`, { body, jar });
-const remove = (id: number | string, jar: CookieJar | undefined = admin) =>
-  api("DELETE", `/api/admin/products/${id}`, { jar });
+const remove = (id: number | string, jar: CookieJar | undefined = admin) => api("DELETE", `/api/admin/products/${id}`, { jar });
 
 async function png(color = "#336699"): Promise<Buffer> {
-  return sharp({ create: { width: 64, height: 48, channels: 3, background: color } }).png().toBuffer();
+  return sharp({ create: { width: 64, height: 48, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 }
 
-const filesOf = (imagePath: string) =>
-  [400, 800, 1200].map((w) => path.join(ctx.config.uploadsDir, `${imagePath}-${w}.webp`));
+const filesOf = (imagePath: string) => [400, 800, 1200].map((w) => path.join(ctx.config.uploadsDir, `${imagePath}-${w}.webp`));
 
 describe("product validation (spec §5, exact messages)", () => {
   it("gives the spec's messages for every field that breaks a rule, and writes nothing", async () => {
@@ -141,7 +140,18 @@ describe("product validation (spec §5, exact messages)", () => {
       length: "Length must be at least 1",
       countdownTime: "Time must be in the format HH:MM (24-hour format)",
     });
-    const noDate = productFormSchema.safeParse({ ...VALID, price: "45", inventory: "1", discountPercent: "0", weight: "1", length: "1", width: "1", height: "1", isCountdownRestricted: "on", countdownTime: "10:00" });
+    const noDate = productFormSchema.safeParse({
+      ...VALID,
+      price: "45",
+      inventory: "1",
+      discountPercent: "0",
+      weight: "1",
+      length: "1",
+      width: "1",
+      height: "1",
+      isCountdownRestricted: "on",
+      countdownTime: "10:00",
+    });
     expect(noDate.error!.issues.map((i) => [i.path.join("."), i.message])).toEqual([["countdownDate", "A date is required."]]);
   });
 });
@@ -193,7 +203,12 @@ describe("create, update, visibility and delete", () => {
       countdownReleaseDate: "2026-07-04T00:00:00-04:00",
     });
     expect(full.status).toBe(200);
-    expect(await full.json()).toMatchObject({ name: "Legacy Tee II", price: 50, discountedPrice: 40, countdownReleaseDate: "2026-07-04T04:00:00.000Z" });
+    expect(await full.json()).toMatchObject({
+      name: "Legacy Tee II",
+      price: 50,
+      discountedPrice: 40,
+      countdownReleaseDate: "2026-07-04T04:00:00.000Z",
+    });
 
     const hidden = await patch(id, { isVisible: false });
     expect(await hidden.json()).toMatchObject({ name: "Legacy Tee II", price: 50, isVisible: false });
@@ -209,7 +224,8 @@ describe("create, update, visibility and delete", () => {
 
   it("never overwrites stock that sales moved while the form was open", async () => {
     const { id } = await createProduct(ctx, { ...VALID, ...defaults(), inventory: 5 });
-    const stockOf = async () => (await ctx.db.selectFrom("products").select("inventory").where("id", "=", id).executeTakeFirstOrThrow()).inventory;
+    const stockOf = async () =>
+      (await ctx.db.selectFrom("products").select("inventory").where("id", "=", id).executeTakeFirstOrThrow()).inventory;
     // Two units sell after the editor loaded 5.
     await ctx.db.updateTable("products").set({ inventory: 3 }).where("id", "=", id).execute();
 
@@ -267,10 +283,15 @@ describe("create, update, visibility and delete", () => {
       .values({ customerEmail: "b@example.com", customerName: "B", shippingAddress: "{}", subtotalCents: 4000, totalCents: 4000 })
       .returning("id")
       .executeTakeFirstOrThrow();
-    await ctx.db.insertInto("inventoryHolds").values({ orderId, productId: id, quantity: 1, expiresAt: "2099-01-01T00:00:00.000Z" }).execute();
+    await ctx.db
+      .insertInto("inventoryHolds")
+      .values({ orderId, productId: id, quantity: 1, expiresAt: "2099-01-01T00:00:00.000Z" })
+      .execute();
     const response = await remove(id);
     expect(response.status).toBe(409);
-    expect((await response.json()).message).toBe("This product is in a checkout right now. Hide it instead, or try again in a few minutes.");
+    expect((await response.json()).message).toBe(
+      "This product is in a checkout right now. Hide it instead, or try again in a few minutes.",
+    );
   });
 });
 
@@ -293,7 +314,6 @@ function defaults() {
     countdownReleaseDate: null,
   };
 }
-
 
 /** A multipart request as a browser sends it (with its Content-Length). */
 async function multipart(url: string, jar?: CookieJar): Promise<Response> {
@@ -333,10 +353,14 @@ describe("every admin product door refuses visitors (401) and non-admins (403)",
   const uploads = ["/api/admin/upload-product-image", "/api/admin/products/1/images"];
   for (const url of uploads) {
     it(`POST ${url} (multipart)`, async () => {
-      const before = fs.existsSync(path.join(ctx.config.uploadsDir, "products")) ? fs.readdirSync(path.join(ctx.config.uploadsDir, "products")).length : 0;
+      const before = fs.existsSync(path.join(ctx.config.uploadsDir, "products"))
+        ? fs.readdirSync(path.join(ctx.config.uploadsDir, "products")).length
+        : 0;
       expect((await multipart(url)).status).toBe(401);
       expect((await multipart(url, shopper)).status).toBe(403);
-      const after = fs.existsSync(path.join(ctx.config.uploadsDir, "products")) ? fs.readdirSync(path.join(ctx.config.uploadsDir, "products")).length : 0;
+      const after = fs.existsSync(path.join(ctx.config.uploadsDir, "products"))
+        ? fs.readdirSync(path.join(ctx.config.uploadsDir, "products")).length
+        : 0;
       expect(after).toBe(before);
     });
   }
@@ -355,8 +379,7 @@ describe("tRPC admin.products", () => {
   ];
   const query = (name: string, input: unknown, jar?: CookieJar) =>
     api("GET", `/api/trpc/${name}?input=${encodeURIComponent(JSON.stringify(input))}`, { jar });
-  const mutate = (name: string, input: unknown, jar?: CookieJar) =>
-    api("POST", `/api/trpc/${name}`, { body: input, jar });
+  const mutate = (name: string, input: unknown, jar?: CookieJar) => api("POST", `/api/trpc/${name}`, { body: input, jar });
 
   it("refuses every procedure to visitors (401) and non-admins (403)", async () => {
     for (const name of queries) {

@@ -63,7 +63,9 @@ describe("Eastern Time to UTC", () => {
   it("takes 'today' in New York, not in UTC", async () => {
     // 03:00 UTC on 1 June is still 31 May in New York.
     ctx.clock.set("2026-06-01T03:00:00.000Z");
-    await expect(setCountdownDate(ctx, { date: "2026-05-31", time: "23:30" })).resolves.toMatchObject({ value: "2026-06-01T03:30:00.000Z" });
+    await expect(setCountdownDate(ctx, { date: "2026-05-31", time: "23:30" })).resolves.toMatchObject({
+      value: "2026-06-01T03:30:00.000Z",
+    });
     const refused = setCountdownDate(ctx, { date: "2026-05-30", time: "12:00" });
     await expect(refused).rejects.toBeInstanceOf(Invalid);
     await expect(refused).rejects.toMatchObject({ fieldErrors: { date: [COUNTDOWN_MESSAGES.datePast] } });
@@ -194,9 +196,15 @@ describe("background video and music", () => {
     async (url) => {
       const video = await post("/api/admin/background-video", { videoUrl: url });
       expect(video.status).toBe(400);
-      expect(await video.json()).toEqual({ message: "Please enter a valid video URL.", errors: { videoUrl: ["Please enter a valid video URL."] } });
+      expect(await video.json()).toEqual({
+        message: "Please enter a valid video URL.",
+        errors: { videoUrl: ["Please enter a valid video URL."] },
+      });
       const music = await post("/api/admin/background-music", { musicUrl: url });
-      expect(await music.json()).toEqual({ message: "Please enter a valid music URL.", errors: { musicUrl: ["Please enter a valid music URL."] } });
+      expect(await music.json()).toEqual({
+        message: "Please enter a valid music URL.",
+        errors: { musicUrl: ["Please enter a valid music URL."] },
+      });
     },
   );
 });
@@ -208,7 +216,12 @@ describe("shipping test", () => {
     const body = await response.json();
     expect(body).toEqual({
       message: expect.stringContaining("test label"),
-      details: { trackingNumber: expect.any(String), carrier: expect.any(String), cost: expect.any(Number), labelUrl: expect.stringMatching(/^\/api\/admin\/labels\//) },
+      details: {
+        trackingNumber: expect.any(String),
+        carrier: expect.any(String),
+        cost: expect.any(Number),
+        labelUrl: expect.stringMatching(/^\/api\/admin\/labels\//),
+      },
     });
     const viaTrpc = await trpcMutation("testShipping", {});
     expect((await viaTrpc.json()).result.data.details.trackingNumber).toEqual(expect.any(String));

@@ -45,7 +45,13 @@ beforeAll(async () => {
     .execute();
 });
 
-type ListBody = { subscribers: { id: number; email: string; subscribedAt: string }[]; count: number; page: number; pageSize: number; pages: number };
+type ListBody = {
+  subscribers: { id: number; email: string; subscribedAt: string }[];
+  count: number;
+  page: number;
+  pageSize: number;
+  pages: number;
+};
 
 /** The active list newest first: the two May sign-ups, then the April ones from the 6th back to the 1st. */
 const NEWEST_FIRST = ["second@example.com", "first@example.com", ...[...TRICKY].reverse()];
@@ -112,8 +118,14 @@ describe("GET /api/admin/subscribers", () => {
   });
 
   it("refuses a bad page or page size with 400 and a readable message", async () => {
-    const badPage = { message: "The page must be a whole number of 1 or more.", errors: { page: ["The page must be a whole number of 1 or more."] } };
-    const badSize = { message: "The page size must be a whole number from 1 to 500.", errors: { pageSize: ["The page size must be a whole number from 1 to 500."] } };
+    const badPage = {
+      message: "The page must be a whole number of 1 or more.",
+      errors: { page: ["The page must be a whole number of 1 or more."] },
+    };
+    const badSize = {
+      message: "The page size must be a whole number from 1 to 500.",
+      errors: { pageSize: ["The page size must be a whole number from 1 to 500."] },
+    };
     const cases: [string, unknown][] = [
       ["?page=0", badPage],
       ["?page=-1", badPage],
@@ -151,7 +163,14 @@ describe("GET /api/admin/subscribers", () => {
       expect(page3.subscribers.at(-1)?.email).toBe("tie-c@example.com");
       expect(page4.subscribers.map((s) => s.email)).toEqual(["tie-b@example.com", "tie-a@example.com"]);
     } finally {
-      await ctx.db.deleteFrom("subscribers").where("id", "in", inserted.map((r) => r.id)).execute();
+      await ctx.db
+        .deleteFrom("subscribers")
+        .where(
+          "id",
+          "in",
+          inserted.map((r) => r.id),
+        )
+        .execute();
     }
   });
 });
@@ -162,7 +181,13 @@ describe("the subscriber pages read ?page= for the first render", () => {
 
   it("loads page 1 of 100 without ?page, the asked page with it, and page 1 for anything unusable", async () => {
     const plain = await load(subscribersPage.loader, "/admin/subscribers");
-    expect({ ...plain.list, subscribers: plain.list.subscribers.map((s) => s.email) }).toEqual({ subscribers: NEWEST_FIRST, count: 8, page: 1, pageSize: 100, pages: 1 });
+    expect({ ...plain.list, subscribers: plain.list.subscribers.map((s) => s.email) }).toEqual({
+      subscribers: NEWEST_FIRST,
+      count: 8,
+      page: 1,
+      pageSize: 100,
+      pages: 1,
+    });
     const past = await load(subscribersPage.loader, "/admin/subscribers?page=2");
     expect(past.list).toEqual({ subscribers: [], count: 8, page: 2, pageSize: 100, pages: 1 });
     for (const junk of ["0", "-3", "abc", "1.5", ""]) {
@@ -236,7 +261,14 @@ describe("the CSV export", () => {
       expect(lines).toHaveLength(1 + 158);
       expect(lines.at(-1)).toBe("158,bulk-0@example.com,2026-01-01T10:00:00.000Z");
     } finally {
-      await ctx.db.deleteFrom("subscribers").where("id", "in", inserted.map((r) => r.id)).execute();
+      await ctx.db
+        .deleteFrom("subscribers")
+        .where(
+          "id",
+          "in",
+          inserted.map((r) => r.id),
+        )
+        .execute();
     }
   });
 
@@ -245,7 +277,15 @@ describe("the CSV export", () => {
     expect((await api("GET", `/api/admin/exports/${file}`)).status).toBe(401);
     expect((await api("GET", `/api/admin/exports/${file}`, { jar: shopper })).status).toBe(403);
     fs.writeFileSync(path.join(ctx.config.dataDir, "secret.csv"), "secret");
-    for (const attempt of ["../secret.csv", "..%2Fsecret.csv", "../store.db", "/etc/passwd", `${file}/../../secret.csv`, "subscribers-2026-06-01-00000000000000000000000000000000.csv", ".session-secret"]) {
+    for (const attempt of [
+      "../secret.csv",
+      "..%2Fsecret.csv",
+      "../store.db",
+      "/etc/passwd",
+      `${file}/../../secret.csv`,
+      "subscribers-2026-06-01-00000000000000000000000000000000.csv",
+      ".session-secret",
+    ]) {
       // Encoded, so the name reaches the route as it is rather than as a URL the client resolved.
       const response = await api("GET", `/api/admin/exports/${encodeURIComponent(attempt)}`, { jar: admin });
       expect(response.status, attempt).toBe(404);
@@ -265,7 +305,8 @@ describe("GET /api/admin/email-template", () => {
     // The default launch (July 2025) is past on the test clock.
     expect(template).toContain("The collection is live now.");
     const clean = sanitizeEmailHtml(template);
-    for (const kept of ["background-color:#0b0b0b", 'bgcolor="#0b0b0b"', 'href="/store"', "<h1", "<ul", "text-transform:uppercase"]) expect(clean).toContain(kept);
+    for (const kept of ["background-color:#0b0b0b", 'bgcolor="#0b0b0b"', 'href="/store"', "<h1", "<ul", "text-transform:uppercase"])
+      expect(clean).toContain(kept);
     expect(TEMPLATE_SUBJECT).toBe("Product Launch Updates");
   });
 
@@ -312,7 +353,9 @@ describe("every admin door refuses visitors (401) and non-admins (403)", () => {
 
 describe("tRPC admin.subscribers", () => {
   const get = (proc: string, jar?: CookieJar, input?: unknown) =>
-    api("GET", `/api/trpc/admin.subscribers.${proc}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { jar });
+    api("GET", `/api/trpc/admin.subscribers.${proc}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, {
+      jar,
+    });
   const post = (proc: string, body: unknown, jar?: CookieJar) => api("POST", `/api/trpc/admin.subscribers.${proc}`, { body, jar });
 
   it("refuses visitors and non-admins on every procedure", async () => {
@@ -332,10 +375,17 @@ describe("tRPC admin.subscribers", () => {
   it("gives an admin the list, the export and a sanitised preview", async () => {
     const list = await get("list", admin);
     const whole = (await list.json()).result.data as ListBody;
-    expect({ ...whole, subscribers: whole.subscribers.map((s) => s.email) }).toEqual({ subscribers: NEWEST_FIRST, count: 8, page: 1, pageSize: 100, pages: 1 });
+    expect({ ...whole, subscribers: whole.subscribers.map((s) => s.email) }).toEqual({
+      subscribers: NEWEST_FIRST,
+      count: 8,
+      page: 1,
+      pageSize: 100,
+      pages: 1,
+    });
     const exported = (await (await post("export", {}, admin)).json()).result.data as { downloadUrl: string };
     expect(exported.downloadUrl).toMatch(/^\/api\/admin\/exports\/subscribers-/);
-    const preview = (await (await post("preview", { subject: "Hello", htmlContent: "<p>Hi</p><script>x()</script>" }, admin)).json()).result.data as { html: string };
+    const preview = (await (await post("preview", { subject: "Hello", htmlContent: "<p>Hi</p><script>x()</script>" }, admin)).json()).result
+      .data as { html: string };
     expect(preview.html).toContain("<p>Hi</p>");
     expect(preview.html).not.toContain("<script>x()");
     expect(preview.html).toContain("<title>Hello</title>");
@@ -345,7 +395,9 @@ describe("tRPC admin.subscribers", () => {
 
 describe("tRPC admin.subscribers.list paging", () => {
   const list = (input?: unknown) =>
-    api("GET", `/api/trpc/admin.subscribers.list${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { jar: admin });
+    api("GET", `/api/trpc/admin.subscribers.list${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, {
+      jar: admin,
+    });
 
   it("takes { page, pageSize } and answers that page with the total count", async () => {
     const response = await list({ page: 2, pageSize: 3 });
@@ -377,7 +429,9 @@ describe("tRPC admin.subscribers.list paging", () => {
     for (const [input, field, message] of cases) {
       const response = await list(input);
       expect(response.status, JSON.stringify(input)).toBe(400);
-      const { error } = (await response.json()) as { error: { message: string; data: { code: string; fieldErrors: Record<string, string[]> } } };
+      const { error } = (await response.json()) as {
+        error: { message: string; data: { code: string; fieldErrors: Record<string, string[]> } };
+      };
       expect(error.message).toBe(message);
       expect(error.data.code).toBe("BAD_REQUEST");
       expect(error.data.fieldErrors).toEqual({ [field]: [message] });
@@ -387,7 +441,11 @@ describe("tRPC admin.subscribers.list paging", () => {
 
 describe("the outbox page", () => {
   const load = (url: string, jar?: CookieJar) =>
-    outboxPage.loader({ request: new Request(`http://localhost${url}`, { headers: jar ? { Cookie: jar.header() } : {} }), params: {}, context: {} });
+    outboxPage.loader({
+      request: new Request(`http://localhost${url}`, { headers: jar ? { Cookie: jar.header() } : {} }),
+      params: {},
+      context: {},
+    });
 
   it("sends visitors to sign in and non-admins home", async () => {
     const anonymous = await load("/admin/outbox").catch((e: unknown) => e);

@@ -16,7 +16,11 @@ import { createTestContext } from "../setup/context";
 // The API mounted in Express as server.js mounts it: behind compression, ahead of a stand-in for
 // Remix, with the client address taken as server.js takes it (TRUST_PROXY on here).
 const WEBHOOK_SECRET = "whsec_express";
-const ctx = createTestContext({ STRIPE_SECRET_KEY: "sk_test_express", STRIPE_PUBLISHABLE_KEY: "pk_test_express", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
+const ctx = createTestContext({
+  STRIPE_SECRET_KEY: "sk_test_express",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_express",
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+});
 let base = "";
 let close: () => void;
 let remixCalls = 0;
@@ -28,7 +32,10 @@ beforeAll(async () => {
   const app = express();
   app.set("trust proxy", true);
   app.use(compression());
-  app.use("/api", apiMiddleware((req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" })));
+  app.use(
+    "/api",
+    apiMiddleware((req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" })),
+  );
   app.all(/.*/, (_req, res) => {
     remixCalls++;
     res.type("html").send("<p>a page</p>");
@@ -43,7 +50,11 @@ beforeEach(async () => {
   // The test's own server on loopback is real HTTP, not a vendor to mock.
   mockServer.use(http.all(`${base}/*`, () => passthrough()));
   if (!cookie) {
-    const login = await fetch(`${base}/api/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: "boss", password: "boss-password" }) });
+    const login = await fetch(`${base}/api/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: "boss", password: "boss-password" }),
+    });
     expect(login.status).toBe(200);
     cookie = login.headers.getSetCookie()[0]!.split(";")[0]!;
   }
@@ -91,7 +102,9 @@ describe("the API over HTTP", () => {
   });
 
   it("takes a multipart upload with its Content-Length and keeps the size check", async () => {
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#123456" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#123456" } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "a.png");
     const encoded = new Response(form);
@@ -111,7 +124,10 @@ describe("the API over HTTP", () => {
   });
 
   it("streams the subscriber export as a CSV download", async () => {
-    await ctx.db.insertInto("subscribers").values([{ email: "stream@example.com", subscribedAt: "2026-05-01T10:00:00.000Z" }]).execute();
+    await ctx.db
+      .insertInto("subscribers")
+      .values([{ email: "stream@example.com", subscribedAt: "2026-05-01T10:00:00.000Z" }])
+      .execute();
     const exported = await fetch(`${base}/api/admin/export-subscribers`, { headers: { Cookie: cookie } });
     const { downloadUrl } = (await exported.json()) as { downloadUrl: string };
     const download = await fetch(base + downloadUrl, { headers: { Cookie: cookie } });
@@ -122,17 +138,36 @@ describe("the API over HTTP", () => {
   });
 
   it("hands a webhook its raw body, so Stripe's signature checks out", async () => {
-    const payload = JSON.stringify({ id: "evt_express_1", object: "event", type: "payment_intent.created", data: { object: { id: "pi_elsewhere", object: "payment_intent" } } });
+    const payload = JSON.stringify({
+      id: "evt_express_1",
+      object: "event",
+      type: "payment_intent.created",
+      data: { object: { id: "pi_elsewhere", object: "payment_intent" } },
+    });
     const signature = new Stripe("sk_test_express").webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-    const response = await fetch(`${base}/api/webhooks/stripe`, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": signature }, body: payload });
+    const response = await fetch(`${base}/api/webhooks/stripe`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+      body: payload,
+    });
     expect(response.status).toBe(200);
     expect(await ctx.db.selectFrom("paymentEvents").select("id").where("id", "=", "evt_express_1").executeTakeFirst()).toBeTruthy();
   });
 
   it("rate-limits by the client address the server resolved (X-Forwarded-For under trust proxy)", async () => {
-    const message = { name: "Rosa", email: "rosa@example.com", subject: "Where is it", message: "My parcel has not arrived yet.", supportType: "shipping" };
+    const message = {
+      name: "Rosa",
+      email: "rosa@example.com",
+      subject: "Where is it",
+      message: "My parcel has not arrived yet.",
+      supportType: "shipping",
+    };
     const contact = (ip: string) =>
-      fetch(`${base}/api/support/contact`, { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": ip }, body: JSON.stringify(message) });
+      fetch(`${base}/api/support/contact`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Forwarded-For": ip },
+        body: JSON.stringify(message),
+      });
     for (let i = 0; i < 5; i++) expect((await contact("198.51.100.20")).status).toBe(201);
     expect((await contact("198.51.100.20")).status).toBe(429);
     expect((await contact("198.51.100.21")).status).toBe(201);

@@ -116,9 +116,18 @@ describe("path parameters", () => {
   });
 
   it("prefers a literal segment and falls back to a parameter, as Remix ranked the files", async () => {
-    expect(apiRouter.match("/api/admin/products/images/5")).toMatchObject({ entry: { path: "/api/admin/products/images/:imageId" }, params: { imageId: "5" } });
-    expect(apiRouter.match("/api/admin/products/5/images")).toMatchObject({ entry: { path: "/api/admin/products/:id/images" }, params: { id: "5" } });
-    expect(apiRouter.match("/api/admin/products/images")).toMatchObject({ entry: { path: "/api/admin/products/:id" }, params: { id: "images" } });
+    expect(apiRouter.match("/api/admin/products/images/5")).toMatchObject({
+      entry: { path: "/api/admin/products/images/:imageId" },
+      params: { imageId: "5" },
+    });
+    expect(apiRouter.match("/api/admin/products/5/images")).toMatchObject({
+      entry: { path: "/api/admin/products/:id/images" },
+      params: { id: "5" },
+    });
+    expect(apiRouter.match("/api/admin/products/images")).toMatchObject({
+      entry: { path: "/api/admin/products/:id" },
+      params: { id: "images" },
+    });
     expect(apiRouter.match("/api/trpc/a.b,c.d")).toMatchObject({ entry: { path: "/api/trpc/*" }, params: { "*": "a.b,c.d" } });
     expect(apiRouter.match("/API/Products/")?.entry.path).toBe("/api/products");
   });

@@ -12,8 +12,7 @@ beforeAll(async () => {
 });
 beforeEach(() => resetLoginLimits(ctx));
 
-const login = (body: unknown, jar = new CookieJar(), ip?: string) =>
-  api("POST", "/api/login", { body, jar, ip });
+const login = (body: unknown, jar = new CookieJar(), ip?: string) => api("POST", "/api/login", { body, jar, ip });
 
 describe("GET /api/user", () => {
   it("answers 401 with a readable message when nobody is signed in", async () => {
@@ -65,7 +64,8 @@ describe("POST /api/login", () => {
   });
 
   it("limits failed attempts per account with 429 and a readable message, even from new addresses", async () => {
-    for (let i = 0; i < 5; i++) expect((await login({ username: "boss", password: "wrong" }, undefined, `198.51.100.${i}`)).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await login({ username: "boss", password: "wrong" }, undefined, `198.51.100.${i}`)).status).toBe(401);
     const blocked = await login({ username: "boss", password: "boss-password" }, undefined, "198.51.100.99");
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("Retry-After")).toMatch(/^\d+$/);
@@ -88,7 +88,11 @@ describe("POST /api/register", () => {
     });
     expect(response.status).toBe(201);
     expect(await response.json()).toMatchObject({ username: "mallory", isAdmin: false });
-    const row = await ctx.db.selectFrom("users").select(["isAdmin", "passwordHash"]).where("username", "=", "mallory").executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom("users")
+      .select(["isAdmin", "passwordHash"])
+      .where("username", "=", "mallory")
+      .executeTakeFirstOrThrow();
     expect(row.isAdmin).toBe(0);
     expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     const me = await api("GET", "/api/user", { jar });

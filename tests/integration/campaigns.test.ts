@@ -30,7 +30,10 @@ async function adminIdOf(ctx: TestContext) {
 
 async function addSubscribers(ctx: TestContext, emails: string[]) {
   for (let i = 0; i < emails.length; i += 400) {
-    await ctx.db.insertInto("subscribers").values(emails.slice(i, i + 400).map((email) => ({ email }))).execute();
+    await ctx.db
+      .insertInto("subscribers")
+      .values(emails.slice(i, i + 400).map((email) => ({ email })))
+      .execute();
   }
 }
 
@@ -62,7 +65,11 @@ function postmarkBatch(answer: (call: number, messages: PostmarkMessage[]) => Re
 const recipients = (calls: PostmarkMessage[][]) => calls.flat().map((m) => m.To);
 
 describe("campaigns through Postmark's broadcast stream", () => {
-  const ctx = createTestContext({ POSTMARK_SERVER_TOKEN: "pm-token", POSTMARK_FROM: "news@legacy.test", POSTMARK_BROADCAST_STREAM: "launch-news" });
+  const ctx = createTestContext({
+    POSTMARK_SERVER_TOKEN: "pm-token",
+    POSTMARK_FROM: "news@legacy.test",
+    POSTMARK_BROADCAST_STREAM: "launch-news",
+  });
   let adminId: number;
   beforeAll(async () => {
     useAppContextForTests(ctx);
@@ -103,12 +110,16 @@ describe("campaigns through Postmark's broadcast stream", () => {
 
   it("when the 2nd call fails, keeps the rest pending (partial); the resume mails only them, nobody twice", async () => {
     await addSubscribers(ctx, emails("buyer", 1201));
-    const calls = postmarkBatch((n) => (n === 2 ? HttpResponse.json({ ErrorCode: 500, Message: "Internal server error" }, { status: 500 }) : "ok"));
+    const calls = postmarkBatch((n) =>
+      n === 2 ? HttpResponse.json({ ErrorCode: 500, Message: "Internal server error" }, { status: 500 }) : "ok",
+    );
     const first = await sendCampaign(ctx, { subject: "Part one", htmlContent: "<p>Hi</p>" }, adminId, { origin: ORIGIN });
 
     expect(calls.map((c) => c.length)).toEqual([500, 500]);
     expect(first.status).toBe("partial");
-    expect(first.message).toMatch(/^Email sent to 500 of 1,201 subscribers; 701 not sent yet \(.+\)\. Resume the send to reach the rest\.$/);
+    expect(first.message).toMatch(
+      /^Email sent to 500 of 1,201 subscribers; 701 not sent yet \(.+\)\. Resume the send to reach the rest\.$/,
+    );
     const half = await getCampaign(ctx, first.campaignId);
     expect(half).toMatchObject({ status: "partial", sent: 500, pending: 701, failed: 0 });
     expect(half.lastError).toBeTruthy();
@@ -124,7 +135,9 @@ describe("campaigns through Postmark's broadcast stream", () => {
     // The resume starts where the failed call did: its 500 are exactly the ones it lost.
     expect(calls[2]!.map((m) => m.To)).toEqual(calls[1]!.map((m) => m.To));
 
-    await expect(resumeCampaign(ctx, first.campaignId, { origin: ORIGIN })).rejects.toThrow("This email has already been sent to every subscriber.");
+    await expect(resumeCampaign(ctx, first.campaignId, { origin: ORIGIN })).rejects.toThrow(
+      "This email has already been sent to every subscriber.",
+    );
     expect(calls).toHaveLength(4);
   });
 
@@ -139,14 +152,22 @@ describe("campaigns through Postmark's broadcast stream", () => {
     expect(failed.error).toContain("Postmark error 406");
 
     await resumeCampaign(ctx, sent.campaignId, { origin: ORIGIN });
-    expect(calls.map((c) => c.map((m) => m.To))).toEqual([["pick1@example.com", "pick2@example.com", "pick3@example.com"], ["pick2@example.com"]]);
+    expect(calls.map((c) => c.map((m) => m.To))).toEqual([
+      ["pick1@example.com", "pick2@example.com", "pick3@example.com"],
+      ["pick2@example.com"],
+    ]);
     expect(await getCampaign(ctx, sent.campaignId)).toMatchObject({ status: "sent", sent: 3, failed: 0 });
   });
 
   it("skips someone who unsubscribes while the send runs, without calling it a failure", async () => {
     await addSubscribers(ctx, emails("mid", 501));
     const calls = postmarkBatch((n) => {
-      if (n === 1) void ctx.db.updateTable("subscribers").set({ unsubscribedAt: new Date().toISOString() }).where("email", "=", "mid501@example.com").execute();
+      if (n === 1)
+        void ctx.db
+          .updateTable("subscribers")
+          .set({ unsubscribedAt: new Date().toISOString() })
+          .where("email", "=", "mid501@example.com")
+          .execute();
       return "ok";
     });
     const result = await sendCampaign(ctx, { subject: "Mid", htmlContent: "<p>Hi</p>" }, adminId, { origin: ORIGIN });
@@ -177,7 +198,11 @@ describe("campaigns in local mode (the outbox)", () => {
     adminId = await adminIdOf(ctx);
     await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
     await addSubscribers(ctx, ["ana@example.com", "ben@example.com", "cy@example.com", "gone@example.com"]);
-    await ctx.db.updateTable("subscribers").set({ unsubscribedAt: "2026-01-01T00:00:00.000Z" }).where("email", "=", "gone@example.com").execute();
+    await ctx.db
+      .updateTable("subscribers")
+      .set({ unsubscribedAt: "2026-01-01T00:00:00.000Z" })
+      .where("email", "=", "gone@example.com")
+      .execute();
   });
 
   const page = async (method: "GET" | "POST", url: string, body?: string) => {
@@ -192,7 +217,10 @@ describe("campaigns in local mode (the outbox)", () => {
   };
 
   it("puts one message per active subscriber in the outbox, each with a working unsubscribe link and headers", async () => {
-    const response = await api("POST", "/api/admin/send-email", { body: { subject: "Launch", htmlContent: '<p>Shop <a href="/store">the drop</a></p>' }, jar: admin });
+    const response = await api("POST", "/api/admin/send-email", {
+      body: { subject: "Launch", htmlContent: '<p>Shop <a href="/store">the drop</a></p>' },
+      jar: admin,
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ message: "Email sent to 3 subscribers", status: "sent" });
 
@@ -213,10 +241,16 @@ describe("campaigns in local mode (the outbox)", () => {
     const bens = /href="([^"]+\/unsubscribe\?token=[^"]+)"/.exec(mail.find((m) => m.toAddress === "ben@example.com")!.htmlBody)![1]!;
     const confirm = await page("GET", bens);
     expect(confirm.data).toMatchObject({ state: "confirm", email: "ben@example.com" });
-    expect((await ctx.db.selectFrom("subscribers").select("unsubscribedAt").where("email", "=", "ben@example.com").executeTakeFirstOrThrow()).unsubscribedAt).toBeNull();
+    expect(
+      (await ctx.db.selectFrom("subscribers").select("unsubscribedAt").where("email", "=", "ben@example.com").executeTakeFirstOrThrow())
+        .unsubscribedAt,
+    ).toBeNull();
     const done = await page("POST", bens, "List-Unsubscribe=One-Click");
     expect(done.data).toEqual({ state: "done", email: "ben@example.com" });
-    expect((await ctx.db.selectFrom("subscribers").select("unsubscribedAt").where("email", "=", "ben@example.com").executeTakeFirstOrThrow()).unsubscribedAt).not.toBeNull();
+    expect(
+      (await ctx.db.selectFrom("subscribers").select("unsubscribedAt").where("email", "=", "ben@example.com").executeTakeFirstOrThrow())
+        .unsubscribedAt,
+    ).not.toBeNull();
     expect((await page("GET", bens)).data).toMatchObject({ state: "done" });
 
     // The next send leaves Ben (and the long-gone address) out.
@@ -256,12 +290,19 @@ describe("campaigns in local mode (the outbox)", () => {
     await ctx.db.deleteFrom("mailMessages").execute();
     const { campaignId } = await sendCampaign(
       ctx,
-      { subject: "Safe", htmlContent: '<p style="color:red;background:url(https://t.example/x)">Hi</p><script>alert(1)</script><img src="x" onerror="alert(1)"><a href="javascript:alert(1)">x</a><iframe src="https://evil.example"></iframe>' },
+      {
+        subject: "Safe",
+        htmlContent:
+          '<p style="color:red;background:url(https://t.example/x)">Hi</p><script>alert(1)</script><img src="x" onerror="alert(1)"><a href="javascript:alert(1)">x</a><iframe src="https://evil.example"></iframe>',
+      },
       adminId,
       { origin: ORIGIN },
     );
     const stored = await ctx.db.selectFrom("emailCampaigns").select("htmlContent").where("id", "=", campaignId).executeTakeFirstOrThrow();
-    for (const html of [stored.htmlContent, ...(await ctx.db.selectFrom("mailMessages").select("htmlBody").execute()).map((m) => m.htmlBody)]) {
+    for (const html of [
+      stored.htmlContent,
+      ...(await ctx.db.selectFrom("mailMessages").select("htmlBody").execute()).map((m) => m.htmlBody),
+    ]) {
       expect(html).not.toMatch(/<script|onerror|javascript:|<iframe|url\(/i);
     }
     expect(stored.htmlContent).toContain('<p style="color:red">Hi</p>');
@@ -274,7 +315,9 @@ describe("campaigns in local mode (the outbox)", () => {
       expect((await response.json()).message).toBe(COMPOSE_MISSING);
     }
     // Content that is nothing but a script is empty once sanitised.
-    await expect(sendCampaign(ctx, { subject: "Hi", htmlContent: "<script>alert(1)</script>" }, adminId, { origin: ORIGIN })).rejects.toThrow(COMPOSE_MISSING);
+    await expect(
+      sendCampaign(ctx, { subject: "Hi", htmlContent: "<script>alert(1)</script>" }, adminId, { origin: ORIGIN }),
+    ).rejects.toThrow(COMPOSE_MISSING);
   });
 
   it("with Prefer: respond-async answers 202 at once; the progress is at the Location", async () => {
@@ -289,7 +332,15 @@ describe("campaigns in local mode (the outbox)", () => {
     expect(response.headers.get("Location")).toBe(`/api/admin/campaigns/${body.campaignId}`);
     await campaignSettled(body.campaignId);
     const progress = await api("GET", `/api/admin/campaigns/${body.campaignId}`, { jar: admin });
-    expect(await progress.json()).toMatchObject({ id: body.campaignId, subject: "Async", status: "sent", total: 2, sent: 2, pending: 0, createdBy: "boss" });
+    expect(await progress.json()).toMatchObject({
+      id: body.campaignId,
+      subject: "Async",
+      status: "sent",
+      total: 2,
+      sent: 2,
+      pending: 0,
+      createdBy: "boss",
+    });
     const again = await api("POST", `/api/admin/campaigns/${body.campaignId}/resume`, { jar: admin });
     expect(again.status).toBe(409);
     expect((await api("GET", "/api/admin/campaigns/999999", { jar: admin })).status).toBe(404);
@@ -304,7 +355,13 @@ describe("Postmark's subscription-change webhook", () => {
   });
   afterEach(() => vi.unstubAllEnvs());
 
-  const event = { RecordType: "SubscriptionChange", MessageStream: "broadcast", Recipient: "Hook@Example.com", SuppressSending: true, SuppressionReason: "ManualSuppression" };
+  const event = {
+    RecordType: "SubscriptionChange",
+    MessageStream: "broadcast",
+    Recipient: "Hook@Example.com",
+    SuppressSending: true,
+    SuppressionReason: "ManualSuppression",
+  };
   const post = (body: unknown, auth?: string) =>
     api("POST", "/api/webhooks/postmark", {
       body,

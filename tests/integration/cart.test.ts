@@ -16,17 +16,16 @@ beforeEach(() => ctx.clock.set("2026-06-01T12:00:00.000Z"));
 
 const post = (body: unknown, jar = new CookieJar()) => api("POST", "/api/cart", { body, jar });
 const get = (jar: CookieJar) => api("GET", "/api/cart", { jar });
-const patch = (productId: number | string, body: unknown, jar: CookieJar) =>
-  api("PATCH", `/api/cart/${productId}`, { body, jar });
-const del = (productId: number | string, jar: CookieJar) =>
-  api("DELETE", `/api/cart/${productId}`, { jar });
+const patch = (productId: number | string, body: unknown, jar: CookieJar) => api("PATCH", `/api/cart/${productId}`, { body, jar });
+const del = (productId: number | string, jar: CookieJar) => api("DELETE", `/api/cart/${productId}`, { jar });
 
 async function expectError(response: Response, status: number, message: string) {
   expect(response.status).toBe(status);
   expect((await response.json()).message).toBe(message);
 }
 
-const linesInDb = (productId: number) => ctx.db.selectFrom("cartItems").select(["sessionId", "quantity"]).where("productId", "=", productId).execute();
+const linesInDb = (productId: number) =>
+  ctx.db.selectFrom("cartItems").select(["sessionId", "quantity"]).where("productId", "=", productId).execute();
 
 describe("POST /api/cart", () => {
   it("creates the bag with a signed HttpOnly cookie, answers 201 with the cart, then 200 for more of the same", async () => {
@@ -42,7 +41,13 @@ describe("POST /api/cart", () => {
           id: expect.any(Number),
           productId: id,
           quantity: 1,
-          product: expect.objectContaining({ name: "Heavyweight Tee", price: 38, discountPercent: 0, isVisible: true, isComingSoon: false }),
+          product: expect.objectContaining({
+            name: "Heavyweight Tee",
+            price: 38,
+            discountPercent: 0,
+            isVisible: true,
+            isComingSoon: false,
+          }),
           unitPrice: 38,
           lineTotal: 38,
           available: true,
@@ -174,7 +179,13 @@ describe("GET /api/cart", () => {
     const shrinking = await addProduct(ctx, { priceCents: 500, inventory: 5 });
     const fine = await addProduct(ctx, { priceCents: 3000 });
     const jar = new CookieJar();
-    for (const [productId, quantity] of [[soldOut, 1], [soon, 1], [shrinking, 4], [fine, 1]] as const) await post({ productId, quantity }, jar);
+    for (const [productId, quantity] of [
+      [soldOut, 1],
+      [soon, 1],
+      [shrinking, 4],
+      [fine, 1],
+    ] as const)
+      await post({ productId, quantity }, jar);
     await ctx.db.updateTable("products").set({ inventory: 0 }).where("id", "=", soldOut).execute();
     await ctx.db.updateTable("products").set({ isComingSoon: 1 }).where("id", "=", soon).execute();
     await ctx.db.updateTable("products").set({ inventory: 2 }).where("id", "=", shrinking).execute();
@@ -307,7 +318,9 @@ describe("the cart service's plus and minus", () => {
 describe("the pages' forms without JavaScript: post, then redirect back with a flash toast", () => {
   const flashOf = async (headers: Headers) => {
     const cookie = headers.getSetCookie().find((c) => c.startsWith("flash="));
-    return cookie ? ((await cookiesFor(ctx.config, new Request("http://localhost/")).flash.parse(cookie.split(";")[0]!)) as Record<string, string>) : null;
+    return cookie
+      ? ((await cookiesFor(ctx.config, new Request("http://localhost/")).flash.parse(cookie.split(";")[0]!)) as Record<string, string>)
+      : null;
   };
 
   it("Add To Bag creates the bag and redirects to the product page, so the next page counts it", async () => {
@@ -316,7 +329,11 @@ describe("the pages' forms without JavaScript: post, then redirect back with a f
     const added = await runRoute(productPage.action, { path: `/store/${id}`, form: {}, params: { productId: String(id) }, jar });
     expect(added.status).toBe(302);
     expect(added.headers.get("Location")).toBe(`/store/${id}`);
-    expect(await flashOf(added.headers)).toMatchObject({ kind: "success", title: "Added to Bag", description: "Plain Form Cap is in your bag." });
+    expect(await flashOf(added.headers)).toMatchObject({
+      kind: "success",
+      title: "Added to Bag",
+      description: "Plain Form Cap is in your bag.",
+    });
     expect(jar.has("cart")).toBe(true);
     const page = await runRoute<{ cart: CartView }>(cartPage.loader, { path: "/cart", jar });
     expect(page.data.cart.cartItems.map((l) => [l.product.name, l.quantity, l.lineTotal])).toEqual([["Plain Form Cap", 1, 32]]);
@@ -353,7 +370,10 @@ describe("the pages' forms posted by a fetcher (JavaScript)", () => {
     const jar = new CookieJar();
     const added = await runRoute(productPage.action, { path: `/store/${id}`, form: enhanced, params: { productId: String(id) }, jar });
     expect(added.status).toBe(200);
-    expect(added.data).toEqual({ ok: true, notice: { kind: "success", title: "Added to Bag", description: "Fetcher Cap is in your bag." } });
+    expect(added.data).toEqual({
+      ok: true,
+      notice: { kind: "success", title: "Added to Bag", description: "Fetcher Cap is in your bag." },
+    });
     expect(jar.has("cart")).toBe(true);
   });
 
@@ -372,7 +392,11 @@ describe("the pages' forms posted by a fetcher (JavaScript)", () => {
     const jar = new CookieJar();
     await post({ productId: id }, jar);
     const change = (intent: string) =>
-      runRoute<{ ok: boolean; cart: CartView; notice: unknown }>(cartPage.action, { path: "/cart", form: { ...enhanced, intent, productId: String(id) }, jar });
+      runRoute<{ ok: boolean; cart: CartView; notice: unknown }>(cartPage.action, {
+        path: "/cart",
+        form: { ...enhanced, intent, productId: String(id) },
+        jar,
+      });
     expect((await change("increment")).data.cart).toMatchObject({ count: 2, totalPrice: 64 });
     const capped = await change("increment");
     expect(capped.status).toBe(409);

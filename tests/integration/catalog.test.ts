@@ -33,7 +33,13 @@ const productPage = (id: number | string, search = "") =>
 describe("the public product shape", () => {
   it("shows dollars, the discounted price rounded to the cent once, booleans and colours, and nothing internal", async () => {
     ctx.clock.set(NOW);
-    const id = await addProduct(ctx, { name: "Rounding Tee", priceCents: 4599, discountPercent: 15, availableColors: '["Black","Heather Oat"]', promoCode: "SAVE15" });
+    const id = await addProduct(ctx, {
+      name: "Rounding Tee",
+      priceCents: 4599,
+      discountPercent: 15,
+      availableColors: '["Black","Heather Oat"]',
+      promoCode: "SAVE15",
+    });
     const product = await getPublicProduct(ctx, id);
     expect(product).toEqual({
       id,
@@ -140,14 +146,26 @@ describe("a countdown-restricted product", () => {
 describe("GET /api/products/{id}/images", () => {
   it("answers productId and the images, primary first, with srcsets", async () => {
     const id = await addProduct(ctx, {});
-    const second = await addImage(ctx, id, { displayOrder: 1, imagePath: "products/second-1", imageUrl: "/uploads/products/second-1-800.webp" });
+    const second = await addImage(ctx, id, {
+      displayOrder: 1,
+      imagePath: "products/second-1",
+      imageUrl: "/uploads/products/second-1-800.webp",
+    });
     const primary = await addImage(ctx, id, { displayOrder: 0, isPrimary: 1 });
     const response = await images(id);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       productId: id,
       images: [
-        { id: primary, productId: id, imageUrl: "https://cdn.example.com/p.jpg", imagePath: null, srcSet: null, isPrimary: true, displayOrder: 0 },
+        {
+          id: primary,
+          productId: id,
+          imageUrl: "https://cdn.example.com/p.jpg",
+          imagePath: null,
+          srcSet: null,
+          isPrimary: true,
+          displayOrder: 0,
+        },
         {
           id: second,
           productId: id,

@@ -25,8 +25,20 @@ async function bag(sessionId: string, productId: number, quantity = 1) {
 }
 
 beforeAll(async () => {
-  dropId = (await ctx.db.insertInto("products").values({ name: "Drop Hoodie", description: "Limited run hoodie", priceCents: 12000, inventory: 5 }).returning("id").executeTakeFirstOrThrow()).id;
-  teeId = (await ctx.db.insertInto("products").values({ name: "Tee", description: "Discounted tee here", priceCents: 4999, discountPercent: 15, inventory: 100 }).returning("id").executeTakeFirstOrThrow()).id;
+  dropId = (
+    await ctx.db
+      .insertInto("products")
+      .values({ name: "Drop Hoodie", description: "Limited run hoodie", priceCents: 12000, inventory: 5 })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
+  teeId = (
+    await ctx.db
+      .insertInto("products")
+      .values({ name: "Tee", description: "Discounted tee here", priceCents: 4999, discountPercent: 15, inventory: 100 })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
 });
 
 describe("pricing", () => {
@@ -58,7 +70,13 @@ describe("200 buyers racing for 5 units", () => {
     for (const r of refused) expect((r as PromiseRejectedResult).reason.message).toBe("Sorry, Drop Hoodie just sold out.");
     const product = await ctx.db.selectFrom("products").select("inventory").where("id", "=", dropId).executeTakeFirstOrThrow();
     expect(product.inventory).toBe(0);
-    const sold = await ctx.db.selectFrom("orderItems").innerJoin("orders", "orders.id", "orderItems.orderId").select((eb) => eb.fn.sum<number>("quantity").as("n")).where("productId", "=", dropId).where("orders.status", "=", "processing").executeTakeFirstOrThrow();
+    const sold = await ctx.db
+      .selectFrom("orderItems")
+      .innerJoin("orders", "orders.id", "orderItems.orderId")
+      .select((eb) => eb.fn.sum<number>("quantity").as("n"))
+      .where("productId", "=", dropId)
+      .where("orders.status", "=", "processing")
+      .executeTakeFirstOrThrow();
     expect(Number(sold.n)).toBe(5);
   }, 60_000);
 });
@@ -72,7 +90,11 @@ describe("confirmation", () => {
     expect(outcomes.filter((o) => o.status === "paid" && o.firstTime)).toHaveLength(1);
     const id = order.orderSummary.orderId;
     expect(await ctx.db.selectFrom("shippingLabels").selectAll().where("orderId", "=", id).execute()).toHaveLength(1);
-    const mails = await ctx.db.selectFrom("mailMessages").selectAll().where("subject", "like", `%#${order.orderSummary.orderNumber}%`).execute();
+    const mails = await ctx.db
+      .selectFrom("mailMessages")
+      .selectAll()
+      .where("subject", "like", `%#${order.orderSummary.orderNumber}%`)
+      .execute();
     expect(mails).toHaveLength(1);
     expect(await ctx.db.selectFrom("cartItems").selectAll().where("sessionId", "=", "idem-1").execute()).toEqual([]);
   });
@@ -93,14 +115,20 @@ describe("confirmation", () => {
     const before = (await ctx.db.selectFrom("products").select("inventory").where("id", "=", teeId).executeTakeFirstOrThrow()).inventory;
     await bag("expire-1", teeId, 4);
     const order = await processOrder(ctx, { sessionId: "expire-1", customer, shippingMethod: "usps-ground_saver" });
-    expect((await ctx.db.selectFrom("products").select("inventory").where("id", "=", teeId).executeTakeFirstOrThrow()).inventory).toBe(before - 4);
+    expect((await ctx.db.selectFrom("products").select("inventory").where("id", "=", teeId).executeTakeFirstOrThrow()).inventory).toBe(
+      before - 4,
+    );
     ctx.clock.advance(10 * 60_000 + 1);
     // This order and the unpaid one from the pricing test.
     expect(await releaseExpiredHolds(ctx)).toBe(2);
     const holds = await ctx.db.selectFrom("inventoryHolds").select("status").where("orderId", "=", order.orderSummary.orderId).execute();
     expect(holds.map((h) => h.status)).toEqual(["released"]);
-    expect((await ctx.db.selectFrom("products").select("inventory").where("id", "=", teeId).executeTakeFirstOrThrow()).inventory).toBe(before + 3); // + the pricing test's 3
-    await expect(payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242424242424242" })).rejects.toThrow("This payment has expired");
+    expect((await ctx.db.selectFrom("products").select("inventory").where("id", "=", teeId).executeTakeFirstOrThrow()).inventory).toBe(
+      before + 3,
+    ); // + the pricing test's 3
+    await expect(payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242424242424242" })).rejects.toThrow(
+      "This payment has expired",
+    );
     expect((await confirmPayment(ctx, order.paymentIntentId)).status).toBe("cancelled");
   });
 
@@ -110,21 +138,37 @@ describe("confirmation", () => {
     await payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242 4242 4242 4242" });
     ctx.clock.advance(10 * 60_000 + 1);
     await sweep(ctx);
-    const row = await ctx.db.selectFrom("orders").select(["status", "paidAt"]).where("id", "=", order.orderSummary.orderId).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom("orders")
+      .select(["status", "paidAt"])
+      .where("id", "=", order.orderSummary.orderId)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe("processing");
     expect(row.paidAt).not.toBeNull();
     const holds = await ctx.db.selectFrom("inventoryHolds").select("status").where("orderId", "=", order.orderSummary.orderId).execute();
     expect(holds.map((h) => h.status)).toEqual(["sold"]);
-    const mails = await ctx.db.selectFrom("mailMessages").select("subject").where("tag", "=", "order-confirmation").where("subject", "like", `%#${order.orderSummary.orderNumber}%`).execute();
+    const mails = await ctx.db
+      .selectFrom("mailMessages")
+      .select("subject")
+      .where("tag", "=", "order-confirmation")
+      .where("subject", "like", `%#${order.orderSummary.orderNumber}%`)
+      .execute();
     expect(mails).toHaveLength(1);
   });
 
   it("puts expired holds back on the shelf when a buyer finds the stock short, and only then", async () => {
-    const capId = (await ctx.db.insertInto("products").values({ name: "Last Cap", description: "Two caps left only", priceCents: 3000, inventory: 2 }).returning("id").executeTakeFirstOrThrow()).id;
+    const capId = (
+      await ctx.db
+        .insertInto("products")
+        .values({ name: "Last Cap", description: "Two caps left only", priceCents: 3000, inventory: 2 })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
     await bag("short-1", capId, 2);
     const first = await processOrder(ctx, { sessionId: "short-1", customer, shippingMethod: "usps-ground_saver" });
     ctx.clock.advance(10 * 60_000 + 1);
-    const statusOf = async (id: number) => (await ctx.db.selectFrom("orders").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
+    const statusOf = async (id: number) =>
+      (await ctx.db.selectFrom("orders").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
 
     // Stock to spare elsewhere: a checkout does not stop to expire other people's orders.
     await bag("short-2", teeId, 1);
@@ -140,6 +184,8 @@ describe("confirmation", () => {
 
     // Nothing left to release: sold out, as before.
     await bag("short-4", capId, 1);
-    await expect(processOrder(ctx, { sessionId: "short-4", customer, shippingMethod: "usps-ground_saver" })).rejects.toThrow("Sorry, Last Cap just sold out.");
+    await expect(processOrder(ctx, { sessionId: "short-4", customer, shippingMethod: "usps-ground_saver" })).rejects.toThrow(
+      "Sorry, Last Cap just sold out.",
+    );
   });
 });

@@ -65,7 +65,9 @@ describe("/checkout loader", () => {
     expect(page.data.cart.cartItems.map((line) => line.product.name)).toEqual(["Checkout Tee"]);
     expect(page.data.countries[0]).toEqual({ code: "US", name: "United States" });
     expect(page.data.countries.length).toBeGreaterThanOrEqual(40);
-    expect(page.data.countries.map((c) => c.code)).toEqual(expect.arrayContaining(["CA", "MX", "GB", "DE", "FR", "IT", "ES", "NL", "AU", "JP", "IN", "CN", "BR"]));
+    expect(page.data.countries.map((c) => c.code)).toEqual(
+      expect.arrayContaining(["CA", "MX", "GB", "DE", "FR", "IT", "ES", "NL", "AU", "JP", "IN", "CN", "BR"]),
+    );
     expect(page.data.countries.find((c) => c.code === "DE")?.name).toBe("Germany");
     expect(page.data.payment).toEqual({ mode: "local" });
   });
@@ -73,7 +75,10 @@ describe("/checkout loader", () => {
 
 describe("/checkout action without JavaScript", () => {
   it("sends a bag emptied meanwhile home with the 'Cart is empty' flash, for `rates` and `process` alike", async () => {
-    for (const form of [{ intent: "rates", ...customer }, { intent: "process", ...customer, shippingMethod: "usps-ground_saver" }]) {
+    for (const form of [
+      { intent: "rates", ...customer },
+      { intent: "process", ...customer, shippingMethod: "usps-ground_saver" },
+    ]) {
       const jar = await shopperWithBag();
       const removed = await api("DELETE", "/api/cart", { jar });
       expect(removed.status).toBe(200);
@@ -89,7 +94,14 @@ describe("/checkout action without JavaScript", () => {
     const jar = await shopperWithBag();
     const result = await post<CheckoutActionData>({ intent: "rates", ...customer }, jar);
     expect(result.status).toBe(200);
-    expect(result.data.rates?.[0]).toEqual({ key: "usps-ground_saver", carrier: "USPS", method: "ground_saver", cost: 5.95, description: "USPS Ground Advantage", estimatedDays: 5 });
+    expect(result.data.rates?.[0]).toEqual({
+      key: "usps-ground_saver",
+      carrier: "USPS",
+      method: "ground_saver",
+      cost: 5.95,
+      description: "USPS Ground Advantage",
+      estimatedDays: 5,
+    });
     expect(result.data.shippingMethod).toBe("usps-ground_saver");
     expect(result.data.values).toMatchObject({ email: "bea@example.com", street: "350 5th Ave", state: "NY" });
     // A $40 tee is under New York's $110 clothing threshold: no state tax on it or its shipping.
@@ -119,7 +131,10 @@ describe("/checkout action without JavaScript", () => {
     const jar = await shopperWithBag();
     const result = await post<CheckoutActionData>({ intent: "process", ...customer, email: "", shippingMethod: "" }, jar);
     expect(result.status).toBe(400);
-    expect(result.data.notice).toMatchObject({ title: "Missing information", description: "Please fill in all required fields and select a shipping method." });
+    expect(result.data.notice).toMatchObject({
+      title: "Missing information",
+      description: "Please fill in all required fields and select a shipping method.",
+    });
     expect(Object.keys(result.data.errors).sort()).toEqual(["email", "shippingMethod"]);
     // The options stay on screen so the buyer can pick one.
     expect(result.data.rates?.length).toBeGreaterThan(0);
@@ -128,7 +143,11 @@ describe("/checkout action without JavaScript", () => {
   it("`process` holds the bag and redirects to the payment page", async () => {
     const jar = await shopperWithBag();
     const { paymentIntentId } = await processedOrder(jar);
-    const order = await ctx.db.selectFrom("orders").select(["status", "totalCents", "shippingMethod"]).where("paymentIntentId", "=", paymentIntentId).executeTakeFirstOrThrow();
+    const order = await ctx.db
+      .selectFrom("orders")
+      .select(["status", "totalCents", "shippingMethod"])
+      .where("paymentIntentId", "=", paymentIntentId)
+      .executeTakeFirstOrThrow();
     expect(order).toEqual({ status: "pending", totalCents: 4000 + 595, shippingMethod: "usps-ground_saver" });
   });
 
@@ -136,7 +155,10 @@ describe("/checkout action without JavaScript", () => {
     const jar = await shopperWithBag();
     const result = await post<CheckoutActionData>({ intent: "process", ...customer, shippingMethod: "dhl-express_worldwide" }, jar);
     expect(result.status).toBe(400);
-    expect(result.data.notice).toMatchObject({ title: "Error", description: "The shipping option you chose is no longer available. Please choose again." });
+    expect(result.data.notice).toMatchObject({
+      title: "Error",
+      description: "The shipping option you chose is no longer available. Please choose again.",
+    });
     expect(result.data.shippingMethod).toBe("usps-ground_saver");
   });
 });
@@ -145,7 +167,11 @@ describe("/checkout/pay/{paymentIntentId}", () => {
   it("shows the held order to the browser that placed it, and to no other", async () => {
     const jar = await shopperWithBag();
     const { paymentIntentId } = await processedOrder(jar);
-    const page = await runRoute<PayLoaderData>(payPage.loader, { path: `/checkout/pay/${paymentIntentId}`, params: { paymentIntentId }, jar });
+    const page = await runRoute<PayLoaderData>(payPage.loader, {
+      path: `/checkout/pay/${paymentIntentId}`,
+      params: { paymentIntentId },
+      jar,
+    });
     expect(page.status).toBe(200);
     expect(page.data).toMatchObject({
       mode: "local",
@@ -159,7 +185,11 @@ describe("/checkout/pay/{paymentIntentId}", () => {
     });
     expect(page.data.items).toEqual([{ name: "Checkout Tee", imageUrl: null, unitPrice: 40, quantity: 1, total: 40 }]);
 
-    const stranger = await runRoute(payPage.loader, { path: `/checkout/pay/${paymentIntentId}`, params: { paymentIntentId }, jar: await shopperWithBag() });
+    const stranger = await runRoute(payPage.loader, {
+      path: `/checkout/pay/${paymentIntentId}`,
+      params: { paymentIntentId },
+      jar: await shopperWithBag(),
+    });
     expect(stranger.status).toBe(404);
   });
 
@@ -169,7 +199,11 @@ describe("/checkout/pay/{paymentIntentId}", () => {
     const declined = await pay(paymentIntentId, "4000 0000 0000 0002", jar);
     expect(declined.status).toBe(402);
     expect(declined.data.notice).toMatchObject({ title: "Payment Failed", description: "Your card was declined." });
-    const order = await ctx.db.selectFrom("orders").select("status").where("paymentIntentId", "=", paymentIntentId).executeTakeFirstOrThrow();
+    const order = await ctx.db
+      .selectFrom("orders")
+      .select("status")
+      .where("paymentIntentId", "=", paymentIntentId)
+      .executeTakeFirstOrThrow();
     expect(order.status).toBe("pending");
   });
 
@@ -192,7 +226,11 @@ describe("/checkout/pay/{paymentIntentId}", () => {
     const paid = await pay(paymentIntentId, "4242 4242 4242 4242", jar);
     expect(paid.status).toBe(302);
     expect(paid.headers.get("Location")).toBe(`/checkout-success?payment_intent=${paymentIntentId}`);
-    const order = await ctx.db.selectFrom("orders").select("status").where("paymentIntentId", "=", paymentIntentId).executeTakeFirstOrThrow();
+    const order = await ctx.db
+      .selectFrom("orders")
+      .select("status")
+      .where("paymentIntentId", "=", paymentIntentId)
+      .executeTakeFirstOrThrow();
     expect(order.status).toBe("processing");
     const bag = await api("GET", "/api/cart", { jar });
     expect((await bag.json()).cartItems).toEqual([]);
@@ -208,7 +246,11 @@ describe("/checkout/pay/{paymentIntentId}", () => {
     const { paymentIntentId } = await processedOrder(jar);
     ctx.clock.advance((ctx.config.holdMinutes + 1) * 60_000);
     try {
-      const page = await runRoute<PayLoaderData>(payPage.loader, { path: `/checkout/pay/${paymentIntentId}`, params: { paymentIntentId }, jar });
+      const page = await runRoute<PayLoaderData>(payPage.loader, {
+        path: `/checkout/pay/${paymentIntentId}`,
+        params: { paymentIntentId },
+        jar,
+      });
       expect(page.data.secondsLeft).toBe(0);
     } finally {
       ctx.clock.advance(-(ctx.config.holdMinutes + 1) * 60_000);
@@ -226,7 +268,11 @@ describe("/checkout-success", () => {
     const query = `?payment_intent=${paymentIntentId}&payment_intent_client_secret=x&redirect_status=succeeded`;
     expect((await outcome(query)).data).toEqual({ state: "paid", orderNumber: paymentIntentId.slice(-8).toUpperCase() });
     expect((await outcome(query)).data).toEqual({ state: "paid", orderNumber: paymentIntentId.slice(-8).toUpperCase() });
-    const emails = await ctx.db.selectFrom("mailMessages").select("id").where("subject", "like", `%${paymentIntentId.slice(-8).toUpperCase()}%`).execute();
+    const emails = await ctx.db
+      .selectFrom("mailMessages")
+      .select("id")
+      .where("subject", "like", `%${paymentIntentId.slice(-8).toUpperCase()}%`)
+      .execute();
     expect(emails).toHaveLength(1);
   });
 
@@ -235,7 +281,10 @@ describe("/checkout-success", () => {
     const { paymentIntentId } = await processedOrder(jar);
     expect((await outcome(`?payment_intent=${paymentIntentId}`)).data).toMatchObject({ state: "pending" });
     await pay(paymentIntentId, "4000000000000002", jar);
-    expect((await outcome(`?payment_intent=${paymentIntentId}`)).data).toMatchObject({ state: "failed", message: "Your card was declined." });
+    expect((await outcome(`?payment_intent=${paymentIntentId}`)).data).toMatchObject({
+      state: "failed",
+      message: "Your card was declined.",
+    });
   });
 
   it("without a payment, or with an unknown one, says it found nothing", async () => {

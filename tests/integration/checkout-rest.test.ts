@@ -4,12 +4,27 @@ import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 
 const ctx = createTestContext();
-const customerInfo = { email: "b@example.com", name: "Bea Buyer", phone: "", street: "5 Elm St", city: "Austin", state: "tx", zipCode: "73301", country: "US" };
+const customerInfo = {
+  email: "b@example.com",
+  name: "Bea Buyer",
+  phone: "",
+  street: "5 Elm St",
+  city: "Austin",
+  state: "tx",
+  zipCode: "73301",
+  country: "US",
+};
 let productId: number;
 
 beforeAll(async () => {
   useAppContextForTests(ctx);
-  productId = (await ctx.db.insertInto("products").values({ name: "Cap", description: "A six-panel cap", priceCents: 3500, inventory: 3 }).returning("id").executeTakeFirstOrThrow()).id;
+  productId = (
+    await ctx.db
+      .insertInto("products")
+      .values({ name: "Cap", description: "A six-panel cap", priceCents: 3500, inventory: 3 })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
 });
 
 async function shopperWithBag() {
@@ -22,19 +37,34 @@ async function shopperWithBag() {
 describe("POST /api/shipping/calculate", () => {
   it("returns the rates for the bag, ground_saver first, in dollars", async () => {
     const jar = await shopperWithBag();
-    const response = await api("POST", "/api/shipping/calculate", { jar, body: { address: { street: "5 Elm St", city: "Austin", state: "TX", zipCode: "73301", country: "US" }, packageWeight: 1 } });
+    const response = await api("POST", "/api/shipping/calculate", {
+      jar,
+      body: { address: { street: "5 Elm St", city: "Austin", state: "TX", zipCode: "73301", country: "US" }, packageWeight: 1 },
+    });
     const rates = await response.json();
-    expect(rates[0]).toEqual({ key: "usps-ground_saver", carrier: "USPS", method: "ground_saver", cost: 5.95, description: "USPS Ground Advantage", estimatedDays: 5 });
+    expect(rates[0]).toEqual({
+      key: "usps-ground_saver",
+      carrier: "USPS",
+      method: "ground_saver",
+      cost: 5.95,
+      description: "USPS Ground Advantage",
+      estimatedDays: 5,
+    });
   });
 
   it("returns no rates for an address it cannot ship to", async () => {
     const jar = await shopperWithBag();
-    const response = await api("POST", "/api/shipping/calculate", { jar, body: { address: { street: "x", city: "y", state: "TX", zipCode: "nope", country: "US" } } });
+    const response = await api("POST", "/api/shipping/calculate", {
+      jar,
+      body: { address: { street: "x", city: "y", state: "TX", zipCode: "nope", country: "US" } },
+    });
     expect(await response.json()).toEqual([]);
   });
 
   it("refuses an empty bag with the spec's message", async () => {
-    const response = await api("POST", "/api/shipping/calculate", { body: { address: { street: "x", city: "y", state: "TX", zipCode: "73301", country: "US" } } });
+    const response = await api("POST", "/api/shipping/calculate", {
+      body: { address: { street: "x", city: "y", state: "TX", zipCode: "73301", country: "US" } },
+    });
     expect(response.status).toBe(400);
     expect((await response.json()).message).toBe("Add some items to your cart before checking out.");
   });
@@ -51,7 +81,10 @@ describe("POST /api/calculate-tax", () => {
 describe("process-order, local card, confirm-order", () => {
   it("runs the whole payment: declined card message, then paid, then confirm-order is idempotent", async () => {
     const jar = await shopperWithBag();
-    const processed = await api("POST", "/api/process-order", { jar, body: { customerInfo, shippingMethod: "usps-ground_saver", shippingCost: 0.01 } });
+    const processed = await api("POST", "/api/process-order", {
+      jar,
+      body: { customerInfo, shippingMethod: "usps-ground_saver", shippingCost: 0.01 },
+    });
     expect(processed.status).toBe(201);
     const { clientSecret, paymentIntentId, orderSummary } = await processed.json();
     // The client's shippingCost of 0.01 is ignored: the server quotes 5.95. Texas taxes delivery
@@ -66,7 +99,11 @@ describe("process-order, local card, confirm-order", () => {
     expect(await paid.json()).toMatchObject({ status: "paid", orderNumber: paymentIntentId.slice(-8).toUpperCase(), firstTime: true });
     const again = await api("POST", "/api/confirm-order", { body: { paymentIntentId, customerInfo } });
     expect(await again.json()).toMatchObject({ status: "paid", firstTime: false });
-    const order = await ctx.db.selectFrom("orders").select(["status", "totalCents"]).where("paymentIntentId", "=", paymentIntentId).executeTakeFirstOrThrow();
+    const order = await ctx.db
+      .selectFrom("orders")
+      .select(["status", "totalCents"])
+      .where("paymentIntentId", "=", paymentIntentId)
+      .executeTakeFirstOrThrow();
     expect(order).toEqual({ status: "processing", totalCents: 4351 });
     const bag = await api("GET", "/api/cart", { jar });
     expect((await bag.json()).cartItems).toEqual([]);
@@ -74,7 +111,10 @@ describe("process-order, local card, confirm-order", () => {
 
   it("gives the spec's message when required fields are missing", async () => {
     const jar = await shopperWithBag();
-    const response = await api("POST", "/api/process-order", { jar, body: { customerInfo: { ...customerInfo, street: "" }, shippingMethod: "usps-ground_saver" } });
+    const response = await api("POST", "/api/process-order", {
+      jar,
+      body: { customerInfo: { ...customerInfo, street: "" }, shippingMethod: "usps-ground_saver" },
+    });
     expect(response.status).toBe(400);
     expect((await response.json()).message).toBe("Please fill in all required fields and select a shipping method.");
   });
@@ -91,7 +131,11 @@ describe("checkout rate limit", () => {
     await resetCheckoutLimits(ctx);
     const jar = await shopperWithBag();
     const attempt = () =>
-      api("POST", "/api/process-order", { jar, ip: "198.51.100.77", body: { customerInfo: { ...customerInfo, zipCode: "nope" }, shippingMethod: "usps-ground_saver" } });
+      api("POST", "/api/process-order", {
+        jar,
+        ip: "198.51.100.77",
+        body: { customerInfo: { ...customerInfo, zipCode: "nope" }, shippingMethod: "usps-ground_saver" },
+      });
     for (let i = 0; i < 60; i++) expect((await attempt()).status).toBe(400);
     const blocked = await attempt();
     expect(blocked.status).toBe(429);

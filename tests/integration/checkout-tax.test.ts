@@ -35,15 +35,12 @@ async function shopperWith(lines: [productId: number, quantity: number][]) {
 
 const calculateTax = (body: unknown, jar?: CookieJar) => api("POST", "/api/calculate-tax", { body, jar });
 const rates = async (address: object, jar: CookieJar) =>
-  (await (
-    await api("POST", "/api/shipping/calculate", { body: { address, packageWeight: 1 }, jar })
-  ).json()) as {
+  (await (await api("POST", "/api/shipping/calculate", { body: { address, packageWeight: 1 }, jar })).json()) as {
     key: string;
     method: string;
     cost: number;
   }[];
-const processOrder = (body: unknown, jar: CookieJar) =>
-  api("POST", "/api/process-order", { body, jar, ip: "198.51.100.10" });
+const processOrder = (body: unknown, jar: CookieJar) => api("POST", "/api/process-order", { body, jar, ip: "198.51.100.10" });
 
 describe("POST /api/calculate-tax with a bag", () => {
   it("taxes the bag's items, not the subtotal sent: two $100 shirts in New York are two exempt items", async () => {

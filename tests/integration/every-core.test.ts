@@ -15,7 +15,16 @@ import { TMP_DIR } from "../setup/paths";
 const dataDir = path.join(TMP_DIR, `every-core-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
 // A drop-day crowd comes from every address; here it all comes from 127.0.0.1.
 const env = { WEB_CONCURRENCY: "2", CHECKOUTS_PER_IP: "100000" };
-const customerInfo = { email: "rush@example.com", name: "Rush Buyer", phone: "", street: "5 Elm St", city: "Austin", state: "TX", zipCode: "73301", country: "US" };
+const customerInfo = {
+  email: "rush@example.com",
+  name: "Rush Buyer",
+  phone: "",
+  street: "5 Elm St",
+  city: "Austin",
+  state: "TX",
+  zipCode: "73301",
+  country: "US",
+};
 let store: BuiltStore;
 let db: Db;
 

@@ -16,16 +16,38 @@ import { SHIPPO_LABEL_ERROR_MESSAGE, SHIPPO_TEST_ADDRESSES, shippoState } from "
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 
-const ctx = createTestContext({ SHIPPO_API_KEY: "shippo_test_0123456789abcdef", POSTMARK_SERVER_TOKEN: "pm-token", POSTMARK_FROM: "store@legacy.test" });
+const ctx = createTestContext({
+  SHIPPO_API_KEY: "shippo_test_0123456789abcdef",
+  POSTMARK_SERVER_TOKEN: "pm-token",
+  POSTMARK_FROM: "store@legacy.test",
+});
 
-const customer = { email: "buyer@example.com", name: "Ada Buyer", phone: "", street: "1 Main St", city: "Albany", state: "NY", zipCode: "12207", country: "US" };
+const customer = {
+  email: "buyer@example.com",
+  name: "Ada Buyer",
+  phone: "",
+  street: "1 Main St",
+  city: "Albany",
+  state: "NY",
+  zipCode: "12207",
+  country: "US",
+};
 let productId: number;
 let sessions = 0;
 
 beforeAll(async () => {
   const row = await ctx.db
     .insertInto("products")
-    .values({ name: "Heavy Hoodie", description: "A hoodie for the fulfilment tests", priceCents: 9000, inventory: 100, weight: 2, length: 14, width: 11, height: 3 })
+    .values({
+      name: "Heavy Hoodie",
+      description: "A hoodie for the fulfilment tests",
+      priceCents: 9000,
+      inventory: 100,
+      weight: 2,
+      length: 14,
+      width: 11,
+      height: 3,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   productId = row.id;
@@ -41,7 +63,13 @@ function postmarkDown() {
       if (down) return HttpResponse.json({ ErrorCode: 100, Message: "Service unavailable" }, { status: 503 });
       const body = (await request.json()) as { To: string; Subject: string };
       accepted.push(body.Subject);
-      return HttpResponse.json({ To: body.To, SubmittedAt: new Date().toISOString(), MessageID: crypto.randomUUID(), ErrorCode: 0, Message: "OK" });
+      return HttpResponse.json({
+        To: body.To,
+        SubmittedAt: new Date().toISOString(),
+        MessageID: crypto.randomUUID(),
+        ErrorCode: 0,
+        Message: "OK",
+      });
     }),
   );
   return { up: () => void (down = false), accepted };
@@ -56,11 +84,23 @@ async function checkout(address: Partial<typeof customer> = {}) {
 }
 
 const orderRow = (id: number) =>
-  ctx.db.selectFrom("orders").select(["status", "paidAt", "confirmationSentAt", "fulfilledAt", "fulfilAttempts", "fulfilNextAt"]).where("id", "=", id).executeTakeFirstOrThrow();
+  ctx.db
+    .selectFrom("orders")
+    .select(["status", "paidAt", "confirmationSentAt", "fulfilledAt", "fulfilAttempts", "fulfilNextAt"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
 const labelsOf = (id: number) => ctx.db.selectFrom("shippingLabels").selectAll().where("orderId", "=", id).execute();
 async function mailsOf(id: number) {
-  const number = orderNumberOf(await ctx.db.selectFrom("orders").select(["id", "paymentIntentId"]).where("id", "=", id).executeTakeFirstOrThrow());
-  return ctx.db.selectFrom("mailMessages").select(["status", "subject"]).where("tag", "=", "order-confirmation").where("subject", "like", `%#${number}%`).orderBy("id").execute();
+  const number = orderNumberOf(
+    await ctx.db.selectFrom("orders").select(["id", "paymentIntentId"]).where("id", "=", id).executeTakeFirstOrThrow(),
+  );
+  return ctx.db
+    .selectFrom("mailMessages")
+    .select(["status", "subject"])
+    .where("tag", "=", "order-confirmation")
+    .where("subject", "like", `%#${number}%`)
+    .orderBy("id")
+    .execute();
 }
 
 describe("an order paid while Postmark is down", () => {
@@ -147,7 +187,11 @@ describe("a crash between the payment and its e-mail", () => {
   it("is finished by the sweeper after the grace period", async () => {
     const { orderId } = await checkout();
     // What a process killed right after the payment's commit leaves behind.
-    await ctx.db.updateTable("orders").set({ status: "processing", paidAt: ctx.clock.now().toISOString() }).where("id", "=", orderId).execute();
+    await ctx.db
+      .updateTable("orders")
+      .set({ status: "processing", paidAt: ctx.clock.now().toISOString() })
+      .where("id", "=", orderId)
+      .execute();
 
     ctx.clock.advance(FULFIL_GRACE_MS - 1000);
     expect(await resumeFulfilment(ctx)).toBe(0);
@@ -162,7 +206,11 @@ describe("a crash between the payment and its e-mail", () => {
 
   it("leaves a cancelled order alone: no e-mail, no label", async () => {
     const { orderId } = await checkout();
-    await ctx.db.updateTable("orders").set({ status: "cancelled", paidAt: ctx.clock.now().toISOString() }).where("id", "=", orderId).execute();
+    await ctx.db
+      .updateTable("orders")
+      .set({ status: "cancelled", paidAt: ctx.clock.now().toISOString() })
+      .where("id", "=", orderId)
+      .execute();
     ctx.clock.advance(FULFIL_GRACE_MS);
     expect(await resumeFulfilment(ctx)).toBe(1);
     expect(await mailsOf(orderId)).toEqual([]);
@@ -200,8 +248,15 @@ describe("Buy Label Again (POST /api/admin/orders/{id}/label, tRPC admin.orders.
   it("answers Shippo's refusal with its reason and keeps one failed row", async () => {
     const { paymentIntentId, orderId } = await checkout({ street: SHIPPO_TEST_ADDRESSES.labelErrorStreet });
     await confirmPayment(ctx, paymentIntentId);
-    const caller = createCallerFactory(appRouter)({ app: ctx, user: { id: 1, username: "boss", email: "boss@example.com", isAdmin: true }, clientIp: "203.0.113.9" });
-    await expect(caller.admin.orders.buyLabel({ id: orderId })).rejects.toMatchObject({ code: "CONFLICT", message: `The label could not be bought: ${SHIPPO_LABEL_ERROR_MESSAGE}` });
+    const caller = createCallerFactory(appRouter)({
+      app: ctx,
+      user: { id: 1, username: "boss", email: "boss@example.com", isAdmin: true },
+      clientIp: "203.0.113.9",
+    });
+    await expect(caller.admin.orders.buyLabel({ id: orderId })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: `The label could not be bought: ${SHIPPO_LABEL_ERROR_MESSAGE}`,
+    });
     expect(await labelsOf(orderId)).toEqual([expect.objectContaining({ status: "failed", errorMessage: SHIPPO_LABEL_ERROR_MESSAGE })]);
   });
 

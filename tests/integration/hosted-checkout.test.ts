@@ -15,8 +15,22 @@ import { addProduct, runRoute } from "./store-helpers";
 // Stripe configured, a browser without JavaScript: the pay page sends the buyer to Stripe's hosted
 // Checkout, and the return page or the webhook confirms the order through the one service.
 const WEBHOOK_SECRET = "whsec_hosted";
-const ctx = createTestContext({ STRIPE_SECRET_KEY: "sk_test_hosted", STRIPE_PUBLISHABLE_KEY: "pk_test_hosted", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, BRAND_NAME: "Legacy" });
-const customer = { email: "nojs@example.com", name: "Noah Script", phone: "", street: "350 5th Ave", city: "New York", state: "NY", zipCode: "10001", country: "US" };
+const ctx = createTestContext({
+  STRIPE_SECRET_KEY: "sk_test_hosted",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_hosted",
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  BRAND_NAME: "Legacy",
+});
+const customer = {
+  email: "nojs@example.com",
+  name: "Noah Script",
+  phone: "",
+  street: "350 5th Ave",
+  city: "New York",
+  state: "NY",
+  zipCode: "10001",
+  country: "US",
+};
 let productId: number;
 
 beforeAll(async () => {
@@ -29,22 +43,41 @@ afterAll(() => stripeState.reset());
 async function sentToStripe() {
   const jar = new CookieJar();
   await api("POST", "/api/cart", { body: { productId, quantity: 2 }, jar });
-  const processed = await runRoute(checkoutPage.action, { path: "/checkout", form: { intent: "process", ...customer, shippingMethod: "usps-ground_saver" }, jar });
+  const processed = await runRoute(checkoutPage.action, {
+    path: "/checkout",
+    form: { intent: "process", ...customer, shippingMethod: "usps-ground_saver" },
+    jar,
+  });
   const paymentIntentId = (processed.headers.get("Location") ?? "").split("/").pop()!;
   expect(paymentIntentId).toMatch(/^pi_/);
   const order = await ctx.db.selectFrom("orders").selectAll().where("paymentIntentId", "=", paymentIntentId).executeTakeFirstOrThrow();
-  const button = await runRoute<PayActionData>(payPage.action, { path: `/checkout/pay/${paymentIntentId}`, params: { paymentIntentId }, form: {}, jar });
+  const button = await runRoute<PayActionData>(payPage.action, {
+    path: `/checkout/pay/${paymentIntentId}`,
+    params: { paymentIntentId },
+    form: {},
+    jar,
+  });
   return { jar, paymentIntentId, order, button };
 }
 
 const success = (query: string) => runRoute<SuccessData>(successPage.loader, { path: `/checkout-success${query}` });
 const orderOf = (id: number) => ctx.db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-const mailsTo = async () => ctx.db.selectFrom("mailMessages").select("subject").where("toAddress", "=", customer.email).where("tag", "=", "order-confirmation").execute();
+const mailsTo = async () =>
+  ctx.db
+    .selectFrom("mailMessages")
+    .select("subject")
+    .where("toAddress", "=", customer.email)
+    .where("tag", "=", "order-confirmation")
+    .execute();
 
 async function deliver(event: object) {
   const payload = JSON.stringify(event);
   const signature = new Stripe("sk_test_hosted").webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-  const request = new Request("http://localhost/api/webhooks/stripe", { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": signature }, body: payload });
+  const request = new Request("http://localhost/api/webhooks/stripe", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+    body: payload,
+  });
   return send(request);
 }
 
@@ -60,7 +93,12 @@ describe("paying on Stripe's hosted Checkout without JavaScript", () => {
     const number = paymentIntentId.slice(-8).toUpperCase();
     expect(sent!.params).toEqual({
       mode: "payment",
-      line_items: { "0": { quantity: "1", price_data: { currency: "usd", unit_amount: String(order.totalCents), product_data: { name: `Legacy order #${number}` } } } },
+      line_items: {
+        "0": {
+          quantity: "1",
+          price_data: { currency: "usd", unit_amount: String(order.totalCents), product_data: { name: `Legacy order #${number}` } },
+        },
+      },
       customer_email: customer.email,
       client_reference_id: String(order.id),
       metadata: { orderId: String(order.id) },
@@ -76,7 +114,12 @@ describe("paying on Stripe's hosted Checkout without JavaScript", () => {
     // A second click a minute later (or back from Stripe's page) gets the same session, not an error.
     ctx.clock.advance(60_000);
     try {
-      const again = await runRoute<PayActionData>(payPage.action, { path: `/checkout/pay/${paymentIntentId}`, params: { paymentIntentId }, form: {}, jar });
+      const again = await runRoute<PayActionData>(payPage.action, {
+        path: `/checkout/pay/${paymentIntentId}`,
+        params: { paymentIntentId },
+        form: {},
+        jar,
+      });
       expect(again.status).toBe(303);
       expect(again.headers.get("Location")).toBe(session!.url);
     } finally {
@@ -98,7 +141,10 @@ describe("paying on Stripe's hosted Checkout without JavaScript", () => {
     const page = await success(`?session_id=${session.id}`);
     expect(page.status).toBe(302);
     expect(page.headers.get("Location")).toBe(`/checkout-success?payment_intent=${paidIntent}`);
-    expect((await success(`?payment_intent=${paidIntent}`)).data).toEqual({ state: "paid", orderNumber: paidIntent.slice(-8).toUpperCase() });
+    expect((await success(`?payment_intent=${paidIntent}`)).data).toEqual({
+      state: "paid",
+      orderNumber: paidIntent.slice(-8).toUpperCase(),
+    });
 
     const row = await orderOf(order.id);
     expect(row).toMatchObject({ status: "processing", paymentIntentId: paidIntent });
@@ -136,7 +182,10 @@ describe("paying on Stripe's hosted Checkout without JavaScript", () => {
     expect(warn).toHaveBeenCalledOnce();
     warn.mockRestore();
     expect(page.headers.get("Location")).toBe(`/checkout-success?payment_intent=${paymentIntentId}`);
-    expect((await success(`?session_id=${session.id}`)).data).toEqual({ state: "paid", orderNumber: paymentIntentId.slice(-8).toUpperCase() });
+    expect((await success(`?session_id=${session.id}`)).data).toEqual({
+      state: "paid",
+      orderNumber: paymentIntentId.slice(-8).toUpperCase(),
+    });
     expect(await orderOf(order.id)).toMatchObject({ paymentIntentId, status: "processing" });
     const refunds = [...stripeState.refunds.values()].filter((r) => r.payment_intent === session.payment_intent);
     expect(refunds.map((r) => r.amount)).toEqual([order.totalCents]);
@@ -176,16 +225,27 @@ describe("paying on Stripe's hosted Checkout without JavaScript", () => {
     const first = await success(query);
     expect(first.status).toBe(302);
     expect(first.headers.get("Location")).toBe(`/checkout-success?payment_intent=${paymentIntentId}`);
-    expect((await success(`?payment_intent=${paymentIntentId}`)).data).toEqual({ state: "paid", orderNumber: paymentIntentId.slice(-8).toUpperCase() });
+    expect((await success(`?payment_intent=${paymentIntentId}`)).data).toEqual({
+      state: "paid",
+      orderNumber: paymentIntentId.slice(-8).toUpperCase(),
+    });
   });
 
   it("refuses an expired hold and an unknown session, and needs Stripe for a session id", async () => {
     const { paymentIntentId, jar } = await sentToStripe();
     ctx.clock.advance((ctx.config.holdMinutes + 1) * 60_000);
     try {
-      const late = await runRoute<PayActionData>(payPage.action, { path: `/checkout/pay/${paymentIntentId}`, params: { paymentIntentId }, form: {}, jar });
+      const late = await runRoute<PayActionData>(payPage.action, {
+        path: `/checkout/pay/${paymentIntentId}`,
+        params: { paymentIntentId },
+        form: {},
+        jar,
+      });
       expect(late.status).toBe(409);
-      expect(late.data.notice).toMatchObject({ title: "Payment Failed", description: "Your reservation ran out and the items went back on sale. Process the order again to reserve them." });
+      expect(late.data.notice).toMatchObject({
+        title: "Payment Failed",
+        description: "Your reservation ran out and the items went back on sale. Process the order again to reserve them.",
+      });
     } finally {
       ctx.clock.advance(-(ctx.config.holdMinutes + 1) * 60_000);
     }

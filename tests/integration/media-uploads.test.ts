@@ -35,11 +35,22 @@ const ftyp = (major: string, ...compatible: string[]) =>
 const SAMPLES = {
   mp4: ftyp("isom", "isom", "iso2", "avc1", "mp41"),
   mov: ftyp("qt  ", "qt  "),
-  webm: bytes([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0x82, 0x84], "webm", Buffer.alloc(60).toString("latin1")),
+  webm: bytes(
+    [0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0x82, 0x84],
+    "webm",
+    Buffer.alloc(60).toString("latin1"),
+  ),
   mkv: bytes([0x1a, 0x45, 0xdf, 0xa3, 0xa3, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x88], "matroska", Buffer.alloc(60).toString("latin1")),
   mp3Id3: bytes("ID3", [4, 0, 0, 0, 0, 0, 0], [0xff, 0xfb, 0x90, 0x64], Buffer.alloc(80).toString("latin1")),
   mp3Frame: bytes([0xff, 0xfb, 0x90, 0x64], Buffer.alloc(120).toString("latin1")),
-  wav: bytes("RIFF", [36, 0, 0, 0], "WAVEfmt ", [16, 0, 0, 0, 1, 0, 1, 0, 0x44, 0xac, 0, 0, 0x88, 0x58, 1, 0, 2, 0, 16, 0], "data", [0, 0, 0, 0]),
+  wav: bytes(
+    "RIFF",
+    [36, 0, 0, 0],
+    "WAVEfmt ",
+    [16, 0, 0, 0, 1, 0, 1, 0, 0x44, 0xac, 0, 0, 0x88, 0x58, 1, 0, 2, 0, 16, 0],
+    "data",
+    [0, 0, 0, 0],
+  ),
   ogg: bytes("OggS", [0, 2], Buffer.alloc(22).toString("latin1"), [1, 0x1e, 1], "vorbis", Buffer.alloc(40).toString("latin1")),
   m4a: ftyp("M4A ", "M4A ", "mp42", "isom"),
   text: Buffer.from("This is a plain text file that somebody renamed to look like a clip.\n".repeat(3)),
@@ -107,7 +118,11 @@ describe("POST /api/admin/upload-video and upload-audio", () => {
     expect(fs.readFileSync(file).equals(SAMPLES[sample])).toBe(true);
     expect(storedFiles()).toEqual([path.basename(url)]);
 
-    const served = await uploadsRoute.loader({ request: new Request(`http://localhost${url}`), params: { "*": url.slice("/uploads/".length) }, context: {} });
+    const served = await uploadsRoute.loader({
+      request: new Request(`http://localhost${url}`),
+      params: { "*": url.slice("/uploads/".length) },
+      context: {},
+    });
     expect(served.status).toBe(200);
     expect(served.headers.get("Content-Type")).toMatch(ext === ".mp3" ? "audio/mpeg" : ext === ".wav" ? "audio/wav" : /^video\//);
   });
@@ -134,7 +149,10 @@ describe("POST /api/admin/upload-video and upload-audio", () => {
       "Content-Length": String(MEDIA_MAX_BYTES + 1024 * 1024),
     });
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ message: "Video size should be less than 50MB.", errors: { video: ["Video size should be less than 50MB."] } });
+    expect(await response.json()).toEqual({
+      message: "Video size should be less than 50MB.",
+      errors: { video: ["Video size should be less than 50MB."] },
+    });
   });
 
   it("stops a streamed upload at 50MB with 413 and leaves no file behind", async () => {

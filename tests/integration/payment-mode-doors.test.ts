@@ -20,7 +20,8 @@ async function checkoutPayment(ctx: TestContext) {
   return page.data.payment;
 }
 
-const localConfirm = () => api("POST", "/api/local-payments/confirm", { body: { clientSecret: "pi_local_x_secret_y", cardNumber: "4242424242424242" } });
+const localConfirm = () =>
+  api("POST", "/api/local-payments/confirm", { body: { clientSecret: "pi_local_x_secret_y", cardNumber: "4242424242424242" } });
 const webhook = () => api("POST", "/api/webhooks/stripe", { body: "{}" });
 
 describe("the payment mode at the doors", () => {

@@ -66,8 +66,7 @@ async function samples() {
   };
 }
 
-const filesOf = (imagePath: string) =>
-  [400, 800, 1200].map((w) => path.join(ctx.config.uploadsDir, `${imagePath}-${w}.webp`));
+const filesOf = (imagePath: string) => [400, 800, 1200].map((w) => path.join(ctx.config.uploadsDir, `${imagePath}-${w}.webp`));
 
 async function images(productId: number): Promise<AdminProductImage[]> {
   const response = await api("GET", `/api/admin/products/${productId}/images`, { jar: admin });
@@ -123,9 +122,15 @@ describe("uploading product images", () => {
   it("accepts a phone's JPEG with a gain map or a motion-photo video after the picture", async () => {
     const productId = await addProduct(ctx, { name: "Phone Tee" });
     const { jpeg } = await samples();
-    const gainMap = await sharp({ create: { width: 32, height: 24, channels: 3, background: "#808080" } }).jpeg().toBuffer();
+    const gainMap = await sharp({ create: { width: 32, height: 24, channels: 3, background: "#808080" } })
+      .jpeg()
+      .toBuffer();
     // An MP4's first box: size, "ftyp", brand; then the movie data.
-    const video = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypmp42\0\0\0\0mp42isom", "latin1"), crypto.randomBytes(2048)]);
+    const video = Buffer.concat([
+      Buffer.from([0, 0, 0, 0x18]),
+      Buffer.from("ftypmp42\0\0\0\0mp42isom", "latin1"),
+      crypto.randomBytes(2048),
+    ]);
     for (const [name, bytes] of [
       ["mpf.jpg", Buffer.concat([jpeg.bytes, gainMap])],
       ["motion.jpg", Buffer.concat([jpeg.bytes, video])],
@@ -138,7 +143,11 @@ describe("uploading product images", () => {
       expect([meta.format, meta.width]).toEqual(["webp", Math.min(400, (await sharp(jpeg.bytes).metadata()).width!)]);
     }
     // An archive after a JPEG is still a second file riding along.
-    const zip = await addImage(productId, { bytes: Buffer.concat([jpeg.bytes, Buffer.from("PK\x03\x04 an archive follows", "latin1")]), name: "zip.jpg", type: "image/jpeg" });
+    const zip = await addImage(productId, {
+      bytes: Buffer.concat([jpeg.bytes, Buffer.from("PK\x03\x04 an archive follows", "latin1")]),
+      name: "zip.jpg",
+      type: "image/jpeg",
+    });
     expect(zip.status).toBe(415);
     expect(await images(productId)).toHaveLength(2);
   });
@@ -260,7 +269,10 @@ describe("the primary image", () => {
     expect(await response.json()).toEqual({ message: "Image deleted.", id: a.id, productId });
     expect(filesOf(a.imagePath!).some((f) => fs.existsSync(f))).toBe(false);
     const left = await images(productId);
-    expect(left.map((i) => [i.id, i.isPrimary])).toEqual([[c.id, true], [b.id, false]]);
+    expect(left.map((i) => [i.id, i.isPrimary])).toEqual([
+      [c.id, true],
+      [b.id, false],
+    ]);
     expect((await getAdminProduct(ctx, productId)).imageUrl).toBe(c.imageUrl);
 
     await deleteProductImage(ctx, c.id);

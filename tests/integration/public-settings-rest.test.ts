@@ -106,7 +106,9 @@ describe("GET /api/countdown-text", () => {
 
 /** The countdown exactly as the server puts it into the page's HTML. */
 const countdownHtml = (data: { countdownDate: string; now: string }) =>
-  renderToStaticMarkup(createElement(StaticRouter, { location: "/" }, createElement(Countdown, { target: data.countdownDate, serverNow: data.now })));
+  renderToStaticMarkup(
+    createElement(StaticRouter, { location: "/" }, createElement(Countdown, { target: data.countdownDate, serverNow: data.now })),
+  );
 
 describe("the landing page loader", () => {
   it("hands the page the settings, the brand and the server's clock", async () => {

@@ -150,7 +150,9 @@ describe("Secure cookies", () => {
   it("are Secure over a plain-http request when PUBLIC_URL is https (TLS ends at a proxy)", async () => {
     ctx.config.publicUrl = "https://shop.example";
     const browser = new Browser("http://127.0.0.1:3000");
-    const posted = await browser.send(loginAction, "/auth", { form: { username: "boss", password: "boss-password", redirectTo: "/admin" } });
+    const posted = await browser.send(loginAction, "/auth", {
+      form: { username: "boss", password: "boss-password", redirectTo: "/admin" },
+    });
     expect(posted.status).toBe(302);
     expect(isSecure(browser.received("session")[0])).toBe(true);
   });

@@ -1,13 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { Invalid } from "../../server/errors";
-import {
-  SETTING_KEYS,
-  getPublicSettings,
-  getSetting,
-  getSettingValue,
-  setSetting,
-  type SettingKey,
-} from "../../server/services/settings";
+import { SETTING_KEYS, getPublicSettings, getSetting, getSettingValue, setSetting, type SettingKey } from "../../server/services/settings";
 import { createTestContext } from "../setup/context";
 
 const ctx = createTestContext({ BRAND_NAME: "Legacy" });
@@ -71,8 +64,13 @@ describe("settings", () => {
   });
 
   it("lists exactly the six spec keys", () => {
-    expect([...SETTING_KEYS].sort()).toEqual(
-      ["background_music", "background_video", "countdown_date", "countdown_text", "homepage_subtitle", "homepage_tagline"],
-    );
+    expect([...SETTING_KEYS].sort()).toEqual([
+      "background_music",
+      "background_video",
+      "countdown_date",
+      "countdown_text",
+      "homepage_subtitle",
+      "homepage_tagline",
+    ]);
   });
 });

@@ -28,7 +28,10 @@ const customer = {
 let hoodieId: number;
 let capId: number;
 
-async function product(c: TestContext, values: { name: string; priceCents: number; weight: number; length: number; width: number; height: number }) {
+async function product(
+  c: TestContext,
+  values: { name: string; priceCents: number; weight: number; length: number; width: number; height: number },
+) {
   const row = await c.db
     .insertInto("products")
     .values({ description: `${values.name} for the Shippo tests`, inventory: 50, ...values })
@@ -60,12 +63,26 @@ describe("Shippo rates", () => {
   it("asks Shippo for a shipment from the ship-from address with the bag's parcel, and maps the rates cheapest first", async () => {
     await bag("rates-1", hoodieId, 2);
     await bag("rates-1", capId, 1);
-    const rates = await quoteShipping(ctx, "rates-1", { street: "1 Main St", city: "Albany", state: "NY", zipCode: "12207", country: "US" });
+    const rates = await quoteShipping(ctx, "rates-1", {
+      street: "1 Main St",
+      city: "Albany",
+      state: "NY",
+      zipCode: "12207",
+      country: "US",
+    });
 
     const [sent] = shippoState.shipmentRequests();
     const from = shipFromAddress();
     expect(sent).toMatchObject({
-      address_from: { name: from.name, street1: from.street1, city: from.city, state: from.state, zip: from.zip, country: from.country, phone: from.phone },
+      address_from: {
+        name: from.name,
+        street1: from.street1,
+        city: from.city,
+        state: from.state,
+        zip: from.zip,
+        country: from.country,
+        phone: from.phone,
+      },
       address_to: { street1: "1 Main St", city: "Albany", state: "NY", zip: "12207", country: "US" },
       // 2 × 2 lb + 0.5 lb, in the largest item's box.
       parcels: [{ length: "14", width: "11", height: "5", distance_unit: "in", weight: "4.5", mass_unit: "lb" }],
@@ -74,17 +91,44 @@ describe("Shippo rates", () => {
 
     // The mock prices per started pound: 5 lb.
     expect(rates.map(({ providerRateId: _, ...r }) => r)).toEqual([
-      { key: "usps-usps_ground_advantage", carrier: "USPS", method: "usps_ground_advantage", costCents: 545 + 4 * 70, description: "Ground Advantage", estimatedDays: 5 },
-      { key: "usps-usps_priority", carrier: "USPS", method: "usps_priority", costCents: 945 + 4 * 120, description: "Priority Mail", estimatedDays: 2 },
+      {
+        key: "usps-usps_ground_advantage",
+        carrier: "USPS",
+        method: "usps_ground_advantage",
+        costCents: 545 + 4 * 70,
+        description: "Ground Advantage",
+        estimatedDays: 5,
+      },
+      {
+        key: "usps-usps_priority",
+        carrier: "USPS",
+        method: "usps_priority",
+        costCents: 945 + 4 * 120,
+        description: "Priority Mail",
+        estimatedDays: 2,
+      },
       { key: "ups-ups_ground", carrier: "UPS", method: "ups_ground", costCents: 1189 + 4 * 105, description: "Ground", estimatedDays: 4 },
-      { key: "usps-usps_priority_express", carrier: "USPS", method: "usps_priority_express", costCents: 3085 + 4 * 260, description: "Priority Mail Express", estimatedDays: 1 },
+      {
+        key: "usps-usps_priority_express",
+        carrier: "USPS",
+        method: "usps_priority_express",
+        costCents: 3085 + 4 * 260,
+        description: "Priority Mail Express",
+        estimatedDays: 1,
+      },
     ]);
     for (const rate of rates) expect(shippoState.rates.has(rate.providerRateId!)).toBe(true);
   });
 
   it("quotes international addresses with the carriers Shippo offers there", async () => {
     await bag("rates-intl", capId, 1);
-    const rates = await quoteShipping(ctx, "rates-intl", { street: "10 Downing St", city: "London", state: "", zipCode: "SW1A 2AA", country: "GB" });
+    const rates = await quoteShipping(ctx, "rates-intl", {
+      street: "10 Downing St",
+      city: "London",
+      state: "",
+      zipCode: "SW1A 2AA",
+      country: "GB",
+    });
     expect(rates.map((r) => [r.key, r.carrier, r.method, r.costCents])).toEqual([
       ["usps-usps_priority_mail_international", "USPS", "usps_priority_mail_international", 4480],
       ["dhlexpress-dhl_express_worldwide", "DHL Express", "dhl_express_worldwide", 5210],
@@ -100,8 +144,16 @@ describe("Shippo rates", () => {
       expect(rates.length).toBeGreaterThan(0);
       for (const rate of rates) {
         const input = processOrderSchema.parse({ customerInfo: { ...customer, ...address }, shippingMethod: rate.key });
-        const { orderSummary } = await processOrder(ctx, { sessionId: "rates-keys", customer: input.customerInfo, shippingMethod: input.shippingMethod });
-        const order = await ctx.db.selectFrom("orders").select(["shippingMethod", "shippingCents"]).where("id", "=", orderSummary.orderId).executeTakeFirstOrThrow();
+        const { orderSummary } = await processOrder(ctx, {
+          sessionId: "rates-keys",
+          customer: input.customerInfo,
+          shippingMethod: input.shippingMethod,
+        });
+        const order = await ctx.db
+          .selectFrom("orders")
+          .select(["shippingMethod", "shippingCents"])
+          .where("id", "=", orderSummary.orderId)
+          .executeTakeFirstOrThrow();
         expect(order).toEqual({ shippingMethod: rate.key, shippingCents: rate.costCents });
       }
     }
@@ -109,7 +161,13 @@ describe("Shippo rates", () => {
 
   it("gives no rates for an address no carrier serves, and Process Order refuses it", async () => {
     await bag("rates-none", capId, 1);
-    const nowhere = { street: "1 Nowhere Rd", city: "Nowhere", state: "NY", zipCode: SHIPPO_TEST_ADDRESSES.undeliverableZip, country: "US" };
+    const nowhere = {
+      street: "1 Nowhere Rd",
+      city: "Nowhere",
+      state: "NY",
+      zipCode: SHIPPO_TEST_ADDRESSES.undeliverableZip,
+      country: "US",
+    };
     expect(await quoteShipping(ctx, "rates-none", nowhere)).toEqual([]);
     await expect(
       processOrder(ctx, { sessionId: "rates-none", customer: { ...customer, ...nowhere }, shippingMethod: "usps-usps_ground_advantage" }),
@@ -120,12 +178,27 @@ describe("Shippo rates", () => {
     const shipping = shippingFor(ctx);
     expect(shipping.mode).toBe("shippo");
     // No country: the SDK lets it through (we send ""), Shippo answers 400 with the field's errors.
-    expect(await shipping.quote({ street: "1 Main St", city: "Albany", state: "NY", zipCode: "12207", country: "" }, { weightLbs: 1, lengthIn: 12, widthIn: 9, heightIn: 6 })).toEqual([]);
+    expect(
+      await shipping.quote(
+        { street: "1 Main St", city: "Albany", state: "NY", zipCode: "12207", country: "" },
+        { weightLbs: 1, lengthIn: 12, widthIn: 9, heightIn: 6 },
+      ),
+    ).toEqual([]);
   });
 
   it("reads the ship-from address from SHIP_FROM_* with a New York default", () => {
     expect(shipFromAddress({})).toMatchObject({ city: "Brooklyn", state: "NY", zip: "11232", country: "US" });
-    expect(shipFromAddress({ SHIP_FROM_NAME: "Depot", SHIP_FROM_STREET: "5 Dock Rd", SHIP_FROM_CITY: "Newark", SHIP_FROM_STATE: "NJ", SHIP_FROM_ZIP: "07114", SHIP_FROM_PHONE: "+1 973 555 0100", SHIP_FROM_EMAIL: "depot@example.com" })).toEqual({
+    expect(
+      shipFromAddress({
+        SHIP_FROM_NAME: "Depot",
+        SHIP_FROM_STREET: "5 Dock Rd",
+        SHIP_FROM_CITY: "Newark",
+        SHIP_FROM_STATE: "NJ",
+        SHIP_FROM_ZIP: "07114",
+        SHIP_FROM_PHONE: "+1 973 555 0100",
+        SHIP_FROM_EMAIL: "depot@example.com",
+      }),
+    ).toEqual({
       name: "Depot",
       street1: "5 Dock Rd",
       city: "Newark",
@@ -155,7 +228,11 @@ describe("Shippo labels", () => {
     expect(labels[0]).toMatchObject({ status: "created", carrier: "USPS", costCents: 615, errorMessage: null });
     expect(labels[0]!.trackingNumber).toMatch(/^9400\d{18}$/);
     expect(labels[0]!.labelUrl).toMatch(/^https:\/\/deliver\.goshippo\.com\/[0-9a-f]{32}\.pdf\?/);
-    const order = await ctx.db.selectFrom("orders").select(["shippingMethod", "shippingCents"]).where("id", "=", orderId).executeTakeFirstOrThrow();
+    const order = await ctx.db
+      .selectFrom("orders")
+      .select(["shippingMethod", "shippingCents"])
+      .where("id", "=", orderId)
+      .executeTakeFirstOrThrow();
     expect(order).toEqual({ shippingMethod: "usps-usps_ground_advantage", shippingCents: 615 });
   });
 
@@ -164,11 +241,26 @@ describe("Shippo labels", () => {
     expect(outcome).toMatchObject({ status: "paid", firstTime: true });
     expect(shippoState.transactionRequests()).toHaveLength(1);
     const labels = await ctx.db.selectFrom("shippingLabels").selectAll().where("orderId", "=", orderId).execute();
-    expect(labels).toEqual([expect.objectContaining({ status: "failed", errorMessage: SHIPPO_LABEL_ERROR_MESSAGE, carrier: "USPS", labelUrl: "", trackingNumber: "" })]);
+    expect(labels).toEqual([
+      expect.objectContaining({
+        status: "failed",
+        errorMessage: SHIPPO_LABEL_ERROR_MESSAGE,
+        carrier: "USPS",
+        labelUrl: "",
+        trackingNumber: "",
+      }),
+    ]);
     const order = await ctx.db.selectFrom("orders").select(["status", "paidAt"]).where("id", "=", orderId).executeTakeFirstOrThrow();
     expect(order.status).toBe("processing");
     expect(order.paidAt).not.toBeNull();
-    expect(await ctx.db.selectFrom("mailMessages").select("id").where("toAddress", "=", customer.email).where("subject", "like", `%#${outcome.orderNumber}%`).execute()).toHaveLength(1);
+    expect(
+      await ctx.db
+        .selectFrom("mailMessages")
+        .select("id")
+        .where("toAddress", "=", customer.email)
+        .where("subject", "like", `%#${outcome.orderNumber}%`)
+        .execute(),
+    ).toHaveLength(1);
   });
 });
 
@@ -177,7 +269,11 @@ describe("international labels", () => {
     const sessionId = "label-abroad";
     await bag(sessionId, capId, 2);
     const london = { street: "10 Downing St", city: "London", state: "", zipCode: "SW1A 2AA", country: "GB" };
-    const order = await processOrder(ctx, { sessionId, customer: { ...customer, ...london }, shippingMethod: "usps-usps_priority_mail_international" });
+    const order = await processOrder(ctx, {
+      sessionId,
+      customer: { ...customer, ...london },
+      shippingMethod: "usps-usps_priority_mail_international",
+    });
     await payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242 4242 4242 4242" });
     expect(await confirmPayment(ctx, order.paymentIntentId)).toMatchObject({ status: "paid", firstTime: true });
 
@@ -190,7 +286,17 @@ describe("international labels", () => {
       contents_type: "MERCHANDISE",
       non_delivery_option: "RETURN",
       incoterm: "DDU",
-      items: [{ description: "Cap", quantity: 2, net_weight: "1", mass_unit: "lb", value_amount: "60.00", value_currency: "USD", origin_country: "US" }],
+      items: [
+        {
+          description: "Cap",
+          quantity: 2,
+          net_weight: "1",
+          mass_unit: "lb",
+          value_amount: "60.00",
+          value_currency: "USD",
+          origin_country: "US",
+        },
+      ],
     });
     const labels = await ctx.db.selectFrom("shippingLabels").selectAll().where("orderId", "=", order.orderSummary.orderId).execute();
     expect(labels).toEqual([expect.objectContaining({ status: "created", carrier: "USPS", errorMessage: null })]);
@@ -200,7 +306,9 @@ describe("international labels", () => {
     const provider = shippingFor(ctx);
     const to = { name: "Ada", street: "10 Downing St", city: "London", state: "", zipCode: "SW1A 2AA", country: "GB" };
     const parcel = { weightLbs: 1, lengthIn: 8, widthIn: 8, heightIn: 5 };
-    await expect(provider.buyLabel({ orderId: 1, to, parcel, methodKey: "usps-usps_priority_mail_international" })).rejects.toThrow(SHIPPO_CUSTOMS_REQUIRED_MESSAGE);
+    await expect(provider.buyLabel({ orderId: 1, to, parcel, methodKey: "usps-usps_priority_mail_international" })).rejects.toThrow(
+      SHIPPO_CUSTOMS_REQUIRED_MESSAGE,
+    );
   });
 });
 
@@ -209,7 +317,12 @@ describe("the admin's shipping test", () => {
     const result = await testShippingLabel(ctx);
     expect(result).toEqual({
       message: expect.stringContaining("Shippo test label"),
-      details: { trackingNumber: expect.stringMatching(/^9400\d{18}$/), carrier: "USPS", cost: 5.45, labelUrl: expect.stringMatching(/^https:\/\/deliver\.goshippo\.com\//) },
+      details: {
+        trackingNumber: expect.stringMatching(/^9400\d{18}$/),
+        carrier: "USPS",
+        cost: 5.45,
+        labelUrl: expect.stringMatching(/^https:\/\/deliver\.goshippo\.com\//),
+      },
     });
     expect(shippoState.shipmentRequests()[0]).toMatchObject({
       address_to: { street1: "215 Clayton St", zip: "94117", country: "US" },
@@ -221,7 +334,12 @@ describe("the admin's shipping test", () => {
     const result = await testShippingLabel(localCtx);
     expect(result).toEqual({
       message: expect.stringContaining("Local test label"),
-      details: { trackingNumber: expect.stringMatching(/^LOCAL/), carrier: "USPS", cost: 5.95, labelUrl: expect.stringMatching(/^\/api\/admin\/labels\/0-[0-9a-f]+\.pdf$/) },
+      details: {
+        trackingNumber: expect.stringMatching(/^LOCAL/),
+        carrier: "USPS",
+        cost: 5.95,
+        labelUrl: expect.stringMatching(/^\/api\/admin\/labels\/0-[0-9a-f]+\.pdf$/),
+      },
     });
     // Kept outside the public uploads: the label carries the customer's address.
     const file = path.join(localCtx.config.dataDir, "labels", path.basename(result.details.labelUrl));

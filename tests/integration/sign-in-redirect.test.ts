@@ -38,7 +38,12 @@ async function signInWith(path: string, route: (typeof screens)[number][1], redi
  * Where the browser ends up: a sign-in answers with one hop back to the login screen (which checks
  * that the session cookie was kept, decision 0011), and that screen sends it on.
  */
-async function landing(path: string, route: (typeof screens)[number][1], signedIn: { status: number; headers: Headers }, jar = new CookieJar()) {
+async function landing(
+  path: string,
+  route: (typeof screens)[number][1],
+  signedIn: { status: number; headers: Headers },
+  jar = new CookieJar(),
+) {
   expect(signedIn.status).toBe(302);
   const hop = signedIn.headers.get("Location") ?? "";
   expect(hop.startsWith(`${path}?`)).toBe(true);

@@ -13,7 +13,11 @@ import { createTestContext } from "../setup/context";
 import { api, send } from "../setup/http";
 
 const WEBHOOK_SECRET = "whsec_test";
-const ctx = createTestContext({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
+const ctx = createTestContext({
+  STRIPE_SECRET_KEY: "sk_test_x",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_x",
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+});
 const unconfigured = createTestContext();
 const stripe = new Stripe("sk_test_x");
 
@@ -30,7 +34,13 @@ const customer = {
 let teeId: number;
 
 beforeAll(async () => {
-  teeId = (await ctx.db.insertInto("products").values({ name: "Tee", description: "A plain tee for the Stripe tests", priceCents: 4999, discountPercent: 15, inventory: 100 }).returning("id").executeTakeFirstOrThrow()).id;
+  teeId = (
+    await ctx.db
+      .insertInto("products")
+      .values({ name: "Tee", description: "A plain tee for the Stripe tests", priceCents: 4999, discountPercent: 15, inventory: 100 })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
   useAppContextForTests(ctx);
 });
 afterAll(() => stripeState.reset());
@@ -46,18 +56,26 @@ async function checkout(sessionId: string, quantity = 1) {
 async function deliver(event: object | string, options: { secret?: string; signature?: string | null } = {}) {
   const payload = typeof event === "string" ? event : JSON.stringify(event);
   const signature =
-    options.signature === undefined ? stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET }) : options.signature;
-  const headers = new Headers({ "Content-Type": "application/json; charset=utf-8", "User-Agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)" });
+    options.signature === undefined
+      ? stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET })
+      : options.signature;
+  const headers = new Headers({
+    "Content-Type": "application/json; charset=utf-8",
+    "User-Agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+  });
   if (signature !== null) headers.set("Stripe-Signature", signature);
   const request = new Request("http://localhost/api/webhooks/stripe", { method: "POST", headers, body: payload });
   return send(request);
 }
 
 const orderRow = (id: number) => ctx.db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-const holdsOf = async (id: number) => (await ctx.db.selectFrom("inventoryHolds").select("status").where("orderId", "=", id).execute()).map((h) => h.status);
+const holdsOf = async (id: number) =>
+  (await ctx.db.selectFrom("inventoryHolds").select("status").where("orderId", "=", id).execute()).map((h) => h.status);
 const labelsOf = (id: number) => ctx.db.selectFrom("shippingLabels").selectAll().where("orderId", "=", id).execute();
-const mailsFor = (orderNumber: string) => ctx.db.selectFrom("mailMessages").selectAll().where("subject", "like", `%#${orderNumber}%`).execute();
-const inventory = async () => (await ctx.db.selectFrom("products").select("inventory").where("id", "=", teeId).executeTakeFirstOrThrow()).inventory;
+const mailsFor = (orderNumber: string) =>
+  ctx.db.selectFrom("mailMessages").selectAll().where("subject", "like", `%#${orderNumber}%`).execute();
+const inventory = async () =>
+  (await ctx.db.selectFrom("products").select("inventory").where("id", "=", teeId).executeTakeFirstOrThrow()).inventory;
 
 describe("Stripe PaymentIntents", () => {
   it("Process Order creates a PaymentIntent in cents and USD, with the order id and an idempotency key", async () => {
@@ -82,7 +100,12 @@ describe("Stripe PaymentIntents", () => {
     expect((await orderRow(order.orderId)).paymentIntentId).toBe(order.paymentIntentId);
 
     // A retried create with the same key gets the same PaymentIntent back, as from Stripe.
-    const again = await paymentsFor(ctx).createIntent({ amountCents: totalCents, orderId: order.orderId, email: customer.email, idempotencyKey: sent!.idempotencyKey! });
+    const again = await paymentsFor(ctx).createIntent({
+      amountCents: totalCents,
+      orderId: order.orderId,
+      email: customer.email,
+      idempotencyKey: sent!.idempotencyKey!,
+    });
     expect(again).toEqual({ id: order.paymentIntentId, clientSecret: order.clientSecret });
     expect([...stripeState.intents.values()].filter((i) => i.metadata.orderId === String(order.orderId))).toHaveLength(1);
   });
@@ -113,19 +136,30 @@ describe("Stripe PaymentIntents", () => {
     stripeState.succeed(order.paymentIntentId);
     await confirmPayment(ctx, order.paymentIntentId);
     const payments = paymentsFor(ctx);
-    const first = await payments.refund({ paymentIntentId: order.paymentIntentId, amountCents: 500, idempotencyKey: `refund-${order.orderId}-1` });
+    const first = await payments.refund({
+      paymentIntentId: order.paymentIntentId,
+      amountCents: 500,
+      idempotencyKey: `refund-${order.orderId}-1`,
+    });
     expect(first.status).toBe("succeeded");
     const [sent] = stripeState.seen("POST", "/v1/refunds");
-    expect(sent).toMatchObject({ idempotencyKey: `refund-${order.orderId}-1`, params: { payment_intent: order.paymentIntentId, amount: "500" } });
+    expect(sent).toMatchObject({
+      idempotencyKey: `refund-${order.orderId}-1`,
+      params: { payment_intent: order.paymentIntentId, amount: "500" },
+    });
 
-    const retried = await payments.refund({ paymentIntentId: order.paymentIntentId, amountCents: 500, idempotencyKey: `refund-${order.orderId}-1` });
+    const retried = await payments.refund({
+      paymentIntentId: order.paymentIntentId,
+      amountCents: 500,
+      idempotencyKey: `refund-${order.orderId}-1`,
+    });
     expect(retried.id).toBe(first.id);
     expect([...stripeState.refunds.values()].filter((r) => r.payment_intent === order.paymentIntentId)).toHaveLength(1);
 
     const totalCents = Math.round(order.orderSummary.total * 100);
-    await expect(payments.refund({ paymentIntentId: order.paymentIntentId, amountCents: totalCents, idempotencyKey: `refund-${order.orderId}-2` })).rejects.toThrow(
-      "is greater than unrefunded amount",
-    );
+    await expect(
+      payments.refund({ paymentIntentId: order.paymentIntentId, amountCents: totalCents, idempotencyKey: `refund-${order.orderId}-2` }),
+    ).rejects.toThrow("is greater than unrefunded amount");
   });
 
   it("an expired hold cancels the PaymentIntent at Stripe and puts the units back", async () => {
@@ -166,7 +200,9 @@ describe("POST /api/webhooks/stripe", () => {
   it("gives one transition whether the succeeded event comes before or after the buyer's confirm, or at the same time", async () => {
     const webhookFirst = await checkout("order-a");
     stripeState.succeed(webhookFirst.paymentIntentId);
-    expect(await handleStripeEvent(ctx, stripeEvent("payment_intent.succeeded", webhookFirst.paymentIntentId) as unknown as Stripe.Event)).toMatchObject({
+    expect(
+      await handleStripeEvent(ctx, stripeEvent("payment_intent.succeeded", webhookFirst.paymentIntentId) as unknown as Stripe.Event),
+    ).toMatchObject({
       action: "confirmed",
       outcome: { status: "paid", firstTime: true },
     });
@@ -175,7 +211,9 @@ describe("POST /api/webhooks/stripe", () => {
     const confirmFirst = await checkout("order-b");
     stripeState.succeed(confirmFirst.paymentIntentId);
     expect(await confirmPayment(ctx, confirmFirst.paymentIntentId)).toMatchObject({ status: "paid", firstTime: true });
-    expect(await handleStripeEvent(ctx, stripeEvent("payment_intent.succeeded", confirmFirst.paymentIntentId) as unknown as Stripe.Event)).toMatchObject({
+    expect(
+      await handleStripeEvent(ctx, stripeEvent("payment_intent.succeeded", confirmFirst.paymentIntentId) as unknown as Stripe.Event),
+    ).toMatchObject({
       action: "confirmed",
       outcome: { status: "paid", firstTime: false },
     });
@@ -238,7 +276,9 @@ describe("POST /api/webhooks/stripe", () => {
   it("a payment_failed event keeps the hold, and the buyer can pay with another card", async () => {
     const order = await checkout("failed-1");
     stripeState.decline(order.paymentIntentId, "Your card has insufficient funds.");
-    expect(await handleStripeEvent(ctx, stripeEvent("payment_intent.payment_failed", order.paymentIntentId) as unknown as Stripe.Event)).toEqual({
+    expect(
+      await handleStripeEvent(ctx, stripeEvent("payment_intent.payment_failed", order.paymentIntentId) as unknown as Stripe.Event),
+    ).toEqual({
       duplicate: false,
       action: "kept",
       orderId: order.orderId,
@@ -282,8 +322,17 @@ describe("POST /api/webhooks/stripe", () => {
   it("acknowledges events that are not this store's to act on", async () => {
     const foreign = await stripe.paymentIntents.create({ amount: 2500, currency: "usd" });
     stripeState.succeed(foreign.id);
-    expect(await handleStripeEvent(ctx, stripeEvent("payment_intent.succeeded", foreign.id) as unknown as Stripe.Event)).toEqual({ duplicate: false, action: "ignored" });
-    expect(await handleStripeEvent(ctx, { id: "evt_charge_1", type: "charge.refunded", data: { object: { id: "ch_1", object: "charge" } } } as unknown as Stripe.Event)).toEqual({
+    expect(await handleStripeEvent(ctx, stripeEvent("payment_intent.succeeded", foreign.id) as unknown as Stripe.Event)).toEqual({
+      duplicate: false,
+      action: "ignored",
+    });
+    expect(
+      await handleStripeEvent(ctx, {
+        id: "evt_charge_1",
+        type: "charge.refunded",
+        data: { object: { id: "ch_1", object: "charge" } },
+      } as unknown as Stripe.Event),
+    ).toEqual({
       duplicate: false,
       action: "ignored",
     });

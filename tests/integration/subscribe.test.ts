@@ -96,7 +96,11 @@ describe("POST /api/subscribe", () => {
 async function postForm(action: (args: ActionFunctionArgs) => unknown, fields: Record<string, string>, path = "/?index") {
   const request = new Request(`http://localhost${path}`, { method: "POST", body: new URLSearchParams(fields) });
   const result = (await action({ request, params: {}, context: { clientIp: "192.0.2.77" } })) as {
-    data: { intent: string; notice: { kind: string; title: string; description: string } | null; lastResult: { error?: Record<string, string[]> } };
+    data: {
+      intent: string;
+      notice: { kind: string; title: string; description: string } | null;
+      lastResult: { error?: Record<string, string[]> };
+    };
     init: { status?: number } | null;
   };
   return { status: result.init?.status ?? 200, ...result.data };

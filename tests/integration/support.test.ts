@@ -81,14 +81,22 @@ describe("support messages in local mode", () => {
   it("the page's form action answers with the sent state, or the field messages", async () => {
     const form = (fields: Record<string, string>) => {
       const body = new URLSearchParams(fields);
-      return new Request("http://localhost/support", { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+      return new Request("http://localhost/support", {
+        method: "POST",
+        body,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      });
     };
     const ok = (await supportPage.action({ request: form(valid), params: {}, context: { clientIp: "5.5.5.5" } })) as unknown as {
       data: { sent: boolean; notice: { title: string; description: string } };
     };
     expect(ok.data.sent).toBe(true);
     expect(ok.data.notice).toMatchObject({ title: "Message sent successfully", description: "We'll get back to you within 24 hours." });
-    const bad = (await supportPage.action({ request: form({ ...valid, subject: "Hi" }), params: {}, context: { clientIp: "5.5.5.6" } })) as unknown as {
+    const bad = (await supportPage.action({
+      request: form({ ...valid, subject: "Hi" }),
+      params: {},
+      context: { clientIp: "5.5.5.6" },
+    })) as unknown as {
       data: { sent: boolean; lastResult: { error: Record<string, string[]> } };
       init: { status: number };
     };
@@ -99,7 +107,11 @@ describe("support messages in local mode", () => {
 });
 
 describe("support messages through Postmark", () => {
-  const ctx = createTestContext({ POSTMARK_SERVER_TOKEN: "pm-token", POSTMARK_FROM: "store@legacy.test", SUPPORT_EMAIL: "help@legacy.test" });
+  const ctx = createTestContext({
+    POSTMARK_SERVER_TOKEN: "pm-token",
+    POSTMARK_FROM: "store@legacy.test",
+    SUPPORT_EMAIL: "help@legacy.test",
+  });
   beforeAll(() => useAppContextForTests(ctx));
   beforeEach(() => resetSupportLimits(ctx));
 
@@ -109,12 +121,23 @@ describe("support messages through Postmark", () => {
       http.post(`${POSTMARK_API}/email`, async ({ request }) => {
         expect(request.headers.get("X-Postmark-Server-Token")).toBe("pm-token");
         seen.push((await request.json()) as Record<string, unknown>);
-        return HttpResponse.json({ To: "help@legacy.test", SubmittedAt: new Date().toISOString(), MessageID: "pm-1", ErrorCode: 0, Message: "OK" });
+        return HttpResponse.json({
+          To: "help@legacy.test",
+          SubmittedAt: new Date().toISOString(),
+          MessageID: "pm-1",
+          ErrorCode: 0,
+          Message: "OK",
+        });
       }),
     );
     await sendSupportMessage(ctx, { ...valid, supportType: "order" }, "2.2.2.2");
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ From: "store@legacy.test", To: "help@legacy.test", ReplyTo: "rosa@example.com", MessageStream: "outbound" });
+    expect(seen[0]).toMatchObject({
+      From: "store@legacy.test",
+      To: "help@legacy.test",
+      ReplyTo: "rosa@example.com",
+      MessageStream: "outbound",
+    });
     const mail = await ctx.db.selectFrom("mailMessages").selectAll().orderBy("id", "desc").executeTakeFirstOrThrow();
     expect(mail).toMatchObject({ status: "sent", providerMessageId: "pm-1" });
   });

@@ -17,9 +17,21 @@ import { api, CookieJar } from "../setup/http";
 
 // One database seen in both modes: the store as it ran in test mode, then with Stripe keys set.
 const ctx = createTestContext();
-const stripeCtx: AppContext = { ...ctx, config: { ...ctx.config, payments: paymentsFrom({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" }) } };
+const stripeCtx: AppContext = {
+  ...ctx,
+  config: { ...ctx.config, payments: paymentsFrom({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" }) },
+};
 const admin = new CookieJar();
-const customer = { email: "tess@example.com", name: "Tess Testmode", phone: "", street: "350 5th Ave", city: "New York", state: "NY", zipCode: "10001", country: "US" };
+const customer = {
+  email: "tess@example.com",
+  name: "Tess Testmode",
+  phone: "",
+  street: "350 5th Ave",
+  city: "New York",
+  state: "NY",
+  zipCode: "10001",
+  country: "US",
+};
 let productId: number;
 let adminId: number;
 
@@ -28,7 +40,13 @@ beforeAll(async () => {
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
   adminId = (await ctx.db.selectFrom("users").select("id").where("username", "=", "boss").executeTakeFirstOrThrow()).id;
   await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
-  productId = (await ctx.db.insertInto("products").values({ name: "Drop Tee", description: "A tee for the test-mode tests", priceCents: 4000, inventory: 50 }).returning("id").executeTakeFirstOrThrow()).id;
+  productId = (
+    await ctx.db
+      .insertInto("products")
+      .values({ name: "Drop Tee", description: "A tee for the test-mode tests", priceCents: 4000, inventory: 50 })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
 });
 afterAll(() => stripeState.reset());
 
@@ -54,8 +72,10 @@ async function paidWithStripe(sessionId: string) {
   return order;
 }
 
-const row = (id: number) => ctx.db.selectFrom("orders").select(["isTest", "paidAt", "totalCents"]).where("id", "=", id).executeTakeFirstOrThrow();
-const trpcDetail = (id: number) => api("GET", `/api/trpc/admin.orders.detail?input=${encodeURIComponent(JSON.stringify({ id }))}`, { jar: admin });
+const row = (id: number) =>
+  ctx.db.selectFrom("orders").select(["isTest", "paidAt", "totalCents"]).where("id", "=", id).executeTakeFirstOrThrow();
+const trpcDetail = (id: number) =>
+  api("GET", `/api/trpc/admin.orders.detail?input=${encodeURIComponent(JSON.stringify({ id }))}`, { jar: admin });
 
 describe("orders paid in test mode", () => {
   let testOrder: Awaited<ReturnType<typeof paidInTestMode>>;
@@ -116,9 +136,21 @@ describe("the migration that adds the test flag", () => {
     const db = openDatabase(":memory:");
     try {
       await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo("0007_subscriber_list_index");
-      const order = { customerEmail: "old@example.com", customerName: "Old Order", shippingAddress: "{}", subtotalCents: 1000, totalCents: 1000 };
-      await db.insertInto("orders").values([{ ...order, paymentIntentId: "pi_local_old" }, { ...order, paymentIntentId: "pi_3Stripe" }, order]).execute();
-      await db.insertInto("localPaymentIntents").values({ id: "pi_local_old", clientSecret: "pi_local_old_secret", amountCents: 1000, status: "succeeded" }).execute();
+      const order = {
+        customerEmail: "old@example.com",
+        customerName: "Old Order",
+        shippingAddress: "{}",
+        subtotalCents: 1000,
+        totalCents: 1000,
+      };
+      await db
+        .insertInto("orders")
+        .values([{ ...order, paymentIntentId: "pi_local_old" }, { ...order, paymentIntentId: "pi_3Stripe" }, order])
+        .execute();
+      await db
+        .insertInto("localPaymentIntents")
+        .values({ id: "pi_local_old", clientSecret: "pi_local_old_secret", amountCents: 1000, status: "succeeded" })
+        .execute();
 
       expect(await migrateToLatest(db)).toContain("0008_test_orders");
       const rows = await db.selectFrom("orders").select(["paymentIntentId", "isTest"]).orderBy("id").execute();

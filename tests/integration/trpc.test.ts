@@ -16,7 +16,10 @@ beforeAll(async () => {
     body: { username: "shopper", password: "shopper1", email: "s@example.com" },
     jar: shopper,
   });
-  await ctx.db.insertInto("subscribers").values([{ email: "a@example.com" }, { email: "b@example.com" }]).execute();
+  await ctx.db
+    .insertInto("subscribers")
+    .values([{ email: "a@example.com" }, { email: "b@example.com" }])
+    .execute();
 });
 
 const overview = (jar?: CookieJar) => api("GET", "/api/trpc/admin.overview", { jar });
@@ -41,7 +44,9 @@ describe("tRPC at /api/trpc", () => {
   it("answers an input the contract refuses with its readable message and field errors, as REST does", async () => {
     const response = await api("POST", "/api/trpc/admin.orders.refund", { body: { id: 1, reason: "   " }, jar: admin });
     expect(response.status).toBe(400);
-    const { error } = (await response.json()) as { error: { message: string; data: { code: string; fieldErrors: Record<string, string[]> } } };
+    const { error } = (await response.json()) as {
+      error: { message: string; data: { code: string; fieldErrors: Record<string, string[]> } };
+    };
     expect(error.message).toBe("Please provide a reason for the refund");
     expect(error.data).toMatchObject({ code: "BAD_REQUEST", fieldErrors: { reason: ["Please provide a reason for the refund"] } });
   });

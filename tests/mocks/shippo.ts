@@ -16,7 +16,8 @@ export const SHIPPO_TEST_ADDRESSES = {
 export const SHIPPO_UNDELIVERABLE_MESSAGE =
   "The address as submitted could not be found. Please check for excessive abbreviations in the street address line or in the City name.";
 export const SHIPPO_CUSTOMS_REQUIRED_MESSAGE = "A customs declaration is required for international shipments.";
-export const SHIPPO_LABEL_ERROR_MESSAGE = "The recipient address could not be verified by the carrier. Please correct the address and try again.";
+export const SHIPPO_LABEL_ERROR_MESSAGE =
+  "The recipient address could not be verified by the carrier. Please correct the address and try again.";
 
 type Json = Record<string, unknown>;
 interface WireAddress {
@@ -152,9 +153,7 @@ const trackingNumberFor = (provider: string) =>
       : String(crypto.randomInt(10 ** 9, 10 ** 10));
 
 export const shippoHandlers = [
-  http.get(`${SHIPPO_API}/carrier_accounts`, () =>
-    HttpResponse.json({ next: null, previous: null, results: [] }),
-  ),
+  http.get(`${SHIPPO_API}/carrier_accounts`, () => HttpResponse.json({ next: null, previous: null, results: [] })),
 
   http.post(`${SHIPPO_API}/shipments`, async ({ request }) => {
     const denied = unauthorized(request);
@@ -176,7 +175,15 @@ export const shippoHandlers = [
     // An inline declaration becomes its own object (its items too, answered as their ids), as Shippo stores it.
     const declared = body.customs_declaration as (Json & { items?: Json[] }) | undefined;
     const customs = declared
-      ? { ...declared, items: (declared.items ?? []).map(() => objectId()), object_id: objectId(), object_state: "VALID", object_created: now, object_owner: OWNER, test: true }
+      ? {
+          ...declared,
+          items: (declared.items ?? []).map(() => objectId()),
+          object_id: objectId(),
+          object_state: "VALID",
+          object_created: now,
+          object_owner: OWNER,
+          test: true,
+        }
       : null;
     const shipment = {
       object_id: id,
@@ -188,7 +195,15 @@ export const shippoHandlers = [
       address_from: addressObject(from!, now),
       address_to: addressObject(to!, now),
       address_return: addressObject(from!, now),
-      parcels: parcels.map((p) => ({ ...p, object_id: objectId(), object_state: "VALID", object_created: now, object_updated: now, object_owner: OWNER, test: true })),
+      parcels: parcels.map((p) => ({
+        ...p,
+        object_id: objectId(),
+        object_state: "VALID",
+        object_created: now,
+        object_updated: now,
+        object_owner: OWNER,
+        test: true,
+      })),
       carrier_accounts: [],
       extra: {},
       rates,
@@ -235,7 +250,15 @@ export const shippoHandlers = [
       test: true,
     };
     const transaction = failure
-      ? { ...base, status: "ERROR", tracking_number: "", tracking_status: "UNKNOWN", tracking_url_provider: "", label_url: "", messages: [{ source: provider, code: "", text: failure }] }
+      ? {
+          ...base,
+          status: "ERROR",
+          tracking_number: "",
+          tracking_status: "UNKNOWN",
+          tracking_url_provider: "",
+          label_url: "",
+          messages: [{ source: provider, code: "", text: failure }],
+        }
       : {
           ...base,
           status: "SUCCESS",

@@ -264,7 +264,10 @@ function endpoint(method: "GET" | "POST", answer: (params: Params, pathParams: R
             `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
           );
         }
-        return HttpResponse.json(earlier.body, { status: earlier.status, headers: { ...headers, "Idempotent-Replayed": "true", "Idempotency-Key": idempotencyKey } });
+        return HttpResponse.json(earlier.body, {
+          status: earlier.status,
+          headers: { ...headers, "Idempotent-Replayed": "true", "Idempotency-Key": idempotencyKey },
+        });
       }
       const result = answer(params, pathParams as Record<string, string>);
       stripeState.idempotent.set(idempotencyKey, { path: url.pathname, params: fingerprint, status: result.status, body: result.body });
@@ -275,7 +278,8 @@ function endpoint(method: "GET" | "POST", answer: (params: Params, pathParams: R
   };
 }
 
-const missing = (kind: string, id: string) => fail(404, "invalid_request_error", `No such ${kind}: '${id}'`, { code: "resource_missing", param: "id" });
+const missing = (kind: string, id: string) =>
+  fail(404, "invalid_request_error", `No such ${kind}: '${id}'`, { code: "resource_missing", param: "id" });
 
 export const stripeHandlers = [
   http.get(`${STRIPE_API}/v1/balance`, () =>
@@ -285,10 +289,16 @@ export const stripeHandlers = [
   http.post(
     `${STRIPE_API}/v1/payment_intents`,
     endpoint("POST", (params) => {
-      if (params.amount === undefined) return fail(400, "invalid_request_error", "Missing required param: amount.", { code: "parameter_missing", param: "amount" });
-      if (params.currency === undefined) return fail(400, "invalid_request_error", "Missing required param: currency.", { code: "parameter_missing", param: "currency" });
+      if (params.amount === undefined)
+        return fail(400, "invalid_request_error", "Missing required param: amount.", { code: "parameter_missing", param: "amount" });
+      if (params.currency === undefined)
+        return fail(400, "invalid_request_error", "Missing required param: currency.", { code: "parameter_missing", param: "currency" });
       const amount = Number(params.amount);
-      if (!Number.isInteger(amount)) return fail(400, "invalid_request_error", "Invalid integer: " + String(params.amount), { code: "parameter_invalid_integer", param: "amount" });
+      if (!Number.isInteger(amount))
+        return fail(400, "invalid_request_error", "Invalid integer: " + String(params.amount), {
+          code: "parameter_invalid_integer",
+          param: "amount",
+        });
       const currency = String(params.currency).toLowerCase();
       if (currency === "usd" && amount < 50) {
         return fail(400, "invalid_request_error", "Amount must be at least $0.50 usd", { code: "amount_too_small", param: "amount" });
@@ -335,12 +345,22 @@ export const stripeHandlers = [
   http.post(
     `${STRIPE_API}/v1/checkout/sessions`,
     endpoint("POST", (params) => {
-      if (params.mode !== "payment") return fail(400, "invalid_request_error", "Missing required param: mode.", { code: "parameter_missing", param: "mode" });
+      if (params.mode !== "payment")
+        return fail(400, "invalid_request_error", "Missing required param: mode.", { code: "parameter_missing", param: "mode" });
       if (typeof params.success_url !== "string") {
-        return fail(400, "invalid_request_error", "Missing required param: success_url.", { code: "parameter_missing", param: "success_url" });
+        return fail(400, "invalid_request_error", "Missing required param: success_url.", {
+          code: "parameter_missing",
+          param: "success_url",
+        });
       }
-      const lines = Object.values((params.line_items as Record<string, { quantity?: string; price_data?: { currency?: string; unit_amount?: string } }>) ?? {});
-      if (lines.length === 0) return fail(400, "invalid_request_error", "Missing required param: line_items.", { code: "parameter_missing", param: "line_items" });
+      const lines = Object.values(
+        (params.line_items as Record<string, { quantity?: string; price_data?: { currency?: string; unit_amount?: string } }>) ?? {},
+      );
+      if (lines.length === 0)
+        return fail(400, "invalid_request_error", "Missing required param: line_items.", {
+          code: "parameter_missing",
+          param: "line_items",
+        });
       const amount = lines.reduce((sum, line) => sum + Number(line.price_data?.unit_amount) * Number(line.quantity ?? 1), 0);
       const paymentData = (params.payment_intent_data as { metadata?: Record<string, string>; receipt_email?: string } | undefined) ?? {};
       const id = `cs_test_${crypto.randomBytes(24).toString("hex")}`;
@@ -383,9 +403,14 @@ export const stripeHandlers = [
       const session = stripeState.sessions.get(id!);
       if (!session) return missing("checkout.session", id!);
       if (session.status !== "open") {
-        return fail(400, "invalid_request_error", `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`, {
-          code: "checkout_session_not_open",
-        });
+        return fail(
+          400,
+          "invalid_request_error",
+          `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+          {
+            code: "checkout_session_not_open",
+          },
+        );
       }
       Object.assign(session, { status: "expired", url: null });
       return ok(publicSession(session));
@@ -397,25 +422,38 @@ export const stripeHandlers = [
     endpoint("POST", (params) => {
       const intentId = typeof params.payment_intent === "string" ? params.payment_intent : null;
       if (!intentId) {
-        return fail(400, "invalid_request_error", "One of the following params should be provided for this request: payment_intent or charge.", {
-          code: "parameter_missing",
-        });
+        return fail(
+          400,
+          "invalid_request_error",
+          "One of the following params should be provided for this request: payment_intent or charge.",
+          {
+            code: "parameter_missing",
+          },
+        );
       }
       const intent = stripeState.intents.get(intentId);
       if (!intent) return missing("payment_intent", intentId);
       if (intent.status !== "succeeded" || !intent.latest_charge) {
-        return fail(400, "invalid_request_error", `This PaymentIntent (${intentId}) does not have a successful charge to refund.`, { code: "charge_not_refundable" });
+        return fail(400, "invalid_request_error", `This PaymentIntent (${intentId}) does not have a successful charge to refund.`, {
+          code: "charge_not_refundable",
+        });
       }
       const refunded = [...stripeState.refunds.values()].filter((r) => r.payment_intent === intentId).reduce((sum, r) => sum + r.amount, 0);
       const left = intent.amount - refunded;
       const amount = params.amount === undefined ? left : Number(params.amount);
-      if (!Number.isInteger(amount) || amount <= 0) return fail(400, "invalid_request_error", "Invalid positive integer", { code: "parameter_invalid_integer", param: "amount" });
+      if (!Number.isInteger(amount) || amount <= 0)
+        return fail(400, "invalid_request_error", "Invalid positive integer", { code: "parameter_invalid_integer", param: "amount" });
       if (amount > left) {
         const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
-        return fail(400, "invalid_request_error", `Refund amount (${dollars(amount)}) is greater than unrefunded amount on charge (${dollars(left)})`, {
-          code: "amount_too_large",
-          param: "amount",
-        });
+        return fail(
+          400,
+          "invalid_request_error",
+          `Refund amount (${dollars(amount)}) is greater than unrefunded amount on charge (${dollars(left)})`,
+          {
+            code: "amount_too_large",
+            param: "amount",
+          },
+        );
       }
       const refund: MockRefund = {
         id: randomId("re"),

@@ -23,7 +23,11 @@ describe("the bench's knobs", () => {
   });
 
   it("takes a flag over the environment variable", () => {
-    const options = readOptions(["--shoppers", "200", "--only", "rush"], { BENCH_SHOPPERS: "50", BENCH_UNITS: "40", BENCH_CONCURRENCY: "8" });
+    const options = readOptions(["--shoppers", "200", "--only", "rush"], {
+      BENCH_SHOPPERS: "50",
+      BENCH_UNITS: "40",
+      BENCH_CONCURRENCY: "8",
+    });
     expect(options).toMatchObject({ shoppers: 200, units: 40, concurrency: 8, ratio: false, rush: true });
   });
 

@@ -7,7 +7,8 @@ import { ConfigError, loadConfig } from "../../server/config";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "database-url-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-const databaseFileOf = (url?: string) => loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", SESSION_SECRET: "s", DATABASE_URL: url }).databaseFile;
+const databaseFileOf = (url?: string) =>
+  loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", SESSION_SECRET: "s", DATABASE_URL: url }).databaseFile;
 
 function configErrorOf(url: string): ConfigError {
   try {
@@ -37,9 +38,7 @@ describe("DATABASE_URL", () => {
   it("stops the start with a ConfigError naming the scheme when it is a PostgreSQL URL", () => {
     const error = configErrorOf("postgres://shop:hunter2@db.internal:5432/shop");
     expect(error.name).toBe("ConfigError");
-    expect(error.message).toBe(
-      "DATABASE_URL must be a path to an SQLite file (or a sqlite:/file: URL); postgres:// is not supported yet.",
-    );
+    expect(error.message).toBe("DATABASE_URL must be a path to an SQLite file (or a sqlite:/file: URL); postgres:// is not supported yet.");
     // The password in the URL never reaches the logs.
     expect(error.message).not.toContain("hunter2");
     expect(configErrorOf("postgresql://db.internal/shop").message).toContain("postgresql:// is not supported yet.");

@@ -6,7 +6,10 @@ import { Invalid } from "../../server/errors";
 const schema = z
   .object({
     email: z.email("Please enter a valid email address"),
-    name: z.string().min(3, "Name must be at least 3 characters").regex(/^[a-z ]+$/i, "Letters only"),
+    name: z
+      .string()
+      .min(3, "Name must be at least 3 characters")
+      .regex(/^[a-z ]+$/i, "Letters only"),
     address: z.object({ zipCode: z.string().min(5, "ZIP must be 5 digits") }),
   })
   .refine((v) => v.name !== "admin", "That name is reserved.");

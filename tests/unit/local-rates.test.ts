@@ -4,7 +4,14 @@ import { localRates } from "../../server/integrations/shipping/local-rates";
 describe("localRates", () => {
   it("offers ground_saver first in the contiguous US, priced by weight band", () => {
     const rates = localRates({ country: "US", state: "NY", zipCode: "10001" }, 1);
-    expect(rates[0]).toEqual({ key: "usps-ground_saver", carrier: "USPS", method: "ground_saver", costCents: 595, description: "USPS Ground Advantage", estimatedDays: 5 });
+    expect(rates[0]).toEqual({
+      key: "usps-ground_saver",
+      carrier: "USPS",
+      method: "ground_saver",
+      costCents: 595,
+      description: "USPS Ground Advantage",
+      estimatedDays: 5,
+    });
     expect(localRates({ country: "US", state: "NY", zipCode: "10001" }, 2.2)[0]!.costCents).toBe(595 + 2 * 75);
   });
 
@@ -16,7 +23,10 @@ describe("localRates", () => {
   });
 
   it("gives every rate the key Process Order takes: the carrier in lower case, a dash, the method", () => {
-    const keys = [...localRates({ country: "US", state: "NY", zipCode: "10001" }, 1), ...localRates({ country: "DE", zipCode: "10115" }, 1)].map((r) => r.key);
+    const keys = [
+      ...localRates({ country: "US", state: "NY", zipCode: "10001" }, 1),
+      ...localRates({ country: "DE", zipCode: "10115" }, 1),
+    ].map((r) => r.key);
     expect(keys).toEqual([
       "usps-ground_saver",
       "usps-priority",

@@ -29,8 +29,14 @@ const cases: Array<[string, Case]> = [
   ["PATCH from another site", { method: "PATCH", headers: { host, origin: "https://evil.example" }, refused: true }],
   ["POST without Origin (curl, webhooks)", { headers: { host }, refused: false }],
   ["POST without Origin that the browser calls cross-site", { headers: { host, "sec-fetch-site": "cross-site" }, refused: true }],
-  ["POST the browser calls cross-site, whatever Origin says", { headers: { host, origin: `http://${host}`, "sec-fetch-site": "cross-site" }, refused: true }],
-  ["POST the browser calls same-site, from our origin", { headers: { host, origin: `http://${host}`, "sec-fetch-site": "same-site" }, refused: false }],
+  [
+    "POST the browser calls cross-site, whatever Origin says",
+    { headers: { host, origin: `http://${host}`, "sec-fetch-site": "cross-site" }, refused: true },
+  ],
+  [
+    "POST the browser calls same-site, from our origin",
+    { headers: { host, origin: `http://${host}`, "sec-fetch-site": "same-site" }, refused: false },
+  ],
   ["POST typed in the address bar (Sec-Fetch-Site none)", { headers: { host, "sec-fetch-site": "none" }, refused: false }],
   ["POST from another site", { headers: { host, origin: "https://evil.example" }, refused: true }],
   ["POST from an opaque origin", { headers: { host, origin: "null" }, refused: true }],
@@ -45,26 +51,55 @@ const cases: Array<[string, Case]> = [
   ["the default port written out or left out", { headers: { host: "store.example:80", origin: "http://store.example" }, refused: false }],
   ["Origin in capitals", { headers: { host, origin: "HTTP://STORE.EXAMPLE:3000" }, refused: false }],
   // X-Forwarded-* speak for the browser only under TRUST_PROXY.
-  ["https behind a trusted proxy", { site: proxied, headers: { host, origin: `https://${host}`, "x-forwarded-proto": "https" }, refused: false }],
+  [
+    "https behind a trusted proxy",
+    { site: proxied, headers: { host, origin: `https://${host}`, "x-forwarded-proto": "https" }, refused: false },
+  ],
   ["https claimed without TRUST_PROXY", { headers: { host, origin: `https://${host}`, "x-forwarded-proto": "https" }, refused: true }],
-  ["http Origin behind a proxy that says https", { site: proxied, headers: { host, origin: `http://${host}`, "x-forwarded-proto": "https" }, refused: true }],
-  ["the first of several forwarded schemes", { site: proxied, headers: { host, origin: `https://${host}`, "x-forwarded-proto": "https, http" }, refused: false }],
-  ["a forwarded scheme that is not http(s) is ignored", { site: proxied, headers: { host, origin: `http://${host}`, "x-forwarded-proto": "ftp" }, refused: false }],
+  [
+    "http Origin behind a proxy that says https",
+    { site: proxied, headers: { host, origin: `http://${host}`, "x-forwarded-proto": "https" }, refused: true },
+  ],
+  [
+    "the first of several forwarded schemes",
+    { site: proxied, headers: { host, origin: `https://${host}`, "x-forwarded-proto": "https, http" }, refused: false },
+  ],
+  [
+    "a forwarded scheme that is not http(s) is ignored",
+    { site: proxied, headers: { host, origin: `http://${host}`, "x-forwarded-proto": "ftp" }, refused: false },
+  ],
   [
     "the forwarded host behind a trusted proxy",
-    { site: proxied, headers: { host: "127.0.0.1:3000", origin: "https://shop.example", "x-forwarded-proto": "https", "x-forwarded-host": "shop.example" }, refused: false },
+    {
+      site: proxied,
+      headers: { host: "127.0.0.1:3000", origin: "https://shop.example", "x-forwarded-proto": "https", "x-forwarded-host": "shop.example" },
+      refused: false,
+    },
   ],
   [
     "a forwarded host without TRUST_PROXY",
     { headers: { host: "127.0.0.1:3000", origin: "http://shop.example", "x-forwarded-host": "shop.example" }, refused: true },
   ],
   // PUBLIC_URL is the site's origin, whatever the request came to.
-  ["PUBLIC_URL's origin behind a host-rewriting proxy", { site: published, headers: { host: "127.0.0.1:3000", origin: "https://shop.example" }, refused: false }],
-  ["the proxy's inner address when PUBLIC_URL is set", { site: published, headers: { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" }, refused: true }],
-  ["http to a PUBLIC_URL that is https", { site: published, headers: { host: "shop.example", origin: "http://shop.example" }, refused: true }],
+  [
+    "PUBLIC_URL's origin behind a host-rewriting proxy",
+    { site: published, headers: { host: "127.0.0.1:3000", origin: "https://shop.example" }, refused: false },
+  ],
+  [
+    "the proxy's inner address when PUBLIC_URL is set",
+    { site: published, headers: { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" }, refused: true },
+  ],
+  [
+    "http to a PUBLIC_URL that is https",
+    { site: published, headers: { host: "shop.example", origin: "http://shop.example" }, refused: true },
+  ],
   [
     "PUBLIC_URL wins over forwarded headers",
-    { site: { ...published, trustProxy: true }, headers: { host, origin: "https://evil.example", "x-forwarded-proto": "https", "x-forwarded-host": "evil.example" }, refused: true },
+    {
+      site: { ...published, trustProxy: true },
+      headers: { host, origin: "https://evil.example", "x-forwarded-proto": "https", "x-forwarded-host": "evil.example" },
+      refused: true,
+    },
   ],
 ];
 

@@ -3,7 +3,8 @@ import { loadConfig } from "../../server/config";
 import { siteOrigin } from "../../server/http/site-origin";
 
 const request = (url: string, headers: Record<string, string> = {}) => new Request(url, { headers });
-const configWith = (env: Record<string, string>) => loadConfig({ NODE_ENV: "test", SESSION_SECRET: "test", DATA_DIR: "/nonexistent", PAYMENTS: "test", ...env });
+const configWith = (env: Record<string, string>) =>
+  loadConfig({ NODE_ENV: "test", SESSION_SECRET: "test", DATA_DIR: "/nonexistent", PAYMENTS: "test", ...env });
 
 describe("siteOrigin (where links point)", () => {
   it("is PUBLIC_URL's origin when set, whatever the request came to", () => {

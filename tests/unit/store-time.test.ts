@@ -11,31 +11,34 @@ afterAll(() => {
 });
 
 // date-fns-tz alone reads the repeated hour differently east of Greenwich: Tokyo and Sydney are here for that.
-describe.each(["UTC", "America/Los_Angeles", "America/New_York", "Asia/Tokyo", "Australia/Sydney"])("New York wall clock → UTC, on a server in %s", (zone) => {
-  it("uses EST in winter and EDT in summer", () => {
-    process.env.TZ = zone;
-    expect(iso("2026-01-15", "12:00")).toBe("2026-01-15T17:00:00.000Z");
-    expect(iso("2026-07-04", "20:30")).toBe("2026-07-05T00:30:00.000Z");
-  });
+describe.each(["UTC", "America/Los_Angeles", "America/New_York", "Asia/Tokyo", "Australia/Sydney"])(
+  "New York wall clock → UTC, on a server in %s",
+  (zone) => {
+    it("uses EST in winter and EDT in summer", () => {
+      process.env.TZ = zone;
+      expect(iso("2026-01-15", "12:00")).toBe("2026-01-15T17:00:00.000Z");
+      expect(iso("2026-07-04", "20:30")).toBe("2026-07-05T00:30:00.000Z");
+    });
 
-  // Second Sunday of March 2026: at 2:00 AM EST the clocks jump to 3:00 AM EDT.
-  it("refuses 2:30 AM on the spring-forward Sunday, a time that never happens, and keeps the minutes around it", () => {
-    process.env.TZ = zone;
-    expect(iso("2026-03-08", "01:59")).toBe("2026-03-08T06:59:00.000Z"); // EST
-    expect(iso("2026-03-08", "02:00")).toBeNull();
-    expect(iso("2026-03-08", "02:30")).toBeNull();
-    expect(iso("2026-03-08", "02:59")).toBeNull();
-    expect(iso("2026-03-08", "03:00")).toBe("2026-03-08T07:00:00.000Z"); // EDT: one minute after 01:59
-  });
+    // Second Sunday of March 2026: at 2:00 AM EST the clocks jump to 3:00 AM EDT.
+    it("refuses 2:30 AM on the spring-forward Sunday, a time that never happens, and keeps the minutes around it", () => {
+      process.env.TZ = zone;
+      expect(iso("2026-03-08", "01:59")).toBe("2026-03-08T06:59:00.000Z"); // EST
+      expect(iso("2026-03-08", "02:00")).toBeNull();
+      expect(iso("2026-03-08", "02:30")).toBeNull();
+      expect(iso("2026-03-08", "02:59")).toBeNull();
+      expect(iso("2026-03-08", "03:00")).toBe("2026-03-08T07:00:00.000Z"); // EDT: one minute after 01:59
+    });
 
-  // First Sunday of November 2026: at 2:00 AM EDT the clocks go back to 1:00 AM EST.
-  it("reads 1:30 AM on the fall-back Sunday, which happens twice, as the first time (EDT)", () => {
-    process.env.TZ = zone;
-    expect(iso("2026-11-01", "00:59")).toBe("2026-11-01T04:59:00.000Z"); // EDT
-    expect(iso("2026-11-01", "01:30")).toBe("2026-11-01T05:30:00.000Z"); // EDT, not 06:30Z (EST)
-    expect(iso("2026-11-01", "02:00")).toBe("2026-11-01T07:00:00.000Z"); // EST
-  });
-});
+    // First Sunday of November 2026: at 2:00 AM EDT the clocks go back to 1:00 AM EST.
+    it("reads 1:30 AM on the fall-back Sunday, which happens twice, as the first time (EDT)", () => {
+      process.env.TZ = zone;
+      expect(iso("2026-11-01", "00:59")).toBe("2026-11-01T04:59:00.000Z"); // EDT
+      expect(iso("2026-11-01", "01:30")).toBe("2026-11-01T05:30:00.000Z"); // EDT, not 06:30Z (EST)
+      expect(iso("2026-11-01", "02:00")).toBe("2026-11-01T07:00:00.000Z"); // EST
+    });
+  },
+);
 
 describe("storeWallClockToUtc", () => {
   // Tokyo, where fromZonedTime alone would give the repeated hour's second instant.

@@ -44,7 +44,9 @@ export function CartPanel({ live, onClose }: { live: LiveCart; onClose: () => vo
       {!cart ? (
         live.failed ? (
           <div className="flex flex-col items-start gap-3 px-5 py-8 text-sm">
-            <p role="alert" className="text-muted-foreground">We couldn't load your bag.</p>
+            <p role="alert" className="text-muted-foreground">
+              We couldn't load your bag.
+            </p>
             <Button variant="outline" size="sm" onClick={() => void live.reload()}>
               <RotateCw aria-hidden="true" />
               Try again

@@ -20,7 +20,9 @@ export function CardFields({
 }) {
   const asList = Object.fromEntries(Object.entries(errors).map(([name, message]) => [name, message ? [message] : undefined]));
   const bind = (name: keyof CardValues, format: (text: string) => string) =>
-    values && onChange ? { value: values[name], onChange: (e: React.ChangeEvent<HTMLInputElement>) => onChange(name, format(e.target.value)) } : {};
+    values && onChange
+      ? { value: values[name], onChange: (e: React.ChangeEvent<HTMLInputElement>) => onChange(name, format(e.target.value)) }
+      : {};
   return (
     <div className="grid grid-cols-2 gap-4">
       <CheckoutField name="cardNumber" label="Card number" errors={asList} className="col-span-2">
@@ -36,16 +38,39 @@ export function CardFields({
               maxLength={23}
               className="pr-11 tabular-nums"
             />
-            <CreditCard className="pointer-events-none absolute top-1/2 right-3.5 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+            <CreditCard
+              className="pointer-events-none absolute top-1/2 right-3.5 size-4 -translate-y-1/2 text-muted-foreground"
+              aria-hidden="true"
+            />
           </div>
         )}
       </CheckoutField>
       <CheckoutField name="expiry" label="Expiry" errors={asList}>
-        {(props) => <Input {...props} {...bind("expiry", formatExpiry)} name="expiry" inputMode="numeric" autoComplete="cc-exp" placeholder="MM / YY" maxLength={7} className="tabular-nums" />}
+        {(props) => (
+          <Input
+            {...props}
+            {...bind("expiry", formatExpiry)}
+            name="expiry"
+            inputMode="numeric"
+            autoComplete="cc-exp"
+            placeholder="MM / YY"
+            maxLength={7}
+            className="tabular-nums"
+          />
+        )}
       </CheckoutField>
       <CheckoutField name="cvc" label="CVC" errors={asList}>
         {(props) => (
-          <Input {...props} {...bind("cvc", (text) => text.replace(/\D/g, "").slice(0, 4))} name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" maxLength={4} className="tabular-nums" />
+          <Input
+            {...props}
+            {...bind("cvc", (text) => text.replace(/\D/g, "").slice(0, 4))}
+            name="cvc"
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            placeholder="123"
+            maxLength={4}
+            className="tabular-nums"
+          />
         )}
       </CheckoutField>
     </div>
@@ -60,7 +85,9 @@ export function TestModeNotice({ onPick }: { onPick?: (number: string) => void }
         <FlaskConical className="size-4" aria-hidden="true" />
         <span className="text-xs tracking-[0.18em] uppercase">Test mode</span>
       </p>
-      <p className="mt-1.5 text-muted-foreground">No real card is charged. Use any future expiry date and any 3-digit CVC with a test card:</p>
+      <p className="mt-1.5 text-muted-foreground">
+        No real card is charged. Use any future expiry date and any 3-digit CVC with a test card:
+      </p>
       <ul className="mt-3 space-y-1.5">
         {TEST_CARDS.map((card) => (
           <li key={card.number} className="flex items-center justify-between gap-3">

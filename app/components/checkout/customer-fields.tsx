@@ -63,7 +63,10 @@ export function SectionTitle({ id, step, children }: { id: string; step?: number
   return (
     <h2 id={id} className="flex items-center gap-3 font-display text-3xl tracking-wide">
       {step ? (
-        <span aria-hidden="true" className="flex size-7 items-center justify-center rounded-full border border-border font-sans text-xs font-semibold tabular-nums text-muted-foreground">
+        <span
+          aria-hidden="true"
+          className="flex size-7 items-center justify-center rounded-full border border-border font-sans text-xs font-semibold tabular-nums text-muted-foreground"
+        >
           {step}
         </span>
       ) : null}
@@ -82,14 +85,40 @@ export function ContactFields({ values, errors, onChange }: FieldsProps) {
       <div className="grid gap-4 sm:grid-cols-2">
         <CheckoutField name="email" label="Email" errors={errors} className="sm:col-span-2">
           {(props) => (
-            <Input {...props} name="email" type="email" autoComplete="email" required value={values.email} onChange={(e) => onChange("email", e.target.value)} />
+            <Input
+              {...props}
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              value={values.email}
+              onChange={(e) => onChange("email", e.target.value)}
+            />
           )}
         </CheckoutField>
         <CheckoutField name="name" label="Full name" errors={errors}>
-          {(props) => <Input {...props} name="name" autoComplete="name" required value={values.name} onChange={(e) => onChange("name", e.target.value)} />}
+          {(props) => (
+            <Input
+              {...props}
+              name="name"
+              autoComplete="name"
+              required
+              value={values.name}
+              onChange={(e) => onChange("name", e.target.value)}
+            />
+          )}
         </CheckoutField>
         <CheckoutField name="phone" label="Phone" hint="(optional)" errors={errors}>
-          {(props) => <Input {...props} name="phone" type="tel" autoComplete="tel" value={values.phone} onChange={(e) => onChange("phone", e.target.value)} />}
+          {(props) => (
+            <Input
+              {...props}
+              name="phone"
+              type="tel"
+              autoComplete="tel"
+              value={values.phone}
+              onChange={(e) => onChange("phone", e.target.value)}
+            />
+          )}
         </CheckoutField>
       </div>
     </section>
@@ -101,7 +130,13 @@ export function ContactFields({ values, errors, onChange }: FieldsProps) {
  * letters) and ZIP or postal code. Without JavaScript the state field cannot follow the country,
  * so it stays, marked "US only", and the server ignores it elsewhere.
  */
-export function AddressFields({ values, errors, onChange, countries, hydrated }: FieldsProps & { countries: Country[]; hydrated: boolean }) {
+export function AddressFields({
+  values,
+  errors,
+  onChange,
+  countries,
+  hydrated,
+}: FieldsProps & { countries: Country[]; hydrated: boolean }) {
   const showState = values.country === "US" || !hydrated;
   return (
     <section aria-labelledby="address-title" className="space-y-5">
@@ -111,7 +146,14 @@ export function AddressFields({ values, errors, onChange, countries, hydrated }:
       <div className="grid grid-cols-6 gap-4">
         <CheckoutField name="country" label="Country" errors={errors} className="col-span-6">
           {(props) => (
-            <select {...props} name="country" autoComplete="country" className={selectClass} value={values.country} onChange={(e) => onChange("country", e.target.value)}>
+            <select
+              {...props}
+              name="country"
+              autoComplete="country"
+              className={selectClass}
+              value={values.country}
+              onChange={(e) => onChange("country", e.target.value)}
+            >
               {countries.map((country) => (
                 <option key={country.code} value={country.code}>
                   {country.name}
@@ -122,14 +164,41 @@ export function AddressFields({ values, errors, onChange, countries, hydrated }:
         </CheckoutField>
         <CheckoutField name="street" label="Street address" errors={errors} className="col-span-6">
           {(props) => (
-            <Input {...props} name="street" autoComplete="address-line1" required value={values.street} onChange={(e) => onChange("street", e.target.value)} />
+            <Input
+              {...props}
+              name="street"
+              autoComplete="address-line1"
+              required
+              value={values.street}
+              onChange={(e) => onChange("street", e.target.value)}
+            />
           )}
         </CheckoutField>
-        <CheckoutField name="city" label="City" errors={errors} className={showState ? "col-span-6 sm:col-span-2" : "col-span-6 sm:col-span-4"}>
-          {(props) => <Input {...props} name="city" autoComplete="address-level2" required value={values.city} onChange={(e) => onChange("city", e.target.value)} />}
+        <CheckoutField
+          name="city"
+          label="City"
+          errors={errors}
+          className={showState ? "col-span-6 sm:col-span-2" : "col-span-6 sm:col-span-4"}
+        >
+          {(props) => (
+            <Input
+              {...props}
+              name="city"
+              autoComplete="address-level2"
+              required
+              value={values.city}
+              onChange={(e) => onChange("city", e.target.value)}
+            />
+          )}
         </CheckoutField>
         {showState ? (
-          <CheckoutField name="state" label="State" hint={hydrated ? undefined : "(US only)"} errors={errors} className="col-span-3 sm:col-span-2">
+          <CheckoutField
+            name="state"
+            label="State"
+            hint={hydrated ? undefined : "(US only)"}
+            errors={errors}
+            className="col-span-3 sm:col-span-2"
+          >
             {(props) => (
               <Input
                 {...props}
@@ -144,9 +213,21 @@ export function AddressFields({ values, errors, onChange, countries, hydrated }:
             )}
           </CheckoutField>
         ) : null}
-        <CheckoutField name="zipCode" label="ZIP / Postal code" errors={errors} className={showState ? "col-span-3 sm:col-span-2" : "col-span-6 sm:col-span-2"}>
+        <CheckoutField
+          name="zipCode"
+          label="ZIP / Postal code"
+          errors={errors}
+          className={showState ? "col-span-3 sm:col-span-2" : "col-span-6 sm:col-span-2"}
+        >
           {(props) => (
-            <Input {...props} name="zipCode" autoComplete="postal-code" required value={values.zipCode} onChange={(e) => onChange("zipCode", e.target.value)} />
+            <Input
+              {...props}
+              name="zipCode"
+              autoComplete="postal-code"
+              required
+              value={values.zipCode}
+              onChange={(e) => onChange("zipCode", e.target.value)}
+            />
           )}
         </CheckoutField>
       </div>

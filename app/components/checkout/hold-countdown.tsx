@@ -43,7 +43,11 @@ export function HoldCountdown({ deadline, onExpire, className }: { deadline: num
  */
 export function StaticHoldCountdown({ seconds, className }: { seconds: number; className?: string }) {
   // steps(): the figure moves on the second, not half-way between (linear rounding would).
-  const style = { "--hold-left": seconds, animationDuration: `${seconds}s`, animationTimingFunction: `steps(${Math.max(1, seconds)}, end)` } as React.CSSProperties;
+  const style = {
+    "--hold-left": seconds,
+    animationDuration: `${seconds}s`,
+    animationTimingFunction: `steps(${Math.max(1, seconds)}, end)`,
+  } as React.CSSProperties;
   return (
     <p className={cn(boxClass, className)} data-testid="hold-countdown">
       <Clock className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />

@@ -22,7 +22,15 @@ interface ConfirmAnswer {
  * the card number to POST /api/local-payments/confirm, which pays the intent and confirms the
  * order. A decline keeps the hold, so the buyer can try another card.
  */
-export function LocalCardForm({ clientSecret, total, onPaid }: { clientSecret: string; total: number; onPaid: (orderNumber: string) => void }) {
+export function LocalCardForm({
+  clientSecret,
+  total,
+  onPaid,
+}: {
+  clientSecret: string;
+  total: number;
+  onPaid: (orderNumber: string) => void;
+}) {
   const [card, setCard] = useState<CardValues>({ cardNumber: "", expiry: "", cvc: "" });
   const [errors, setErrors] = useState<Partial<Record<keyof CardValues, string>>>({});
   const [failure, setFailure] = useState<PaymentFailure>(null);
@@ -77,7 +85,11 @@ export function LocalCardForm({ clientSecret, total, onPaid }: { clientSecret: s
 /** A failed payment stays on screen (after its toast is gone) until the next attempt. */
 export function PaymentAlert({ failure }: { failure: NonNullable<PaymentFailure> }) {
   return (
-    <div role="alert" className="flex gap-3 rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm" data-testid="payment-error">
+    <div
+      role="alert"
+      className="flex gap-3 rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm"
+      data-testid="payment-error"
+    >
       <CircleAlert className="mt-0.5 size-4 shrink-0 text-red-400" aria-hidden="true" />
       <div>
         <p className="font-medium">{failure.title}</p>

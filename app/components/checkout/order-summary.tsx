@@ -30,7 +30,11 @@ export interface SummaryTotals {
  */
 export function OrderSummary({ lines, totals, className }: { lines: SummaryLine[]; totals: SummaryTotals; className?: string }) {
   return (
-    <section aria-labelledby="summary-title" data-testid="order-summary" className={cn("rounded-lg border border-border bg-card", className)}>
+    <section
+      aria-labelledby="summary-title"
+      data-testid="order-summary"
+      className={cn("rounded-lg border border-border bg-card", className)}
+    >
       <h2 id="summary-title" className="border-b border-border px-5 py-4 font-display text-3xl tracking-wide sm:px-6">
         Order Summary
       </h2>
@@ -42,7 +46,9 @@ export function OrderSummary({ lines, totals, className }: { lines: SummaryLine[
       <dl className="space-y-3 border-t border-border px-5 py-5 text-sm sm:px-6">
         <Row label="Subtotal" value={formatUsd(totals.subtotal)} testId="summary-subtotal" />
         {totals.shipping > 0 ? <Row label="Shipping" value={formatUsd(totals.shipping)} testId="summary-shipping" /> : null}
-        {totals.tax.taxRate > 0 ? <Row label={taxTitle(totals.tax)} value={taxAmountText(totals.tax.taxAmount)} testId="summary-tax" /> : null}
+        {totals.tax.taxRate > 0 ? (
+          <Row label={taxTitle(totals.tax)} value={taxAmountText(totals.tax.taxAmount)} testId="summary-tax" />
+        ) : null}
         <div className="flex items-baseline justify-between gap-4 border-t border-border pt-4">
           <dt className="text-xs font-semibold tracking-[0.2em] uppercase">Total</dt>
           <dd className="text-2xl font-medium tabular-nums" data-testid="summary-total">

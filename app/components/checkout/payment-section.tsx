@@ -85,7 +85,16 @@ export function PaymentSection({
               )}
             </div>
           ) : (
-            <Button type="submit" form={FORM_ID} name="intent" value="process" size="lg" className={ORDER_BUTTON_CLASS} disabled={processing} data-testid="process-order">
+            <Button
+              type="submit"
+              form={FORM_ID}
+              name="intent"
+              value="process"
+              size="lg"
+              className={ORDER_BUTTON_CLASS}
+              disabled={processing}
+              data-testid="process-order"
+            >
               <Lock aria-hidden="true" />
               {processing ? "Processing..." : `Process Order - ${formatUsd(total)}`}
             </Button>

@@ -27,7 +27,11 @@ function DisclaimerText({ supportEmail }: { supportEmail: string }) {
           <a href={`mailto:${supportEmail}`} className="underline underline-offset-4 hover:text-foreground">
             {supportEmail}
           </a>{" "}
-          or on the <a href="/support" className="underline underline-offset-4 hover:text-foreground">support page</a>.
+          or on the{" "}
+          <a href="/support" className="underline underline-offset-4 hover:text-foreground">
+            support page
+          </a>
+          .
         </>
       ),
     },
@@ -72,7 +76,10 @@ export function PurchaseDisclaimer({ supportEmail }: { supportEmail: string }) {
         <Dialog.Content className="terms-content fixed top-1/2 left-1/2 z-50 flex max-h-[85dvh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col rounded-lg border border-border bg-card shadow-2xl">
           <div className="flex items-start justify-between gap-4 border-b border-border px-6 pt-6 pb-4">
             <Dialog.Title className="font-display text-4xl tracking-wide">Purchase Disclaimer</Dialog.Title>
-            <Dialog.Close className="-mt-2 -mr-3 flex size-11 shrink-0 items-center justify-center rounded-md text-muted-foreground hover:text-foreground" aria-label="Close disclaimer">
+            <Dialog.Close
+              className="-mt-2 -mr-3 flex size-11 shrink-0 items-center justify-center rounded-md text-muted-foreground hover:text-foreground"
+              aria-label="Close disclaimer"
+            >
               <X className="size-5" aria-hidden />
             </Dialog.Close>
           </div>

@@ -56,7 +56,11 @@ export function ShippingOptions({
       </div>
 
       {rates && rates.length > 0 ? (
-        <fieldset className={cn("space-y-2.5 transition-opacity", loading && "opacity-50")} disabled={loading} aria-describedby={error ? "shipping-error" : undefined}>
+        <fieldset
+          className={cn("space-y-2.5 transition-opacity", loading && "opacity-50")}
+          disabled={loading}
+          aria-describedby={error ? "shipping-error" : undefined}
+        >
           <legend className="sr-only">Shipping method</legend>
           {rates.map((rate) => (
             <label

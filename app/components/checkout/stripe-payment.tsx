@@ -42,7 +42,12 @@ export default function StripePayment(props: StripePaymentProps) {
         clientSecret: props.clientSecret,
         appearance: {
           theme: "night",
-          variables: { colorPrimary: "#fafafa", colorBackground: "#1a1a1a", borderRadius: "6px", fontFamily: "Inter, system-ui, sans-serif" },
+          variables: {
+            colorPrimary: "#fafafa",
+            colorBackground: "#1a1a1a",
+            borderRadius: "6px",
+            fontFamily: "Inter, system-ui, sans-serif",
+          },
         },
       }}
     >

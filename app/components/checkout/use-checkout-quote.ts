@@ -79,7 +79,10 @@ export function useCheckoutQuote({
 
   // The tax for this bag with the chosen rate's shipping (some states tax it), as Process Order
   // will charge it: asked once a rate is chosen, not before. Spec §8: a failure means no tax.
-  const taxBody = address && selectedRate ? JSON.stringify({ state: address.state, country: address.country, subtotal, shippingCost: selectedRate.cost }) : "";
+  const taxBody =
+    address && selectedRate
+      ? JSON.stringify({ state: address.state, country: address.country, subtotal, shippingCost: selectedRate.cost })
+      : "";
   const taxKey = taxBody && `${taxBody}|${bagKey}`;
   const [tax, setTax] = useState<TaxView>(initial?.tax ?? NO_TAX);
   const taxed = useRef(initial?.rates ? taxKey : "");

@@ -35,7 +35,10 @@ export function AddToBag({ productId }: { productId: number }) {
           result.ok ? (
             <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-muted-foreground" data-testid="add-to-bag-result">
               <span className="text-foreground">{result.notice.description}</span>
-              <Link to="/cart" className="inline-flex min-h-11 items-center gap-1 font-semibold text-foreground underline underline-offset-4">
+              <Link
+                to="/cart"
+                className="inline-flex min-h-11 items-center gap-1 font-semibold text-foreground underline underline-offset-4"
+              >
                 View bag
                 <ArrowRight className="size-4" aria-hidden="true" />
               </Link>

@@ -10,10 +10,7 @@ export function ColorSwatches({ colors }: { colors: string[] }) {
       </h2>
       <ul className="mt-3 flex flex-wrap gap-2" data-testid="color-swatches">
         {colors.map((color) => (
-          <li
-            key={color}
-            className="inline-flex h-9 items-center gap-2 rounded-full border border-border bg-card/60 pr-3.5 pl-1.5 text-sm"
-          >
+          <li key={color} className="inline-flex h-9 items-center gap-2 rounded-full border border-border bg-card/60 pr-3.5 pl-1.5 text-sm">
             <span
               aria-hidden="true"
               className="size-6 rounded-full ring-1 ring-foreground/25 ring-inset"

@@ -59,7 +59,10 @@ export function ProductImage({
       onError={() => setFailed(key)}
       // Without JavaScript a broken image cannot swap itself out: its own background then reads as
       // the placeholder, and the alt text stays invisible (it is still read out).
-      className={cn("size-full bg-[radial-gradient(circle_at_30%_20%,oklch(0.26_0_0),oklch(0.14_0_0))] object-cover text-transparent", className)}
+      className={cn(
+        "size-full bg-[radial-gradient(circle_at_30%_20%,oklch(0.26_0_0),oklch(0.14_0_0))] object-cover text-transparent",
+        className,
+      )}
     />
   );
 }

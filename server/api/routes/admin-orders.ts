@@ -90,7 +90,11 @@ export const adminOrderRoutes = [
       const pdf = await readLabel(ctx, name);
       if (!pdf) return jsonError(404, "Label not found.");
       return new Response(pdf, {
-        headers: { "Content-Type": "application/pdf", "Cache-Control": "private, no-store", "Content-Disposition": `inline; filename="${name}"` },
+        headers: {
+          "Content-Type": "application/pdf",
+          "Cache-Control": "private, no-store",
+          "Content-Disposition": `inline; filename="${name}"`,
+        },
       });
     },
   }),

@@ -1,4 +1,12 @@
-import { IMAGE_MESSAGES, MAX_UPLOAD_BODY_BYTES, PRODUCT_MESSAGES, imagePatchSchema, imageUploadFieldsSchema, productInputSchema, productPatchSchema } from "../../contracts/admin-products";
+import {
+  IMAGE_MESSAGES,
+  MAX_UPLOAD_BODY_BYTES,
+  PRODUCT_MESSAGES,
+  imagePatchSchema,
+  imageUploadFieldsSchema,
+  productInputSchema,
+  productPatchSchema,
+} from "../../contracts/admin-products";
 import { productIdParam } from "../../contracts/catalog";
 import { Invalid, NotFound } from "../../errors";
 import { jsonError, pathId } from "../../http/rest";

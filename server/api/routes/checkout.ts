@@ -1,4 +1,10 @@
-import { calculateTaxSchema, confirmOrderSchema, localCardSchema, processOrderSchema, shippingCalculateSchema } from "../../contracts/checkout";
+import {
+  calculateTaxSchema,
+  confirmOrderSchema,
+  localCardSchema,
+  processOrderSchema,
+  shippingCalculateSchema,
+} from "../../contracts/checkout";
 import { toRateView } from "../../contracts/checkout-form";
 import { cartSessionIdOf } from "../../http/cart-session";
 import { clientIpOf } from "../../http/client-ip";

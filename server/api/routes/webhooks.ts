@@ -46,7 +46,8 @@ export const webhookRoutes = [
     method: "POST",
     path: "/api/webhooks/stripe",
     guard: "public",
-    unavailable: (ctx) => (ctx.config.payments.mode === "stripe" && ctx.config.payments.webhookSecret ? null : "Stripe webhooks are not configured."),
+    unavailable: (ctx) =>
+      ctx.config.payments.mode === "stripe" && ctx.config.payments.webhookSecret ? null : "Stripe webhooks are not configured.",
     handle: async ({ request, ctx }) => {
       const payments = ctx.config.payments;
       if (payments.mode !== "stripe" || !payments.webhookSecret) return jsonError(404, "Stripe webhooks are not configured.");

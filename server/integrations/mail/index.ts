@@ -13,7 +13,12 @@ import {
 export type { BatchMailResult, Mailer, MailResult, OutgoingMail, SettleBatch } from "./types";
 export { MAX_BATCH_SIZE, MailTransportError } from "./types";
 
-async function record(ctx: AppContext, mail: OutgoingMail, from: string, outcome: Omit<MailResult, "recordId"> & { providerMessageId?: string }) {
+async function record(
+  ctx: AppContext,
+  mail: OutgoingMail,
+  from: string,
+  outcome: Omit<MailResult, "recordId"> & { providerMessageId?: string },
+) {
   const row = await ctx.db
     .insertInto("mailMessages")
     .values({
@@ -64,7 +69,13 @@ function outboxMailer(ctx: AppContext): Mailer {
     send: (mail) => record(ctx, mail, from, { status: "stored" }),
     async sendBatch(mails, settle) {
       checkBatchSize(mails);
-      return recordBatch(ctx, mails, from, mails.map(() => ({ status: "stored" })), settle);
+      return recordBatch(
+        ctx,
+        mails,
+        from,
+        mails.map(() => ({ status: "stored" })),
+        settle,
+      );
     },
   };
 }

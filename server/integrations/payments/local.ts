@@ -29,10 +29,7 @@ export function localPayments(ctx: AppContext): PaymentProvider {
       if (existing) return existing;
       const intentId = id("pi");
       const clientSecret = `${intentId}_secret_${crypto.randomBytes(12).toString("hex")}`;
-      await ctx.db
-        .insertInto("localPaymentIntents")
-        .values({ id: intentId, clientSecret, amountCents, orderId, idempotencyKey })
-        .execute();
+      await ctx.db.insertInto("localPaymentIntents").values({ id: intentId, clientSecret, amountCents, orderId, idempotencyKey }).execute();
       return { id: intentId, clientSecret };
     },
     async retrieveIntent(intentId) {
@@ -62,7 +59,13 @@ export function localPayments(ctx: AppContext): PaymentProvider {
   };
 }
 
-function toView(row: { id: string; status: string; amountCents: number; lastError: string | null; orderId: number | null }): PaymentIntentView {
+function toView(row: {
+  id: string;
+  status: string;
+  amountCents: number;
+  lastError: string | null;
+  orderId: number | null;
+}): PaymentIntentView {
   return { id: row.id, status: row.status as IntentStatus, amountCents: row.amountCents, lastError: row.lastError, orderId: row.orderId };
 }
 
@@ -70,10 +73,7 @@ function toView(row: { id: string; status: string; amountCents: number; lastErro
  * Pays a local intent with a test card, as Stripe.js would with the Payment Element. A decline
  * leaves the intent payable again, so the buyer can retry with another card.
  */
-export async function payLocalIntent(
-  ctx: AppContext,
-  input: { clientSecret: string; cardNumber: string },
-): Promise<PaymentIntentView> {
+export async function payLocalIntent(ctx: AppContext, input: { clientSecret: string; cardNumber: string }): Promise<PaymentIntentView> {
   const row = await ctx.db.selectFrom("localPaymentIntents").selectAll().where("clientSecret", "=", input.clientSecret).executeTakeFirst();
   if (!row) throw new NotFound("Payment not found.");
   if (row.status === "succeeded") return toView(row);
@@ -101,8 +101,15 @@ export async function payLocalIntent(
 }
 
 /** The same, for a page that knows the intent's id (the no-JavaScript pay page) rather than its secret. */
-export async function payLocalIntentById(ctx: AppContext, input: { paymentIntentId: string; cardNumber: string }): Promise<PaymentIntentView> {
-  const row = await ctx.db.selectFrom("localPaymentIntents").select("clientSecret").where("id", "=", input.paymentIntentId).executeTakeFirst();
+export async function payLocalIntentById(
+  ctx: AppContext,
+  input: { paymentIntentId: string; cardNumber: string },
+): Promise<PaymentIntentView> {
+  const row = await ctx.db
+    .selectFrom("localPaymentIntents")
+    .select("clientSecret")
+    .where("id", "=", input.paymentIntentId)
+    .executeTakeFirst();
   if (!row) throw new NotFound("Payment not found.");
   return payLocalIntent(ctx, { clientSecret: row.clientSecret, cardNumber: input.cardNumber });
 }

@@ -1,11 +1,6 @@
 /** What the store needs from a card processor; Stripe and the local test processor both provide it. */
 export type IntentStatus =
-  | "requires_payment_method"
-  | "requires_confirmation"
-  | "requires_action"
-  | "processing"
-  | "succeeded"
-  | "canceled";
+  "requires_payment_method" | "requires_confirmation" | "requires_action" | "processing" | "succeeded" | "canceled";
 
 export interface PaymentIntentView {
   id: string;

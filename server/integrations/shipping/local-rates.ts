@@ -25,9 +25,52 @@ type Zone = "us" | "us-remote" | "north-america" | "europe" | "world";
 const US_REMOTE = new Set(["AK", "HI"]);
 const NORTH_AMERICA = new Set(["CA", "MX"]);
 const EUROPE = new Set([
-  "GB", "IE", "DE", "FR", "IT", "ES", "PT", "NL", "BE", "LU", "AT", "CH", "DK", "SE", "NO", "FI", "PL", "CZ", "GR", "HU", "RO",
+  "GB",
+  "IE",
+  "DE",
+  "FR",
+  "IT",
+  "ES",
+  "PT",
+  "NL",
+  "BE",
+  "LU",
+  "AT",
+  "CH",
+  "DK",
+  "SE",
+  "NO",
+  "FI",
+  "PL",
+  "CZ",
+  "GR",
+  "HU",
+  "RO",
 ]);
-const WORLD = new Set(["AU", "NZ", "JP", "KR", "SG", "HK", "TW", "IN", "CN", "BR", "AR", "CL", "CO", "PE", "ZA", "AE", "IL", "SA", "TR", "PH", "TH", "MY"]);
+const WORLD = new Set([
+  "AU",
+  "NZ",
+  "JP",
+  "KR",
+  "SG",
+  "HK",
+  "TW",
+  "IN",
+  "CN",
+  "BR",
+  "AR",
+  "CL",
+  "CO",
+  "PE",
+  "ZA",
+  "AE",
+  "IL",
+  "SA",
+  "TR",
+  "PH",
+  "TH",
+  "MY",
+]);
 
 /** Countries the store ships to; the checkout offers these. */
 export const SHIPPING_COUNTRIES = ["US", ...NORTH_AMERICA, ...EUROPE, ...WORLD];
@@ -59,7 +102,10 @@ function zoneOf(destination: Destination): Zone | null {
 }
 
 // [base cents for the first pound, cents per extra pound], per zone.
-const TABLE: Record<Zone, { carrier: string; method: string; description: string; days: number; base: number; perLb: number; maxLbs?: number }[]> = {
+const TABLE: Record<
+  Zone,
+  { carrier: string; method: string; description: string; days: number; base: number; perLb: number; maxLbs?: number }[]
+> = {
   us: [
     { carrier: "USPS", method: "ground_saver", description: "USPS Ground Advantage", days: 5, base: 595, perLb: 75 },
     { carrier: "USPS", method: "priority", description: "USPS Priority Mail", days: 3, base: 995, perLb: 125 },
@@ -71,18 +117,49 @@ const TABLE: Record<Zone, { carrier: string; method: string; description: string
     { carrier: "USPS", method: "priority", description: "USPS Priority Mail", days: 4, base: 1495, perLb: 200 },
   ],
   "north-america": [
-    { carrier: "USPS", method: "first_class_international", description: "USPS First-Class Package International", days: 12, base: 1695, perLb: 300, maxLbs: 4 },
+    {
+      carrier: "USPS",
+      method: "first_class_international",
+      description: "USPS First-Class Package International",
+      days: 12,
+      base: 1695,
+      perLb: 300,
+      maxLbs: 4,
+    },
     { carrier: "USPS", method: "priority_international", description: "USPS Priority Mail International", days: 8, base: 3295, perLb: 400 },
     { carrier: "DHL", method: "express_worldwide", description: "DHL Express Worldwide", days: 3, base: 4995, perLb: 600 },
   ],
   europe: [
-    { carrier: "USPS", method: "first_class_international", description: "USPS First-Class Package International", days: 14, base: 1995, perLb: 350, maxLbs: 4 },
+    {
+      carrier: "USPS",
+      method: "first_class_international",
+      description: "USPS First-Class Package International",
+      days: 14,
+      base: 1995,
+      perLb: 350,
+      maxLbs: 4,
+    },
     { carrier: "USPS", method: "priority_international", description: "USPS Priority Mail International", days: 9, base: 4295, perLb: 500 },
     { carrier: "DHL", method: "express_worldwide", description: "DHL Express Worldwide", days: 4, base: 5995, perLb: 700 },
   ],
   world: [
-    { carrier: "USPS", method: "first_class_international", description: "USPS First-Class Package International", days: 18, base: 2295, perLb: 400, maxLbs: 4 },
-    { carrier: "USPS", method: "priority_international", description: "USPS Priority Mail International", days: 11, base: 4795, perLb: 550 },
+    {
+      carrier: "USPS",
+      method: "first_class_international",
+      description: "USPS First-Class Package International",
+      days: 18,
+      base: 2295,
+      perLb: 400,
+      maxLbs: 4,
+    },
+    {
+      carrier: "USPS",
+      method: "priority_international",
+      description: "USPS Priority Mail International",
+      days: 11,
+      base: 4795,
+      perLb: 550,
+    },
     { carrier: "DHL", method: "express_worldwide", description: "DHL Express Worldwide", days: 5, base: 6995, perLb: 800 },
   ],
 };

@@ -1,6 +1,14 @@
 import { Shippo } from "shippo";
 import type { CustomsDeclarationCreateRequest } from "shippo/models/components";
-import { methodKeyOf, type BoughtLabel, type Parcel, type ParcelContent, type RateQuote, type ShippingAddress, type ShippingProvider } from "./types";
+import {
+  methodKeyOf,
+  type BoughtLabel,
+  type Parcel,
+  type ParcelContent,
+  type RateQuote,
+  type ShippingAddress,
+  type ShippingProvider,
+} from "./types";
 
 /**
  * The address parcels ship from. Read from the environment (SHIP_FROM_*), with a plausible
@@ -147,7 +155,19 @@ export function shippoShipping(apiKey: string, options: { from?: ShipFromAddress
   return {
     mode: "shippo",
     quote: (to, parcel) => quote(to, parcel),
-    async buyLabel({ orderId, to, parcel, methodKey, contents }: { orderId: number; to: ShippingAddress; parcel: Parcel; methodKey: string; contents?: ParcelContent[] }): Promise<BoughtLabel> {
+    async buyLabel({
+      orderId,
+      to,
+      parcel,
+      methodKey,
+      contents,
+    }: {
+      orderId: number;
+      to: ShippingAddress;
+      parcel: Parcel;
+      methodKey: string;
+      contents?: ParcelContent[];
+    }): Promise<BoughtLabel> {
       // Rates expire: quote again (with the customs declaration abroad) and buy the one the buyer chose.
       const rate = (await quote(to, parcel, contents)).find((r) => r.key === methodKey);
       if (!rate?.providerRateId) throw new Error(`Shippo offers no ${methodKey} service to this address any more.`);
@@ -163,7 +183,10 @@ export function shippoShipping(apiKey: string, options: { from?: ShipFromAddress
         throw new Error(shippoMessage(error), { cause: error });
       }
       if (transaction.status !== "SUCCESS" || !transaction.labelUrl || !transaction.trackingNumber) {
-        const said = (transaction.messages ?? []).map((m) => m.text?.trim()).filter(Boolean).join(" ");
+        const said = (transaction.messages ?? [])
+          .map((m) => m.text?.trim())
+          .filter(Boolean)
+          .join(" ");
         throw new Error(said || `Shippo did not create the label (status ${transaction.status ?? "unknown"}).`);
       }
       return {

@@ -47,8 +47,17 @@ export interface BoughtLabel {
 
 export interface ShippingProvider {
   readonly mode: "shippo" | "local";
-  quote(to: Pick<ShippingAddress, "street" | "city" | "state" | "zipCode" | "country"> & Partial<ShippingAddress>, parcel: Parcel): Promise<RateQuote[]>;
-  buyLabel(input: { orderId: number; to: ShippingAddress; parcel: Parcel; methodKey: string; contents?: ParcelContent[] }): Promise<BoughtLabel>;
+  quote(
+    to: Pick<ShippingAddress, "street" | "city" | "state" | "zipCode" | "country"> & Partial<ShippingAddress>,
+    parcel: Parcel,
+  ): Promise<RateQuote[]>;
+  buyLabel(input: {
+    orderId: number;
+    to: ShippingAddress;
+    parcel: Parcel;
+    methodKey: string;
+    contents?: ParcelContent[];
+  }): Promise<BoughtLabel>;
 }
 
 /**

@@ -35,9 +35,7 @@
  * Review every January.
  */
 export type ClothingRule =
-  | { kind: "exempt" }
-  | { kind: "exemptBelow"; limitCents: number; exemptPercent: number }
-  | { kind: "exemptUpTo"; limitCents: number };
+  { kind: "exempt" } | { kind: "exemptBelow"; limitCents: number; exemptPercent: number } | { kind: "exemptUpTo"; limitCents: number };
 
 export interface StateTaxRule {
   name: string;

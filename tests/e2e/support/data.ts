@@ -33,7 +33,11 @@ async function expectStatus(response: APIResponse, status: number, what: string)
  * An API client signed in as an admin (the e2e admin unless told otherwise), in a browser context
  * of its own that closes when the test ends.
  */
-export async function adminApi({ baseURL = BASE_URL, username = ADMIN.username, password = ADMIN.password }: Partial<Credentials> & { baseURL?: string } = {}): Promise<APIRequestContext> {
+export async function adminApi({
+  baseURL = BASE_URL,
+  username = ADMIN.username,
+  password = ADMIN.password,
+}: Partial<Credentials> & { baseURL?: string } = {}): Promise<APIRequestContext> {
   const context = await newContext({ baseURL, javaScriptEnabled: false });
   await expectStatus(await context.request.post("/api/login", { data: { username, password } }), 200, `signing ${username} in`);
   return context.request;
@@ -55,7 +59,10 @@ export async function createProduct(api: APIRequestContext, fields: ProductField
   onCleanup(() =>
     removeProduct(api, product.id).catch((error: unknown) => {
       if (error instanceof Error && /has been closed/.test(error.message)) {
-        throw new Error(`Product "${product.name}" was left behind: its API's browser context was closed before the test ended (let the test end close it).`, { cause: error });
+        throw new Error(
+          `Product "${product.name}" was left behind: its API's browser context was closed before the test ended (let the test end close it).`,
+          { cause: error },
+        );
       }
       throw error;
     }),
@@ -87,7 +94,9 @@ async function removeProduct(api: APIRequestContext, id: number): Promise<void> 
 /** Uploads one generated PNG per colour to the product, in order (the first becomes primary). */
 export async function addImages(api: APIRequestContext, productId: number, colors: string[]): Promise<void> {
   for (const [index, color] of colors.entries()) {
-    const buffer = await sharp({ create: { width: 600, height: 750, channels: 3, background: color } }).png().toBuffer();
+    const buffer = await sharp({ create: { width: 600, height: 750, channels: 3, background: color } })
+      .png()
+      .toBuffer();
     const response = await api.post(`/api/admin/products/${productId}/images`, {
       multipart: { image: { name: `e2e-${index + 1}.png`, mimeType: "image/png", buffer } },
     });
@@ -122,7 +131,12 @@ export const newBuyer = (name = "Eve Buyer"): Buyer => ({
  */
 export async function placeOrder(
   productId: number,
-  { buyer = newBuyer(), quantity = 1, pay = true, baseURL = BASE_URL }: { buyer?: Buyer; quantity?: number; pay?: boolean; baseURL?: string } = {},
+  {
+    buyer = newBuyer(),
+    quantity = 1,
+    pay = true,
+    baseURL = BASE_URL,
+  }: { buyer?: Buyer; quantity?: number; pay?: boolean; baseURL?: string } = {},
 ): Promise<{ orderNumber: string; paymentIntentId: string }> {
   const shopper = (await newContext({ baseURL, javaScriptEnabled: false })).request;
   await expectStatus(await shopper.post("/api/cart", { data: { productId, quantity } }), 201, "adding to the bag");
@@ -130,7 +144,11 @@ export async function placeOrder(
     data: { customerInfo: { ...buyer, country: "US" }, shippingMethod: "usps-ground_saver" },
   });
   await expectStatus(processed, 201, "processing the order");
-  const { clientSecret, paymentIntentId, orderSummary } = (await processed.json()) as { clientSecret: string; paymentIntentId: string; orderSummary: OrderSummary };
+  const { clientSecret, paymentIntentId, orderSummary } = (await processed.json()) as {
+    clientSecret: string;
+    paymentIntentId: string;
+    orderSummary: OrderSummary;
+  };
   if (pay) {
     const paid = await shopper.post("/api/local-payments/confirm", { data: { clientSecret, cardNumber: "4242 4242 4242 4242" } });
     await expectStatus(paid, 200, "paying with the test card");
@@ -147,7 +165,11 @@ export async function createAdmin(prefix = "e2e-admin"): Promise<Credentials & {
   const dataDir = process.env.E2E_DATA_DIR;
   if (!dataDir) throw new Error("E2E_DATA_DIR is not set: run the e2e tests through tests/e2e/run.ts");
   const token = uniqueToken();
-  const admin = { username: `${prefix}-${token}`, password: `pw-${token}-${randomBytes(6).toString("hex")}`, email: `${prefix}-${token}@example.com` };
+  const admin = {
+    username: `${prefix}-${token}`,
+    password: `pw-${token}-${randomBytes(6).toString("hex")}`,
+    email: `${prefix}-${token}@example.com`,
+  };
   const { NODE_TEST_CONTEXT: _test, ...env } = process.env;
   await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/admin-create.ts", admin.username, admin.email], {
     cwd: root,

@@ -24,11 +24,13 @@ http
       return;
     }
     const amount = `$${(session.amount_total / 100).toFixed(2)}`;
-    response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(
-      `<!doctype html><title>Stripe Checkout (test)</title><h1>Pay ${escape(amount)}</h1>` +
-        `<p data-testid="stripe-email">${escape(session.customer_email ?? "")}</p>` +
-        `<form method="post"><button>Pay</button></form>` +
-        (session.cancel_url ? `<a href="${escape(session.cancel_url)}">Back</a>` : ""),
-    );
+    response
+      .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
+      .end(
+        `<!doctype html><title>Stripe Checkout (test)</title><h1>Pay ${escape(amount)}</h1>` +
+          `<p data-testid="stripe-email">${escape(session.customer_email ?? "")}</p>` +
+          `<form method="post"><button>Pay</button></form>` +
+          (session.cancel_url ? `<a href="${escape(session.cancel_url)}">Back</a>` : ""),
+      );
   })
   .listen(Number(process.env.FAKE_STRIPE_PORT), "127.0.0.1");

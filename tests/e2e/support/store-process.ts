@@ -32,7 +32,11 @@ export function freePort(): Promise<number> {
  * `env` is added to the defaults (production, loopback, a fresh data folder); `nodeArgs` go before
  * server.js (say, `--import` preloads). Resolves once /healthz answers.
  */
-export async function startStore({ name = "e2e", env = {}, nodeArgs = [] }: { name?: string; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<StoreProcess> {
+export async function startStore({
+  name = "e2e",
+  env = {},
+  nodeArgs = [],
+}: { name?: string; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<StoreProcess> {
   const dataDir = path.join(root, "tests/.tmp", `${name}-${Date.now()}-${process.pid}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const port = await freePort();

@@ -30,7 +30,13 @@ export function parseAddress(text: string): Address | null {
       const v = (value as Record<string, unknown>)[key];
       return typeof v === "string" || typeof v === "number" ? String(v) : "";
     };
-    const address = { street: field("street"), city: field("city"), state: field("state"), zipCode: field("zipCode"), country: field("country") };
+    const address = {
+      street: field("street"),
+      city: field("city"),
+      state: field("state"),
+      zipCode: field("zipCode"),
+      country: field("country"),
+    };
     return address.street || address.city || address.zipCode ? address : null;
   } catch {
     return null;

@@ -153,7 +153,10 @@ function Customer({ order }: { order: OrderDetail }) {
       <div className="space-y-3 text-sm leading-relaxed">
         <div>
           <p className="font-medium">{order.customerName}</p>
-          <a className="break-all text-muted-foreground underline-offset-4 hover:text-foreground hover:underline" href={`mailto:${order.customerEmail}`}>
+          <a
+            className="break-all text-muted-foreground underline-offset-4 hover:text-foreground hover:underline"
+            href={`mailto:${order.customerEmail}`}
+          >
             {order.customerEmail}
           </a>
           {order.customerPhone ? <p className="text-muted-foreground">{order.customerPhone}</p> : null}
@@ -214,7 +217,12 @@ function ShippingLabels({ order }: { order: OrderDetail }) {
               </div>
             ) : null}
             {label.labelUrl ? (
-              <a href={label.labelUrl} target="_blank" rel="noreferrer" className="inline-flex min-h-9 items-center gap-1.5 text-sm font-medium underline-offset-4 hover:underline">
+              <a
+                href={label.labelUrl}
+                target="_blank"
+                rel="noreferrer"
+                className="inline-flex min-h-9 items-center gap-1.5 text-sm font-medium underline-offset-4 hover:underline"
+              >
                 View shipping label
                 <ExternalLink aria-hidden className="size-3.5" />
               </a>

@@ -65,7 +65,9 @@ export function OrdersPanel({ initialOrders, loadedAt }: { initialOrders: AdminO
               aria-current={f.key === filter.key ? "page" : undefined}
               className={cn(
                 "inline-flex min-h-9 items-center gap-1.5 rounded-full border px-3.5 text-xs font-semibold tracking-wider uppercase transition-colors",
-                f.key === filter.key ? "border-foreground bg-foreground text-background" : "border-border text-muted-foreground hover:border-foreground/60 hover:text-foreground",
+                f.key === filter.key
+                  ? "border-foreground bg-foreground text-background"
+                  : "border-border text-muted-foreground hover:border-foreground/60 hover:text-foreground",
               )}
             >
               {f.label}
@@ -76,7 +78,10 @@ export function OrdersPanel({ initialOrders, loadedAt }: { initialOrders: AdminO
       ) : null}
 
       {list.isError ? (
-        <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-destructive/50 bg-destructive/10 p-4 text-sm">
+        <div
+          role="alert"
+          className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-destructive/50 bg-destructive/10 p-4 text-sm"
+        >
           <span className="flex items-center gap-2 text-red-200">
             <CircleAlert aria-hidden className="size-4" />
             Failed to refresh the orders: {list.error.message}
@@ -89,7 +94,10 @@ export function OrdersPanel({ initialOrders, loadedAt }: { initialOrders: AdminO
 
       {all.length > 0 && orders.length === 0 ? (
         <p className="rounded-lg border border-dashed border-border bg-card px-6 py-10 text-center text-sm text-muted-foreground">
-          No {filter.label.toLowerCase()} orders. <Link to="?" replace preventScrollReset className="underline underline-offset-4">Show all orders</Link>
+          No {filter.label.toLowerCase()} orders.{" "}
+          <Link to="?" replace preventScrollReset className="underline underline-offset-4">
+            Show all orders
+          </Link>
         </p>
       ) : orders.length === 0 ? (
         <div className="flex flex-col items-center justify-center gap-2 rounded-lg border border-dashed border-border bg-card px-6 py-20 text-center">

@@ -12,7 +12,8 @@ interface OrdersTableProps {
   onRefund: (order: AdminOrder) => void;
 }
 
-const th = "sticky top-0 z-10 bg-card px-4 py-3 text-left text-xs font-semibold tracking-[0.12em] whitespace-nowrap text-muted-foreground uppercase shadow-[inset_0_-1px_0_var(--color-border)]";
+const th =
+  "sticky top-0 z-10 bg-card px-4 py-3 text-left text-xs font-semibold tracking-[0.12em] whitespace-nowrap text-muted-foreground uppercase shadow-[inset_0_-1px_0_var(--color-border)]";
 const td = "md:px-4 md:py-3 md:align-middle";
 
 /**
@@ -28,12 +29,24 @@ export function OrdersTable({ orders, onView, onRefund }: OrdersTableProps) {
         <caption className="sr-only">Orders, newest first. Dates in Eastern Time.</caption>
         <thead className="max-md:sr-only">
           <tr>
-            <th scope="col" className={th}>Order ID</th>
-            <th scope="col" className={th}>Customer</th>
-            <th scope="col" className={th}>Status</th>
-            <th scope="col" className={`${th} text-right`}>Total</th>
-            <th scope="col" className={th}>Date</th>
-            <th scope="col" className={`${th} text-right`}>Actions</th>
+            <th scope="col" className={th}>
+              Order ID
+            </th>
+            <th scope="col" className={th}>
+              Customer
+            </th>
+            <th scope="col" className={th}>
+              Status
+            </th>
+            <th scope="col" className={`${th} text-right`}>
+              Total
+            </th>
+            <th scope="col" className={th}>
+              Date
+            </th>
+            <th scope="col" className={`${th} text-right`}>
+              Actions
+            </th>
           </tr>
         </thead>
         <tbody className="max-md:block max-md:divide-y max-md:divide-border md:[&>tr:not(:last-child)>td]:border-b md:[&>tr>td]:border-border">
@@ -44,7 +57,9 @@ export function OrdersTable({ orders, onView, onRefund }: OrdersTableProps) {
               data-order-id={order.id}
               className="transition-colors hover:bg-foreground/[0.03] max-md:grid max-md:grid-cols-[1fr_auto] max-md:items-center max-md:gap-x-4 max-md:gap-y-3 max-md:p-4"
             >
-              <td className={`${td} font-mono text-[0.8125rem] font-medium tracking-wide whitespace-nowrap max-md:col-start-1 max-md:row-start-1`}>
+              <td
+                className={`${td} font-mono text-[0.8125rem] font-medium tracking-wide whitespace-nowrap max-md:col-start-1 max-md:row-start-1`}
+              >
                 {order.orderNumber}
                 {order.test ? (
                   <span className="ml-2 align-middle font-sans tracking-normal">
@@ -69,11 +84,25 @@ export function OrdersTable({ orders, onView, onRefund }: OrdersTableProps) {
               </td>
               <td className={`${td} text-right whitespace-nowrap max-md:col-span-2 max-md:row-start-4`}>
                 <div className="flex gap-2 md:inline-flex">
-                  <Button size="sm" variant="outline" className="max-md:h-10 max-md:flex-1" disabled={!hydrated} onClick={() => onView(order)} aria-label={`View order ${order.orderNumber}`}>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    className="max-md:h-10 max-md:flex-1"
+                    disabled={!hydrated}
+                    onClick={() => onView(order)}
+                    aria-label={`View order ${order.orderNumber}`}
+                  >
                     <Eye aria-hidden />
                     View
                   </Button>
-                  <Button size="sm" variant="ghost" className="max-md:h-10 max-md:flex-1 max-md:border max-md:border-border" disabled={!hydrated} onClick={() => onRefund(order)} aria-label={`Process refund for order ${order.orderNumber}`}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    className="max-md:h-10 max-md:flex-1 max-md:border max-md:border-border"
+                    disabled={!hydrated}
+                    onClick={() => onRefund(order)}
+                    aria-label={`Process refund for order ${order.orderNumber}`}
+                  >
                     <RotateCcw aria-hidden />
                     Refund
                   </Button>

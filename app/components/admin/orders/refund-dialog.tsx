@@ -104,7 +104,10 @@ export function RefundDialog({ target, onClose }: { target: RefundTarget | null;
             <Spinner className="size-8" label="Loading refund information" />
           </div>
         ) : eligibility.isError ? (
-          <p role="alert" className="flex items-center gap-2 rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm text-red-200">
+          <p
+            role="alert"
+            className="flex items-center gap-2 rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm text-red-200"
+          >
             <CircleAlert aria-hidden className="size-4 shrink-0" />
             Failed to load refund information
           </p>
@@ -141,7 +144,10 @@ export function RefundDialog({ target, onClose }: { target: RefundTarget | null;
                     </p>
                   ) : null}
                 </div>
-                <label htmlFor={ids.shipping} className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md border border-border px-3 text-sm">
+                <label
+                  htmlFor={ids.shipping}
+                  className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md border border-border px-3 text-sm"
+                >
                   <input
                     id={ids.shipping}
                     type="checkbox"

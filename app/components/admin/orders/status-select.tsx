@@ -18,7 +18,8 @@ export function StatusSelect({ orderId, orderNumber, status }: { orderId: number
   const hydrated = useHydrated();
   const update = useMutation(
     trpc.admin.orders.setStatus.mutationOptions({
-      onSuccess: (order) => notify.success("Status updated", `Order ${order.orderNumber} is now ${ORDER_STATUS_STYLE[order.status].label.toLowerCase()}.`),
+      onSuccess: (order) =>
+        notify.success("Status updated", `Order ${order.orderNumber} is now ${ORDER_STATUS_STYLE[order.status].label.toLowerCase()}.`),
       onError: () => notify.error("Error updating status", "Failed to update order status"),
       onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.admin.orders.pathKey() }),
     }),

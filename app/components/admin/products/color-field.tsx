@@ -72,7 +72,9 @@ export function ColorField({
                   className="flex size-6 items-center justify-center rounded-full ring-1 ring-foreground/25 ring-inset"
                   style={{ backgroundColor: swatchFor(color) }}
                 >
-                  {chosen ? <Check className={cn("size-3.5", ["White", "Beige"].includes(color) ? "text-black" : "text-white")} strokeWidth={3} /> : null}
+                  {chosen ? (
+                    <Check className={cn("size-3.5", ["White", "Beige"].includes(color) ? "text-black" : "text-white")} strokeWidth={3} />
+                  ) : null}
                 </span>
                 {color}
               </button>
@@ -119,8 +121,15 @@ export function ColorField({
         ) : (
           <ul className="mt-2 flex flex-wrap gap-2" aria-labelledby={`${field.id}-chosen`} data-testid="chosen-colors">
             {colors.map((color) => (
-              <li key={color} className="inline-flex h-9 items-center gap-2 rounded-full border border-border bg-background/60 pr-1 pl-1.5 text-sm">
-                <span aria-hidden className="size-6 rounded-full ring-1 ring-foreground/25 ring-inset" style={{ backgroundColor: swatchFor(color) }} />
+              <li
+                key={color}
+                className="inline-flex h-9 items-center gap-2 rounded-full border border-border bg-background/60 pr-1 pl-1.5 text-sm"
+              >
+                <span
+                  aria-hidden
+                  className="size-6 rounded-full ring-1 ring-foreground/25 ring-inset"
+                  style={{ backgroundColor: swatchFor(color) }}
+                />
                 {color}
                 <button
                   type="button"

@@ -2,7 +2,17 @@ import type { ReactNode } from "react";
 import { cn } from "~/lib/utils";
 
 /** A card-like group of fields with a title (and an optional line of help). */
-export function Section({ title, description, children, className }: { title: string; description?: ReactNode; children: ReactNode; className?: string }) {
+export function Section({
+  title,
+  description,
+  children,
+  className,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <section className={cn("rounded-lg border border-border bg-card p-5 sm:p-6", className)}>
       <h3 className="text-sm font-semibold tracking-[0.14em] uppercase">{title}</h3>
@@ -23,7 +33,15 @@ export const textareaClass = cn(
  * A checkbox drawn as a switch: a real <input type="checkbox"> (so the form posts "on" or
  * nothing), with the track and knob painted by its sibling.
  */
-export function Switch({ label, description, inputProps }: { label: string; description?: string; inputProps: React.InputHTMLAttributes<HTMLInputElement> & { key?: string } }) {
+export function Switch({
+  label,
+  description,
+  inputProps,
+}: {
+  label: string;
+  description?: string;
+  inputProps: React.InputHTMLAttributes<HTMLInputElement> & { key?: string };
+}) {
   const { key, ...props } = inputProps;
   return (
     <label className="flex cursor-pointer items-start justify-between gap-4 rounded-md py-1">
@@ -32,7 +50,13 @@ export function Switch({ label, description, inputProps }: { label: string; desc
         {description ? <span className="mt-0.5 block text-xs text-muted-foreground">{description}</span> : null}
       </span>
       <span className="relative mt-0.5 inline-flex shrink-0">
-        <input key={key} type="checkbox" role="switch" className="peer absolute inset-0 z-10 size-full cursor-pointer opacity-0" {...props} />
+        <input
+          key={key}
+          type="checkbox"
+          role="switch"
+          className="peer absolute inset-0 z-10 size-full cursor-pointer opacity-0"
+          {...props}
+        />
         <span
           aria-hidden
           className={cn(

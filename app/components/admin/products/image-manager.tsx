@@ -60,7 +60,10 @@ function SavedImages({ productId }: { productId: number }) {
   if (images.isPending) return <Spinner className="size-6" label="Loading images" />;
   if (images.isError) {
     return (
-      <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm">
+      <div
+        role="alert"
+        className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm"
+      >
         {NOTICES.imagesFetchFailed}
         <Button type="button" variant="outline" size="sm" onClick={() => images.refetch()}>
           <RefreshCw aria-hidden /> Retry
@@ -69,7 +72,8 @@ function SavedImages({ productId }: { productId: number }) {
     );
   }
   const list = images.data.images;
-  if (list.length === 0) return <p className="text-sm text-muted-foreground">No images yet. The first one you add becomes the primary image.</p>;
+  if (list.length === 0)
+    return <p className="text-sm text-muted-foreground">No images yet. The first one you add becomes the primary image.</p>;
 
   const move = (index: number, by: -1 | 1) => {
     const ids = list.map((image) => image.id);
@@ -81,7 +85,11 @@ function SavedImages({ productId }: { productId: number }) {
     <>
       <ol className="grid grid-cols-2 gap-3" aria-label="Product images" aria-busy={busy}>
         {list.map((image, index) => (
-          <li key={image.id} className={cn("overflow-hidden rounded-md border bg-background/60", image.isPrimary ? "border-amber-300/60" : "border-border")} data-testid="saved-image">
+          <li
+            key={image.id}
+            className={cn("overflow-hidden rounded-md border bg-background/60", image.isPrimary ? "border-amber-300/60" : "border-border")}
+            data-testid="saved-image"
+          >
             <div className="relative aspect-square">
               <ProductImage image={image} alt={`Image ${index + 1}`} sizes="200px" />
               <span className="absolute top-1.5 left-1.5 rounded bg-black/70 px-1.5 text-[11px] tabular-nums">{index + 1}</span>
@@ -93,13 +101,28 @@ function SavedImages({ productId }: { productId: number }) {
             </div>
             <div className="flex items-center justify-between gap-1 p-1.5">
               <div className="flex">
-                <IconButton label={`Move image ${index + 1} up`} disabled={busy || index === 0} onClick={() => move(index, -1)} icon={ArrowUp} />
-                <IconButton label={`Move image ${index + 1} down`} disabled={busy || index === list.length - 1} onClick={() => move(index, 1)} icon={ArrowDown} />
+                <IconButton
+                  label={`Move image ${index + 1} up`}
+                  disabled={busy || index === 0}
+                  onClick={() => move(index, -1)}
+                  icon={ArrowUp}
+                />
+                <IconButton
+                  label={`Move image ${index + 1} down`}
+                  disabled={busy || index === list.length - 1}
+                  onClick={() => move(index, 1)}
+                  icon={ArrowDown}
+                />
               </div>
               <div className="flex">
                 {/* Only when not already primary (spec §4). */}
                 {image.isPrimary ? null : (
-                  <IconButton label={`Set image ${index + 1} as primary`} disabled={busy} onClick={() => setPrimary.mutate({ imageId: image.id })} icon={Star} />
+                  <IconButton
+                    label={`Set image ${index + 1} as primary`}
+                    disabled={busy}
+                    onClick={() => setPrimary.mutate({ imageId: image.id })}
+                    icon={Star}
+                  />
                 )}
                 <IconButton label={`Delete image ${index + 1}`} disabled={busy} onClick={() => setDeleting(image)} icon={Trash2} danger />
               </div>
@@ -111,7 +134,11 @@ function SavedImages({ productId }: { productId: number }) {
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
         title="Delete this image?"
-        description={deleting?.isPrimary ? "It is the primary image: the next one takes its place in the store." : "It is removed from the product and from the server."}
+        description={
+          deleting?.isPrimary
+            ? "It is the primary image: the next one takes its place in the store."
+            : "It is removed from the product and from the server."
+        }
         confirmLabel="Delete Image"
         pending={remove.isPending}
         onConfirm={() => deleting && remove.mutate({ imageId: deleting.id })}
@@ -120,7 +147,18 @@ function SavedImages({ productId }: { productId: number }) {
   );
 }
 
-function IconButton({ label, icon: Icon, danger, ...props }: { label: string; icon: typeof Star; danger?: boolean; disabled?: boolean; onClick: () => void }) {
+function IconButton({
+  label,
+  icon: Icon,
+  danger,
+  ...props
+}: {
+  label: string;
+  icon: typeof Star;
+  danger?: boolean;
+  disabled?: boolean;
+  onClick: () => void;
+}) {
   return (
     <Button
       type="button"
@@ -189,7 +227,11 @@ function ImageQueuePanel({ productId, queue }: { productId: number | null; queue
       {items.length > 0 ? (
         <ul className="space-y-2" aria-label="Images to upload">
           {items.map((item) => (
-            <li key={item.key} className="flex items-center gap-3 rounded-md border border-border bg-background/60 p-2" data-testid="queued-image">
+            <li
+              key={item.key}
+              className="flex items-center gap-3 rounded-md border border-border bg-background/60 p-2"
+              data-testid="queued-image"
+            >
               <img
                 src={item.preview}
                 alt=""
@@ -201,13 +243,29 @@ function ImageQueuePanel({ productId, queue }: { productId: number | null; queue
                 <div className="flex items-baseline justify-between gap-2 text-sm">
                   <span className="truncate">{item.file.name}</span>
                   <span className="shrink-0 text-xs text-muted-foreground tabular-nums">
-                    {item.status === "uploading" ? `${Math.round(item.progress * 100)}%` : item.status === "failed" ? "Failed" : formatBytes(item.file.size)}
+                    {item.status === "uploading"
+                      ? `${Math.round(item.progress * 100)}%`
+                      : item.status === "failed"
+                        ? "Failed"
+                        : formatBytes(item.file.size)}
                   </span>
                 </div>
-                <Progress value={item.progress} label={`Uploading ${item.file.name}`} tone={item.status === "failed" ? "error" : item.status === "done" ? "done" : "default"} />
+                <Progress
+                  value={item.progress}
+                  label={`Uploading ${item.file.name}`}
+                  tone={item.status === "failed" ? "error" : item.status === "done" ? "done" : "default"}
+                />
                 {item.error ? <p className="text-xs text-red-300">{item.error}</p> : null}
               </div>
-              <Button type="button" variant="ghost" size="icon" className="size-9" aria-label={`Remove ${item.file.name}`} disabled={item.status === "uploading"} onClick={() => queue.remove(item.key)}>
+              <Button
+                type="button"
+                variant="ghost"
+                size="icon"
+                className="size-9"
+                aria-label={`Remove ${item.file.name}`}
+                disabled={item.status === "uploading"}
+                onClick={() => queue.remove(item.key)}
+              >
                 <X aria-hidden />
               </Button>
             </li>
@@ -216,7 +274,9 @@ function ImageQueuePanel({ productId, queue }: { productId: number | null; queue
       ) : null}
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-xs text-muted-foreground">
-          {productId ? "Uploaded one by one; the first image of a product becomes primary." : "Chosen images upload when you create the product."}
+          {productId
+            ? "Uploaded one by one; the first image of a product becomes primary."
+            : "Chosen images upload when you create the product."}
         </p>
         <Button type="button" variant="outline" size="sm" onClick={start} disabled={queue.running}>
           <Upload aria-hidden /> {queue.running ? "Uploading..." : `Upload Images${items.length ? ` (${items.length})` : ""}`}

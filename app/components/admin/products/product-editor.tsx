@@ -42,7 +42,9 @@ export function ProductEditor({ products, editingId, queue }: { products: AdminP
           {product ? `Edit ${product.name}` : "Add a product"}
         </h3>
         <p className="mt-1 text-sm text-muted-foreground">
-          {product ? `#${product.id} · created ${formatDay(product.createdAt)}` : "Fill in the details; everything except name, description and price has a default."}
+          {product
+            ? `#${product.id} · created ${formatDay(product.createdAt)}`
+            : "Fill in the details; everything except name, description and price has a default."}
         </p>
       </div>
       <EditorBody key={target} product={product} queue={queue} />

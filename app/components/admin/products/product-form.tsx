@@ -4,11 +4,7 @@ import { useNavigate } from "@remix-run/react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import {
-  productFormSchema,
-  type AdminProduct,
-  type ProductInput,
-} from "../../../../server/contracts/admin-products";
+import { productFormSchema, type AdminProduct, type ProductInput } from "../../../../server/contracts/admin-products";
 import { STORE_TIME_ZONE, utcToStoreWallClock } from "../../../../server/contracts/store-time";
 import { Field } from "~/components/field";
 import { notify } from "~/components/toasts";
@@ -174,29 +170,55 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
                 {num(fields.discountPercent, "1", "0", { max: "100", inputMode: "numeric" })}
               </Field>
               <Field field={fields.promoCode} label="Promo code" hint="Optional. Shown with the discount.">
-                <Input {...bare(getInputProps(fields.promoCode, { type: "text" }))} key={fields.promoCode.key} maxLength={40} autoComplete="off" />
+                <Input
+                  {...bare(getInputProps(fields.promoCode, { type: "text" }))}
+                  key={fields.promoCode.key}
+                  maxLength={40}
+                  autoComplete="off"
+                />
               </Field>
             </div>
           </Section>
           <Section title="Colours" description="Presets come with their swatch; any other name is drawn in neutral grey.">
-            <ColorField field={fields.availableColors} name={fields.availableColors.name} formId={form.id} colors={colors} onChange={setColors} />
+            <ColorField
+              field={fields.availableColors}
+              name={fields.availableColors.name}
+              formId={form.id}
+              colors={colors}
+              onChange={setColors}
+            />
           </Section>
           <Section title="Shipping" description="Used for shipping rates and labels.">
             <div className="grid grid-cols-2 gap-4 sm:grid-cols-4">
-              <Field field={fields.weight} label="Weight (lb)">{num(fields.weight, "0.1", "0.1")}</Field>
-              <Field field={fields.length} label="Length (in)">{num(fields.length, "0.1", "1")}</Field>
-              <Field field={fields.width} label="Width (in)">{num(fields.width, "0.1", "1")}</Field>
-              <Field field={fields.height} label="Height (in)">{num(fields.height, "0.1", "1")}</Field>
+              <Field field={fields.weight} label="Weight (lb)">
+                {num(fields.weight, "0.1", "0.1")}
+              </Field>
+              <Field field={fields.length} label="Length (in)">
+                {num(fields.length, "0.1", "1")}
+              </Field>
+              <Field field={fields.width} label="Width (in)">
+                {num(fields.width, "0.1", "1")}
+              </Field>
+              <Field field={fields.height} label="Height (in)">
+                {num(fields.height, "0.1", "1")}
+              </Field>
             </div>
           </Section>
         </div>
         <div className="space-y-6">
           <Section title="Availability">
-            <Switch label="Visible in the store" description="Hidden products are kept but nobody sees them." inputProps={getInputProps(fields.isVisible, { type: "checkbox" })} />
+            <Switch
+              label="Visible in the store"
+              description="Hidden products are kept but nobody sees them."
+              inputProps={getInputProps(fields.isVisible, { type: "checkbox" })}
+            />
             <Switch
               label="Coming soon"
               description="Shown with a COMING SOON badge; it cannot be bought yet."
-              inputProps={{ ...getInputProps(fields.isComingSoon, { type: "checkbox" }), onChange: (e) => setComingSoon(e.currentTarget.checked) }}
+              inputProps={{
+                ...getInputProps(fields.isComingSoon, { type: "checkbox" }),
+                onChange: (e) => setComingSoon(e.currentTarget.checked),
+              }}
             />
             {comingSoon ? (
               <Field field={fields.releaseDate} label="Expected release date" hint="Optional. Shown as “Expected …”.">
@@ -206,7 +228,10 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
             <Switch
               label="Countdown restricted"
               description="Unseen in the store until its release time."
-              inputProps={{ ...getInputProps(fields.isCountdownRestricted, { type: "checkbox" }), onChange: (e) => setRestricted(e.currentTarget.checked) }}
+              inputProps={{
+                ...getInputProps(fields.isCountdownRestricted, { type: "checkbox" }),
+                onChange: (e) => setRestricted(e.currentTarget.checked),
+              }}
             />
             {restricted ? (
               <fieldset className="rounded-md border border-border p-4">
@@ -216,14 +241,30 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
                     <Input {...bare(getInputProps(fields.countdownDate, { type: "date" }))} key={fields.countdownDate.key} />
                   </Field>
                   <Field field={fields.countdownTime} label="Time (HH:MM)">
-                    <Input {...bare(getInputProps(fields.countdownTime, { type: "text" }))} key={fields.countdownTime.key} placeholder="20:00" inputMode="numeric" maxLength={5} pattern="[0-2][0-9]:[0-5][0-9]" />
+                    <Input
+                      {...bare(getInputProps(fields.countdownTime, { type: "text" }))}
+                      key={fields.countdownTime.key}
+                      placeholder="20:00"
+                      inputMode="numeric"
+                      maxLength={5}
+                      pattern="[0-2][0-9]:[0-5][0-9]"
+                    />
                   </Field>
                 </div>
-                <p className="mt-1 text-xs text-muted-foreground">Eastern Time, 24-hour clock. Without a date it follows the store's launch countdown.</p>
+                <p className="mt-1 text-xs text-muted-foreground">
+                  Eastern Time, 24-hour clock. Without a date it follows the store's launch countdown.
+                </p>
               </fieldset>
             ) : null}
           </Section>
-          <Section title="Store image" description={product ? "Follows the primary image below; or set it by hand." : "The picture the store shows. Images below take over once added."}>
+          <Section
+            title="Store image"
+            description={
+              product
+                ? "Follows the primary image below; or set it by hand."
+                : "The picture the store shows. Images below take over once added."
+            }
+          >
             <ProductImageUpload
               imageUrl={String(fields.imageUrl.value ?? "")}
               onUploaded={({ imageUrl, clearImagePath }) => {
@@ -232,10 +273,21 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
               }}
             />
             <Field field={fields.imageUrl} label="Image URL">
-              <Input {...bare(getInputProps(fields.imageUrl, { type: "text" }))} key={fields.imageUrl.key} inputMode="url" spellCheck={false} placeholder="https://… or /uploads/…" />
+              <Input
+                {...bare(getInputProps(fields.imageUrl, { type: "text" }))}
+                key={fields.imageUrl.key}
+                inputMode="url"
+                spellCheck={false}
+                placeholder="https://… or /uploads/…"
+              />
             </Field>
             <Field field={fields.imagePath} label="Image path" hint="Used when there is no URL. Uploads fill this in themselves.">
-              <Input {...bare(getInputProps(fields.imagePath, { type: "text" }))} key={fields.imagePath.key} spellCheck={false} placeholder="products/…" />
+              <Input
+                {...bare(getInputProps(fields.imagePath, { type: "text" }))}
+                key={fields.imagePath.key}
+                spellCheck={false}
+                placeholder="products/…"
+              />
             </Field>
           </Section>
           <Section title="Images" description="The gallery on the product page. JPG, PNG or GIF up to 5MB each.">
@@ -245,14 +297,26 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
       </div>
       <div className="sticky bottom-0 z-10 -mx-4 flex items-center justify-between gap-2 border-t border-border bg-background/90 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border sm:px-5">
         {product && onDelete ? (
-          <Button type="button" variant="ghost" className="px-3 text-red-300 hover:bg-destructive/15 hover:text-red-200" onClick={onDelete} aria-label={`Delete ${product.name}`}>
+          <Button
+            type="button"
+            variant="ghost"
+            className="px-3 text-red-300 hover:bg-destructive/15 hover:text-red-200"
+            onClick={onDelete}
+            aria-label={`Delete ${product.name}`}
+          >
             <Trash2 aria-hidden /> <span className="max-sm:sr-only">Delete</span>
           </Button>
         ) : (
           <span />
         )}
         <div className="flex gap-2">
-          <Button type="button" variant="outline" className="max-sm:px-4" onClick={() => navigate("?", { preventScrollReset: true })} disabled={saving}>
+          <Button
+            type="button"
+            variant="outline"
+            className="max-sm:px-4"
+            onClick={() => navigate("?", { preventScrollReset: true })}
+            disabled={saving}
+          >
             Cancel
           </Button>
           <Button type="submit" className="max-sm:px-4" disabled={saving}>

@@ -50,7 +50,9 @@ export function ProductImageUpload({ imageUrl, onUploaded }: { imageUrl: string;
         </div>
         <div className="min-w-0">
           <p className="text-sm font-medium">Upload a picture</p>
-          <p className="mt-1 text-xs text-muted-foreground">JPG, PNG or GIF, up to 5MB. Stored as WebP in three widths, metadata removed.</p>
+          <p className="mt-1 text-xs text-muted-foreground">
+            JPG, PNG or GIF, up to 5MB. Stored as WebP in three widths, metadata removed.
+          </p>
         </div>
       </div>
       <div className="flex items-center gap-2">

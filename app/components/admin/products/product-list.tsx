@@ -16,7 +16,8 @@ import { NOTICES, reasonOf } from "./messages";
 
 // Below md each row becomes a card: the header row hides and every cell names itself.
 const cell = "px-4 py-3 align-middle max-md:flex max-md:items-center max-md:justify-between max-md:gap-4 max-md:px-0 max-md:py-1.5";
-const label = "max-md:before:text-xs max-md:before:font-medium max-md:before:tracking-wider max-md:before:text-muted-foreground max-md:before:uppercase max-md:before:content-[attr(data-label)]";
+const label =
+  "max-md:before:text-xs max-md:before:font-medium max-md:before:tracking-wider max-md:before:text-muted-foreground max-md:before:uppercase max-md:before:content-[attr(data-label)]";
 
 export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], { message: string }> }) {
   const trpc = useTRPC();
@@ -43,7 +44,10 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
 
   if (query.isError) {
     return (
-      <div role="alert" className="flex flex-wrap items-center justify-between gap-4 rounded-lg border border-destructive/50 bg-destructive/10 p-4 text-sm">
+      <div
+        role="alert"
+        className="flex flex-wrap items-center justify-between gap-4 rounded-lg border border-destructive/50 bg-destructive/10 p-4 text-sm"
+      >
         <p>Error loading products: {query.error.message}</p>
         <Button variant="outline" size="sm" onClick={() => query.refetch()}>
           <RefreshCw aria-hidden /> Try Again
@@ -99,7 +103,9 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                     <span className="block max-w-[16rem] truncate" title={product.name}>
                       {product.name}
                     </span>
-                    {product.promoCode ? <span className="mt-0.5 block text-xs font-normal text-muted-foreground">Code {product.promoCode}</span> : null}
+                    {product.promoCode ? (
+                      <span className="mt-0.5 block text-xs font-normal text-muted-foreground">Code {product.promoCode}</span>
+                    ) : null}
                   </th>
                   <td data-label="Price" className={cn(cell, "tabular-nums max-md:col-start-2 max-md:block max-md:py-0.5")}>
                     {product.discountPercent > 0 ? (
@@ -112,14 +118,20 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                       formatUsd(product.price)
                     )}
                   </td>
-                  <td data-label="Inventory" className={cn(cell, label, "tabular-nums max-md:col-span-2 max-md:mt-3", product.inventory === 0 && "text-red-300")}>
+                  <td
+                    data-label="Inventory"
+                    className={cn(cell, label, "tabular-nums max-md:col-span-2 max-md:mt-3", product.inventory === 0 && "text-red-300")}
+                  >
                     {product.inventory}
                   </td>
                   <td className="px-4 py-3 align-middle max-md:col-start-1 max-md:row-span-2 max-md:row-start-1 max-md:p-0">
                     <div className="relative size-14 overflow-hidden rounded-md border border-border bg-muted">
                       <ProductImage image={product} alt="" sizes="56px" />
                       {product.imageCount > 0 ? (
-                        <span className="absolute right-0.5 bottom-0.5 rounded bg-black/75 px-1 text-[10px] tabular-nums" title={`${product.imageCount} images`}>
+                        <span
+                          className="absolute right-0.5 bottom-0.5 rounded bg-black/75 px-1 text-[10px] tabular-nums"
+                          title={`${product.imageCount} images`}
+                        >
                           {product.imageCount}
                         </span>
                       ) : null}
@@ -130,7 +142,9 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                   </td>
                   <td data-label="Countdown" className={cn(cell, label, "max-md:col-span-2 whitespace-nowrap text-muted-foreground")}>
                     {product.isCountdownRestricted ? (
-                      <span className="text-foreground">{product.countdownReleaseDate ? formatEastern(product.countdownReleaseDate) : "Store launch"}</span>
+                      <span className="text-foreground">
+                        {product.countdownReleaseDate ? formatEastern(product.countdownReleaseDate) : "Store launch"}
+                      </span>
                     ) : (
                       <span aria-label="Not restricted">—</span>
                     )}
@@ -180,8 +194,8 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
         description={
           <>
             <strong className="text-foreground">{deleting?.name}</strong>
-            {deleting?.imageCount ? ` and its ${deleting.imageCount === 1 ? "image" : `${deleting.imageCount} images`}` : ""} will be removed
-            for good. Past orders keep their copy of its name and price. To take it off the store for a while, hide it instead.
+            {deleting?.imageCount ? ` and its ${deleting.imageCount === 1 ? "image" : `${deleting.imageCount} images`}` : ""} will be
+            removed for good. Past orders keep their copy of its name and price. To take it off the store for a while, hide it instead.
           </>
         }
         confirmLabel="Delete Product"

@@ -63,9 +63,19 @@ export function MediaSetting({ kind, current }: { kind: MediaKind; current: stri
   return (
     <SettingsCard id={copy.intent} icon={copy.icon} title={copy.title} description={copy.description}>
       <CurrentMedia kind={kind} url={current} />
-      <UploadDropzone kind={kind} formats={copy.formats} phase={upload.phase} progress={upload.progress} onFile={upload.start} onCancel={upload.cancel} />
+      <UploadDropzone
+        kind={kind}
+        formats={copy.formats}
+        phase={upload.phase}
+        progress={upload.progress}
+        onFile={upload.start}
+        onCancel={upload.cancel}
+      />
 
-      <div className="flex items-center gap-3 text-[11px] font-semibold tracking-[0.2em] text-muted-foreground uppercase" aria-hidden="true">
+      <div
+        className="flex items-center gap-3 text-[11px] font-semibold tracking-[0.2em] text-muted-foreground uppercase"
+        aria-hidden="true"
+      >
         <span className="h-px flex-1 bg-border" />
         or use a URL
         <span className="h-px flex-1 bg-border" />
@@ -119,8 +129,21 @@ function CurrentMedia({ kind, url }: { kind: MediaKind; url: string }) {
   return (
     <div className="flex items-start gap-4">
       {/* Metadata only: the first frame as a thumbnail, not the whole clip on every visit to the tab. */}
-      <a href={url} target="_blank" rel="noreferrer" aria-label="Open the current video" className="shrink-0 rounded-md outline-none focus-visible:ring-2 focus-visible:ring-ring">
-        <video key={url} src={url} muted playsInline preload="metadata" className="aspect-video w-36 rounded-md border border-border bg-black object-cover sm:w-44" />
+      <a
+        href={url}
+        target="_blank"
+        rel="noreferrer"
+        aria-label="Open the current video"
+        className="shrink-0 rounded-md outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      >
+        <video
+          key={url}
+          src={url}
+          muted
+          playsInline
+          preload="metadata"
+          className="aspect-video w-36 rounded-md border border-border bg-black object-cover sm:w-44"
+        />
       </a>
       <div className="min-w-0 space-y-1">
         <p className="text-xs tracking-wider text-muted-foreground uppercase">Playing now</p>

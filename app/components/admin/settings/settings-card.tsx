@@ -23,7 +23,10 @@ export function SettingsCard({
   return (
     <section aria-labelledby={`${id}-title`} id={id} className={cn("scroll-mt-24 rounded-lg border border-border bg-card", className)}>
       <header className="flex gap-3 border-b border-border px-5 py-4 sm:px-6">
-        <span className="mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground" aria-hidden="true">
+        <span
+          className="mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground"
+          aria-hidden="true"
+        >
           <Icon className="size-4.5" />
         </span>
         <div className="min-w-0">

@@ -7,7 +7,10 @@ import { Button } from "~/components/ui/button";
 export function SettingsLoadError() {
   const revalidator = useRevalidator();
   return (
-    <div role="alert" className="flex flex-wrap items-start justify-between gap-4 rounded-lg border border-destructive/50 bg-destructive/10 p-4">
+    <div
+      role="alert"
+      className="flex flex-wrap items-start justify-between gap-4 rounded-lg border border-destructive/50 bg-destructive/10 p-4"
+    >
       <div className="flex gap-3">
         <CircleAlert aria-hidden className="mt-0.5 size-5 shrink-0 text-destructive" />
         <div>

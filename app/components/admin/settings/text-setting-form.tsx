@@ -57,7 +57,10 @@ export function TextSettingForm({ settingKey, current }: { settingKey: TextSetti
           <div className="mb-4 rounded-md border border-border bg-background/40 px-4 py-3">
             <p className="text-xs tracking-wider text-muted-foreground uppercase">Live now</p>
             {/* Sanitised by the server when saved and again when read: safe to render as HTML. */}
-            <div className="countdown-text-preview mt-1 text-sm font-semibold tracking-[0.2em] uppercase" dangerouslySetInnerHTML={{ __html: current }} />
+            <div
+              className="countdown-text-preview mt-1 text-sm font-semibold tracking-[0.2em] uppercase"
+              dangerouslySetInnerHTML={{ __html: current }}
+            />
           </div>
         ) : null}
         <InlineNotice notice={inlineNotice} />

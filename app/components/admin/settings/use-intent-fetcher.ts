@@ -12,9 +12,9 @@ function hasIntent<T extends { intent: string }>(value: unknown, intent: T["inte
  * answer, picked out by intent. `inlineNotice` is the notice to print in the card when no toast
  * can show it (no JavaScript, or not hydrated yet).
  */
-export function useIntentFetcher<T extends { intent: string; notice: { kind: "success" | "error" | "info"; title: string; description?: string } | null }>(
-  intent: T["intent"],
-) {
+export function useIntentFetcher<
+  T extends { intent: string; notice: { kind: "success" | "error" | "info"; title: string; description?: string } | null },
+>(intent: T["intent"]) {
   const fetcher = useFetcher<T>({ key: `settings-${intent}` });
   const pageResult = useActionData<unknown>();
   const result = (fetcher.data as T | undefined) ?? (hasIntent<T>(pageResult, intent) ? pageResult : undefined);

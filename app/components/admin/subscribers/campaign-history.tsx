@@ -18,7 +18,12 @@ export function CampaignBadge({ status }: { status: CampaignState }) {
   const style = STATE[status];
   const Icon = style.icon;
   return (
-    <span className={cn("inline-flex items-center gap-1.5 rounded-full border px-2.5 py-0.5 text-xs font-medium whitespace-nowrap", style.className)}>
+    <span
+      className={cn(
+        "inline-flex items-center gap-1.5 rounded-full border px-2.5 py-0.5 text-xs font-medium whitespace-nowrap",
+        style.className,
+      )}
+    >
       <Icon aria-hidden className={cn("size-3.5", status === "sending" && "motion-safe:animate-spin")} />
       {style.label}
     </span>
@@ -44,7 +49,8 @@ export function SendMeter({ progress }: { progress: CampaignProgress }) {
       </div>
       <p className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted-foreground tabular-nums">
         <span>
-          <span className="font-medium text-foreground">{progress.sent.toLocaleString("en-US")}</span> of {count(progress.total, "subscriber")} sent
+          <span className="font-medium text-foreground">{progress.sent.toLocaleString("en-US")}</span> of{" "}
+          {count(progress.total, "subscriber")} sent
         </span>
         {progress.failed ? <span className="text-red-300">{progress.failed.toLocaleString("en-US")} failed</span> : null}
         {progress.skipped ? <span>{progress.skipped.toLocaleString("en-US")} unsubscribed meanwhile</span> : null}
@@ -62,7 +68,10 @@ export function CampaignHistory({ sender }: { sender: CampaignSender }) {
   });
   return (
     <section aria-labelledby="recent-sends" className="rounded-lg border border-border bg-card">
-      <h3 id="recent-sends" className="border-b border-border px-4 py-3 text-xs font-semibold tracking-[0.16em] text-muted-foreground uppercase">
+      <h3
+        id="recent-sends"
+        className="border-b border-border px-4 py-3 text-xs font-semibold tracking-[0.16em] text-muted-foreground uppercase"
+      >
         Recent sends
       </h3>
       {campaigns.isError ? (

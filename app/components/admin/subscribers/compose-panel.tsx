@@ -77,7 +77,9 @@ export function ComposePanel({ draft, onDraftChange, mode, onModeChange, subscri
             <div className="space-y-2">
               <div className="flex items-end justify-between gap-2">
                 <Label htmlFor="compose-content">HTML Content</Label>
-                <span className="text-xs text-muted-foreground tabular-nums">{draft.htmlContent.length.toLocaleString("en-US")} characters</span>
+                <span className="text-xs text-muted-foreground tabular-nums">
+                  {draft.htmlContent.length.toLocaleString("en-US")} characters
+                </span>
               </div>
               <textarea
                 id="compose-content"
@@ -103,7 +105,11 @@ export function ComposePanel({ draft, onDraftChange, mode, onModeChange, subscri
         )}
 
         {showMissing ? (
-          <p id="compose-missing" role="alert" className="flex items-center gap-2 rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-sm">
+          <p
+            id="compose-missing"
+            role="alert"
+            className="flex items-center gap-2 rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-sm"
+          >
             <CircleAlert aria-hidden className="size-4 shrink-0 text-red-300" />
             {COMPOSE_MISSING}
           </p>
@@ -179,7 +185,9 @@ function Preview({ draft }: { draft: ComposeEmailInput }) {
     <div className="space-y-3">
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 rounded-md border border-border bg-background/50 px-3 py-2.5 text-sm">
         <dt className="text-muted-foreground">Subject</dt>
-        <dd className="font-medium break-words" data-testid="preview-subject">{draft.subject.trim() || "—"}</dd>
+        <dd className="font-medium break-words" data-testid="preview-subject">
+          {draft.subject.trim() || "—"}
+        </dd>
       </dl>
       <div className="relative overflow-hidden rounded-md border border-border bg-[#f3f2ef]">
         {render.data ? (

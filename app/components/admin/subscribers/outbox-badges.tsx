@@ -11,7 +11,16 @@ const STATUS = {
 
 export function MailStatusBadge({ status }: { status: keyof typeof STATUS }) {
   const style = STATUS[status];
-  return <span className={cn("inline-flex shrink-0 items-center rounded-full border px-2 py-0.5 text-[11px] font-medium whitespace-nowrap", style.className)}>{style.label}</span>;
+  return (
+    <span
+      className={cn(
+        "inline-flex shrink-0 items-center rounded-full border px-2 py-0.5 text-[11px] font-medium whitespace-nowrap",
+        style.className,
+      )}
+    >
+      {style.label}
+    </span>
+  );
 }
 
 /** outbound is Postmark's transactional stream; broadcast carries subscriber mail. */

@@ -13,7 +13,19 @@ export interface OutboxRow {
 }
 
 /** The outbox's list: each message a link to itself (?id=), keeping the filters and the page. */
-export function MessageList({ messages, total, page, pages, selectedId }: { messages: OutboxRow[]; total: number; page: number; pages: number; selectedId: number | null }) {
+export function MessageList({
+  messages,
+  total,
+  page,
+  pages,
+  selectedId,
+}: {
+  messages: OutboxRow[];
+  total: number;
+  page: number;
+  pages: number;
+  selectedId: number | null;
+}) {
   const [params] = useSearchParams();
   const href = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
@@ -26,7 +38,10 @@ export function MessageList({ messages, total, page, pages, selectedId }: { mess
 
   return (
     <section aria-labelledby="outbox-list-heading" className="overflow-hidden rounded-lg border border-border bg-card">
-      <h3 id="outbox-list-heading" className="flex items-center justify-between border-b border-border px-4 py-3 text-xs font-semibold tracking-[0.16em] text-muted-foreground uppercase">
+      <h3
+        id="outbox-list-heading"
+        className="flex items-center justify-between border-b border-border px-4 py-3 text-xs font-semibold tracking-[0.16em] text-muted-foreground uppercase"
+      >
         <span>Messages</span>
         <span className="tracking-normal normal-case tabular-nums">{count(total, "message")}</span>
       </h3>
@@ -69,11 +84,23 @@ export function MessageList({ messages, total, page, pages, selectedId }: { mess
       )}
       {pages > 1 ? (
         <nav aria-label="Outbox pages" className="flex items-center justify-between border-t border-border px-4 py-3 text-sm">
-          {page > 1 ? <Link to={href({ page: String(page - 1), id: null })} className="underline-offset-4 hover:underline">← Newer</Link> : <span />}
+          {page > 1 ? (
+            <Link to={href({ page: String(page - 1), id: null })} className="underline-offset-4 hover:underline">
+              ← Newer
+            </Link>
+          ) : (
+            <span />
+          )}
           <span className="text-xs text-muted-foreground">
             Page {page} of {pages}
           </span>
-          {page < pages ? <Link to={href({ page: String(page + 1), id: null })} className="underline-offset-4 hover:underline">Older →</Link> : <span />}
+          {page < pages ? (
+            <Link to={href({ page: String(page + 1), id: null })} className="underline-offset-4 hover:underline">
+              Older →
+            </Link>
+          ) : (
+            <span />
+          )}
         </nav>
       ) : null}
     </section>

@@ -33,7 +33,11 @@ export function MessageDetail({ message }: { message: OutboxMessage }) {
     ...Object.entries(message.headers),
   ];
   return (
-    <article aria-labelledby="outbox-message-subject" className="space-y-4 rounded-lg border border-border bg-card p-4 sm:p-5" data-testid="outbox-message">
+    <article
+      aria-labelledby="outbox-message-subject"
+      className="space-y-4 rounded-lg border border-border bg-card p-4 sm:p-5"
+      data-testid="outbox-message"
+    >
       <header className="space-y-2">
         <div className="flex flex-wrap items-center gap-2">
           <StreamLabel stream={message.stream} />
@@ -64,7 +68,10 @@ export function MessageDetail({ message }: { message: OutboxMessage }) {
       {message.textBody ? (
         <details open className="rounded-md border border-border">
           <summary className="cursor-pointer px-3 py-2 text-sm font-medium select-none">Plain-text version</summary>
-          <pre className="max-h-96 overflow-auto border-t border-border px-3 py-3 font-mono text-[12.5px] leading-relaxed whitespace-pre-wrap" data-testid="outbox-text">
+          <pre
+            className="max-h-96 overflow-auto border-t border-border px-3 py-3 font-mono text-[12.5px] leading-relaxed whitespace-pre-wrap"
+            data-testid="outbox-text"
+          >
             {message.textBody}
           </pre>
         </details>

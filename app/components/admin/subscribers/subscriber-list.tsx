@@ -10,7 +10,8 @@ import { Button } from "~/components/ui/button";
 import { useTRPC } from "~/lib/trpc";
 import { cn } from "~/lib/utils";
 
-const th = "sticky top-0 z-10 bg-card px-3 py-3 sm:px-4 text-left text-xs font-semibold tracking-[0.12em] whitespace-nowrap text-muted-foreground uppercase shadow-[inset_0_-1px_0_var(--color-border)]";
+const th =
+  "sticky top-0 z-10 bg-card px-3 py-3 sm:px-4 text-left text-xs font-semibold tracking-[0.12em] whitespace-nowrap text-muted-foreground uppercase shadow-[inset_0_-1px_0_var(--color-border)]";
 
 /**
  * Spec §2 "Subscriber List": the count, Refresh, Export, the table and the "Last updated" line.
@@ -67,7 +68,12 @@ export function SubscriberListPanel({ list, page }: { list: UseQueryResult<Subsc
             <RefreshCw aria-hidden className={cn(list.isFetching && "motion-safe:animate-spin")} />
             Refresh
           </Button>
-          <Button size="sm" onClick={() => exporter.mutate()} disabled={!hydrated || exporter.isPending || total === 0} aria-busy={exporter.isPending}>
+          <Button
+            size="sm"
+            onClick={() => exporter.mutate()}
+            disabled={!hydrated || exporter.isPending || total === 0}
+            aria-busy={exporter.isPending}
+          >
             <Download aria-hidden />
             {exporter.isPending ? "Exporting..." : "Export"}
           </Button>
@@ -100,9 +106,15 @@ export function SubscriberListPanel({ list, page }: { list: UseQueryResult<Subsc
             <caption className="sr-only">Subscribers, newest first. Times in Eastern Time.</caption>
             <thead>
               <tr>
-                <th scope="col" className={cn(th, "w-12 sm:w-16")}>#</th>
-                <th scope="col" className={th}>Email</th>
-                <th scope="col" className={cn(th, "text-right sm:text-left")}>Subscribed On</th>
+                <th scope="col" className={cn(th, "w-12 sm:w-16")}>
+                  #
+                </th>
+                <th scope="col" className={th}>
+                  Email
+                </th>
+                <th scope="col" className={cn(th, "text-right sm:text-left")}>
+                  Subscribed On
+                </th>
               </tr>
             </thead>
             <tbody className="[&>tr:not(:last-child)>td]:border-b [&>tr>td]:border-border">
@@ -114,7 +126,9 @@ export function SubscriberListPanel({ list, page }: { list: UseQueryResult<Subsc
                   </td>
                   <td className="px-3 py-3 text-right whitespace-nowrap sm:px-4 sm:text-left">
                     <span>{formatEastern(s.subscribedAt, "MMM d, yyyy")}</span>
-                    <span className="block text-xs text-muted-foreground sm:ml-2 sm:inline">{formatEastern(s.subscribedAt, "h:mm a")} ET</span>
+                    <span className="block text-xs text-muted-foreground sm:ml-2 sm:inline">
+                      {formatEastern(s.subscribedAt, "h:mm a")} ET
+                    </span>
                   </td>
                 </tr>
               ))}
@@ -127,7 +141,8 @@ export function SubscriberListPanel({ list, page }: { list: UseQueryResult<Subsc
 
       <p className="flex flex-wrap items-center justify-between gap-2 border-t border-border px-4 py-3 text-xs text-muted-foreground sm:px-5">
         <span>
-          Last updated <time dateTime={new Date(updatedAt.current).toISOString()}>{formatEastern(updatedAt.current, "MMM d, h:mm:ss a")} ET</time>
+          Last updated{" "}
+          <time dateTime={new Date(updatedAt.current).toISOString()}>{formatEastern(updatedAt.current, "MMM d, h:mm:ss a")} ET</time>
         </span>
         <span>Refreshes every 10 seconds</span>
       </p>
@@ -185,7 +200,10 @@ function PagerLink({ to, rel, children }: { to: string | null; rel: "prev" | "ne
 
 function LoadError({ message, onRetry, retrying }: { message: string; onRetry: () => void; retrying: boolean }) {
   return (
-    <div role="alert" className="m-4 flex flex-col items-start gap-4 rounded-lg border border-destructive/50 bg-destructive/10 p-5 sm:m-5 sm:flex-row sm:items-center sm:justify-between">
+    <div
+      role="alert"
+      className="m-4 flex flex-col items-start gap-4 rounded-lg border border-destructive/50 bg-destructive/10 p-5 sm:m-5 sm:flex-row sm:items-center sm:justify-between"
+    >
       <div className="flex gap-3">
         <CircleAlert aria-hidden className="mt-0.5 size-5 shrink-0 text-red-300" />
         <div>

@@ -2,7 +2,13 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Inbox, LayoutTemplate, List, PencilLine } from "lucide-react";
 import { useCallback, useState } from "react";
 import { Link, useSearchParams } from "@remix-run/react";
-import { pageFromSearch, SUBSCRIBER_PAGE_SIZE, TEMPLATE_SUBJECT, type ComposeEmailInput, type SubscriberList } from "../../../../server/contracts/admin-subscribers";
+import {
+  pageFromSearch,
+  SUBSCRIBER_PAGE_SIZE,
+  TEMPLATE_SUBJECT,
+  type ComposeEmailInput,
+  type SubscriberList,
+} from "../../../../server/contracts/admin-subscribers";
 import { ComposePanel, type ComposeMode } from "./compose-panel";
 import { SubscriberListPanel } from "./subscriber-list";
 import { TabBar, TabPanel, type TabItem } from "./tabs";
@@ -89,10 +95,20 @@ export function SubscriberManager({
         <TabPanel idPrefix="subscribers" id={tab}>
           {tab === "list" ? <SubscriberListPanel list={list} page={page} /> : null}
           {tab === "template" ? (
-            <TemplatePanel onLoad={(template) => compose({ subject: TEMPLATE_SUBJECT, htmlContent: template })} onScratch={() => compose({ subject: "", htmlContent: "" })} />
+            <TemplatePanel
+              onLoad={(template) => compose({ subject: TEMPLATE_SUBJECT, htmlContent: template })}
+              onScratch={() => compose({ subject: "", htmlContent: "" })}
+            />
           ) : null}
           {tab === "compose" ? (
-            <ComposePanel draft={draft} onDraftChange={setDraft} mode={mode} onModeChange={setMode} subscriberCount={list.data?.count ?? initialList.count} sender={sender} />
+            <ComposePanel
+              draft={draft}
+              onDraftChange={setDraft}
+              mode={mode}
+              onModeChange={setMode}
+              subscriberCount={list.data?.count ?? initialList.count}
+              sender={sender}
+            />
           ) : null}
         </TabPanel>
       </div>

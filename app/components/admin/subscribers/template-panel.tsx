@@ -37,8 +37,8 @@ export function TemplatePanel({ onLoad, onScratch }: { onLoad: (template: string
             Product launch announcement
           </h3>
           <p className="text-sm text-muted-foreground">
-            The brand's black-and-white announcement: the launch time from the countdown, the tagline, and a "Shop the drop"
-            button. Loads with the subject “{TEMPLATE_SUBJECT}”; edit anything before you send.
+            The brand's black-and-white announcement: the launch time from the countdown, the tagline, and a "Shop the drop" button. Loads
+            with the subject “{TEMPLATE_SUBJECT}”; edit anything before you send.
           </p>
           <div className="mt-auto pt-2">
             <Button onClick={() => void load()} disabled={!hydrated || loading} aria-busy={loading}>
@@ -55,8 +55,7 @@ export function TemplatePanel({ onLoad, onScratch }: { onLoad: (template: string
         <div className="flex flex-1 flex-col gap-3 p-5">
           <h3 className="font-display text-2xl tracking-wide">Blank message</h3>
           <p className="text-sm text-muted-foreground">
-            Write your own HTML. Every message gets the store's frame and an unsubscribe link, so you only write what you
-            want to say.
+            Write your own HTML. Every message gets the store's frame and an unsubscribe link, so you only write what you want to say.
           </p>
           <div className="mt-auto pt-2">
             <Button variant="outline" onClick={onScratch} disabled={!hydrated}>
