@@ -32,7 +32,21 @@ export function freePort(): Promise<number> {
  * `env` is added to the defaults (production, loopback, a fresh data folder); `nodeArgs` go before
  * server.js (say, `--import` preloads). Resolves once /healthz answers.
  */
-export async function startStore({
+export async function startStore(
+  options: { name?: string; env?: Record<string, string>; nodeArgs?: string[] } = {},
+): Promise<StoreProcess> {
+  // A port found free can be taken again before the store binds it (another server in the same test
+  // asks the OS for one too): start again on another port rather than fail the test.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startStoreOnce(options);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !error.message.includes("EADDRINUSE")) throw error;
+    }
+  }
+}
+
+async function startStoreOnce({
   name = "e2e",
   env = {},
   nodeArgs = [],
