@@ -61,6 +61,11 @@ const server = app.listen(config.port, host, () => {
   // A worker's primary prepared the database and says so once for all workers.
   if (!cluster.isWorker) for (const line of startupBanner(config, report)) console.log(line);
 });
+// Node closes an idle keep-alive connection after 5 s; a client (or a proxy in front, whose idle
+// timeout is commonly 60 s) that sends on it at that moment gets ECONNRESET. Idle connections stay
+// open longer than theirs, so the store is never the side that closes them under a request.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 
 // Expired holds back on the shelf, owed e-mails and labels finished (server/services/sweeper.ts).
 // Every worker tries; the one holding the sweeper lease does the work.

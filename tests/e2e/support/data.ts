@@ -81,7 +81,11 @@ export function removeProductNamedAtEnd(api: APIRequestContext, name: string): v
 }
 
 async function removeProduct(api: APIRequestContext, id: number): Promise<void> {
-  const deleted = await api.delete(`/api/admin/products/${id}`);
+  // DELETE is idempotent: a connection reset before the answer is tried once more.
+  const deleted = await api.delete(`/api/admin/products/${id}`).catch((error: unknown) => {
+    if (error instanceof Error && /ECONNRESET|socket hang up/.test(error.message)) return api.delete(`/api/admin/products/${id}`);
+    throw error;
+  });
   if (deleted.ok() || deleted.status() === 404) return;
   // A product a checkout holds cannot be deleted until the hold ends; hidden, it touches nothing else.
   if (deleted.status() === 409) {
