@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { formatInTimeZone } from "date-fns-tz";
 import sharp from "sharp";
 import type { AppContext } from "./context";
+import { COLOR_SWATCHES, NEUTRAL_SWATCH } from "./contracts/catalog";
 import { deleteWebpVariants, writeWebpVariants } from "./services/image-variants";
 import { STORE_TIME_ZONE, storeWallClockToUtc } from "./contracts/store-time";
 import { SETTING_KEYS, setSetting, settingDefaults } from "./services/settings";
@@ -125,19 +126,7 @@ function demoCatalogue(now: Date): DemoProduct[] {
   ];
 }
 
-// Spec §3 preset swatches; anything else is drawn in the neutral grey the storefront uses.
-const SWATCHES: Record<string, string> = {
-  Black: "#1a1a1a",
-  White: "#f4f4f2",
-  Gray: "#8a8a8a",
-  Navy: "#1f2a44",
-  Brown: "#6b4a32",
-  Beige: "#d9c7a7",
-  Red: "#b3261e",
-  Blue: "#2f5fa7",
-  Green: "#3f5f3a",
-};
-const swatch = (color: string | undefined) => SWATCHES[color ?? "Black"] ?? "#9e9e9e";
+const swatch = (color: string | undefined) => COLOR_SWATCHES[color ?? "Black"] ?? NEUTRAL_SWATCH;
 const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const TEE = "M430 280 L520 245 Q600 315 680 245 L770 280 L940 400 L865 530 L790 485 L790 980 L410 980 L410 485 L335 530 L260 400 Z";
