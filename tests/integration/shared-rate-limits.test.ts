@@ -1,20 +1,12 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../db/client";
-import type { AppContext } from "../../server/context";
+import { describe, expect, it } from "vitest";
 import { TooMany } from "../../server/errors";
 import { RateLimiter } from "../../server/services/rate-limit";
 import { sweep } from "../../server/services/sweeper";
 import { ensureAdmin, login } from "../../server/services/users";
-import { createTestContext, manualClock } from "../setup/context";
+import { twoWorkers } from "../setup/context";
 
 // Two workers of `npm start`: one database file, two connections, each with its own memory.
-const workerA = createTestContext();
-const workerB: AppContext & { clock: ReturnType<typeof manualClock> } = {
-  ...workerA,
-  db: openDatabase(workerA.config.databaseFile),
-  clock: manualClock(workerA.clock.now()),
-};
-afterAll(() => workerB.db.destroy());
+const { workerA, workerB } = twoWorkers();
 const bothAt = (iso: string) => {
   workerA.clock.set(iso);
   workerB.clock.set(iso);

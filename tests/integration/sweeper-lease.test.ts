@@ -1,18 +1,10 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../db/client";
-import type { AppContext } from "../../server/context";
+import { describe, expect, it } from "vitest";
 import { RateLimiter } from "../../server/services/rate-limit";
 import { resignSweeper, sweep, SWEEP_EVERY_MS } from "../../server/services/sweeper";
-import { createTestContext, manualClock } from "../setup/context";
+import { twoWorkers } from "../setup/context";
 
 // Two workers (or machines) on one database file, each with its own connection and identity.
-const workerA = createTestContext();
-const workerB: AppContext & { clock: ReturnType<typeof manualClock> } = {
-  ...workerA,
-  db: openDatabase(workerA.config.databaseFile),
-  clock: manualClock(workerA.clock.now()),
-};
-afterAll(() => workerB.db.destroy());
+const { workerA, workerB } = twoWorkers();
 const advanceBoth = (ms: number) => {
   workerA.clock.advance(ms);
   workerB.clock.advance(ms);

@@ -14,6 +14,7 @@ import { ensureAdmin } from "../../server/services/users";
 import { stripeState } from "../mocks/stripe";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
+import { addProduct } from "./store-helpers";
 
 // One database seen in both modes: the store as it ran in test mode, then with Stripe keys set.
 const ctx = createTestContext();
@@ -40,13 +41,7 @@ beforeAll(async () => {
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
   adminId = (await ctx.db.selectFrom("users").select("id").where("username", "=", "boss").executeTakeFirstOrThrow()).id;
   await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
-  productId = (
-    await ctx.db
-      .insertInto("products")
-      .values({ name: "Drop Tee", description: "A tee for the test-mode tests", priceCents: 4000, inventory: 50 })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
+  productId = await addProduct(ctx, { name: "Drop Tee", description: "A tee for the test-mode tests", inventory: 50 });
 });
 afterAll(() => stripeState.reset());
 

@@ -38,3 +38,14 @@ export function createTestContext(env: Record<string, string> = {}): TestContext
   });
   return { db, config, clock: manualClock() };
 }
+
+/**
+ * Two workers of `npm start` (or two machines): one database file, a connection and a clock each.
+ * The second connection is closed when the file's tests end.
+ */
+export function twoWorkers(env: Record<string, string> = {}) {
+  const workerA = createTestContext(env);
+  const workerB: TestContext = { ...workerA, db: openDatabase(workerA.config.databaseFile), clock: manualClock(workerA.clock.now()) };
+  afterAll(() => workerB.db.destroy());
+  return { workerA, workerB };
+}
