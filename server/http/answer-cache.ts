@@ -25,6 +25,11 @@ interface Kept extends CompressedCopy {
   heads: Map<string, string[]>;
 }
 
+// Express's res.set() names the charset of text and JSON types the API leaves bare; the cached
+// answer says the same as the uncached one.
+const withCharset = (type: string) =>
+  /;\s*charset=/i.test(type) || !/^(text\/|application\/(javascript|json)\b)/i.test(type) ? type : `${type}; charset=utf-8`;
+
 // As compression() decides for the rest of the API: smaller bodies go as they are.
 const COMPRESS_FROM_BYTES = 1024;
 
@@ -47,7 +52,7 @@ export function answerCache(options: AnswerCacheOptions) {
     const contentType = response.headers.get("content-type");
     if (response.status !== 200 || !contentType || response.headers.has("set-cookie")) return null;
     const etag = `W/"${crypto.createHash("sha1").update(body).digest("base64url").slice(0, 16)}"`;
-    const answer: Kept = { identity: body, version, storedAt: now(), etag, contentType, heads: new Map() };
+    const answer: Kept = { identity: body, version, storedAt: now(), etag, contentType: withCharset(contentType), heads: new Map() };
     kept.set(path, answer);
     return answer;
   }
