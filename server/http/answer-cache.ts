@@ -59,7 +59,10 @@ export function answerCache(options: AnswerCacheOptions) {
 
   function fresh(path: string, host: string): Kept | null | Promise<Kept | null> {
     const version = currentVersion();
-    if (typeof version !== "number") return version.then(() => fresh(path, host));
+    return typeof version === "number" ? freshAt(path, host, version) : version.then((read) => freshAt(path, host, read));
+  }
+
+  function freshAt(path: string, host: string, version: number): Kept | null | Promise<Kept | null> {
     const answer = kept.get(path);
     if (answer && answer.version === version && now() - answer.storedAt < ttlMs) return answer;
     let pending = rendering.get(path);

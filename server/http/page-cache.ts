@@ -181,7 +181,10 @@ export function pageCache(options: PageCacheOptions) {
   // A fresh page is answered synchronously; only a version read or a render is waited for.
   function template(key: string, req: NodeRequest): Entry | null | Promise<Entry | null> {
     const atVersion = currentVersion();
-    if (typeof atVersion !== "number") return atVersion.then(() => template(key, req));
+    return typeof atVersion === "number" ? atTemplate(key, req, atVersion) : atVersion.then((read) => atTemplate(key, req, read));
+  }
+
+  function atTemplate(key: string, req: NodeRequest, atVersion: number): Entry | null | Promise<Entry | null> {
     const entry = pages.get(key);
     if (entry && entry.version === atVersion && now() - entry.storedAt < ttlMs) return entry;
     return rerender(key, req, atVersion, entry);
