@@ -25,6 +25,12 @@ interface Kept extends CompressedCopy {
   heads: Map<string, string[]>;
 }
 
+interface Passed {
+  pass: true;
+  version: number;
+  storedAt: number;
+}
+
 // Express's res.set() names the charset of text and JSON types the API leaves bare; the cached
 // answer says the same as the uncached one.
 const withCharset = (type: string) =>
@@ -42,7 +48,9 @@ const COMPRESS_FROM_BYTES = 1024;
 export function answerCache(options: AnswerCacheOptions) {
   const { paths, render, ttlMs = 1000, versionEveryMs = 250, now = Date.now } = options;
   const watched = new Set(paths);
-  const kept = new Map<string, Kept>();
+  // A render that could not be kept (not a 200) is remembered as such for as long, so the API
+  // answers those requests itself instead of being asked twice for each.
+  const kept = new Map<string, Kept | Passed>();
   const rendering = new Map<string, Promise<Kept | null>>();
   const currentVersion = everyFew(options.readVersion, versionEveryMs, now);
 
@@ -50,9 +58,17 @@ export function answerCache(options: AnswerCacheOptions) {
     const response = await render(`http://${host}${path}`);
     const body = Buffer.from(await response.arrayBuffer());
     const contentType = response.headers.get("content-type");
-    if (response.status !== 200 || !contentType || response.headers.has("set-cookie")) return null;
+    if (response.status !== 200 || !contentType || response.headers.has("set-cookie")) {
+      kept.set(path, { pass: true, version, storedAt: now() });
+      return null;
+    }
     const etag = `W/"${crypto.createHash("sha1").update(body).digest("base64url").slice(0, 16)}"`;
-    const answer: Kept = { identity: body, version, storedAt: now(), etag, contentType: withCharset(contentType), heads: new Map() };
+    const before = kept.get(path);
+    // The same bytes again: their compressed copies and header arrays still hold.
+    const answer: Kept =
+      before && !("pass" in before) && before.etag === etag
+        ? Object.assign(before, { version, storedAt: now() })
+        : { identity: body, version, storedAt: now(), etag, contentType: withCharset(contentType), heads: new Map() };
     kept.set(path, answer);
     return answer;
   }
@@ -64,7 +80,7 @@ export function answerCache(options: AnswerCacheOptions) {
 
   function freshAt(path: string, host: string, version: number): Kept | null | Promise<Kept | null> {
     const answer = kept.get(path);
-    if (answer && answer.version === version && now() - answer.storedAt < ttlMs) return answer;
+    if (answer && answer.version === version && now() - answer.storedAt < ttlMs) return "pass" in answer ? null : answer;
     let pending = rendering.get(path);
     if (!pending) {
       pending = fetchAnswer(path, host, version).finally(() => rendering.delete(path));

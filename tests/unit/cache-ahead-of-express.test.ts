@@ -112,12 +112,15 @@ describe("the product list's answer cache", () => {
     await raw("/api/products");
     expect(productRenders).toBe(1);
     clock += 1;
-    await raw("/api/products");
+    const again = await raw("/api/products");
     expect(productRenders).toBe(2);
+    expect(again.headers.etag).toBe(plain.headers.etag);
     version++;
     clock += 250;
     productBody = JSON.stringify([{ id: 1, name: "Tee", price: 30 }, "y".repeat(2000)]);
-    expect((await raw("/api/products")).body.toString()).toBe(productBody);
+    const changed = await raw("/api/products");
+    expect(changed.body.toString()).toBe(productBody);
+    expect(changed.headers.etag).not.toBe(plain.headers.etag);
     expect(productRenders).toBe(3);
   });
 
@@ -133,10 +136,14 @@ describe("the product list's answer cache", () => {
     expect(head.body.length).toBe(0);
   });
 
-  it("keeps no answer that is not a 200, and leaves a query string to the API", async () => {
+  it("keeps no answer that is not a 200 (the API answers those for a second), and leaves a query string to the API", async () => {
     productStatus = 503;
     expect((await raw("/api/products")).body.toString()).toBe("fallback /api/products -");
+    expect((await raw("/api/products")).body.toString()).toBe("fallback /api/products -");
+    expect(productRenders).toBe(1);
     productStatus = 200;
+    clock += 1000;
+    expect((await raw("/api/products")).headers["content-type"]).toBe("application/json; charset=utf-8");
     expect((await raw("/api/products?page=2")).body.toString()).toBe("fallback /api/products?page=2 -");
   });
 });
