@@ -15,7 +15,8 @@ export function storeFastPath(build: ServerBuild, ctx: AppContext) {
   const pages = storePageCache(build, ctx);
   const products = answerCache({
     paths: ["/api/products"],
-    render: (url) => dispatchApi(new Request(url), { clientIp: "answer-cache" }),
+    // Asked without the visitor's Host or cookies: the one copy is everyone's.
+    render: (path) => dispatchApi(new Request(`http://localhost${path}`), { clientIp: "answer-cache" }),
     readVersion: () => readPageVersion(ctx),
   });
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => pages(req, res, () => products(req, res, next));

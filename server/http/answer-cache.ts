@@ -6,10 +6,13 @@ import { everyFew } from "./version-reader";
 type Next = () => void;
 
 export interface AnswerCacheOptions {
-  /** The exact paths kept (no query string): answers that are the same for every caller. */
+  /**
+   * The exact paths kept (no query string): answers that are the same for every caller, whatever
+   * their cookies or Host header (one copy per path is kept for all).
+   */
   paths: string[];
-  /** The answer as the API gives it; only a 200 is kept. */
-  render: (url: string) => Promise<Response>;
+  /** The answer as the API gives it, asked for nobody in particular; only a 200 is kept. */
+  render: (path: string) => Promise<Response>;
   /** The database's page version (decision 0014): a change drops every kept answer. */
   readVersion: () => Promise<number>;
   ttlMs?: number;
@@ -54,8 +57,8 @@ export function answerCache(options: AnswerCacheOptions) {
   const rendering = new Map<string, Promise<Kept | null>>();
   const currentVersion = everyFew(options.readVersion, versionEveryMs, now);
 
-  async function fetchAnswer(path: string, host: string, version: number): Promise<Kept | null> {
-    const response = await render(`http://${host}${path}`);
+  async function fetchAnswer(path: string, version: number): Promise<Kept | null> {
+    const response = await render(path);
     const body = Buffer.from(await response.arrayBuffer());
     const contentType = response.headers.get("content-type");
     if (response.status !== 200 || !contentType || response.headers.has("set-cookie")) {
@@ -73,17 +76,17 @@ export function answerCache(options: AnswerCacheOptions) {
     return answer;
   }
 
-  function fresh(path: string, host: string): Kept | null | Promise<Kept | null> {
+  function fresh(path: string): Kept | null | Promise<Kept | null> {
     const version = currentVersion();
-    return typeof version === "number" ? freshAt(path, host, version) : version.then((read) => freshAt(path, host, read));
+    return typeof version === "number" ? freshAt(path, version) : version.then((read) => freshAt(path, read));
   }
 
-  function freshAt(path: string, host: string, version: number): Kept | null | Promise<Kept | null> {
+  function freshAt(path: string, version: number): Kept | null | Promise<Kept | null> {
     const answer = kept.get(path);
     if (answer && answer.version === version && now() - answer.storedAt < ttlMs) return "pass" in answer ? null : answer;
     let pending = rendering.get(path);
     if (!pending) {
-      pending = fetchAnswer(path, host, version).finally(() => rendering.delete(path));
+      pending = fetchAnswer(path, version).finally(() => rendering.delete(path));
       rendering.set(path, pending);
     }
     return pending;
@@ -119,7 +122,7 @@ export function answerCache(options: AnswerCacheOptions) {
       if (!res.headersSent) next();
     };
     try {
-      const answer = fresh(req.url!, req.headers.host ?? "localhost");
+      const answer = fresh(req.url!);
       if (answer instanceof Promise) return void answer.then((known) => send(req, res, next, known), failed);
       send(req, res, next, answer);
     } catch (error) {
