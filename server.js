@@ -2,6 +2,7 @@
 // decision 0015), on one SQLite file. Express serves the built assets, answers /api from the API
 // table and hands every other request to Remix, with the caller's address for rate limits.
 import cluster from "node:cluster";
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -10,7 +11,7 @@ import express from "express";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(root, "build/server/index.js"));
-const { apiMiddleware, booted, refuseCrossSiteWrites, resignSweeper, startupBanner, staticAssets, storePageCache, sweep, SWEEP_EVERY_MS } =
+const { apiMiddleware, booted, refuseCrossSiteWrites, resignSweeper, startupBanner, staticAssets, storeFastPath, sweep, SWEEP_EVERY_MS } =
   build.entry.module;
 
 // A configuration the store must not run with (server/config.ts ConfigError) is one paragraph
@@ -25,11 +26,6 @@ const { config } = ctx;
 const app = express();
 app.disable("x-powered-by");
 if (config.trustProxy) app.set("trust proxy", true);
-
-// Drop day: the public pages come from one cache for everyone, the visitor's own parts filled in
-// per answer (decision 0014). First, because it compresses its own copies once; it only answers
-// GET and HEAD, so the cross-site write check has nothing to guard here.
-app.use(storePageCache(build));
 
 // Fingerprinted build assets never change: served from memory with the .br/.gz the build made,
 // ahead of compression(), which would only compress them again. Everything else in public/ gets a
@@ -56,8 +52,16 @@ app.all(
   }),
 );
 
+// Drop day: the public pages come from one cache for everyone, the visitor's own parts filled in
+// per answer (decision 0014), and the product list from a cache of its bytes. Both answer on
+// node:http's own request, before Express and Remix do any work (decision 0017); they compress
+// their own copies once and only answer GET and HEAD, so the cross-site write check has nothing
+// to guard there. Everything else, and anything they cannot answer, goes to Express.
+const fastPath = storeFastPath(build, ctx);
+const server = http.createServer((req, res) => fastPath(req, res, () => app(req, res)));
+
 const host = process.env.HOST || "0.0.0.0";
-const server = app.listen(config.port, host, () => {
+server.listen(config.port, host, () => {
   // A worker's primary prepared the database and says so once for all workers.
   if (!cluster.isWorker) for (const line of startupBanner(config, report)) console.log(line);
 });

@@ -11,7 +11,7 @@ export { superviseWorkers, workerCount } from "../server/cluster";
 export { startupBanner } from "../server/startup-banner";
 export { refuseCrossSiteWrites } from "../server/http/origin";
 export { staticAssets } from "../server/http/static-assets";
-export { storePageCache } from "./store-page-cache.server";
+export { storeFastPath } from "./store-fast-path.server";
 export { resignSweeper, sweep, SWEEP_EVERY_MS } from "../server/services/sweeper";
 
 const ABORT_DELAY = 5_000;

@@ -1,23 +1,38 @@
+import type { IncomingMessage } from "node:http";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { renderVisitorFragments } from "~/components/visitor-fragments.server";
-import { getAppContext } from "../server/boot";
+import type { AppContext } from "../server/context";
 import { pageCache } from "../server/http/page-cache";
-import { readVisitor } from "../server/http/visitor";
+import { quickVisitor, readVisitor } from "../server/http/visitor";
 import { readPageVersion } from "../server/services/page-version";
 
 // The public pages a drop's crowd reads. Never /cart, /checkout, /admin or /auth: those are
 // about one visitor through and through.
 const CACHED = /^\/(?:|countdown|store|store\/\d+|about|support)$/;
 
+/** The scheme as Express reads it (req.protocol), for the cache's answers ahead of Express. */
+export function protocolOf(ctx: AppContext, req: IncomingMessage): string {
+  if ("encrypted" in req.socket && req.socket.encrypted) return "https";
+  const proto = req.headers["x-forwarded-proto"];
+  if (!ctx.config.trustProxy || typeof proto !== "string") return "http";
+  return proto.split(",")[0]!.trim() || "http";
+}
+
 /** The page cache as server.js mounts it: the store's pages, version, visitor and holes. */
-export function storePageCache(build: ServerBuild, options: { ttlMs?: number; versionEveryMs?: number } = {}) {
+export function storePageCache(
+  build: ServerBuild,
+  ctx: AppContext,
+  options: { ttlMs?: number; versionEveryMs?: number; readVersion?: () => Promise<number> } = {},
+) {
   const handle = createRequestHandler(build, "production");
   return pageCache({
+    readVersion: async () => readPageVersion(ctx),
     ...options,
     match: (pathname) => CACHED.test(pathname),
     render: (request) => handle(request, { clientIp: "page-cache" }),
-    readVersion: async () => readPageVersion(await getAppContext()),
-    readVisitor: async (request) => readVisitor(await getAppContext(), request),
+    readVisitor: (request) => readVisitor(ctx, request),
+    quickVisitor: (cookieHeader) => quickVisitor(ctx, cookieHeader),
+    protocolOf: (req) => protocolOf(ctx, req),
     fragments: renderVisitorFragments,
   });
 }

@@ -26,10 +26,23 @@ export function formatSection({ startedAt, machine: m, loadAfter, options, ratio
       `**Same-bytes ratio** (${options.rounds} alternating rounds of ${options.requests} requests, ${options.concurrency} at a time; median of the rounds):`,
       "",
     );
-    lines.push("| route | bytes sent | store req/s | bare node:http req/s | ratio |", "|---|---|---|---|---|");
+    const p = ratio[0]?.processes;
+    if (p) {
+      lines.push(
+        `Processes: store ${p.store}, bare node:http ${p.bare} (its own, not the bench's), load generator ${p.loadGenerator}. ` +
+          "CPU µs per answer: every thread of the server's processes over the round (Linux /proc), median of the rounds; " +
+          "CPU ratio = bare ÷ store, what an answer costs the server whatever the load generator kept up with.",
+        "",
+      );
+    }
+    lines.push(
+      "| route | bytes sent | store req/s | bare node:http req/s | ratio | store CPU µs/answer | bare CPU µs/answer | CPU ratio |",
+      "|---|---|---|---|---|---|---|---|",
+    );
     for (const row of ratio) {
       lines.push(
-        `| ${row.route} | ${row.bytes} (${row.encoding}) | ${fixed(row.storePerSecond)} | ${fixed(row.barePerSecond)} | ${fixed(row.ratio, 3)} |`,
+        `| ${row.route} | ${row.bytes} (${row.encoding}) | ${fixed(row.storePerSecond)} | ${fixed(row.barePerSecond)} | ${fixed(row.ratio, 3)} | ` +
+          `${fixed(row.storeCpuMicros, 1)} | ${fixed(row.bareCpuMicros, 1)} | ${fixed(row.cpuRatio, 3)} |`,
       );
     }
     lines.push("");

@@ -64,6 +64,10 @@ try {
         storePerSecond: Math.round(r.storePerSecond),
         barePerSecond: Math.round(r.barePerSecond),
         ratio: r.ratio.toFixed(3),
+        processes: undefined,
+        storeCpuMicros: r.storeCpuMicros.toFixed(1),
+        bareCpuMicros: r.bareCpuMicros.toFixed(1),
+        cpuRatio: r.cpuRatio.toFixed(3),
       })),
     );
   }

@@ -1,11 +1,13 @@
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import zlib from "node:zlib";
-import type { Visitor } from "../contracts/visitor";
+import { NOBODY, type Visitor } from "../contracts/visitor";
+import { compressOnce, encodingFor, type Encoding } from "./compressed-copy";
 import { TEMPLATE_HEADER } from "./page-template";
+import { everyFew } from "./version-reader";
 
 type Next = (error?: unknown) => void;
 type NodeRequest = IncomingMessage & { originalUrl?: string; protocol?: string };
+type VisitorRead = { visitor: Visitor; setCookies: string[] };
 
 export interface PageCacheOptions {
   /** The pages served from the cache, by path. */
@@ -15,7 +17,14 @@ export interface PageCacheOptions {
   /** The database's page version (decision 0014): a change drops every cached page. */
   readVersion: () => Promise<number>;
   /** The visitor's own parts, from their cookies, and the cookies to send back. */
-  readVisitor: (request: Request) => Promise<{ visitor: Visitor; setCookies: string[] }>;
+  readVisitor: (request: Request) => Promise<VisitorRead>;
+  /**
+   * The visitor from the raw Cookie header alone, synchronously when it can (a bag cookie whose
+   * signature is known), or null to go through `readVisitor`.
+   */
+  quickVisitor?: (cookieHeader: string) => VisitorRead | Promise<VisitorRead> | null;
+  /** The scheme the browser used (the page is rendered for that URL); Express's req.protocol wins. */
+  protocolOf?: (req: IncomingMessage) => string;
   /** Each hole's HTML for one visitor. */
   fragments: (visitor: Visitor) => Record<string, string>;
   /** How long a rendered page may be served; stock shown is never older. */
@@ -33,6 +42,8 @@ interface Variant {
   identity: Buffer;
   br?: Buffer;
   gzip?: Buffer;
+  /** The answer's headers, flat for writeHead, per encoding and shared/personal (built once). */
+  heads: Map<string, string[]>;
 }
 
 interface Template {
@@ -86,26 +97,6 @@ function fill(parts: string[], fragments: Record<string, string>): string {
   return html;
 }
 
-function encodingFor(acceptEncoding: string | undefined): "br" | "gzip" | null {
-  if (!acceptEncoding) return null;
-  if (/\bbr\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding)) return "br";
-  if (/\bgzip\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding)) return "gzip";
-  return null;
-}
-
-// Each copy is compressed once per page version and bag state, so a middle level pays off; the
-// flash copies are one-offs but rare (one per redirect with a message).
-function compress(variant: Variant, encoding: "br" | "gzip"): Buffer {
-  if (encoding === "br") {
-    variant.br ??= zlib.brotliCompressSync(variant.identity, {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: variant.identity.length },
-    });
-    return variant.br;
-  }
-  variant.gzip ??= zlib.gzipSync(variant.identity, { level: 6 });
-  return variant.gzip;
-}
-
 /**
  * One page cache for everyone, with personal holes (decision 0014). Each matched page is rendered
  * for nobody at most once per `ttlMs` and whenever the database's page version moves, kept in
@@ -126,27 +117,11 @@ export function pageCache(options: PageCacheOptions) {
     now = Date.now,
     maxVariants = 256,
     maxPages = 200,
+    protocolOf = () => "http",
   } = options;
   const pages = new Map<string, Entry>();
   const rendering = new Map<string, Promise<Entry | null>>();
-  let version = { value: -1, readAt: -Infinity };
-  let reading: Promise<number> | null = null;
-
-  const currentVersion = (): Promise<number> | number => {
-    if (now() - version.readAt < versionEveryMs) return version.value;
-    reading ??= readVersion().then(
-      (value) => {
-        version = { value, readAt: now() };
-        reading = null;
-        return value;
-      },
-      (error: unknown) => {
-        reading = null;
-        throw error;
-      },
-    );
-    return reading;
-  };
+  const currentVersion = everyFew(readVersion, versionEveryMs, now);
 
   async function renderTemplate(
     key: string,
@@ -189,21 +164,30 @@ export function pageCache(options: PageCacheOptions) {
     return entry;
   }
 
-  async function template(key: string, url: string, req: NodeRequest): Promise<Entry | null> {
-    const atVersion = await currentVersion();
-    const entry = pages.get(key);
-    if (entry && entry.version === atVersion && now() - entry.storedAt < ttlMs) return entry;
+  function rerender(key: string, req: NodeRequest, atVersion: number, entry: Entry | undefined): Promise<Entry | null> {
     let pending = rendering.get(key);
     if (!pending) {
-      pending = renderTemplate(key, url, req, atVersion, entry)
+      pending = renderTemplate(key, key, req, atVersion, entry)
         .catch((error: unknown) => {
-          console.error("The page cache could not render", url, error);
+          console.error("The page cache could not render", key, error);
           return null;
         })
         .finally(() => rendering.delete(key));
       rendering.set(key, pending);
     }
     return pending;
+  }
+
+  // A fresh page is answered synchronously; only a version read or a render is waited for.
+  function template(key: string, req: NodeRequest): Entry | null | Promise<Entry | null> {
+    const atVersion = currentVersion();
+    return typeof atVersion === "number" ? atTemplate(key, req, atVersion) : atVersion.then((read) => atTemplate(key, req, read));
+  }
+
+  function atTemplate(key: string, req: NodeRequest, atVersion: number): Entry | null | Promise<Entry | null> {
+    const entry = pages.get(key);
+    if (entry && entry.version === atVersion && now() - entry.storedAt < ttlMs) return entry;
+    return rerender(key, req, atVersion, entry);
   }
 
   function variantFor(page: Template, visitor: Visitor): Variant {
@@ -215,57 +199,89 @@ export function pageCache(options: PageCacheOptions) {
       page.variants.set(key, variant);
       return variant;
     }
-    variant = { etag: `W/"${page.hash}-${digest(key)}"`, identity: Buffer.from(fill(page.parts, fragments(visitor))) };
+    variant = {
+      etag: `W/"${page.hash}-${digest(key)}"`,
+      identity: Buffer.from(fill(page.parts, fragments(visitor))),
+      heads: new Map(),
+    };
     if (page.variants.size >= maxVariants) page.variants.delete(page.variants.keys().next().value!);
     page.variants.set(key, variant);
     return variant;
   }
 
-  return async function servePageCache(req: NodeRequest, res: ServerResponse, next: Next) {
+  // The headers of one kind of answer, flat for writeHead, built once per copy.
+  function headsFor(page: Template, variant: Variant, personal: boolean, encoding: Encoding | null, body: Buffer | null): string[] {
+    const key = `${personal ? "p" : "s"}${encoding ?? ""}${body ? "" : "304"}`;
+    let heads = variant.heads.get(key);
+    if (!heads) {
+      heads = page.headers.flat();
+      heads.push("Vary", "Accept-Encoding, Cookie");
+      heads.push("Cache-Control", personal ? PERSONAL_CACHE_CONTROL : SHARED_CACHE_CONTROL);
+      heads.push("ETag", variant.etag, "X-Page-Cache", "HIT");
+      if (body) {
+        if (encoding) heads.push("Content-Encoding", encoding);
+        heads.push("Content-Length", String(body.length));
+      }
+      variant.heads.set(key, heads);
+    }
+    return heads;
+  }
+
+  function answer(req: NodeRequest, res: ServerResponse, page: Template, read: VisitorRead, personal: boolean) {
+    const variant = variantFor(page, read.visitor);
+    const ifNoneMatch = req.headers["if-none-match"];
+    const notModified = ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim() === variant.etag);
+    const encoding = notModified ? null : encodingFor(req.headers["accept-encoding"]);
+    const body = notModified ? null : encoding ? compressOnce(variant, encoding) : variant.identity;
+    const heads: (string | string[])[] = headsFor(page, variant, personal, encoding, body);
+    res.writeHead(notModified ? 304 : 200, read.setCookies.length ? [...heads, "Set-Cookie", read.setCookies] : heads);
+    res.end(req.method === "HEAD" || !body ? undefined : body);
+  }
+
+  function withVisitor(req: NodeRequest, res: ServerResponse, next: Next, entry: Entry | null, url: string) {
+    if (!entry || entry.page.pass) return next();
+    const page = entry.page;
+    const cookie = req.headers.cookie;
+    if (!cookie) return answer(req, res, page, { visitor: NOBODY, setCookies: [] }, false);
+    let read = options.quickVisitor?.(cookie) ?? null;
+    if (!read) {
+      const headers = new Headers({ Cookie: cookie });
+      const proto = req.headers["x-forwarded-proto"];
+      if (typeof proto === "string") headers.set("X-Forwarded-Proto", proto);
+      read = readVisitor(new Request(url, { headers }));
+    }
+    if (read instanceof Promise) {
+      return void read.then((known) => answer(req, res, page, known, true)).catch((error: unknown) => failed(res, next, url, error));
+    }
+    answer(req, res, page, read, true);
+  }
+
+  function failed(res: ServerResponse, next: Next, url: string, error: unknown) {
+    // The cache is a shortcut: when it fails, the page is rendered as it would be without it.
+    console.error("The page cache failed for", url, error);
+    if (!res.headersSent) next();
+  }
+
+  /**
+   * Answers a cached page, or calls `next` for anything else. Works on node:http's own request
+   * (server.js calls it before Express sees the request) as well as inside Express.
+   */
+  return function servePageCache(req: NodeRequest, res: ServerResponse, next: Next): void {
     // Only the cache itself may ask for a template.
-    delete req.headers[TEMPLATE_HEADER];
+    if (req.headers[TEMPLATE_HEADER] !== undefined) delete req.headers[TEMPLATE_HEADER];
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const path = req.originalUrl ?? req.url ?? "/";
-    if (!match(path.split("?")[0]!)) return next();
+    const query = path.indexOf("?");
+    if (!match(query === -1 ? path : path.slice(0, query))) return next();
+    const url = `${req.protocol ?? protocolOf(req)}://${req.headers.host ?? "localhost"}${path}`;
     try {
-      const url = `${req.protocol ?? "http"}://${req.headers.host ?? "localhost"}${path}`;
-      const entry = await template(url, url, req);
-      if (!entry || entry.page.pass) return next();
-      const page = entry.page;
-
-      const cookie = req.headers.cookie;
-      let visitor: Visitor = { cartCount: 0, user: null, toast: null };
-      let setCookies: string[] = [];
-      if (cookie) {
-        const headers = new Headers({ Cookie: cookie });
-        const proto = req.headers["x-forwarded-proto"];
-        if (typeof proto === "string") headers.set("X-Forwarded-Proto", proto);
-        ({ visitor, setCookies } = await readVisitor(new Request(url, { headers })));
+      const entry = template(url, req);
+      if (entry instanceof Promise) {
+        return void entry.then((known) => withVisitor(req, res, next, known, url)).catch((error: unknown) => failed(res, next, url, error));
       }
-      const variant = variantFor(page, visitor);
-
-      for (const [name, value] of page.headers) res.setHeader(name, value);
-      res.setHeader("Vary", "Accept-Encoding, Cookie");
-      res.setHeader("Cache-Control", cookie ? PERSONAL_CACHE_CONTROL : SHARED_CACHE_CONTROL);
-      res.setHeader("ETag", variant.etag);
-      res.setHeader("X-Page-Cache", "HIT");
-      if (setCookies.length) res.setHeader("Set-Cookie", setCookies);
-
-      const ifNoneMatch = req.headers["if-none-match"];
-      if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim() === variant.etag)) {
-        res.statusCode = 304;
-        return res.end();
-      }
-      const encoding = encodingFor(req.headers["accept-encoding"]);
-      const body = encoding ? compress(variant, encoding) : variant.identity;
-      if (encoding) res.setHeader("Content-Encoding", encoding);
-      res.setHeader("Content-Length", body.length);
-      res.statusCode = 200;
-      res.end(req.method === "HEAD" ? undefined : body);
+      withVisitor(req, res, next, entry, url);
     } catch (error) {
-      // The cache is a shortcut: when it fails, the page is rendered as it would be without it.
-      console.error("The page cache failed for", path, error);
-      if (!res.headersSent) next();
+      failed(res, next, url, error);
     }
   };
 }

@@ -1,9 +1,12 @@
+import type { Statement } from "better-sqlite3";
 import { sql } from "kysely";
+import { preparedOn } from "../../db/client";
 import type { Product } from "../../db/schema";
 import { CART_MESSAGES, EMPTY_CART, type CartLine, type CartView } from "../contracts/cart";
 import type { AppContext } from "../context";
 import { Conflict, NotFound } from "../errors";
-import { discountedCents, getPublicProductRow, publicFilter, toDollars, toPublicProduct } from "./catalog";
+import { discountedCents, getPublicProductRow, publicAt, publicFilter, toDollars, toPublicProduct } from "./catalog";
+import { settingDefaults } from "./settings";
 
 /**
  * The anonymous cart (docs/decisions/0004 for what it shows). Every change is one conditional
@@ -72,6 +75,38 @@ export async function getCart(ctx: AppContext, sessionId: string | null): Promis
     totalPrice: toDollars(lines.reduce((sum, { cents }) => sum + cents, 0)),
     count: lines.reduce((sum, { line }) => sum + line.quantity, 0),
   };
+}
+
+type BagLineRow = Pick<Product, "isVisible" | "isCountdownRestricted" | "countdownReleaseDate"> & { quantity: number };
+const bagLines = new WeakMap<object, Statement>();
+const launchSetting = new WeakMap<object, Statement>();
+
+/**
+ * What the bag badge shows: the units `getCart` would list, from one statement prepared once and
+ * run synchronously (every cached page hit with a bag cookie asks, in whichever worker it lands).
+ * The store's launch date is read only when a line waits for it.
+ */
+export function bagCount(ctx: AppContext, sessionId: string | null): number {
+  if (!sessionId) return 0;
+  const rows = preparedOn<BagLineRow>(
+    ctx.db,
+    bagLines,
+    `SELECT c.quantity, p.is_visible AS isVisible, p.is_countdown_restricted AS isCountdownRestricted,
+       p.countdown_release_date AS countdownReleaseDate
+     FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.session_id = ?`,
+  ).all(sessionId);
+  if (rows.length === 0) return 0;
+  let countdownDate = "";
+  if (rows.some((row) => row.isCountdownRestricted === 1)) {
+    const stored = preparedOn<{ value: string }>(
+      ctx.db,
+      launchSetting,
+      `SELECT value FROM app_settings WHERE key = 'countdown_date'`,
+    ).get();
+    countdownDate = stored?.value ?? settingDefaults(ctx).countdown_date;
+  }
+  const isPublic = publicAt(ctx.clock.now().getTime(), countdownDate);
+  return rows.reduce((sum, row) => (isPublic(row) ? sum + row.quantity : sum), 0);
 }
 
 /** Coming soon and sold out refuse new units, with the message the shopper sees. */

@@ -62,8 +62,12 @@ type Availability = Pick<Product, "isVisible" | "isCountdownRestricted" | "count
  * product without a date of its own follows the store's launch countdown.
  */
 export async function publicFilter(ctx: AppContext): Promise<(row: Availability) => boolean> {
-  const now = ctx.clock.now().getTime();
-  const storeLaunch = Date.parse(await getSettingValue(ctx, "countdown_date"));
+  return publicAt(ctx.clock.now().getTime(), await getSettingValue(ctx, "countdown_date"));
+}
+
+/** `publicFilter` at a given instant and store launch date (the setting's text), without a query. */
+export function publicAt(now: number, countdownDate: string): (row: Availability) => boolean {
+  const storeLaunch = Date.parse(countdownDate);
   return (row) => {
     if (row.isVisible !== 1) return false;
     if (row.isCountdownRestricted !== 1) return true;

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import Database from "better-sqlite3";
 import { http, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -168,6 +169,54 @@ describe("the page cache on the built store", () => {
     }
     expect(priced).toBe(true);
     expect(soldOut).toBe(true);
+  });
+
+  it("shows the bag's new count on the very next page after an add, while the page itself stays cached", async () => {
+    const shopper = new Shopper();
+    await shopper.post("/api/cart", { productId: 2, quantity: 1 });
+    expect(badge(await (await shopper.get("/store")).text())).toBe("1");
+    await shopper.post("/api/cart", { productId: 2, quantity: 2 });
+    const next = await shopper.get("/store");
+    expect(next.headers.get("x-page-cache")).toBe("HIT");
+    expect(badge(await next.text())).toBe("3");
+  });
+
+  it("answers GET /api/products with the API's own bytes from its cache: br, gzip, 304, and another process's edit within a second", async () => {
+    const raw = (encoding: string, extra: Record<string, string> = {}, route = "/api/products") =>
+      new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        void import("node:http").then(({ get }) =>
+          get(`${base}${route}`, { headers: { "Accept-Encoding": encoding, ...extra } }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on("data", (chunk: Buffer) => chunks.push(chunk));
+            response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+          }).on("error", reject),
+        );
+      });
+    // With a query string the request goes through Express and the API table as before the cache.
+    const uncached = await raw("identity", {}, "/api/products?uncached=1");
+    const [plainAnswer, br, gzip] = await Promise.all([raw("identity"), raw("br"), raw("gzip")]);
+    expect(plainAnswer.status).toBe(200);
+    expect(plainAnswer.headers["content-type"]).toBe(uncached.headers["content-type"]);
+    expect(plainAnswer.body.equals(uncached.body)).toBe(true);
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(zlib.brotliDecompressSync(br.body).equals(uncached.body)).toBe(true);
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gzip.body).equals(uncached.body)).toBe(true);
+    const etag = String(plainAnswer.headers.etag);
+    expect((await raw("br", { "If-None-Match": etag })).status).toBe(304);
+
+    const db = new Database(path.join(dataDir, "store.db"));
+    db.prepare("UPDATE products SET price_cents = 4321 WHERE id = 3").run();
+    db.close();
+    const started = Date.now();
+    let price: unknown;
+    while (Date.now() - started < 1000 && price !== 43.21) {
+      const products = JSON.parse((await raw("identity")).body.toString()) as { id: number; price: number }[];
+      price = products.find((product) => product.id === 3)?.price;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(price).toBe(43.21);
+    expect((await raw("br", { "If-None-Match": etag })).status).toBe(200);
   });
 
   it("never serves /checkout, /cart, /admin, /auth or data requests from the cache", async () => {
