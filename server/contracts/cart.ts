@@ -79,6 +79,8 @@ export interface CartProduct {
   inventory: number;
   description: string;
   promoCode: string | null;
+  /** Units one customer may buy; the plus button stops there (decision 0020). */
+  maxPerCustomer: number | null;
 }
 
 export interface CartLine {

@@ -51,6 +51,7 @@ export function toPublicProduct(row: Product): PublicProduct {
     availableColors: colorsOf(row.availableColors),
     isComingSoon: row.isComingSoon === 1,
     releaseDate: row.releaseDate,
+    maxPerCustomer: row.maxPerCustomer,
   };
 }
 
