@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BOT_FIELD, botFieldSchema } from "./bots";
 
 export const CART_MESSAGES = {
   quantity: "Quantity must be a whole number of at least 1",
@@ -31,6 +32,7 @@ const productId = wholeNumber(CART_MESSAGES.productId).pipe(z.number().positive(
 
 /** POST /api/cart and "Add To Bag". Quantity defaults to 1 (spec §9). */
 export const addToCartSchema = z.object({
+  [BOT_FIELD]: botFieldSchema,
   productId,
   quantity: wholeNumber(CART_MESSAGES.quantity).pipe(z.number().min(1, CART_MESSAGES.quantity)).default(1),
 });

@@ -1,5 +1,7 @@
 import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { getAppContext } from "../boot";
+import { BOT_FIELD } from "../contracts/bots";
+import { refuseFilledHoneypot } from "../services/bots";
 import {
   type ActionNotice,
   type AddToBagData,
@@ -42,9 +44,11 @@ function back(ctx: AppContext, request: Request, to: string, notice: ActionNotic
 /** "Add To Bag" on a product page: one unit of the product in the URL. */
 export async function addToBagAction({ request, params }: ActionFunctionArgs) {
   const ctx = await getAppContext();
-  const enhanced = isEnhanced(await request.formData());
+  const form = await request.formData();
+  const enhanced = isEnhanced(form);
   const page = `/store/${encodeURIComponent(params.productId ?? "")}`;
   try {
+    refuseFilledHoneypot(form.get(BOT_FIELD));
     const id = productIdParam.safeParse(params.productId);
     if (!id.success) throw new NotFound(CATALOG_MESSAGES.notFound);
     const session = await ensureCartSession(ctx, request);
@@ -76,6 +80,7 @@ export async function cartFormAction({ request }: ActionFunctionArgs) {
   const parsed = cartFormSchema.safeParse(Object.fromEntries(form));
   const intent = parsed.success ? parsed.data.intent : null;
   try {
+    refuseFilledHoneypot(form.get(BOT_FIELD));
     if (!parsed.success) throw new Invalid(parsed.error.issues[0]?.message ?? FALLBACK.increment);
     if (!sessionId) throw new NotFound(CART_MESSAGES.notInCart);
     const { productId } = parsed.data;

@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { clientIpOf } from "./client-ip";
+import { BOT_FIELD, BOT_REFUSAL, honeypotFilled } from "../contracts/bots";
 import { cardErrors } from "../contracts/checkout-card";
 import { CHECKOUT_UI } from "../contracts/checkout-ui";
 import {
@@ -94,6 +95,9 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
       { values, rates: null, shippingMethod: chosen, tax: NO_TAX, errors: {}, notice: null, ...fields },
       { status, headers: NO_STORE },
     );
+
+  // A filled honeypot: the form comes back as it was, nothing quoted or held (decision 0020).
+  if (honeypotFilled(form.get(BOT_FIELD))) return reply({ notice: errorNotice(BOT_REFUSAL) }, 400);
 
   // The rates as they are now, for every answer that re-renders the form.
   let quoted: Awaited<ReturnType<typeof quote>> = { rates: null, shippingMethod: "", tax: NO_TAX };

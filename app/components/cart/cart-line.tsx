@@ -3,6 +3,7 @@ import { Minus, Plus, X } from "lucide-react";
 import type { CartLine } from "../../../server/contracts/cart";
 import { quantityCap } from "../../../server/contracts/limits";
 import { formatUsd } from "../../../server/contracts/money";
+import { HoneypotField } from "~/components/honeypot-field";
 import { ProductImage } from "~/components/store/product-image";
 import { cn } from "~/lib/utils";
 import { EnhancedField } from "./enhanced-field";
@@ -120,6 +121,7 @@ export function CartLineRow({
           </div>
           <remove.Form method="post" action="/cart">
             <EnhancedField />
+            <HoneypotField idPrefix={`remove-${line.productId}`} />
             <input type="hidden" name="intent" value="remove" />
             <input type="hidden" name="productId" value={line.productId} />
             <button
@@ -156,6 +158,7 @@ function StepButton({
   return (
     <fetcher.Form method="post" action="/cart" className="contents">
       <EnhancedField />
+      <HoneypotField idPrefix={`${intent}-${line.productId}`} />
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="productId" value={line.productId} />
       <input type="hidden" name="from" value={line.quantity} />
