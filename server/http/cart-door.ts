@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { getAppContext } from "../boot";
+import { shopperContext } from "./early-access";
 import { BOT_FIELD } from "../contracts/bots";
 import { refuseFilledHoneypot } from "../services/bots";
 import {
@@ -43,7 +44,7 @@ function back(ctx: AppContext, request: Request, to: string, notice: ActionNotic
 
 /** "Add To Bag" on a product page: one unit of the product in the URL. */
 export async function addToBagAction({ request, params }: ActionFunctionArgs) {
-  const ctx = await getAppContext();
+  const ctx = await shopperContext(await getAppContext(), request);
   const form = await request.formData();
   const enhanced = isEnhanced(form);
   const page = `/store/${encodeURIComponent(params.productId ?? "")}`;
@@ -73,7 +74,7 @@ const FALLBACK: Record<CartIntent, string> = {
 
 /** The plus, minus and remove buttons of /cart and of the dropdown (intent + productId). */
 export async function cartFormAction({ request }: ActionFunctionArgs) {
-  const ctx = await getAppContext();
+  const ctx = await shopperContext(await getAppContext(), request);
   const sessionId = await cartSessionIdOf(ctx, request);
   const form = await request.formData();
   const enhanced = isEnhanced(form);
