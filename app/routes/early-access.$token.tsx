@@ -12,7 +12,8 @@ export const headers: HeadersFunction = () => EARLY_ACCESS_PAGE_HEADERS;
 export const meta: MetaFunction = () => [
   { title: "Early access" },
   { name: "robots", content: "noindex" },
-  { name: "referrer", content: "no-referrer" },
+  // No "no-referrer" here: Chromium would then send the button's POST with `Origin: null`, which the
+  // cross-site check refuses. The store's Referrer-Policy already gives other sites the origin only.
 ];
 
 /** An early-access link (decision 0020): enter the drop early, or why not. */
