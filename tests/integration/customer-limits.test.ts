@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAppContextForTests } from "../../server/boot";
+import { productFormSchema } from "../../server/contracts/admin-products";
 import { payLocalIntent } from "../../server/integrations/payments/local";
 import { processOrder } from "../../server/services/checkout";
 import { addressKeyOf } from "../../server/services/customer-limits";
@@ -70,6 +71,17 @@ describe("the admin sets a limit per customer", () => {
     expect((await cleared.json()).maxPerCustomer).toBeNull();
     const set = await api("PATCH", `/api/admin/products/${product.id}`, { jar: admin, body: { maxPerCustomer: "3" } });
     expect((await set.json()).maxPerCustomer).toBe(3);
+  });
+
+  it("the admin form reads an empty field as no limit and refuses 0 with the same words", () => {
+    const form = { name: "Form Tee", description: "Made in the admin form.", price: "40", inventory: "3", discountPercent: "0" };
+    const dims = { weight: "1", length: "12", width: "9", height: "6" };
+    expect(productFormSchema.parse({ ...form, ...dims, maxPerCustomer: "" }).maxPerCustomer).toBeNull();
+    expect(productFormSchema.parse({ ...form, ...dims, maxPerCustomer: "2" }).maxPerCustomer).toBe(2);
+    const refused = productFormSchema.safeParse({ ...form, ...dims, maxPerCustomer: "0" });
+    expect(refused.success ? [] : refused.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["maxPerCustomer", "Limit per customer must be a whole number of at least 1, or empty for no limit"],
+    ]);
   });
 
   it("the shopper sees the limit on the product and its bag line", async () => {

@@ -143,6 +143,14 @@ describe("an early-access link, end to end", () => {
     expect(after.headers.get("Location")).toBe("/store");
   });
 
+  it("two browsers claiming one link at the same moment: exactly one gets the pass", async () => {
+    const { url } = await makeLink("late@example.com");
+    const jars = [new CookieJar(), new CookieJar()];
+    const results = await Promise.all(jars.map((jar) => claimLink(tokenOf(url), jar)));
+    expect(results.map((r) => r.status).sort()).toEqual([302, 409]);
+    expect(jars.filter((jar) => jar.has("early_access"))).toHaveLength(1);
+  });
+
   it("a forged or altered link is not valid", async () => {
     const { url } = await makeLink("late@example.com");
     const altered = tokenOf(url).replace(/^\d+/, (id) => String(Number(id) + 1000));
