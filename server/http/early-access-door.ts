@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { getAppContext } from "../boot";
-import type { EarlyAccessLanding } from "../contracts/early-access";
+import { EARLY_ACCESS_MESSAGES, type EarlyAccessLanding } from "../contracts/early-access";
 import { Conflict } from "../errors";
 import { claimEarlyAccessLink, landing } from "../services/early-access";
 import { passCookie, passOf } from "./early-access";
@@ -22,7 +22,9 @@ export async function earlyAccessLoader({ request, params }: LoaderFunctionArgs)
   const page = await landing(ctx, token, passOf(request.headers.get("Cookie")));
   // After the release, or for the browser that already holds this link's pass: simply the store.
   if (page.kind === "store" || page.kind === "mine") throw redirect("/store", { headers: EARLY_ACCESS_PAGE_HEADERS });
-  return data<EarlyAccessPageData>({ ...page, token }, { status: page.kind === "refused" ? 410 : 200, headers: EARLY_ACCESS_PAGE_HEADERS });
+  // Used or revoked: gone for good (410); never a link of ours: 404.
+  const status = page.kind !== "refused" ? 200 : page.message === EARLY_ACCESS_MESSAGES.invalid ? 404 : 410;
+  return data<EarlyAccessPageData>({ ...page, token }, { status, headers: EARLY_ACCESS_PAGE_HEADERS });
 }
 
 export async function earlyAccessAction({ request, params }: ActionFunctionArgs) {

@@ -154,7 +154,9 @@ describe("an early-access link, end to end", () => {
   it("a forged or altered link is not valid", async () => {
     const { url } = await makeLink("late@example.com");
     const altered = tokenOf(url).replace(/^\d+/, (id) => String(Number(id) + 1000));
-    expect((await openLink(altered, new CookieJar())).data).toMatchObject({ message: "This early-access link is not valid." });
+    const opened = await openLink(altered, new CookieJar());
+    expect(opened.status).toBe(404);
+    expect(opened.data).toMatchObject({ message: "This early-access link is not valid." });
   });
 
   it("the admin's window setting decides when links open (default 30 minutes)", async () => {
