@@ -75,3 +75,5 @@ function Panel({ icon, title, children }: { icon: ReactNode; title: string; chil
     </section>
   );
 }
+
+export { ErrorBoundary } from "~/components/error-pages";
