@@ -6,6 +6,7 @@ import { TestModeBanner } from "~/components/test-mode-banner";
 import { Toasts } from "~/components/toasts";
 import stylesheet from "~/styles/app.css?url";
 import { getAppContext } from "../server/boot";
+import { shopperContext } from "../server/http/early-access";
 import type { Visitor } from "../server/contracts/visitor";
 import { isTemplateRender } from "../server/http/page-template";
 import { readVisitor } from "../server/http/visitor";
@@ -30,7 +31,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The page cache's template is rendered for nobody: its root data goes into every visitor's
   // copy, so the visitor is left to the holes (decision 0014).
   if (isTemplateRender(request)) return data({ ...shared, visitor: null as Visitor | null });
-  const { visitor, setCookies } = await readVisitor(ctx, request);
+  // The bag count includes what an early-access pass opens (decision 0020).
+  const { visitor, setCookies } = await readVisitor(await shopperContext(ctx, request), request);
   const headers = new Headers();
   for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
   return data({ ...shared, visitor: visitor as Visitor | null }, { headers });

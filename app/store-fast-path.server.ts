@@ -3,6 +3,8 @@ import type { ServerBuild } from "@remix-run/node";
 import { dispatchApi } from "../server/api/dispatch";
 import type { AppContext } from "../server/context";
 import { answerCache } from "../server/http/answer-cache";
+import { hasEarlyAccessCookie } from "../server/http/early-access";
+import { TEMPLATE_HEADER } from "../server/http/page-template";
 import { readPageVersion } from "../server/services/page-version";
 import { storePageCache } from "./store-page-cache.server";
 
@@ -19,5 +21,14 @@ export function storeFastPath(build: ServerBuild, ctx: AppContext) {
     render: (path) => dispatchApi(new Request(`http://localhost${path}`), { clientIp: "answer-cache" }),
     readVersion: () => readPageVersion(ctx),
   });
-  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => pages(req, res, () => products(req, res, next));
+  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    // A browser with an early-access pass sees products nobody else may (decision 0020): its
+    // pages and product list are neither served from nor written to the shared copies; Remix and
+    // the API answer it alone. The check is one HMAC of its cookie, no database.
+    if (hasEarlyAccessCookie(req.headers.cookie, ctx.config.sessionSecret)) {
+      delete req.headers[TEMPLATE_HEADER];
+      return next();
+    }
+    pages(req, res, () => products(req, res, next));
+  };
 }

@@ -48,6 +48,8 @@ export interface ProductsTable {
   releaseDate: string | null;
   isCountdownRestricted: Flag;
   countdownReleaseDate: string | null;
+  /** Units one customer may own (paid orders and live holds); null: no limit (0012). */
+  maxPerCustomer: ColumnType<number | null, number | null | undefined, number | null>;
   weight: ColumnType<number, number | undefined, number>;
   length: ColumnType<number, number | undefined, number>;
   width: ColumnType<number, number | undefined, number>;
@@ -121,6 +123,9 @@ export interface OrdersTable {
   checkoutSessionId: string | null;
   /** Placed in test mode: paid with a test card, so no money came in (left out of revenue). */
   isTest: Flag;
+  /** The buyer's e-mail, case-folded, and the shipping address normalised: the per-customer limit's keys (0012). */
+  customerKey: ColumnType<string | null, string | null | undefined, string | null>;
+  addressKey: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -253,6 +258,20 @@ export interface DB {
   rateLimits: RateLimitsTable;
   leases: LeasesTable;
   pageVersion: PageVersionTable;
+  earlyAccessLinks: EarlyAccessLinksTable;
+}
+
+/** A signed, single-use, revocable early-access link (0012, decision 0020). */
+export interface EarlyAccessLinksTable {
+  id: Generated<number>;
+  email: string;
+  subscriberId: number | null;
+  campaignId: number | null;
+  createdAt: string;
+  openedAt: string | null;
+  /** SHA-256 of the pass the opening browser holds in its cookie. */
+  passHash: string | null;
+  revokedAt: string | null;
 }
 
 /** A fixed-window counter shared by every worker (0009). */

@@ -12,4 +12,9 @@ export interface AppContext {
   db: Db;
   config: Config;
   clock: Clock;
+  /**
+   * The shopper's early-access pass, when this request carries a good one (decision 0020): when
+   * it was claimed. Set per request by the doors (server/http/early-access.ts), never globally.
+   */
+  earlyAccess?: { openedAt: number };
 }

@@ -3,6 +3,7 @@ import { Link, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/r
 import { ArrowLeft, ArrowRight } from "lucide-react";
 import { formatUsd } from "../../server/contracts/money";
 import { getAppContext } from "../../server/boot";
+import { shopperContext } from "../../server/http/early-access";
 import { cartFormAction } from "../../server/http/cart-door";
 import { cartSessionIdOf } from "../../server/http/cart-session";
 import { getCart } from "../../server/services/cart";
@@ -12,7 +13,7 @@ import { Button } from "~/components/ui/button";
 import type { RootData } from "~/root";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await getAppContext();
+  const ctx = await shopperContext(await getAppContext(), request);
   return { cart: await getCart(ctx, await cartSessionIdOf(ctx, request)) };
 }
 

@@ -15,6 +15,8 @@ import { CHECKOUT_MESSAGES, type OrderSummary as OrderSummaryData } from "../../
 import { checkoutAction, checkoutLoader } from "../../server/http/checkout-door";
 import { AddressFields, ContactFields } from "~/components/checkout/customer-fields";
 import { DetailsReview } from "~/components/checkout/details-review";
+import { HoneypotField } from "~/components/honeypot-field";
+import { BOT_FIELD } from "../../server/contracts/bots";
 import { CHECKOUT_UI } from "../../server/contracts/checkout-ui";
 import { addDollars, completeAddress, customerErrors, EMPTY_VALUES, type CheckoutValues } from "../../server/contracts/checkout-form";
 import { OrderSummary, type SummaryLine } from "~/components/checkout/order-summary";
@@ -122,7 +124,12 @@ export default function CheckoutPage() {
       const response = await fetch("/api/process-order", {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ customerInfo: values, shippingMethod: quote.selected, shippingCost: quote.selectedRate?.cost }),
+        body: JSON.stringify({
+          customerInfo: values,
+          shippingMethod: quote.selected,
+          shippingCost: quote.selectedRate?.cost,
+          [BOT_FIELD]: new FormData(form).get(BOT_FIELD) ?? "",
+        }),
       });
       const body = (await response.json().catch(() => null)) as
         (Omit<ProcessedOrder, "deadline" | "bagKey"> & { message?: string; errors?: Record<string, string[]> }) | null;
@@ -173,6 +180,7 @@ export default function CheckoutPage() {
             />
           ) : (
             <form id={FORM_ID} method="post" action="/checkout" noValidate onSubmit={processOrder} className="space-y-12">
+              <HoneypotField idPrefix="checkout" />
               <ContactFields values={values} errors={errors} onChange={change} />
               <AddressFields values={values} errors={errors} onChange={change} countries={countries} hydrated={hydrated} />
               <ShippingOptions

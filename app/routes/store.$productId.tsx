@@ -1,8 +1,9 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import { CATALOG_MESSAGES, productIdParam } from "../../server/contracts/catalog";
 import { getAppContext } from "../../server/boot";
+import { PASS_HOLDER_HEADERS, shopperContext } from "../../server/http/early-access";
 import { NotFound } from "../../server/errors";
 import { addToBagAction } from "../../server/http/cart-door";
 import { getPublicProduct, listProductImages } from "../../server/services/catalog";
@@ -15,7 +16,7 @@ import { RouteErrorPage } from "~/components/error-pages";
 import type { RootData } from "~/root";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
-  const ctx = await getAppContext();
+  const ctx = await shopperContext(await getAppContext(), request);
   const id = productIdParam.safeParse(params.productId);
   try {
     if (!id.success) throw new NotFound(CATALOG_MESSAGES.notFound);
@@ -25,7 +26,8 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     // ?image= is how the thumbnails work without JavaScript.
     const requested = Number(new URL(request.url).searchParams.get("image"));
     const selectedImageId = ordered.find((image) => image.id === requested)?.id ?? ordered[0]?.id ?? null;
-    return { product, images: ordered, selectedImageId };
+    // What an early-access pass shows is for that browser alone: no cache anywhere may keep it.
+    return data({ product, images: ordered, selectedImageId }, { headers: ctx.earlyAccess ? PASS_HOLDER_HEADERS : {} });
   } catch (error) {
     if (error instanceof NotFound) throw data(CATALOG_MESSAGES.notFound, { status: 404 });
     throw error;
@@ -33,6 +35,8 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
 }
 
 export const action = (args: ActionFunctionArgs) => addToBagAction(args);
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ data: page, matches }) => {
   const brand = matches.find((match) => match.id === "root")?.data?.brand.name ?? "Store";

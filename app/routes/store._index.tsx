@@ -1,18 +1,23 @@
-import type { MetaFunction } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { CATALOG_MESSAGES } from "../../server/contracts/catalog";
 import { getAppContext } from "../../server/boot";
+import { PASS_HOLDER_HEADERS, shopperContext } from "../../server/http/early-access";
 import { listVisibleProducts } from "../../server/services/catalog";
 import { RouteErrorPage } from "~/components/error-pages";
 import { ProductCard } from "~/components/store/product-card";
 import { Button } from "~/components/ui/button";
 import type { RootData } from "~/root";
 
-export async function loader() {
-  const ctx = await getAppContext();
-  return { products: await listVisibleProducts(ctx) };
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await shopperContext(await getAppContext(), request);
+  const products = await listVisibleProducts(ctx);
+  // What an early-access pass shows is for that browser alone: no cache anywhere may keep it.
+  return data({ products }, { headers: ctx.earlyAccess ? PASS_HOLDER_HEADERS : {} });
 }
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ matches }) => {
   const brand = matches.find((match) => match.id === "root")?.data?.brand.name ?? "Store";

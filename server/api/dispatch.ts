@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { getAppContext } from "../boot";
 import { NotFound } from "../errors";
+import { shopperContext } from "../http/early-access";
 import { jsonError, methodNotAllowed, parseJsonBody, toErrorResponse } from "../http/rest";
 import { enforceGuard, weakestGuard } from "./guards";
 import type { ApiRoute } from "./route";
@@ -34,7 +35,8 @@ async function answer(
   params: Record<string, string>,
 ): Promise<Response> {
   try {
-    const ctx = await getAppContext();
+    // A shopper with an early-access pass sees (and buys) what it opens (decision 0020).
+    const ctx = await shopperContext(await getAppContext(), request);
     if (!route) {
       await enforceGuard(weakestGuard([...entry.routes.values()].map((r) => r.guard)), ctx, request);
       return methodNotAllowed(entry.methods, entry.allow);

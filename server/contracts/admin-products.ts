@@ -24,6 +24,7 @@ export const PRODUCT_MESSAGES = {
   price: "Price must be a positive number",
   inventory: "Inventory must be a non-negative integer",
   discountPercent: "Discount must be a whole number from 0 to 100",
+  maxPerCustomer: "Limit per customer must be a whole number of at least 1, or empty for no limit",
   colorTaken: "Color already added",
   notFound: "Product not found.",
   nothingToUpdate: "Send at least one product field to update.",
@@ -154,6 +155,16 @@ const fields = {
   discountPercent: num(PRODUCT_MESSAGES.discountPercent).pipe(
     z.number().int(PRODUCT_MESSAGES.discountPercent).min(0, PRODUCT_MESSAGES.discountPercent).max(100, PRODUCT_MESSAGES.discountPercent),
   ),
+  // Empty (or null) is "no limit"; anything else a whole number of at least 1.
+  maxPerCustomer: z.preprocess(
+    (v) => (v == null || (typeof v === "string" && v.trim() === "") ? null : typeof v === "string" ? Number(v.trim()) : v),
+    z
+      .number({ error: PRODUCT_MESSAGES.maxPerCustomer })
+      .int(PRODUCT_MESSAGES.maxPerCustomer)
+      .min(1, PRODUCT_MESSAGES.maxPerCustomer)
+      .max(1_000_000, PRODUCT_MESSAGES.maxPerCustomer)
+      .nullable(),
+  ),
   weight: positive("Weight", 1000),
   length: positive("Length", 1000),
   width: positive("Width", 1000),
@@ -176,6 +187,7 @@ export const productInputSchema = z.object({
   price: fields.price,
   inventory: fields.inventory.default(0),
   discountPercent: fields.discountPercent.default(0),
+  maxPerCustomer: fields.maxPerCustomer.default(null),
   weight: fields.weight.default(1),
   length: fields.length.default(12),
   width: fields.width.default(9),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BOT_FIELD, botFieldSchema } from "./bots";
 
 export const CART_MESSAGES = {
   quantity: "Quantity must be a whole number of at least 1",
@@ -31,6 +32,7 @@ const productId = wholeNumber(CART_MESSAGES.productId).pipe(z.number().positive(
 
 /** POST /api/cart and "Add To Bag". Quantity defaults to 1 (spec §9). */
 export const addToCartSchema = z.object({
+  [BOT_FIELD]: botFieldSchema,
   productId,
   quantity: wholeNumber(CART_MESSAGES.quantity).pipe(z.number().min(1, CART_MESSAGES.quantity)).default(1),
 });
@@ -79,6 +81,8 @@ export interface CartProduct {
   inventory: number;
   description: string;
   promoCode: string | null;
+  /** Units one customer may buy; the plus button stops there (decision 0020). */
+  maxPerCustomer: number | null;
 }
 
 export interface CartLine {

@@ -23,6 +23,8 @@ export interface PublicProduct {
   availableColors: string[];
   isComingSoon: boolean;
   releaseDate: string | null;
+  /** Units one customer may buy (decision 0020); null: no limit. */
+  maxPerCustomer: number | null;
 }
 
 export interface PublicProductImage {

@@ -1,3 +1,4 @@
+import { BOT_FIELD, botFieldSchema } from "./bots";
 import { z } from "zod";
 
 export const CHECKOUT_MESSAGES = {
@@ -50,6 +51,8 @@ export const shippingMethodSchema = z
 
 /** POST /api/process-order. A shippingCost may be sent (the spec's client does) but is never trusted. */
 export const processOrderSchema = z.object({
+  /** The checkout form's honeypot, sent by the page's script (decision 0020). */
+  [BOT_FIELD]: botFieldSchema,
   customerInfo: customerInfoSchema,
   shippingMethod: shippingMethodSchema,
   shippingCost: z.unknown().optional(),

@@ -1,5 +1,8 @@
 import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { getAppContext } from "../boot";
+import { shopperContext } from "./early-access";
+import { BOT_FIELD } from "../contracts/bots";
+import { refuseFilledHoneypot } from "../services/bots";
 import {
   type ActionNotice,
   type AddToBagData,
@@ -41,10 +44,12 @@ function back(ctx: AppContext, request: Request, to: string, notice: ActionNotic
 
 /** "Add To Bag" on a product page: one unit of the product in the URL. */
 export async function addToBagAction({ request, params }: ActionFunctionArgs) {
-  const ctx = await getAppContext();
-  const enhanced = isEnhanced(await request.formData());
+  const ctx = await shopperContext(await getAppContext(), request);
+  const form = await request.formData();
+  const enhanced = isEnhanced(form);
   const page = `/store/${encodeURIComponent(params.productId ?? "")}`;
   try {
+    refuseFilledHoneypot(form.get(BOT_FIELD));
     const id = productIdParam.safeParse(params.productId);
     if (!id.success) throw new NotFound(CATALOG_MESSAGES.notFound);
     const session = await ensureCartSession(ctx, request);
@@ -69,13 +74,14 @@ const FALLBACK: Record<CartIntent, string> = {
 
 /** The plus, minus and remove buttons of /cart and of the dropdown (intent + productId). */
 export async function cartFormAction({ request }: ActionFunctionArgs) {
-  const ctx = await getAppContext();
+  const ctx = await shopperContext(await getAppContext(), request);
   const sessionId = await cartSessionIdOf(ctx, request);
   const form = await request.formData();
   const enhanced = isEnhanced(form);
   const parsed = cartFormSchema.safeParse(Object.fromEntries(form));
   const intent = parsed.success ? parsed.data.intent : null;
   try {
+    refuseFilledHoneypot(form.get(BOT_FIELD));
     if (!parsed.success) throw new Invalid(parsed.error.issues[0]?.message ?? FALLBACK.increment);
     if (!sessionId) throw new NotFound(CART_MESSAGES.notInCart);
     const { productId } = parsed.data;

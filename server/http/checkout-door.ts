@@ -1,5 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { clientIpOf } from "./client-ip";
+import { shopperContext } from "./early-access";
+import { BOT_FIELD, BOT_REFUSAL, honeypotFilled } from "../contracts/bots";
 import { cardErrors } from "../contracts/checkout-card";
 import { CHECKOUT_UI } from "../contracts/checkout-ui";
 import {
@@ -50,7 +52,7 @@ const isEmptyCart = (error: unknown) => error instanceof EmptyCart;
 
 /** /checkout: the bag to summarise, or home with "Cart is empty" (a flash: JS or not). */
 export async function checkoutLoader({ request }: LoaderFunctionArgs) {
-  const ctx = await getAppContext();
+  const ctx = await shopperContext(await getAppContext(), request);
   const cart = await getCart(ctx, await cartSessionIdOf(ctx, request));
   if (cart.cartItems.length === 0) throw await emptyCartRedirect(ctx, request);
   const payments = ctx.config.payments;
@@ -84,7 +86,7 @@ const errorNotice = (description: string): ActionNotice => ({ kind: "error", tit
 
 /** The checkout form without JavaScript: intent `rates` or `process`. */
 export async function checkoutAction({ request, context }: ActionFunctionArgs) {
-  const ctx = await getAppContext();
+  const ctx = await shopperContext(await getAppContext(), request);
   const sessionId = await cartSessionIdOf(ctx, request);
   const form = await request.formData();
   const values = valuesFrom(form);
@@ -94,6 +96,9 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
       { values, rates: null, shippingMethod: chosen, tax: NO_TAX, errors: {}, notice: null, ...fields },
       { status, headers: NO_STORE },
     );
+
+  // A filled honeypot: the form comes back as it was, nothing quoted or held (decision 0020).
+  if (honeypotFilled(form.get(BOT_FIELD))) return reply({ notice: errorNotice(BOT_REFUSAL) }, 400);
 
   // The rates as they are now, for every answer that re-renders the form.
   let quoted: Awaited<ReturnType<typeof quote>> = { rates: null, shippingMethod: "", tax: NO_TAX };

@@ -65,6 +65,7 @@ function toColumns(input: ProductPatch): ProductUpdate {
   set("priceCents", input.price === undefined ? undefined : Math.round(input.price * 100));
   set("inventory", input.inventory);
   set("discountPercent", input.discountPercent);
+  set("maxPerCustomer", input.maxPerCustomer);
   set("weight", input.weight);
   set("length", input.length);
   set("width", input.width);

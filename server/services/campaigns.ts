@@ -13,6 +13,8 @@ import { Conflict, Invalid, NotFound, type FieldErrors } from "../errors";
 import { MAX_BATCH_SIZE, MailTransportError, mailerFor, type BatchMailResult } from "../integrations/mail";
 import { campaignDocument, campaignMail, sanitizeEmailHtml } from "./campaign-mail";
 import { unsubscribeUrl } from "./unsubscribe";
+import { EARLY_ACCESS_TAG } from "../contracts/early-access";
+import { campaignLinks, withEarlyAccessLink } from "./early-access";
 
 export const NO_SUBSCRIBERS = "There are no subscribers to email yet.";
 /** A "sending" campaign untouched this long was interrupted (the process stopped): resumable. */
@@ -160,7 +162,17 @@ async function runCampaign(ctx: AppContext, id: number, origin: string): Promise
         .execute();
       if (batch.length === 0) break;
       after = batch.at(-1)!.id;
-      const mails = batch.map((r) => campaignMail(ctx, campaign, r, unsubscribeUrl(ctx, origin, r.subscriberId), origin));
+      // {{early_access_link}}: each recipient's own link, made as their batch is sent (decision 0020).
+      const links = campaign.htmlContent.includes(EARLY_ACCESS_TAG) ? await campaignLinks(ctx, id, batch, origin) : null;
+      const mails = batch.map((r) =>
+        campaignMail(
+          ctx,
+          withEarlyAccessLink(campaign, links?.get(r.subscriberId)),
+          r,
+          unsubscribeUrl(ctx, origin, r.subscriberId),
+          origin,
+        ),
+      );
       try {
         await mailer.sendBatch(mails, (db, results) => settle(ctx, db, id, batch, results));
       } catch (error) {

@@ -4,6 +4,7 @@ import { preparedOn } from "../../db/client";
 import type { Product } from "../../db/schema";
 import { CART_MESSAGES, EMPTY_CART, type CartLine, type CartView } from "../contracts/cart";
 import type { AppContext } from "../context";
+import { limitMessage } from "../contracts/limits";
 import { Conflict, NotFound } from "../errors";
 import { discountedCents, getPublicProductRow, publicAt, publicFilter, toDollars, toPublicProduct } from "./catalog";
 import { settingDefaults } from "./settings";
@@ -44,6 +45,7 @@ function toLine(row: LineRow): { line: CartLine; cents: number } {
       inventory: product.inventory,
       description: product.description,
       promoCode: product.promoCode,
+      maxPerCustomer: product.maxPerCustomer,
     },
     unitPrice: toDollars(unitCents),
     lineTotal: toDollars(unitCents * row.quantity),
@@ -109,10 +111,15 @@ export function bagCount(ctx: AppContext, sessionId: string | null): number {
   return rows.reduce((sum, row) => (isPublic(row) ? sum + row.quantity : sum), 0);
 }
 
-/** Coming soon and sold out refuse new units, with the message the shopper sees. */
+/** Coming soon, sold out and the per-customer limit refuse new units, with the message the shopper sees. */
 function assertPurchasable(product: Product, wanted: number): void {
   if (product.isComingSoon === 1) throw new Conflict(CART_MESSAGES.comingSoon);
   if (product.inventory === 0) throw new Conflict(CART_MESSAGES.soldOut);
+  // One bag never holds more than one customer may buy; Process Order checks their other orders.
+  if (product.maxPerCustomer !== null && wanted > product.maxPerCustomer) {
+    const message = limitMessage(product.maxPerCustomer, product.name);
+    throw new Conflict(message, { quantity: [message] });
+  }
   if (wanted > product.inventory) {
     throw new Conflict(CART_MESSAGES.onlyLeft(product.inventory), { quantity: [CART_MESSAGES.onlyLeft(product.inventory)] });
   }
@@ -147,9 +154,11 @@ export async function addToCart(
     INSERT INTO cart_items (session_id, product_id, quantity, created_at, updated_at)
     SELECT ${sessionId}, id, ${quantity}, ${now}, ${now} FROM products
     WHERE id = ${productId} AND is_visible = 1 AND is_coming_soon = 0 AND inventory >= ${quantity}
+      AND coalesce(max_per_customer, ${quantity}) >= ${quantity}
     ON CONFLICT (session_id, product_id) DO UPDATE
       SET quantity = cart_items.quantity + excluded.quantity, updated_at = excluded.updated_at
-      WHERE cart_items.quantity + excluded.quantity <= (SELECT inventory FROM products WHERE id = excluded.product_id)
+      WHERE cart_items.quantity + excluded.quantity <= (
+        SELECT min(inventory, coalesce(max_per_customer, inventory)) FROM products WHERE id = excluded.product_id)
     RETURNING quantity`.execute(ctx.db);
   if (!rows[0]) {
     // Lost a race for the last units: explain with the state as it is now.
@@ -174,7 +183,15 @@ export async function setQuantity(ctx: AppContext, sessionId: string, productId:
     .where((eb) =>
       eb.or([
         eb("quantity", ">=", quantity),
-        eb(eb.selectFrom("products").select("inventory").where("id", "=", productId).where("isComingSoon", "=", 0), ">=", quantity),
+        eb(
+          eb
+            .selectFrom("products")
+            .select(sql<number>`min(inventory, coalesce(max_per_customer, inventory))`.as("cap"))
+            .where("id", "=", productId)
+            .where("isComingSoon", "=", 0),
+          ">=",
+          quantity,
+        ),
       ]),
     )
     .executeTakeFirst();

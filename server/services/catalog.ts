@@ -2,6 +2,7 @@ import type { Product } from "../../db/schema";
 import { CATALOG_MESSAGES, type ProductImagesResponse, type PublicProduct, type PublicProductImage } from "../contracts/catalog";
 import type { AppContext } from "../context";
 import { NotFound } from "../errors";
+import { getEarlyMinutes } from "./early-access";
 import { variantUrls } from "./image-variants";
 import { getSettingValue } from "./settings";
 
@@ -51,6 +52,7 @@ export function toPublicProduct(row: Product): PublicProduct {
     availableColors: colorsOf(row.availableColors),
     isComingSoon: row.isComingSoon === 1,
     releaseDate: row.releaseDate,
+    maxPerCustomer: row.maxPerCustomer,
   };
 }
 
@@ -62,18 +64,26 @@ type Availability = Pick<Product, "isVisible" | "isCountdownRestricted" | "count
  * product without a date of its own follows the store's launch countdown.
  */
 export async function publicFilter(ctx: AppContext): Promise<(row: Availability) => boolean> {
-  return publicAt(ctx.clock.now().getTime(), await getSettingValue(ctx, "countdown_date"));
+  // An early-access pass (decision 0020) moves a release forward by earlyMinutes, for the drops
+  // whose window it was claimed in: a pass from one drop opens nothing of the next.
+  const early = ctx.earlyAccess ? { claimed: ctx.earlyAccess.openedAt, ms: (await getEarlyMinutes(ctx)) * 60_000 } : null;
+  return publicAt(ctx.clock.now().getTime(), await getSettingValue(ctx, "countdown_date"), early);
 }
 
-/** `publicFilter` at a given instant and store launch date (the setting's text), without a query. */
-export function publicAt(now: number, countdownDate: string): (row: Availability) => boolean {
+/** `publicFilter` at a given instant, store launch date (the setting's text) and pass, without a query. */
+export function publicAt(
+  now: number,
+  countdownDate: string,
+  early: { claimed: number; ms: number } | null = null,
+): (row: Availability) => boolean {
   const storeLaunch = Date.parse(countdownDate);
   return (row) => {
     if (row.isVisible !== 1) return false;
     if (row.isCountdownRestricted !== 1) return true;
     const release = row.countdownReleaseDate ? Date.parse(row.countdownReleaseDate) : storeLaunch;
     // An unreadable date keeps the product back: failing closed never leaks a drop early.
-    return Number.isFinite(release) && release <= now;
+    if (!Number.isFinite(release)) return false;
+    return release <= now || (early !== null && release - early.ms <= early.claimed);
   };
 }
 

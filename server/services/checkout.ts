@@ -6,6 +6,7 @@ import { paymentsFor } from "../integrations/payments";
 import { parcelFor, shippingFor, type RateQuote } from "../integrations/shipping";
 import { quoteTax } from "../integrations/tax";
 import { discountedCents, publicFilter } from "./catalog";
+import { addressKeyOf, assertWithinLimits, customerKeyOf } from "./customer-limits";
 import { expireOrder, releaseExpiredHolds } from "./holds";
 import { RateLimiter } from "./rate-limit";
 
@@ -138,6 +139,8 @@ export async function processOrder(
   const now = ctx.clock.now();
   const holdExpiresAt = new Date(now.getTime() + ctx.config.holdMinutes * 60_000).toISOString();
   const payments = paymentsFor(ctx);
+  const customerKey = customerKeyOf(customer.email);
+  const addressKey = addressKeyOf(customer);
   const holdAndCreate = () =>
     ctx.db.transaction().execute(async (trx) => {
       const order = await trx
@@ -147,6 +150,8 @@ export async function processOrder(
           // The test processor takes test cards only: whatever it "collects" is no money.
           isTest: payments.mode === "local" ? 1 : 0,
           customerEmail: customer.email,
+          customerKey,
+          addressKey,
           customerName: customer.name,
           customerPhone: customer.phone || null,
           shippingAddress: JSON.stringify({
@@ -196,6 +201,8 @@ export async function processOrder(
           })
           .execute();
       }
+      // In the same transaction as the holds: two racing orders of one customer queue here.
+      await assertWithinLimits(trx, { customerKey, addressKey, productIds: lines.map((l) => l.productId), now: now.toISOString() });
       return order.id;
     });
 

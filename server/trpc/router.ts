@@ -1,4 +1,5 @@
 import { getOverview } from "../services/dashboard";
+import { adminEarlyAccessRouter } from "./admin-early-access";
 import { adminOrdersRouter } from "./admin-orders";
 import { adminProductsRouter } from "./admin-products";
 import { adminSettingsRouter } from "./admin-settings";
@@ -16,6 +17,7 @@ export const appRouter = router({
     orders: adminOrdersRouter,
     subscribers: adminSubscribersRouter,
     settings: adminSettingsRouter,
+    earlyAccess: adminEarlyAccessRouter,
   }),
 });
 

@@ -299,6 +299,7 @@ function defaults() {
   return {
     inventory: 12,
     discountPercent: 0,
+    maxPerCustomer: null,
     weight: 1,
     length: 12,
     width: 9,

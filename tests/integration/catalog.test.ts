@@ -58,6 +58,7 @@ describe("the public product shape", () => {
       availableColors: ["Black", "Heather Oat"],
       isComingSoon: false,
       releaseDate: null,
+      maxPerCustomer: null,
     });
   });
 

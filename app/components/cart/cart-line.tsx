@@ -1,7 +1,9 @@
 import { Link } from "@remix-run/react";
 import { Minus, Plus, X } from "lucide-react";
 import type { CartLine } from "../../../server/contracts/cart";
+import { quantityCap } from "../../../server/contracts/limits";
 import { formatUsd } from "../../../server/contracts/money";
+import { HoneypotField } from "~/components/honeypot-field";
 import { ProductImage } from "~/components/store/product-image";
 import { cn } from "~/lib/utils";
 import { EnhancedField } from "./enhanced-field";
@@ -39,7 +41,9 @@ export function CartLineRow({
   const leaving = removing && Number(remove.formData?.get("productId")) === line.productId;
   const quantity = optimisticQuantity(line, update);
   const { product } = line;
-  const atCap = line.quantity >= product.inventory;
+  // The stock, or the per-customer limit when it is lower: the plus button stops there.
+  const cap = quantityCap(product);
+  const atCap = line.quantity >= cap;
   const large = size === "lg";
 
   return (
@@ -85,6 +89,11 @@ export function CartLineRow({
             </>
           ) : null}
         </p>
+        {product.maxPerCustomer !== null && line.available ? (
+          <p className="text-xs text-muted-foreground" data-testid="line-limit">
+            Limit {product.maxPerCustomer} per customer
+          </p>
+        ) : null}
         {line.notice ? (
           <p className="text-xs font-medium text-red-400" data-testid="line-notice">
             {line.notice}
@@ -112,6 +121,7 @@ export function CartLineRow({
           </div>
           <remove.Form method="post" action="/cart">
             <EnhancedField />
+            <HoneypotField idPrefix={`remove-${line.productId}`} />
             <input type="hidden" name="intent" value="remove" />
             <input type="hidden" name="productId" value={line.productId} />
             <button
@@ -148,6 +158,7 @@ function StepButton({
   return (
     <fetcher.Form method="post" action="/cart" className="contents">
       <EnhancedField />
+      <HoneypotField idPrefix={`${intent}-${line.productId}`} />
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="productId" value={line.productId} />
       <input type="hidden" name="from" value={line.quantity} />

@@ -2,6 +2,7 @@ import { Link, useFetcher } from "@remix-run/react";
 import { ArrowRight, CircleAlert, LoaderCircle } from "lucide-react";
 import type { AddToBagData } from "../../../server/contracts/cart";
 import { EnhancedField } from "~/components/cart/enhanced-field";
+import { HoneypotField } from "~/components/honeypot-field";
 import { Button } from "~/components/ui/button";
 import { useNoticeToast } from "~/lib/use-notice-toast";
 
@@ -20,6 +21,7 @@ export function AddToBag({ productId }: { productId: number }) {
   return (
     <fetcher.Form method="post" action={`/store/${productId}`} className="space-y-3">
       <EnhancedField />
+      <HoneypotField idPrefix={`add-to-bag-${productId}`} />
       <Button type="submit" size="lg" className="h-14 w-full text-[15px] tracking-[0.18em]" disabled={pending}>
         {pending ? (
           <>

@@ -1,3 +1,5 @@
+import { BOT_FIELD } from "../../contracts/bots";
+import { refuseFilledHoneypot } from "../../services/bots";
 import { CART_MESSAGES, addToCartSchema, setQuantitySchema } from "../../contracts/cart";
 import { productIdParam } from "../../contracts/catalog";
 import type { AppContext } from "../../context";
@@ -34,6 +36,7 @@ export const cartRoutes = [
     guard: "public",
     input: addToCartSchema,
     handle: async ({ request, input, ctx }) => {
+      refuseFilledHoneypot(input[BOT_FIELD]);
       const session = await ensureCartSession(ctx, request);
       const { cart, created } = await addToCart(ctx, session.id, input.productId, input.quantity);
       const headers = new Headers(PRIVATE);

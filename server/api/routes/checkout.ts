@@ -5,9 +5,11 @@ import {
   processOrderSchema,
   shippingCalculateSchema,
 } from "../../contracts/checkout";
+import { BOT_FIELD } from "../../contracts/bots";
 import { toRateView } from "../../contracts/checkout-form";
 import { cartSessionIdOf } from "../../http/cart-session";
 import { clientIpOf } from "../../http/client-ip";
+import { refuseFilledHoneypot } from "../../services/bots";
 import { processOrder, quoteShipping } from "../../services/checkout";
 import { payWithTestCard } from "../../services/local-payments";
 import { confirmPayment } from "../../services/order-confirmation";
@@ -53,6 +55,7 @@ export const checkoutRoutes = [
     guard: "public",
     input: processOrderSchema,
     handle: async ({ request, input, context, ctx }) => {
+      refuseFilledHoneypot(input[BOT_FIELD]);
       const result = await processOrder(ctx, {
         sessionId: await cartSessionIdOf(ctx, request),
         customer: input.customerInfo,

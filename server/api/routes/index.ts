@@ -1,3 +1,4 @@
+import { adminEarlyAccessRoutes } from "./admin-early-access";
 import { adminOrderRoutes } from "./admin-orders";
 import { adminProductRoutes } from "./admin-products";
 import { adminSettingsRoutes } from "./admin-settings";
@@ -25,5 +26,6 @@ export const apiRoutes: ApiRoute[] = [
   ...adminProductRoutes,
   ...adminSettingsRoutes,
   ...adminSubscriberRoutes,
+  ...adminEarlyAccessRoutes,
   ...trpcRoutes,
 ];

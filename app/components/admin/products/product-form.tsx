@@ -34,6 +34,7 @@ function defaultsOf(product: AdminProduct | null) {
     price: product ? product.price.toFixed(2) : "",
     inventory: String(product?.inventory ?? 0),
     discountPercent: String(product?.discountPercent ?? 0),
+    maxPerCustomer: product?.maxPerCustomer == null ? "" : String(product.maxPerCustomer),
     weight: String(product?.weight ?? 1),
     length: String(product?.length ?? 12),
     width: String(product?.width ?? 9),
@@ -168,6 +169,13 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
               </Field>
               <Field field={fields.discountPercent} label="Discount (%)">
                 {num(fields.discountPercent, "1", "0", { max: "100", inputMode: "numeric" })}
+              </Field>
+              <Field
+                field={fields.maxPerCustomer}
+                label="Limit per customer"
+                hint="Empty: no limit. Counts every order of one e-mail or address."
+              >
+                {num(fields.maxPerCustomer, "1", "1", { inputMode: "numeric", placeholder: "No limit" })}
               </Field>
               <Field field={fields.promoCode} label="Promo code" hint="Optional. Shown with the discount.">
                 <Input

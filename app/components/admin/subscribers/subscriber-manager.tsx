@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Inbox, LayoutTemplate, List, PencilLine } from "lucide-react";
+import { Inbox, KeyRound, LayoutTemplate, List, PencilLine } from "lucide-react";
 import { useCallback, useState } from "react";
 import { Link, useSearchParams } from "@remix-run/react";
 import {
@@ -10,6 +10,7 @@ import {
   type SubscriberList,
 } from "../../../../server/contracts/admin-subscribers";
 import { ComposePanel, type ComposeMode } from "./compose-panel";
+import { EarlyAccessPanel } from "./early-access-panel";
 import { SubscriberListPanel } from "./subscriber-list";
 import { TabBar, TabPanel, type TabItem } from "./tabs";
 import { TemplatePanel } from "./template-panel";
@@ -18,12 +19,13 @@ import { AdminSection } from "~/components/admin/admin-section";
 import { Button } from "~/components/ui/button";
 import { useTRPC } from "~/lib/trpc";
 
-export type SubscriberTab = "list" | "template" | "compose";
+export type SubscriberTab = "list" | "template" | "compose" | "early";
 
 const TABS: readonly TabItem<SubscriberTab>[] = [
   { id: "list", label: "Subscriber List", icon: List },
   { id: "template", label: "Load Template", icon: LayoutTemplate },
   { id: "compose", label: "Compose Email", icon: PencilLine },
+  { id: "early", label: "Early Access", icon: KeyRound },
 ];
 
 /** Spec §9: the list is polled every 10 s and stale after 5 s. */
@@ -94,6 +96,7 @@ export function SubscriberManager({
         />
         <TabPanel idPrefix="subscribers" id={tab}>
           {tab === "list" ? <SubscriberListPanel list={list} page={page} /> : null}
+          {tab === "early" ? <EarlyAccessPanel /> : null}
           {tab === "template" ? (
             <TemplatePanel
               onLoad={(template) => compose({ subject: TEMPLATE_SUBJECT, htmlContent: template })}

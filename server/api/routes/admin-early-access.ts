@@ -1,0 +1,49 @@
+import { EARLY_ACCESS_MESSAGES, earlyAccessCreateSchema, earlyMinutesSchema } from "../../contracts/early-access";
+import { pathId } from "../../http/rest";
+import { siteOrigin } from "../../http/site-origin";
+import { createEarlyAccessLink, earlyAccessOverview, revokeEarlyAccessLink, setEarlyMinutes } from "../../services/early-access";
+import { route } from "../route";
+
+const PRIVATE = { "Cache-Control": "private, no-store" };
+
+/** Early-access links (issue 12 part 2, decision 0020). */
+export const adminEarlyAccessRoutes = [
+  /** GET /api/admin/early-access → `{ earlyMinutes, links: [{ id, email, campaignId, createdAt, openedAt, revokedAt, status }] }`, newest first. */
+  route({
+    method: "GET",
+    path: "/api/admin/early-access",
+    guard: "admin",
+    headers: PRIVATE,
+    handle: ({ ctx }) => earlyAccessOverview(ctx),
+  }),
+
+  /** POST /api/admin/early-access `{ email }` → 201 `{ id, url }`: a new link for that subscriber (404 when nobody on the list has it). */
+  route({
+    method: "POST",
+    path: "/api/admin/early-access",
+    guard: "admin",
+    input: earlyAccessCreateSchema,
+    status: 201,
+    headers: PRIVATE,
+    handle: ({ request, input, ctx }) => createEarlyAccessLink(ctx, input.email, siteOrigin(request, ctx.config)),
+  }),
+
+  /** POST /api/admin/early-access/{id}/revoke → the link, revoked (again: unchanged). */
+  route({
+    method: "POST",
+    path: "/api/admin/early-access/:id/revoke",
+    guard: "admin",
+    headers: PRIVATE,
+    handle: ({ params, ctx }) => revokeEarlyAccessLink(ctx, pathId(params.id, EARLY_ACCESS_MESSAGES.notFound)),
+  }),
+
+  /** PUT /api/admin/early-access/settings `{ earlyMinutes }` (1–1440; default 30). */
+  route({
+    method: "PUT",
+    path: "/api/admin/early-access/settings",
+    guard: "admin",
+    input: earlyMinutesSchema,
+    headers: PRIVATE,
+    handle: ({ input, ctx }) => setEarlyMinutes(ctx, input.earlyMinutes),
+  }),
+];

@@ -1,0 +1,49 @@
+import type { Config } from "../config";
+import type { AppContext } from "../context";
+import { readPass } from "../services/early-access-pass";
+import { passOpenedAt } from "../services/early-access";
+import { secureCookies } from "./cookies";
+
+/** The early-access pass cookie (decision 0020). */
+export const EARLY_ACCESS_COOKIE = "early_access";
+// Long enough for any drop's window; the database decides whether the pass still counts.
+const PASS_MAX_AGE_SECONDS = 2 * 24 * 60 * 60;
+const VALUE = new RegExp(`(?:^|;\\s*)${EARLY_ACCESS_COOKIE}=([^;]*)`);
+
+/** The pass in a Cookie header, unchecked. */
+export function passOf(cookieHeader: string | null | undefined): string | null {
+  if (!cookieHeader || !cookieHeader.includes(EARLY_ACCESS_COOKIE)) return null;
+  return VALUE.exec(cookieHeader)?.[1] ?? null;
+}
+
+/**
+ * True when the Cookie header carries a genuinely signed pass: one HMAC, no database. The shared
+ * page cache steps aside for such a browser (its pages differ from everyone's), and a forged
+ * cookie cannot make it step aside. A revoked pass still passes here: Remix then renders the
+ * page, for that browser alone, without the restricted products.
+ */
+export function hasEarlyAccessCookie(cookieHeader: string | null | undefined, sessionSecret: string): boolean {
+  const pass = passOf(cookieHeader);
+  return pass !== null && readPass(sessionSecret, pass) !== null;
+}
+
+/**
+ * The context for a shopper's request: with `earlyAccess` when the browser holds a good pass
+ * (checked in the database, so a revoked link stops at once). Every door that shows or sells
+ * products to shoppers asks here instead of using the bare context.
+ */
+export async function shopperContext(ctx: AppContext, request: Request): Promise<AppContext> {
+  const pass = passOf(request.headers.get("Cookie"));
+  if (!pass) return ctx;
+  const openedAt = await passOpenedAt(ctx, pass);
+  return openedAt === null ? ctx : { ...ctx, earlyAccess: { openedAt } };
+}
+
+/** The Set-Cookie that gives this browser its pass. */
+export function passCookie(config: Config, request: Request, pass: string): string {
+  const secure = secureCookies(config, request) ? "; Secure" : "";
+  return `${EARLY_ACCESS_COOKIE}=${pass}; Max-Age=${PASS_MAX_AGE_SECONDS}; Path=/; HttpOnly; SameSite=Lax${secure}`;
+}
+
+/** A page rendered for a pass holder is that browser's alone: no shared cache (a CDN, nginx) may keep it. */
+export const PASS_HOLDER_HEADERS = { "Cache-Control": "private, no-store" };

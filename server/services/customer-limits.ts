@@ -1,0 +1,82 @@
+import { sql, type Transaction } from "kysely";
+import type { DB } from "../../db/schema";
+import { limitMessage } from "../contracts/limits";
+import { Conflict } from "../errors";
+
+/**
+ * The per-customer limit (issue 12 part 3, decision 0020). A "customer" is the same e-mail
+ * (case-folded) or the same shipping address (normalised): a second address or e-mail alone does
+ * not make a second customer.
+ */
+
+export const customerKeyOf = (email: string): string => email.normalize("NFKC").trim().toLowerCase();
+
+// The spellings people type for the same street; enough to catch "12 Main Street" = "12 main st.".
+const ABBREVIATIONS: Record<string, string> = {
+  street: "st",
+  avenue: "ave",
+  road: "rd",
+  boulevard: "blvd",
+  drive: "dr",
+  lane: "ln",
+  court: "ct",
+  place: "pl",
+  apartment: "apt",
+  suite: "ste",
+  unit: "apt",
+  north: "n",
+  south: "s",
+  east: "e",
+  west: "w",
+};
+
+const words = (text: string): string =>
+  text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/#/g, " apt ")
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => ABBREVIATIONS[word] ?? word)
+    .join(" ");
+
+export function addressKeyOf(address: { street: string; city: string; state: string; zipCode: string; country: string }): string {
+  const country = address.country.trim().toUpperCase();
+  const zip = address.zipCode.replace(/\s+/g, "").toUpperCase();
+  // ZIP+4 and the five digits are the same place.
+  const postal = country === "US" ? zip.slice(0, 5) : zip;
+  return [words(address.street), words(address.city), address.state.trim().toUpperCase(), postal, country].join("|");
+}
+
+/**
+ * Inside Process Order's write transaction (BEGIN IMMEDIATE: one writer at a time, across every
+ * worker), after this order's items are written: refuses when this customer's units of a limited
+ * product, over every order that still counts, pass the limit. What counts: paid orders that are
+ * not cancelled or refunded, and unpaid ones whose hold is still live. Expired, cancelled and
+ * refunded orders do not: the shopper never got (or gave back) those units.
+ */
+export async function assertWithinLimits(
+  trx: Transaction<DB>,
+  input: { customerKey: string; addressKey: string; productIds: number[]; now: string },
+): Promise<void> {
+  const limited = await trx
+    .selectFrom("products")
+    .select(["id", "name", "maxPerCustomer"])
+    .where("id", "in", input.productIds)
+    .where("maxPerCustomer", "is not", null)
+    .execute();
+  for (const product of limited) {
+    const { owned } = await trx
+      .selectFrom("orderItems as i")
+      .innerJoin("orders as o", "o.id", "i.orderId")
+      .select(sql<number>`coalesce(sum(i.quantity), 0)`.as("owned"))
+      .where("i.productId", "=", product.id)
+      .where((eb) => eb.or([eb("o.customerKey", "=", input.customerKey), eb("o.addressKey", "=", input.addressKey)]))
+      .where("o.status", "!=", "cancelled")
+      .where("o.refundStatus", "!=", "completed")
+      .where((eb) => eb.or([eb("o.paidAt", "is not", null), eb("o.holdExpiresAt", ">", input.now)]))
+      .executeTakeFirstOrThrow();
+    if (Number(owned) > product.maxPerCustomer!) throw new Conflict(limitMessage(product.maxPerCustomer!, product.name));
+  }
+}
