@@ -5,6 +5,7 @@ import { CamelCasePlugin, Kysely, Migrator, type MigrationProvider } from "kysel
 import { ImmediateSqliteDialect } from "./immediate-transactions";
 import { migrations } from "./migrations";
 import type { DB } from "./schema";
+import { withStatementCache } from "./statement-cache";
 
 export type Db = Kysely<DB>;
 
@@ -22,7 +23,7 @@ export function openDatabase(file: string): Db {
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
   return new Kysely<DB>({
-    dialect: new ImmediateSqliteDialect({ database: sqlite }),
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin()],
   });
 }

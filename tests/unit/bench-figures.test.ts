@@ -33,9 +33,9 @@ describe("the bench's knobs", () => {
 
   it("runs the store as npm start does, one worker per core, unless told how many", async () => {
     const { availableParallelism } = await import("node:os");
-    expect(readOptions([], {}).workers).toBe(availableParallelism());
-    expect(readOptions([], { BENCH_WORKERS: "1" }).workers).toBe(1);
-    expect(readOptions(["--workers", "3"], { BENCH_WORKERS: "1" }).workers).toBe(3);
+    expect(readOptions([], {})).toMatchObject({ workers: availableParallelism() });
+    expect(readOptions([], { BENCH_WORKERS: "1" })).toMatchObject({ workers: 1 });
+    expect(readOptions(["--workers", "3"], { BENCH_WORKERS: "1" })).toMatchObject({ workers: 3 });
     expect(() => readOptions(["--workers", "0"], {})).toThrow(/--workers \(BENCH_WORKERS\)/);
   });
 
