@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Product } from "../../db/schema";
 import { CART_MESSAGES, EMPTY_CART, type CartLine, type CartView } from "../contracts/cart";
+import type { CheckoutBag } from "../contracts/checkout-page";
 import type { AppContext } from "../context";
 import { Conflict, NotFound } from "../errors";
 import { discountedCents, getPublicProductRow, publicFilter, toDollars, toPublicProduct } from "./catalog";
@@ -71,6 +72,25 @@ export async function getCart(ctx: AppContext, sessionId: string | null): Promis
     cartItems: lines.map(({ line }) => line),
     totalPrice: toDollars(lines.reduce((sum, { cents }) => sum + cents, 0)),
     count: lines.reduce((sum, { line }) => sum + line.quantity, 0),
+  };
+}
+
+/** The bag as the checkout summarises it: the same lines and total as getCart, only what it shows. */
+export async function getCheckoutBag(ctx: AppContext, sessionId: string | null): Promise<CheckoutBag> {
+  const cart = await getCart(ctx, sessionId);
+  return {
+    lines: cart.cartItems.map((line) => ({
+      productId: line.productId,
+      name: line.product.name,
+      imageUrl: line.product.imageUrl,
+      srcSet: line.product.srcSet,
+      unitPrice: line.unitPrice,
+      originalPrice: line.product.discountPercent > 0 ? line.product.price : null,
+      quantity: line.quantity,
+      total: line.lineTotal,
+      notice: line.notice,
+    })),
+    subtotal: cart.totalPrice,
   };
 }
 
