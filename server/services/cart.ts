@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Product } from "../../db/schema";
-import { CART_MESSAGES, EMPTY_CART, type CartLine, type CartView } from "../contracts/cart";
+import { CART_MESSAGES, cartRowOf, EMPTY_CART, type CartLine, type CartPageView, type CartView } from "../contracts/cart";
 import type { CheckoutBag } from "../contracts/checkout-page";
 import type { AppContext } from "../context";
 import { Conflict, NotFound } from "../errors";
@@ -73,6 +73,12 @@ export async function getCart(ctx: AppContext, sessionId: string | null): Promis
     totalPrice: toDollars(lines.reduce((sum, { cents }) => sum + cents, 0)),
     count: lines.reduce((sum, { line }) => sum + line.quantity, 0),
   };
+}
+
+/** The bag as /cart shows it: the same lines and totals as getCart, only what the rows show. */
+export async function getCartPage(ctx: AppContext, sessionId: string | null): Promise<CartPageView> {
+  const cart = await getCart(ctx, sessionId);
+  return { rows: cart.cartItems.map(cartRowOf), totalPrice: cart.totalPrice, count: cart.count };
 }
 
 /** The bag as the checkout summarises it: the same lines and total as getCart, only what it shows. */

@@ -1,4 +1,4 @@
-// /checkout on the built store (`npm start`, one worker so that every page comes from the same
+// /checkout and /cart on the built store (`npm start`, one worker so that every page comes from the same
 // render memo): the page is rendered once per distinct bag and visitor (decision 0018), and each
 // shopper still sees their own bag, their own header, and a price edited a moment ago.
 import crypto from "node:crypto";
@@ -64,7 +64,7 @@ async function checkoutPage(jar: CookieJar, encoding = "br") {
   return { html: await page.text(), encoding: page.headers.get("Content-Encoding") };
 }
 
-describe("the checkout page, rendered once per distinct bag", () => {
+describe("the checkout and cart pages, rendered once per distinct bag", () => {
   let hoodie: number;
   let cap: number;
 
@@ -97,6 +97,22 @@ describe("the checkout page, rendered once per distinct bag", () => {
     const after = await checkoutPage(await shopperWith(cap));
     expect(after.html).toContain("$29.00");
     expect(after.html).not.toContain("$35.00");
+  });
+
+  it("shows /cart to each shopper with their own quantity", async () => {
+    const page = async (jar: CookieJar) => {
+      const answer = await call("GET", "/cart", jar);
+      expect(answer.status).toBe(200);
+      return answer.text();
+    };
+    const one = await page(await shopperWith(hoodie));
+    expect(await page(await shopperWith(hoodie))).toBe(one);
+    const twoJar = await shopperWith(hoodie);
+    expect((await call("POST", "/api/cart", twoJar, { productId: hoodie, quantity: 1 })).status).toBe(200);
+    const two = await page(twoJar);
+    expect(one).toContain("1 item");
+    expect(two).toContain("2 items");
+    expect(two).not.toBe(one);
   });
 
   it("sends the same page compressed or not, as the browser asks", async () => {

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { Minus, Plus, X } from "lucide-react";
-import type { CartLine } from "../../../server/contracts/cart";
+import type { CartRow } from "../../../server/contracts/cart";
 import { formatUsd } from "../../../server/contracts/money";
 import { ProductImage } from "~/components/store/product-image";
 import { cn } from "~/lib/utils";
@@ -11,7 +11,7 @@ import type { CartFetchers } from "./use-cart-fetchers";
  * The quantity to show while a plus or minus is in flight. The form carries the quantity it was
  * pressed at ("from"): until the line on screen has moved past it, show the change already made.
  */
-function optimisticQuantity(line: CartLine, update: CartFetchers["update"]): number {
+function optimisticQuantity(line: CartRow, update: CartFetchers["update"]): number {
   const form = update.formData;
   if (!form || Number(form.get("productId")) !== line.productId || Number(form.get("from")) !== line.quantity) return line.quantity;
   const intent = form.get("intent");
@@ -28,7 +28,7 @@ export function CartLineRow({
   size = "sm",
   onNavigate,
 }: {
-  line: CartLine;
+  line: CartRow;
   fetchers: CartFetchers;
   size?: "sm" | "lg";
   onNavigate?: () => void;
@@ -39,7 +39,6 @@ export function CartLineRow({
   const leaving = removing && Number(remove.formData?.get("productId")) === line.productId;
   const quantity = optimisticQuantity(line, update);
   const { product } = line;
-  const atCap = line.quantity >= product.inventory;
   const large = size === "lg";
 
   return (
@@ -104,7 +103,7 @@ export function CartLineRow({
               fetcher={update}
               line={line}
               intent="increment"
-              disabled={updating || atCap || !line.available}
+              disabled={updating || !line.canAddMore || !line.available}
               label={`Increase quantity of ${product.name}`}
             >
               <Plus className="size-4" aria-hidden="true" />
@@ -139,7 +138,7 @@ function StepButton({
   children,
 }: {
   fetcher: CartFetchers["update"];
-  line: CartLine;
+  line: CartRow;
   intent: "increment" | "decrement";
   disabled: boolean;
   label: string;
