@@ -33,8 +33,12 @@ const hardStop = setTimeout(
 hardStop.unref();
 
 const before = machine();
-console.log(`${before.cores} cores, load ${before.load.toFixed(2)}; starting the built store…`);
-const store = await startStore();
+const storeShape =
+  options.workers === 1 ? "1 worker (one process, server.js)" : `${options.workers} workers (scripts/start.mjs, node:cluster)`;
+console.log(`${before.cores} cores, load ${before.load.toFixed(2)}; starting the built store: ${storeShape}…`);
+// The log says how the store ran, whatever the note says.
+options.note = `Store: ${storeShape}.${options.note ? ` ${options.note}` : ""}`;
+const store = await startStore({ workers: options.workers });
 // No new round or shopper starts after this; the store's start does not count against it.
 const deadline = Date.now() + options.seconds * 1000;
 let exitCode = 0;

@@ -1,4 +1,5 @@
-// The built store as the bench runs it: server.js in production on loopback, a fresh data folder,
+// The built store as the bench runs it: as `npm start` does (scripts/start.mjs, `workers` worker
+// processes; 1 is server.js in one process), in production on loopback, a fresh data folder,
 // payments in test mode, rate limits wide enough for a crowd that all comes from 127.0.0.1.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -10,7 +11,8 @@ import { cookiesOf, jsonOf, textOf } from "./http-client.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-// Set in a developer's shell or .env, these would reach a vendor or another database.
+// Set in a developer's shell or .env, these would reach a vendor or another database. Set empty
+// rather than deleted: start.mjs loads .env, which fills only variables that are not set at all.
 const NOT_INHERITED = [
   "STRIPE_SECRET_KEY",
   "STRIPE_PUBLISHABLE_KEY",
@@ -32,18 +34,30 @@ const freePort = () =>
     probe.on("error", reject);
   });
 
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** start.mjs would rebuild a stale build inside the timed run: refuse instead (and never bench old code). */
 export function assertBuilt() {
-  if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
-    throw new Error("No build: run `npm run build` first.");
+  const built = path.join(root, "build/server/index.js");
+  if (!fs.existsSync(built)) throw new Error("No build: run `npm run build` first.");
+  const builtAt = fs.statSync(built).mtimeMs;
+  if (["app", "server", "db"].some((dir) => newestMtime(path.join(root, dir)) > builtAt)) {
+    throw new Error("The build is older than the sources: run `npm run build` first.");
   }
 }
 
-export async function startStore() {
+export async function startStore({ workers }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-bench-"));
   const port = await freePort();
   const admin = { username: "bench-admin", password: randomBytes(12).toString("hex") };
   const env = { ...process.env };
-  for (const name of NOT_INHERITED) delete env[name];
+  for (const name of NOT_INHERITED) env[name] = "";
   Object.assign(env, {
     NODE_ENV: "production",
     PORT: String(port),
@@ -55,14 +69,30 @@ export async function startStore() {
     LOGIN_ATTEMPTS_PER_IP: "1000000",
     SUBSCRIBES_PER_IP: "1000000",
     CHECKOUTS_PER_IP: "1000000",
+    WEB_CONCURRENCY: String(workers),
   });
-  const child = spawn(process.execPath, [path.join(root, "server.js")], { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
+  // A CPU profile per store process, written when it stops (cluster workers inherit the primary's flags).
+  const profile = env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(env.BENCH_CPU_PROF)}`] : [];
+  // Its own process group, so that a kill reaches the workers too.
+  const child = spawn(process.execPath, [...profile, path.join(root, "scripts/start.mjs")], {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr = (stderr + chunk).slice(-4000)));
   const exited = new Promise((resolve) => child.once("exit", resolve));
   // However the bench ends (its own time bound included), the store and its temp data go with it.
+  const killAll = () => {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
   process.once("exit", () => {
-    if (child.exitCode === null) child.kill("SIGKILL");
+    killAll();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
   const base = `http://127.0.0.1:${port}`;
@@ -70,9 +100,9 @@ export async function startStore() {
   const stop = async () => {
     if (child.exitCode === null) {
       child.kill("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 12_000))]);
-      if (child.exitCode === null) child.kill("SIGKILL");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
     }
+    killAll();
   };
   const cleanUp = () => fs.rmSync(dataDir, { recursive: true, force: true });
 

@@ -5,31 +5,21 @@ import { CamelCasePlugin, Kysely, Migrator, type MigrationProvider } from "kysel
 import { ImmediateSqliteDialect } from "./immediate-transactions";
 import { migrations } from "./migrations";
 import type { DB } from "./schema";
+import { withStatementCache } from "./statement-cache";
 
 export type Db = Kysely<DB>;
 
-const connections = new WeakMap<Db, Database.Database>();
+const connections = new WeakMap<Db, ReturnType<typeof withStatementCache>>();
 
 /**
- * The better-sqlite3 connection under a Kysely instance, for the few reads on every cached page
- * hit: a statement prepared once and run synchronously costs microseconds, where Kysely compiles
- * and SQLite prepares the query again on every call.
+ * A statement on the connection under a Kysely instance, prepared once (the same cache Kysely's
+ * queries use), for the few reads on every cached page hit: run synchronously it costs
+ * microseconds, where Kysely compiles the query and awaits its driver on every call.
  */
-export function sqliteOf(db: Db): Database.Database {
+export function preparedOn<Row>(db: Db, text: string) {
   const sqlite = connections.get(db);
   if (!sqlite) throw new Error("Not a database opened by openDatabase().");
-  return sqlite;
-}
-
-/** A statement prepared once per connection. */
-export function preparedOn<Row>(db: Db, cache: WeakMap<object, Database.Statement>, text: string) {
-  const sqlite = sqliteOf(db);
-  let statement = cache.get(sqlite);
-  if (!statement) {
-    statement = sqlite.prepare(text);
-    cache.set(sqlite, statement);
-  }
-  return statement as Database.Statement<unknown[], Row>;
+  return sqlite.prepare(text) as unknown as Database.Statement<unknown[], Row>;
 }
 
 /**
@@ -45,11 +35,12 @@ export function openDatabase(file: string): Db {
   // with SQLITE_BUSY (transactions begin IMMEDIATE so that the wait applies to them too).
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
+  const cached = withStatementCache(sqlite);
   const db = new Kysely<DB>({
-    dialect: new ImmediateSqliteDialect({ database: sqlite }),
+    dialect: new ImmediateSqliteDialect({ database: cached }),
     plugins: [new CamelCasePlugin()],
   });
-  connections.set(db, sqlite);
+  connections.set(db, cached);
   return db;
 }
 

@@ -6,16 +6,20 @@ import { getAppContext } from "../../server/boot";
 import { shopperContext } from "../../server/http/early-access";
 import { cartFormAction } from "../../server/http/cart-door";
 import { cartSessionIdOf } from "../../server/http/cart-session";
-import { getCart } from "../../server/services/cart";
+import { getCartPage } from "../../server/services/cart";
 import { CartLineRow } from "~/components/cart/cart-line";
 import { useCartFetchers } from "~/components/cart/use-cart-fetchers";
 import { Button } from "~/components/ui/button";
+import type { RenderMemoHandle } from "~/render-memo.server";
 import type { RootData } from "~/root";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await shopperContext(await getAppContext(), request);
-  return { cart: await getCart(ctx, await cartSessionIdOf(ctx, request)) };
+  return { cart: await getCartPage(ctx, await cartSessionIdOf(ctx, request)) };
 }
+
+// The page is its loaders' data and nothing else: rendered once for every shopper with the same bag.
+export const handle: RenderMemoHandle = { sameDataSamePage: true };
 
 export const action = (args: ActionFunctionArgs) => cartFormAction(args);
 
@@ -47,7 +51,7 @@ export default function CartPage() {
         ) : null}
       </header>
 
-      {cart.cartItems.length === 0 ? (
+      {cart.rows.length === 0 ? (
         <div className="flex flex-col items-start gap-6 py-16">
           <p className="text-lg text-muted-foreground">Your cart is empty</p>
           <Button asChild>
@@ -60,8 +64,8 @@ export default function CartPage() {
       ) : (
         <div className="grid gap-10 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-14">
           <ul className="divide-y divide-border" aria-label="Items in your bag">
-            {cart.cartItems.map((line) => (
-              <CartLineRow key={line.id} line={line} fetchers={fetchers} size="lg" />
+            {cart.rows.map((line) => (
+              <CartLineRow key={line.productId} line={line} fetchers={fetchers} size="lg" />
             ))}
           </ul>
           <aside aria-label="Order summary" className="lg:pt-6">

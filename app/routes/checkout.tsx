@@ -26,9 +26,13 @@ import { useCheckoutQuote } from "~/components/checkout/use-checkout-quote";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { useNoticeToast } from "~/lib/use-notice-toast";
+import type { RenderMemoHandle } from "~/render-memo.server";
 import type { RootData } from "~/root";
 
 export const loader = (args: LoaderFunctionArgs) => checkoutLoader(args);
+
+// The page is its loaders' data and nothing else: rendered once for every shopper with the same bag.
+export const handle: RenderMemoHandle = { sameDataSamePage: true };
 export const action = (args: ActionFunctionArgs) => checkoutAction(args);
 
 export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ matches }) => {
@@ -45,7 +49,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ defaultShouldRevali
 const HOME_AFTER_PAYMENT_MS = 2000;
 
 export default function CheckoutPage() {
-  const { cart, countries, payment } = useLoaderData<typeof loader>();
+  const { bag, countries, payment } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const supportEmail = useRouteLoaderData<RootData>("root")?.brand.supportEmail ?? "";
   const hydrated = useHydrated();
@@ -56,8 +60,8 @@ export default function CheckoutPage() {
   const [values, setValues] = useState<CheckoutValues>(result?.values ?? EMPTY_VALUES);
   const [errors, setErrors] = useState<Record<string, string[] | undefined>>(result?.errors ?? {});
   const address = useMemo(() => completeAddress(values), [values]);
-  const bagKey = cart.cartItems.map((line) => `${line.productId}x${line.quantity}`).join(",");
-  const quote = useCheckoutQuote({ address, bagKey, subtotal: cart.totalPrice, initial: result });
+  const bagKey = bag.lines.map((line) => `${line.productId}x${line.quantity}`).join(",");
+  const quote = useCheckoutQuote({ address, bagKey, subtotal: bag.subtotal, initial: result });
   const [order, setOrder] = useState<ProcessedOrder | null>(null);
   const [processing, setProcessing] = useState(false);
   const [paidNumber, setPaidNumber] = useState<string | null>(null);
@@ -87,19 +91,15 @@ export default function CheckoutPage() {
   }, [bagKey, order, paidNumber]);
 
   const summary = order?.orderSummary;
-  const subtotal = summary?.subtotal ?? cart.totalPrice;
+  const subtotal = summary?.subtotal ?? bag.subtotal;
   const shipping = summary?.shipping ?? quote.selectedRate?.cost ?? 0;
   const tax = summary ? { taxRate: summary.taxRate, taxAmount: summary.tax, taxLabel: summary.taxLabel } : quote.tax;
   const total = summary?.total ?? addDollars(subtotal, shipping, tax.taxAmount);
-  const lines: SummaryLine[] = cart.cartItems.map((line) => ({
-    id: line.id,
-    name: line.product.name,
-    image: { imageUrl: line.product.imageUrl, imagePath: null, srcSet: line.product.srcSet },
-    unitPrice: line.unitPrice,
-    originalPrice: line.product.discountPercent > 0 ? line.product.price : null,
-    quantity: line.quantity,
-    total: line.lineTotal,
-    notice: line.notice,
+  const lines: SummaryLine[] = bag.lines.map(({ productId, imageUrl, srcSet, ...line }) => ({
+    ...line,
+    // One line per product in a bag.
+    id: productId,
+    image: { imageUrl, imagePath: null, srcSet },
   }));
 
   const change = (name: keyof CheckoutValues, value: string) => {

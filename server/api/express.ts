@@ -47,6 +47,12 @@ async function send(res: ExpressResponse, response: Response) {
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [key, value] of response.headers) res.append(key, value);
-  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  if (response.body && /\bjson\b/i.test(response.headers.get("Content-Type") ?? "")) {
+    // JSON answers are small and whole: sent with their length, so compression() leaves those under
+    // its 1 kB threshold alone (a brotli stream per bag or rates answer cost more CPU than the call).
+    const body = Buffer.from(await response.arrayBuffer());
+    res.setHeader("Content-Length", body.length);
+    res.end(body);
+  } else if (response.body) await writeReadableStreamToWritable(response.body, res);
   else res.end();
 }

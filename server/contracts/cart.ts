@@ -1,3 +1,4 @@
+import { quantityCap } from "./limits";
 import { z } from "zod";
 import { BOT_FIELD, botFieldSchema } from "./bots";
 
@@ -110,6 +111,43 @@ export interface CartView {
 }
 
 export const EMPTY_CART: CartView = { cartItems: [], totalPrice: 0, count: 0 };
+
+/**
+ * One line as the bag's rows show it (the /cart page, the dropdown), and nothing else: no line id,
+ * stock count or description, so every shopper with the same bag gets the same /cart page.
+ */
+export interface CartRow {
+  productId: number;
+  quantity: number;
+  product: Pick<CartProduct, "name" | "price" | "imageUrl" | "srcSet" | "discountPercent" | "maxPerCustomer">;
+  unitPrice: number;
+  lineTotal: number;
+  available: boolean;
+  notice: string | null;
+  /** The plus button: one more unit is on the shelf and within the per-customer limit. */
+  canAddMore: boolean;
+}
+
+/** What /cart's page gets. */
+export interface CartPageView {
+  rows: CartRow[];
+  totalPrice: number;
+  count: number;
+}
+
+export function cartRowOf(line: CartLine): CartRow {
+  const { name, price, imageUrl, srcSet, discountPercent, maxPerCustomer } = line.product;
+  return {
+    productId: line.productId,
+    quantity: line.quantity,
+    product: { name, price, imageUrl, srcSet, discountPercent, maxPerCustomer },
+    unitPrice: line.unitPrice,
+    lineTotal: line.lineTotal,
+    available: line.available,
+    notice: line.notice,
+    canAddMore: line.quantity < quantityCap(line.product),
+  };
+}
 
 /** What "Add To Bag" answers a fetcher with (a plain browser post gets a redirect instead). */
 export interface AddToBagData {

@@ -21,7 +21,7 @@ import { CHECKOUT_MESSAGES, customerInfoSchema, orderNumberOf, shippingMethodSch
 import type { CheckoutLoaderData, Country } from "../contracts/checkout-page";
 import type { AppContext } from "../context";
 import { DomainError, EmptyCart, NotFound } from "../errors";
-import { getCart } from "../services/cart";
+import { getCheckoutBag } from "../services/cart";
 import { orderForPayment, processOrder, quoteShipping } from "../services/checkout";
 import { completeHostedCheckout, startHostedCheckout } from "../services/hosted-checkout";
 import { payWithTestCard } from "../services/local-payments";
@@ -53,12 +53,12 @@ const isEmptyCart = (error: unknown) => error instanceof EmptyCart;
 /** /checkout: the bag to summarise, or home with "Cart is empty" (a flash: JS or not). */
 export async function checkoutLoader({ request }: LoaderFunctionArgs) {
   const ctx = await shopperContext(await getAppContext(), request);
-  const cart = await getCart(ctx, await cartSessionIdOf(ctx, request));
-  if (cart.cartItems.length === 0) throw await emptyCartRedirect(ctx, request);
+  const bag = await getCheckoutBag(ctx, await cartSessionIdOf(ctx, request));
+  if (bag.lines.length === 0) throw await emptyCartRedirect(ctx, request);
   const payments = ctx.config.payments;
   const payment: CheckoutLoaderData["payment"] =
     payments.mode === "stripe" ? { mode: "stripe", publishableKey: payments.publishableKey } : { mode: "local" };
-  return data<CheckoutLoaderData>({ cart, countries: SHIPPING_DESTINATIONS, payment }, { headers: NO_STORE });
+  return data<CheckoutLoaderData>({ bag, countries: SHIPPING_DESTINATIONS, payment }, { headers: NO_STORE });
 }
 
 export interface CheckoutActionData {

@@ -1,8 +1,8 @@
-import type { Statement } from "better-sqlite3";
 import { sql } from "kysely";
 import { preparedOn } from "../../db/client";
 import type { Product } from "../../db/schema";
-import { CART_MESSAGES, EMPTY_CART, type CartLine, type CartView } from "../contracts/cart";
+import { CART_MESSAGES, cartRowOf, EMPTY_CART, type CartLine, type CartPageView, type CartView } from "../contracts/cart";
+import type { CheckoutBag } from "../contracts/checkout-page";
 import type { AppContext } from "../context";
 import { limitMessage } from "../contracts/limits";
 import { Conflict, NotFound } from "../errors";
@@ -80,8 +80,6 @@ export async function getCart(ctx: AppContext, sessionId: string | null): Promis
 }
 
 type BagLineRow = Pick<Product, "isVisible" | "isCountdownRestricted" | "countdownReleaseDate"> & { quantity: number };
-const bagLines = new WeakMap<object, Statement>();
-const launchSetting = new WeakMap<object, Statement>();
 
 /**
  * What the bag badge shows: the units `getCart` would list, from one statement prepared once and
@@ -92,7 +90,6 @@ export function bagCount(ctx: AppContext, sessionId: string | null): number {
   if (!sessionId) return 0;
   const rows = preparedOn<BagLineRow>(
     ctx.db,
-    bagLines,
     `SELECT c.quantity, p.is_visible AS isVisible, p.is_countdown_restricted AS isCountdownRestricted,
        p.countdown_release_date AS countdownReleaseDate
      FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.session_id = ?`,
@@ -100,15 +97,36 @@ export function bagCount(ctx: AppContext, sessionId: string | null): number {
   if (rows.length === 0) return 0;
   let countdownDate = "";
   if (rows.some((row) => row.isCountdownRestricted === 1)) {
-    const stored = preparedOn<{ value: string }>(
-      ctx.db,
-      launchSetting,
-      `SELECT value FROM app_settings WHERE key = 'countdown_date'`,
-    ).get();
+    const stored = preparedOn<{ value: string }>(ctx.db, `SELECT value FROM app_settings WHERE key = 'countdown_date'`).get();
     countdownDate = stored?.value ?? settingDefaults(ctx).countdown_date;
   }
   const isPublic = publicAt(ctx.clock.now().getTime(), countdownDate);
   return rows.reduce((sum, row) => (isPublic(row) ? sum + row.quantity : sum), 0);
+}
+
+/** The bag as /cart shows it: the same lines and totals as getCart, only what the rows show. */
+export async function getCartPage(ctx: AppContext, sessionId: string | null): Promise<CartPageView> {
+  const cart = await getCart(ctx, sessionId);
+  return { rows: cart.cartItems.map(cartRowOf), totalPrice: cart.totalPrice, count: cart.count };
+}
+
+/** The bag as the checkout summarises it: the same lines and total as getCart, only what it shows. */
+export async function getCheckoutBag(ctx: AppContext, sessionId: string | null): Promise<CheckoutBag> {
+  const cart = await getCart(ctx, sessionId);
+  return {
+    lines: cart.cartItems.map((line) => ({
+      productId: line.productId,
+      name: line.product.name,
+      imageUrl: line.product.imageUrl,
+      srcSet: line.product.srcSet,
+      unitPrice: line.unitPrice,
+      originalPrice: line.product.discountPercent > 0 ? line.product.price : null,
+      quantity: line.quantity,
+      total: line.lineTotal,
+      notice: line.notice,
+    })),
+    subtotal: cart.totalPrice,
+  };
 }
 
 /** Coming soon, sold out and the per-customer limit refuse new units, with the message the shopper sees. */

@@ -26,6 +26,8 @@ export interface PricedLine {
   unitCents: number;
   quantity: number;
   totalCents: number;
+  /** Units on the shelf when the bag was read (not held: the hold's conditional update decides). */
+  inventory: number;
   weight: number;
   length: number;
   width: number;
@@ -74,6 +76,7 @@ export async function bagLines(ctx: AppContext, sessionId: string | null): Promi
       unitCents,
       quantity: row.quantity,
       totalCents: unitCents * row.quantity,
+      inventory: row.inventory,
       weight: row.weight,
       length: row.length,
       width: row.width,
@@ -81,6 +84,9 @@ export async function bagLines(ctx: AppContext, sessionId: string | null): Promi
     };
   });
 }
+
+const shortOfStock = (name: string, inStock: number) =>
+  new Conflict(inStock > 0 ? CHECKOUT_MESSAGES.onlyLeft(name, inStock) : CHECKOUT_MESSAGES.soldOut(name));
 
 /** The bag priced for checkout; an empty bag is refused with the spec's message. */
 export async function priceCart(ctx: AppContext, sessionId: string | null) {
@@ -136,6 +142,12 @@ export async function processOrder(
     .execute();
   for (const { id } of previous) await expireOrder(ctx, id);
 
+  // Sold out as the bag was read (and nothing of this bag's own went back on the shelf since):
+  // refused without taking the write lock, which every worker's buyers queue for. The conditional
+  // update below stays the only judge of a hold; this only spares the crowd after the last unit.
+  const short = previous.length === 0 ? lines.find((line) => line.inventory < line.quantity) : undefined;
+  if (short && (await releaseExpiredHolds(ctx)) === 0) throw shortOfStock(short.name, short.inventory);
+
   const now = ctx.clock.now();
   const holdExpiresAt = new Date(now.getTime() + ctx.config.holdMinutes * 60_000).toISOString();
   const payments = paymentsFor(ctx);
@@ -182,8 +194,7 @@ export async function processOrder(
           .executeTakeFirst();
         if (Number(taken.numUpdatedRows) !== 1) {
           const left = await trx.selectFrom("products").select("inventory").where("id", "=", line.productId).executeTakeFirst();
-          const inStock = left?.inventory ?? 0;
-          throw new Conflict(inStock > 0 ? CHECKOUT_MESSAGES.onlyLeft(line.name, inStock) : CHECKOUT_MESSAGES.soldOut(line.name));
+          throw shortOfStock(line.name, left?.inventory ?? 0);
         }
         await trx
           .insertInto("inventoryHolds")

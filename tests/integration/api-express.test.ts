@@ -12,6 +12,7 @@ import { useAppContextForTests } from "../../server/boot";
 import { ensureAdmin } from "../../server/services/users";
 import { mockServer } from "../mocks/server";
 import { createTestContext } from "../setup/context";
+import { addProduct } from "./store-helpers";
 
 // The API mounted in Express as server.js mounts it: behind compression, ahead of a stand-in for
 // Remix, with the client address taken as server.js takes it (TRUST_PROXY on here).
@@ -62,12 +63,24 @@ beforeEach(async () => {
 
 describe("the API over HTTP", () => {
   it("answers /api/products as JSON, compressed, without reaching Remix", async () => {
+    // Past compression()'s 1 kB threshold.
+    for (const name of ["Express Tee", "Express Hoodie", "Express Cap", "Express Jacket"])
+      await addProduct(ctx, { name, priceCents: 5000 });
     const response = await fetch(`${base}/api/products`, { headers: { "Accept-Encoding": "gzip" } });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect(response.headers.get("content-encoding")).toBe("gzip");
     expect(Array.isArray(await response.json())).toBe(true);
     expect(remixCalls).toBe(0);
+  });
+
+  it("sends a small JSON answer whole, with its length, uncompressed (compressing it costs more than it saves)", async () => {
+    const response = await fetch(`${base}/api/cart`, { headers: { "Accept-Encoding": "gzip, br" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-encoding")).toBeNull();
+    const body = await response.text();
+    expect(body).toBe('{"cartItems":[],"totalPrice":0,"count":0}');
+    expect(response.headers.get("content-length")).toBe(String(body.length));
   });
 
   it("answers OPTIONS with 204 and Allow, HEAD without a body, a wrong method with 405", async () => {

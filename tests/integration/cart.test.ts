@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as cartPage from "../../app/routes/cart";
 import * as productPage from "../../app/routes/store.$productId";
-import type { CartView } from "../../server/contracts/cart";
+import type { CartPageView, CartView } from "../../server/contracts/cart";
 import { useAppContextForTests } from "../../server/boot";
 import { Conflict, NotFound } from "../../server/errors";
 import { cookiesFor } from "../../server/http/cookies";
@@ -335,8 +335,32 @@ describe("the pages' forms without JavaScript: post, then redirect back with a f
       description: "Plain Form Cap is in your bag.",
     });
     expect(jar.has("cart")).toBe(true);
-    const page = await runRoute<{ cart: CartView }>(cartPage.loader, { path: "/cart", jar });
-    expect(page.data.cart.cartItems.map((l) => [l.product.name, l.quantity, l.lineTotal])).toEqual([["Plain Form Cap", 1, 32]]);
+    const page = await runRoute<{ cart: CartPageView }>(cartPage.loader, { path: "/cart", jar });
+    expect(page.data.cart.rows.map((l) => [l.product.name, l.quantity, l.lineTotal])).toEqual([["Plain Form Cap", 1, 32]]);
+  });
+
+  it("gives /cart only what its rows show: the same for two shoppers with the same bag, the plus off at the stock", async () => {
+    const id = await addProduct(ctx, { name: "Row Tee", priceCents: 2000, inventory: 2 });
+    const [ann, bob] = [new CookieJar(), new CookieJar()];
+    for (const jar of [ann, bob]) expect((await api("POST", "/api/cart", { body: { productId: id, quantity: 1 }, jar })).status).toBe(201);
+    const page = (jar: CookieJar) => runRoute<{ cart: CartPageView }>(cartPage.loader, { path: "/cart", jar });
+    const annPage = await page(ann);
+    expect((await page(bob)).data).toEqual(annPage.data);
+    expect(annPage.data.cart).toMatchObject({ totalPrice: 20, count: 1 });
+    expect(annPage.data.cart.rows).toEqual([
+      {
+        productId: id,
+        quantity: 1,
+        product: expect.objectContaining({ name: "Row Tee", price: 20, discountPercent: 0 }),
+        unitPrice: 20,
+        lineTotal: 20,
+        available: true,
+        notice: null,
+        canAddMore: true,
+      },
+    ]);
+    expect((await api("POST", "/api/cart", { body: { productId: id, quantity: 1 }, jar: ann })).status).toBe(200);
+    expect((await page(ann)).data.cart.rows[0]).toMatchObject({ quantity: 2, canAddMore: false });
   });
 
   it("a refused add redirects back too, with the reason in the flash and no bag created", async () => {

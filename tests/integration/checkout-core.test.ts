@@ -188,4 +188,25 @@ describe("confirmation", () => {
       "Sorry, Last Cap just sold out.",
     );
   });
+
+  it("gives a buyer who presses Process Order again the last unit their own earlier order held", async () => {
+    const pinId = (
+      await ctx.db
+        .insertInto("products")
+        .values({ name: "Last Pin", description: "One pin left", priceCents: 1200, inventory: 1 })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
+    await bag("again-1", pinId, 1);
+    const first = await processOrder(ctx, { sessionId: "again-1", customer, shippingMethod: "usps-ground_saver" });
+    const again = await processOrder(ctx, {
+      sessionId: "again-1",
+      customer: { ...customer, city: "Brooklyn" },
+      shippingMethod: "usps-ground_saver",
+    });
+    expect(again.orderSummary.orderId).not.toBe(first.orderSummary.orderId);
+    const orders = await ctx.db.selectFrom("orders").select(["id", "status"]).where("sessionId", "=", "again-1").orderBy("id").execute();
+    expect(orders.map((o) => o.status)).toEqual(["cancelled", "pending"]);
+    expect((await ctx.db.selectFrom("products").select("inventory").where("id", "=", pinId).executeTakeFirstOrThrow()).inventory).toBe(0);
+  });
 });

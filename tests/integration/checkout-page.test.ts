@@ -62,7 +62,7 @@ describe("/checkout loader", () => {
     const jar = await shopperWithBag();
     const page = await runRoute<CheckoutLoaderData>(checkoutPage.loader, { path: "/checkout", jar });
     expect(page.status).toBe(200);
-    expect(page.data.cart.cartItems.map((line) => line.product.name)).toEqual(["Checkout Tee"]);
+    expect(page.data.bag.lines.map((line) => line.name)).toEqual(["Checkout Tee"]);
     expect(page.data.countries[0]).toEqual({ code: "US", name: "United States" });
     expect(page.data.countries.length).toBeGreaterThanOrEqual(40);
     expect(page.data.countries.map((c) => c.code)).toEqual(
@@ -70,6 +70,29 @@ describe("/checkout loader", () => {
     );
     expect(page.data.countries.find((c) => c.code === "DE")?.name).toBe("Germany");
     expect(page.data.payment).toEqual({ mode: "local" });
+  });
+
+  it("gives two shoppers with the same bag the same data, whatever the stock did in between (one render serves both)", async () => {
+    const first = await runRoute<CheckoutLoaderData>(checkoutPage.loader, { path: "/checkout", jar: await shopperWithBag() });
+    await processedOrder(await shopperWithBag());
+    const second = await runRoute<CheckoutLoaderData>(checkoutPage.loader, { path: "/checkout", jar: await shopperWithBag() });
+    expect(second.data).toEqual(first.data);
+    expect(first.data.bag).toEqual({
+      lines: [
+        {
+          productId,
+          name: "Checkout Tee",
+          imageUrl: null,
+          srcSet: null,
+          unitPrice: 40,
+          originalPrice: null,
+          quantity: 1,
+          total: 40,
+          notice: null,
+        },
+      ],
+      subtotal: 40,
+    });
   });
 });
 

@@ -31,6 +31,14 @@ describe("the bench's knobs", () => {
     expect(options).toMatchObject({ shoppers: 200, units: 40, concurrency: 8, ratio: false, rush: true });
   });
 
+  it("runs the store as npm start does, one worker per core, unless told how many", async () => {
+    const { availableParallelism } = await import("node:os");
+    expect(readOptions([], {})).toMatchObject({ workers: availableParallelism() });
+    expect(readOptions([], { BENCH_WORKERS: "1" })).toMatchObject({ workers: 1 });
+    expect(readOptions(["--workers", "3"], { BENCH_WORKERS: "1" })).toMatchObject({ workers: 3 });
+    expect(() => readOptions(["--workers", "0"], {})).toThrow(/--workers \(BENCH_WORKERS\)/);
+  });
+
   it("refuses a count that is not a whole number above zero", () => {
     expect(() => readOptions(["--units", "0"], {})).toThrow(/--units/);
     expect(() => readOptions([], { BENCH_SHOPPERS: "lots" })).toThrow(/BENCH_SHOPPERS/);

@@ -1,7 +1,6 @@
 import { Link } from "@remix-run/react";
 import { Minus, Plus, X } from "lucide-react";
-import type { CartLine } from "../../../server/contracts/cart";
-import { quantityCap } from "../../../server/contracts/limits";
+import type { CartRow } from "../../../server/contracts/cart";
 import { formatUsd } from "../../../server/contracts/money";
 import { HoneypotField } from "~/components/honeypot-field";
 import { ProductImage } from "~/components/store/product-image";
@@ -13,7 +12,7 @@ import type { CartFetchers } from "./use-cart-fetchers";
  * The quantity to show while a plus or minus is in flight. The form carries the quantity it was
  * pressed at ("from"): until the line on screen has moved past it, show the change already made.
  */
-function optimisticQuantity(line: CartLine, update: CartFetchers["update"]): number {
+function optimisticQuantity(line: CartRow, update: CartFetchers["update"]): number {
   const form = update.formData;
   if (!form || Number(form.get("productId")) !== line.productId || Number(form.get("from")) !== line.quantity) return line.quantity;
   const intent = form.get("intent");
@@ -30,7 +29,7 @@ export function CartLineRow({
   size = "sm",
   onNavigate,
 }: {
-  line: CartLine;
+  line: CartRow;
   fetchers: CartFetchers;
   size?: "sm" | "lg";
   onNavigate?: () => void;
@@ -41,9 +40,6 @@ export function CartLineRow({
   const leaving = removing && Number(remove.formData?.get("productId")) === line.productId;
   const quantity = optimisticQuantity(line, update);
   const { product } = line;
-  // The stock, or the per-customer limit when it is lower: the plus button stops there.
-  const cap = quantityCap(product);
-  const atCap = line.quantity >= cap;
   const large = size === "lg";
 
   return (
@@ -113,7 +109,7 @@ export function CartLineRow({
               fetcher={update}
               line={line}
               intent="increment"
-              disabled={updating || atCap || !line.available}
+              disabled={updating || !line.canAddMore || !line.available}
               label={`Increase quantity of ${product.name}`}
             >
               <Plus className="size-4" aria-hidden="true" />
@@ -149,7 +145,7 @@ function StepButton({
   children,
 }: {
   fetcher: CartFetchers["update"];
-  line: CartLine;
+  line: CartRow;
   intent: "increment" | "decrement";
   disabled: boolean;
   label: string;

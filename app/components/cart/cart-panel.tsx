@@ -2,6 +2,7 @@ import * as Popover from "@radix-ui/react-popover";
 import { Link, useNavigate } from "@remix-run/react";
 import { ArrowRight, RotateCw, X } from "lucide-react";
 import { useEffect } from "react";
+import { cartRowOf } from "../../../server/contracts/cart";
 import { formatUsd } from "../../../server/contracts/money";
 import { Spinner } from "~/components/spinner";
 import { Button } from "~/components/ui/button";
@@ -71,7 +72,7 @@ export function CartPanel({ live, onClose }: { live: LiveCart; onClose: () => vo
         <>
           <ul className="min-h-0 flex-1 divide-y divide-border overflow-y-auto overscroll-contain px-5" aria-label="Items in your bag">
             {cart.cartItems.map((line) => (
-              <CartLineRow key={line.id} line={line} fetchers={fetchers} onNavigate={onClose} />
+              <CartLineRow key={line.id} line={cartRowOf(line)} fetchers={fetchers} onNavigate={onClose} />
             ))}
           </ul>
           <div className="space-y-4 border-t border-border bg-card/60 px-5 pt-4 pb-5">

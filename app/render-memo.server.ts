@@ -1,0 +1,81 @@
+import zlib from "node:zlib";
+import type { EntryContext } from "@remix-run/node";
+
+/**
+ * Personal pages rendered once per distinct data (decision 0018). A route whose `handle` has
+ * `sameDataSamePage: true` promises that its HTML is a pure function of the URL and the loaders'
+ * data: nothing from the clock, randomness or the request other than through a loader. On drop day
+ * every shopper's bag holds the same one item, so /checkout is the same page for all of them: the
+ * loaders still run for each request (the bag, the visitor, their cookies), but React renders and
+ * the compressor compresses once per process for each distinct data.
+ */
+export interface RenderMemoHandle {
+  sameDataSamePage?: boolean;
+}
+
+interface Copy {
+  html: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+/** About 60 kB a copy with its compressed forms. */
+const MAX_COPIES = 64;
+const copies = new Map<string, Promise<Copy>>();
+
+/** The memo's key for this render, or null when it must be rendered for this request alone. */
+export function renderMemoKey(request: Request, status: number, context: EntryContext): string | null {
+  if ((request.method !== "GET" && request.method !== "HEAD") || status !== 200) return null;
+  const { actionData, errors, loaderData, matches } = context.staticHandlerContext;
+  if (actionData || errors) return null;
+  const leaf = matches.at(-1)?.route.id;
+  const handle = leaf ? (context.routeModules[leaf]?.handle as RenderMemoHandle | undefined) : undefined;
+  if (!handle?.sameDataSamePage) return null;
+  const { pathname, search } = new URL(request.url);
+  return JSON.stringify([pathname, search, loaderData]);
+}
+
+/** The copy for `key`, rendered by `render` the first time (concurrent first requests share that render). */
+export async function memoisedRender(key: string, render: () => Promise<Buffer>): Promise<Copy> {
+  let copy = copies.get(key);
+  if (copy) {
+    // Most recently used last: the oldest goes first when the memo is full.
+    copies.delete(key);
+    copies.set(key, copy);
+    return copy;
+  }
+  copy = render().then((html) => ({ html }));
+  copies.set(key, copy);
+  if (copies.size > MAX_COPIES) copies.delete(copies.keys().next().value!);
+  copy.catch(() => copies.delete(key));
+  return copy;
+}
+
+/** Test hook: how many distinct pages the memo holds. */
+export const renderMemoSize = () => copies.size;
+
+function accepts(request: Request, coding: string): boolean {
+  for (const part of (request.headers.get("Accept-Encoding") ?? "").split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (name !== coding) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return !q || Number(q.slice(2)) > 0;
+  }
+  return false;
+}
+
+/** The copy's bytes for this request's Accept-Encoding, compressed once per copy and kept. */
+export function bodyFor(copy: Copy, request: Request, headers: Headers): Buffer {
+  headers.append("Vary", "Accept-Encoding");
+  if (accepts(request, "br")) {
+    copy.br ??= zlib.brotliCompressSync(copy.html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } });
+    headers.set("Content-Encoding", "br");
+    return copy.br;
+  }
+  if (accepts(request, "gzip")) {
+    copy.gzip ??= zlib.gzipSync(copy.html, { level: 6 });
+    headers.set("Content-Encoding", "gzip");
+    return copy.gzip;
+  }
+  return copy.html;
+}

@@ -1,0 +1,127 @@
+// /checkout and /cart on the built store (`npm start`, one worker so that every page comes from the same
+// render memo): the page is rendered once per distinct bag and visitor (decision 0018), and each
+// shopper still sees their own bag, their own header, and a price edited a moment ago.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mockServer } from "../mocks/server";
+import { startBuiltStore, type BuiltStore } from "../setup/built-store";
+import { CookieJar } from "../setup/http";
+import { TMP_DIR } from "../setup/paths";
+
+const dataDir = path.join(TMP_DIR, `checkout-server-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
+const admin = { username: "memo-admin", password: crypto.randomBytes(12).toString("hex") };
+let store: BuiltStore;
+
+beforeAll(async () => {
+  // Only the store on loopback is spoken to: nothing to intercept.
+  mockServer.close();
+  fs.mkdirSync(dataDir, { recursive: true });
+  store = await startBuiltStore({
+    dataDir,
+    env: { WEB_CONCURRENCY: "1", ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password, ADMIN_EMAIL: "memo@example.com" },
+  });
+}, 330_000);
+
+afterAll(async () => {
+  await store?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+async function call(method: string, url: string, jar: CookieJar, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${store.baseUrl}${url}`, {
+    method,
+    headers: { Origin: store.baseUrl, Cookie: jar.header(), ...(body ? { "Content-Type": "application/json" } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+    redirect: "manual",
+  });
+  jar.store(response);
+  return response;
+}
+
+const adminJar = new CookieJar();
+async function newProduct(name: string, price: number) {
+  const created = await call("POST", "/api/admin/products", adminJar, {
+    name,
+    description: `${name}, for the memo test.`,
+    price,
+    inventory: 50,
+    weight: 1,
+  });
+  expect(created.status).toBe(201);
+  return ((await created.json()) as { id: number }).id;
+}
+
+async function shopperWith(productId: number, jar = new CookieJar()) {
+  expect((await call("POST", "/api/cart", jar, { productId, quantity: 1 })).status).toBe(201);
+  return jar;
+}
+
+async function checkoutPage(jar: CookieJar, encoding = "br") {
+  const page = await call("GET", "/checkout", jar, undefined, { "Accept-Encoding": encoding });
+  expect(page.status).toBe(200);
+  return { html: await page.text(), encoding: page.headers.get("Content-Encoding") };
+}
+
+describe("the checkout and cart pages, rendered once per distinct bag", () => {
+  let hoodie: number;
+  let cap: number;
+
+  beforeAll(async () => {
+    expect((await call("POST", "/api/login", adminJar, admin)).status).toBe(200);
+    hoodie = await newProduct("Memo Drop Hoodie", 120);
+    cap = await newProduct("Memo Drop Cap", 35);
+  });
+
+  it("shows each shopper their own bag, and the admin their own header", async () => {
+    const ann = await checkoutPage(await shopperWith(hoodie));
+    const bob = await checkoutPage(await shopperWith(hoodie));
+    const cat = await checkoutPage(await shopperWith(cap));
+    const boss = await checkoutPage(await shopperWith(hoodie, adminJar));
+
+    expect(ann.encoding).toBe("br");
+    expect(bob.html).toBe(ann.html);
+    expect(ann.html).toContain("Memo Drop Hoodie");
+    expect(ann.html).not.toContain(`Signed in as ${admin.username}`);
+    expect(cat.html).toContain("Memo Drop Cap");
+    expect(cat.html).not.toContain("Memo Drop Hoodie");
+    expect(boss.html).toContain("Memo Drop Hoodie");
+    expect(boss.html).toContain(`Signed in as ${admin.username}`);
+  });
+
+  it("shows a price edited a moment ago to the next shopper", async () => {
+    const before = await checkoutPage(await shopperWith(cap));
+    expect(before.html).toContain("$35.00");
+    expect((await call("PATCH", `/api/admin/products/${cap}`, adminJar, { price: 29 })).status).toBe(200);
+    const after = await checkoutPage(await shopperWith(cap));
+    expect(after.html).toContain("$29.00");
+    expect(after.html).not.toContain("$35.00");
+  });
+
+  it("shows /cart to each shopper with their own quantity", async () => {
+    const page = async (jar: CookieJar) => {
+      const answer = await call("GET", "/cart", jar);
+      expect(answer.status).toBe(200);
+      return answer.text();
+    };
+    const one = await page(await shopperWith(hoodie));
+    expect(await page(await shopperWith(hoodie))).toBe(one);
+    const twoJar = await shopperWith(hoodie);
+    expect((await call("POST", "/api/cart", twoJar, { productId: hoodie, quantity: 1 })).status).toBe(200);
+    const two = await page(twoJar);
+    expect(one).toContain("1 item");
+    expect(two).toContain("2 items");
+    expect(two).not.toBe(one);
+  });
+
+  it("sends the same page compressed or not, as the browser asks", async () => {
+    const jar = await shopperWith(hoodie);
+    const br = await checkoutPage(jar, "br");
+    const gzip = await checkoutPage(jar, "gzip");
+    const plain = await checkoutPage(jar, "identity");
+    expect([br.encoding, gzip.encoding, plain.encoding]).toEqual(["br", "gzip", null]);
+    expect(gzip.html).toBe(br.html);
+    expect(plain.html).toBe(br.html);
+  });
+});
