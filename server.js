@@ -32,7 +32,10 @@ if (config.trustProxy) app.set("trust proxy", true);
 // short cache.
 app.use("/assets", staticAssets(path.join(root, "build/client/assets")));
 app.use(compression());
-app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
+// Files in public/ all have an extension; pages (/checkout, /cart) never do, so they skip the
+// disk lookup express.static would make for each of them.
+const publicFiles = express.static(path.join(root, "build/client"), { maxAge: "1h" });
+app.use((req, res, next) => (/\.[^/]*$/.test(req.path) ? publicFiles(req, res, next) : next()));
 
 app.use(refuseCrossSiteWrites(config));
 
