@@ -33,6 +33,7 @@ export const cartRoutes = [
     path: "/api/cart",
     guard: "public",
     input: addToCartSchema,
+    needsPass: true,
     handle: async ({ request, input, ctx }) => {
       const session = await ensureCartSession(ctx, request);
       const { cart, created } = await addToCart(ctx, session.id, input.productId, input.quantity);

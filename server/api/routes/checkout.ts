@@ -51,6 +51,7 @@ export const checkoutRoutes = [
     method: "POST",
     path: "/api/process-order",
     guard: "public",
+    needsPass: true,
     input: processOrderSchema,
     handle: async ({ request, input, context, ctx }) => {
       const result = await processOrder(ctx, {

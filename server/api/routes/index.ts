@@ -9,6 +9,7 @@ import { publicFormRoutes } from "./public-forms";
 import { publicSettingsRoutes } from "./public-settings";
 import { sessionRoutes } from "./session";
 import { trpcRoutes } from "./trpc";
+import { waitingRoomRoutes } from "./waiting-room";
 import { webhookRoutes } from "./webhooks";
 import type { ApiRoute } from "../route";
 
@@ -25,5 +26,6 @@ export const apiRoutes: ApiRoute[] = [
   ...adminProductRoutes,
   ...adminSettingsRoutes,
   ...adminSubscriberRoutes,
+  ...waitingRoomRoutes,
   ...trpcRoutes,
 ];
