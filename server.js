@@ -12,6 +12,7 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(root, "build/server/index.js"));
 const { apiMiddleware, booted, refuseCrossSiteWrites, resignSweeper, startupBanner, staticAssets, storePageCache, sweep, SWEEP_EVERY_MS } =
   build.entry.module;
+const { waitingRoomGate } = build.entry.module;
 
 // A configuration the store must not run with (server/config.ts ConfigError) is one paragraph
 // for the deployer, not a stack trace.
@@ -25,6 +26,11 @@ const { config } = ctx;
 const app = express();
 app.disable("x-powered-by");
 if (config.trustProxy) app.set("trust proxy", true);
+
+// In a drop's waiting-room window, /store, /cart and /checkout need a pass (decision 0019): ahead of
+// the page cache, so a cached page is never a way round the line.
+const gate = waitingRoomGate();
+app.use((req, res, next) => void Promise.resolve(gate(req, res)).then((handled) => handled || next(), next));
 
 // Drop day: the public pages come from one cache for everyone, the visitor's own parts filled in
 // per answer (decision 0014). First, because it compresses its own copies once; it only answers

@@ -11,6 +11,7 @@ export { superviseWorkers, workerCount } from "../server/cluster";
 export { startupBanner } from "../server/startup-banner";
 export { refuseCrossSiteWrites } from "../server/http/origin";
 export { staticAssets } from "../server/http/static-assets";
+export { waitingRoomGate } from "../server/http/waiting-room-gate";
 export { storePageCache } from "./store-page-cache.server";
 export { resignSweeper, sweep, SWEEP_EVERY_MS } from "../server/services/sweeper";
 

@@ -5,6 +5,7 @@ import { formatUsd } from "../../server/contracts/money";
 import { getAppContext } from "../../server/boot";
 import { cartFormAction } from "../../server/http/cart-door";
 import { cartSessionIdOf } from "../../server/http/cart-session";
+import { requirePassForPage, requirePassForPurchase } from "../../server/http/waiting-room-gate";
 import { getCart } from "../../server/services/cart";
 import { CartLineRow } from "~/components/cart/cart-line";
 import { useCartFetchers } from "~/components/cart/use-cart-fetchers";
@@ -12,11 +13,12 @@ import { Button } from "~/components/ui/button";
 import type { RootData } from "~/root";
 
 export async function loader({ request }: LoaderFunctionArgs) {
+  await requirePassForPage(request);
   const ctx = await getAppContext();
   return { cart: await getCart(ctx, await cartSessionIdOf(ctx, request)) };
 }
 
-export const action = (args: ActionFunctionArgs) => cartFormAction(args);
+export const action = async (args: ActionFunctionArgs) => (await requirePassForPurchase(args.request), cartFormAction(args));
 
 // A refused change (an item gone from another tab) still means the bag on screen may be stale.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>

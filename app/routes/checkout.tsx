@@ -13,6 +13,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { CHECKOUT_MESSAGES, type OrderSummary as OrderSummaryData } from "../../server/contracts/checkout";
 import { checkoutAction, checkoutLoader } from "../../server/http/checkout-door";
+import { requirePassForPage, requirePassForPurchase } from "../../server/http/waiting-room-gate";
 import { AddressFields, ContactFields } from "~/components/checkout/customer-fields";
 import { DetailsReview } from "~/components/checkout/details-review";
 import { CHECKOUT_UI } from "../../server/contracts/checkout-ui";
@@ -26,8 +27,8 @@ import { Button } from "~/components/ui/button";
 import { useNoticeToast } from "~/lib/use-notice-toast";
 import type { RootData } from "~/root";
 
-export const loader = (args: LoaderFunctionArgs) => checkoutLoader(args);
-export const action = (args: ActionFunctionArgs) => checkoutAction(args);
+export const loader = async (args: LoaderFunctionArgs) => (await requirePassForPage(args.request), checkoutLoader(args));
+export const action = async (args: ActionFunctionArgs) => (await requirePassForPurchase(args.request), checkoutAction(args));
 
 export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ matches }) => {
   const brand = matches.find((match) => match.id === "root")?.data?.brand.name ?? "Store";

@@ -5,6 +5,7 @@ import { CATALOG_MESSAGES, productIdParam } from "../../server/contracts/catalog
 import { getAppContext } from "../../server/boot";
 import { NotFound } from "../../server/errors";
 import { addToBagAction } from "../../server/http/cart-door";
+import { requirePassForPage, requirePassForPurchase } from "../../server/http/waiting-room-gate";
 import { getPublicProduct, listProductImages } from "../../server/services/catalog";
 import { AddToBag } from "~/components/store/add-to-bag";
 import { ColorSwatches } from "~/components/store/color-swatches";
@@ -15,6 +16,7 @@ import { RouteErrorPage } from "~/components/error-pages";
 import type { RootData } from "~/root";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
+  await requirePassForPage(request);
   const ctx = await getAppContext();
   const id = productIdParam.safeParse(params.productId);
   try {
@@ -32,7 +34,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   }
 }
 
-export const action = (args: ActionFunctionArgs) => addToBagAction(args);
+export const action = async (args: ActionFunctionArgs) => (await requirePassForPurchase(args.request), addToBagAction(args));
 
 export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ data: page, matches }) => {
   const brand = matches.find((match) => match.id === "root")?.data?.brand.name ?? "Store";

@@ -1,15 +1,17 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { CATALOG_MESSAGES } from "../../server/contracts/catalog";
 import { getAppContext } from "../../server/boot";
+import { requirePassForPage } from "../../server/http/waiting-room-gate";
 import { listVisibleProducts } from "../../server/services/catalog";
 import { RouteErrorPage } from "~/components/error-pages";
 import { ProductCard } from "~/components/store/product-card";
 import { Button } from "~/components/ui/button";
 import type { RootData } from "~/root";
 
-export async function loader() {
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requirePassForPage(request);
   const ctx = await getAppContext();
   return { products: await listVisibleProducts(ctx) };
 }

@@ -1,5 +1,9 @@
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { getAppContext } from "../boot";
 import type { AppContext } from "../context";
-import type { PlaceStatus } from "../services/waiting-room";
+import { listVisibleProducts } from "../services/catalog";
+import { cachedRoom, enterWaitingRoom, type PlaceStatus } from "../services/waiting-room";
+import { clientIpOf } from "./client-ip";
 import { PASS_COOKIE, PLACE_COOKIE, cookieValue, serializeCookie } from "./waiting-room-cookies";
 import { secureCookies } from "./cookies";
 
@@ -25,3 +29,53 @@ export function placeSetCookies(ctx: AppContext, request: Request, result: Place
 }
 
 export const PRIVATE_NO_STORE = "private, no-store";
+
+/** The drop on the waiting-room page: the newest product a shopper may already see (never an unreleased one). */
+export interface DropShowcase {
+  name: string;
+  image: { imageUrl: string | null; imagePath: string | null; srcSet: string | null } | null;
+}
+
+// Thousands of waiting browsers reload this page: the showcase is read at most every 10 s per process.
+let showcase: { at: number; value: DropShowcase | null } | null = null;
+
+async function dropShowcase(ctx: AppContext): Promise<DropShowcase | null> {
+  const now = ctx.clock.now().getTime();
+  if (showcase && now - showcase.at < 10_000 && now >= showcase.at) return showcase.value;
+  const product = (await listVisibleProducts(ctx)).find((p) => p.imageUrl || p.imagePath) ?? null;
+  const value = product
+    ? { name: product.name, image: { imageUrl: product.imageUrl, imagePath: product.imagePath, srcSet: product.srcSet } }
+    : null;
+  showcase = { at: now, value };
+  return value;
+}
+
+/**
+ * GET /waiting-room: joins the line (or finds this browser's place) and says where it stands.
+ * Outside the window it sends the visitor to the store; an arrival whose turn comes at once (nobody
+ * waiting) goes straight to the store with its pass.
+ */
+export async function waitingRoomPage({ request, context }: LoaderFunctionArgs) {
+  const ctx = await getAppContext();
+  const result = await enterWaitingRoom(ctx, { ...placeCookiesOf(request), address: clientIpOf(context) });
+  const headers = new Headers({ "Cache-Control": PRIVATE_NO_STORE });
+  if (result.refused === null)
+    for (const cookie of placeSetCookies(ctx, request, result, result.joined)) headers.append("Set-Cookie", cookie);
+  if (result.status.state === "closed" || (result.joined && result.status.state === "admitted")) {
+    headers.set("Location", "/store");
+    throw new Response(null, { status: 303, headers });
+  }
+  const room = await cachedRoom(ctx);
+  return data(
+    {
+      brand: ctx.config.brand,
+      status: result.status,
+      refused: result.refused,
+      paused: room.paused,
+      dropAt: new Date(room.dropAt).toISOString(),
+      now: ctx.clock.now().toISOString(),
+      drop: await dropShowcase(ctx),
+    },
+    { headers },
+  );
+}
