@@ -156,6 +156,19 @@ async function ensureDrawn(ctx: AppContext, room: Room, now: number): Promise<vo
   await ctx.db.transaction().execute(async (trx) => drawIfDue(ctx, trx, await roomForWrite(ctx, trx), now));
 }
 
+/** The highest place number given out in this drop (0 when none). */
+async function lastPlace(trx: Transaction<DB>, room: Room): Promise<number> {
+  const { last } = await trx
+    .selectFrom("waitingRoomPlaces")
+    .select((eb) => eb.fn.max<number | null>("place").as("last"))
+    .where("dropAt", "=", dropKey(room))
+    .executeTakeFirstOrThrow();
+  return last ?? 0;
+}
+
+/** One second's admissions (at least one place): how far ahead of the line the count may run. */
+const burstOf = (room: Room) => Math.max(1, room.admitPerMinute / 60);
+
 interface PlaceRow {
   id: string;
   place: number | null;
@@ -276,13 +289,9 @@ export async function joinLine(
     let place: number | null = null;
     if (now >= room.dropAt) {
       room = await drawIfDue(ctx, trx, room, now);
-      const { last } = await trx
-        .selectFrom("waitingRoomPlaces")
-        .select((eb) => eb.fn.max<number | null>("place").as("last"))
-        .where("dropAt", "=", dropKey(room))
-        .executeTakeFirstOrThrow();
-      place = (last ?? 0) + 1;
-      const ceiling = (last ?? 0) + Math.max(1, room.admitPerMinute / 60);
+      const last = await lastPlace(trx, room);
+      place = last + 1;
+      const ceiling = last + burstOf(room);
       if (!room.paused && admittedCount(room, now) > ceiling) {
         await trx
           .updateTable("waitingRoom")
@@ -388,12 +397,18 @@ export async function updateWaitingRoom(ctx: AppContext, input: unknown): Promis
   const patch = parsed.data;
   const now = ctx.clock.now().getTime();
   await ctx.db.transaction().execute(async (trx) => {
-    const room = await roomForWrite(ctx, trx);
+    // Drawn first, so that the early group's places count as the line the admission is capped to.
+    let room = await roomForWrite(ctx, trx);
+    if (isGated(phaseOf(room, now))) room = await drawIfDue(ctx, trx, room, now);
     const set: Partial<Omit<RoomRow, "id">> = {};
     const rateChanges = patch.admitPerMinute !== undefined && patch.admitPerMinute !== room.admitPerMinute;
     const pauseChanges = patch.paused !== undefined && patch.paused !== room.paused;
     if (rateChanges || pauseChanges) {
-      set.admittedBase = admittedCount(room, now);
+      // Capacity nobody used (an empty line) is not saved up for whoever comes after the change:
+      // a pause admits no one, not even an arrival who finds the line empty.
+      const pausedAfter = patch.paused ?? room.paused;
+      const last = await lastPlace(trx, room);
+      set.admittedBase = Math.min(admittedCount(room, now), pausedAfter ? last : last + burstOf(room));
       set.admittedSince = new Date(Math.max(now, room.dropAt)).toISOString();
     }
     if (patch.enabled !== undefined) set.enabled = patch.enabled ? 1 : 0;

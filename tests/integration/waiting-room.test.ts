@@ -167,6 +167,21 @@ describe("admission", () => {
     expect(await admittedAmong(workerA, crowd)).toBe(10);
   });
 
+  it("admits nobody while paused, not even an arrival who finds the line empty", async () => {
+    const t0 = await newDrop(5 * MINUTE);
+    await updateWaitingRoom(workerA, { admitPerMinute: 600, perAddress: 2000 });
+    expect((await joinLine(workerA, { placeId: null, address: "203.0.113.4" })).status.state).toBe("admitted");
+    at(t0 + 6 * MINUTE);
+    await updateWaitingRoom(workerB, { paused: true });
+    const arrival = await joinLine(workerA, { placeId: null, address: "203.0.113.4" });
+    expect(arrival.status).toMatchObject({ state: "waiting", position: 2, ahead: 0, etaSeconds: null });
+    at(t0 + 10 * MINUTE);
+    expect((await lineStatus(workerB, { placeId: arrival.placeId })).status.state).toBe("waiting");
+    await updateWaitingRoom(workerB, { paused: false });
+    at(t0 + 10 * MINUTE + 100);
+    expect((await lineStatus(workerB, { placeId: arrival.placeId })).status.state).toBe("admitted");
+  });
+
   it("gives one place per browser and at most perAddress places per address", async () => {
     await newDrop(-MINUTE);
     await updateWaitingRoom(workerA, { perAddress: 2 });
