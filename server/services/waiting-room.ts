@@ -249,6 +249,17 @@ async function withPass(
  */
 export async function lineStatus(ctx: AppContext, input: { placeId: string | null; passToken?: string | null }): Promise<PlaceStatus> {
   const now = ctx.clock.now().getTime();
+  // Thousands poll, and nearly every answer is "still waiting": that one comes from the room this
+  // process read within the last second and one primary-key read of the place. A turn, the draw
+  // and everything else are decided on the room read afresh, so the cache can only delay a turn by
+  // up to a second (after a resume or a faster rate), never let anyone in early.
+  const cached = await cachedRoom(ctx);
+  const quick = await findPlace(ctx, ctx.db, cached, input.placeId);
+  if (quick && quick.admittedAt === null && (cached.drawn || now < cached.dropAt)) {
+    const status = statusOf(cached, quick, now, null);
+    if (status.state === "before" || (status.state === "waiting" && status.position !== null))
+      return { status, placeId: quick.id, pass: null };
+  }
   let room = await readRoom(ctx);
   if (!room.drawn && now >= room.dropAt && isGated(phaseOf(room, now))) {
     await ensureDrawn(ctx, room, now);
