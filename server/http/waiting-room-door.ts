@@ -52,8 +52,7 @@ async function dropShowcase(ctx: AppContext): Promise<DropShowcase | null> {
 
 /**
  * GET /waiting-room: joins the line (or finds this browser's place) and says where it stands.
- * Outside the window it sends the visitor to the store; an arrival whose turn comes at once (nobody
- * waiting) goes straight to the store with its pass.
+ * An arrival whose turn comes at once (nobody waiting) goes straight to the store with its pass.
  */
 export async function waitingRoomPage({ request, context }: LoaderFunctionArgs) {
   const ctx = await getAppContext();
@@ -61,7 +60,9 @@ export async function waitingRoomPage({ request, context }: LoaderFunctionArgs) 
   const headers = new Headers({ "Cache-Control": PRIVATE_NO_STORE });
   if (result.refused === null)
     for (const cookie of placeSetCookies(ctx, request, result, result.joined)) headers.append("Set-Cookie", cookie);
-  if (result.status.state === "closed" || (result.joined && result.status.state === "admitted")) {
+  // Outside the window the page says so with a link rather than redirecting: a worker whose
+  // one-second view of the room still says "open" would send the visitor straight back.
+  if (result.joined && result.status.state === "admitted") {
     headers.set("Location", "/store");
     throw new Response(null, { status: 303, headers });
   }
