@@ -21,11 +21,14 @@ export function placeSetCookies(ctx: AppContext, request: Request, result: Place
   const secure = secureCookies(ctx.config, request);
   const cookies: string[] = [];
   if (joined && result.placeId) cookies.push(serializeCookie(PLACE_COOKIE, result.placeId, PLACE_SECONDS, secure));
-  if (result.pass) {
-    const seconds = (result.pass.expiresAt - ctx.clock.now().getTime()) / 1000;
-    cookies.push(serializeCookie(PASS_COOKIE, result.pass.token, seconds, secure));
-  }
+  if (result.pass) cookies.push(passSetCookie(ctx, request, result.pass));
   return cookies;
+}
+
+/** The Set-Cookie for a pass from `issuePass` (early access hands one out this way). */
+export function passSetCookie(ctx: AppContext, request: Request, pass: { token: string; expiresAt: number }): string {
+  const seconds = (pass.expiresAt - ctx.clock.now().getTime()) / 1000;
+  return serializeCookie(PASS_COOKIE, pass.token, seconds, secureCookies(ctx.config, request));
 }
 
 export const PRIVATE_NO_STORE = "private, no-store";

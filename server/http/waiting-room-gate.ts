@@ -12,7 +12,6 @@ import {
   validPass,
   type Room,
 } from "../services/waiting-room";
-import { secureCookies } from "./cookies";
 import { isTemplateRender } from "./page-template";
 import { PASS_COOKIE, cookieValue, secureForNode, serializeCookie } from "./waiting-room-cookies";
 
@@ -127,6 +126,3 @@ export async function refuseWithoutPass(ctx: AppContext, request: Request): Prom
   const verdict = await mayPass(ctx, request);
   return verdict.ok ? null : busyResponse(verdict.room, false);
 }
-
-/** Secure flag for the waiting room's cookies set from a Fetch request. */
-export const secureFor = (ctx: AppContext, request: Request) => secureCookies(ctx.config, request);
