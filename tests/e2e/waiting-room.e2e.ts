@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before } from "node:test";
 import type { APIRequestContext, Page } from "playwright-core";
-import { describe, expectVisible, MODES, newPage, test } from "./browser";
+import { describe, expectVisible, MODES, newPage, signIn, test } from "./browser";
 import { adminApi, createProduct, uniqueName } from "./support/data";
 import { startStore, type StoreProcess } from "./support/store-process";
 
@@ -105,3 +105,38 @@ for (const mode of MODES) {
     );
   });
 }
+
+describe("the admin's drop page", () => {
+  test("shows the live line and pauses, resumes, sets the rate and ends the waiting room", { timeout: 60_000 }, async () => {
+    const api = await adminApi({ baseURL, ...ADMIN });
+    await dropIn(api, -60);
+    try {
+      await patchRoom(api, { paused: false });
+      const joined = await newPage({ javaScriptEnabled: false, baseURL });
+      await joined.page.goto("/waiting-room");
+      const { page, problems } = await newPage({ baseURL });
+      await signIn(page, ADMIN);
+      await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Drop", exact: true }).click();
+      await page.getByRole("heading", { name: "Waiting Room" }).waitFor();
+      await expectVisible(page.getByTestId("drop-phase").getByText(/^Open: letting the line in\./));
+      assert.equal(await page.getByTestId("figure-admitted").textContent(), "1");
+
+      await page.getByRole("button", { name: "Pause" }).click();
+      await expectVisible(page.getByRole("button", { name: "Resume" }));
+      assert.equal(((await (await api.get("/api/admin/waiting-room")).json()) as { paused: boolean }).paused, true);
+      await page.getByRole("button", { name: "Resume" }).click();
+      await expectVisible(page.getByRole("button", { name: "Pause" }));
+
+      await page.getByLabel("Shoppers let in per minute").fill("1200");
+      await page.getByRole("button", { name: "Set rate" }).click();
+      await expectVisible(page.getByText("Waiting room updated").first());
+      assert.equal(((await (await api.get("/api/admin/waiting-room")).json()) as { admitPerMinute: number }).admitPerMinute, 1200);
+
+      await page.getByRole("button", { name: "End the waiting room" }).click();
+      await expectVisible(page.getByTestId("drop-phase").getByText(/^Ended for this drop/));
+      assert.deepEqual(problems, []);
+    } finally {
+      await patchRoom(api, { ended: true });
+    }
+  });
+});
