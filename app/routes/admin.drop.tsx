@@ -4,7 +4,7 @@ import { AdminSection } from "~/components/admin/admin-section";
 import { DropPanel } from "~/components/admin/drop/drop-panel";
 import { getAppContext } from "../../server/boot";
 import { requireAdminPage } from "../../server/http/auth";
-import { waitingRoomAdmin } from "../../server/services/waiting-room";
+import { waitingRoomAdmin } from "../../server/services/waiting-room-admin";
 
 export const meta: MetaFunction = () => [{ title: "Drop · Admin Dashboard" }];
 

@@ -2,16 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { getAppContext } from "../boot";
 import { WAITING_ROOM_MESSAGES, WAITING_ROOM_URL } from "../contracts/waiting-room";
 import type { AppContext } from "../context";
-import {
-  cachedRoom,
-  freshCachedRoom,
-  isGated,
-  phaseOf,
-  renewedPass,
-  retryAfterSeconds,
-  validPass,
-  type Room,
-} from "../services/waiting-room";
+import { renewedPass, retryAfterSeconds, validPass } from "../services/waiting-room";
+import { cachedRoom, freshCachedRoom, isGated, phaseOf, type Room } from "../services/waiting-room-state";
 import { isTemplateRender } from "./page-template";
 import { PASS_COOKIE, cookieValue, secureForNode, serializeCookie } from "./waiting-room-cookies";
 

@@ -1,173 +1,30 @@
 import crypto from "node:crypto";
-import type { Db } from "../../db/client";
-import type { WaitingRoomTable } from "../../db/schema";
-import type { Selectable, Transaction } from "kysely";
-import type { DB } from "../../db/schema";
-import {
-  WAITING_ROOM_MESSAGES,
-  waitingRoomPatchSchema,
-  type WaitingRoomAdmin,
-  type WaitingRoomSettings,
-  type WaitingRoomStatus,
-} from "../contracts/waiting-room";
+import { WAITING_ROOM_MESSAGES, type WaitingRoomStatus } from "../contracts/waiting-room";
 import type { AppContext } from "../context";
-import { Invalid, TooMany } from "../errors";
-import { getSettingValue } from "./settings";
+import { TooMany } from "../errors";
 import { readPass, signPass, type Pass } from "./waiting-room-pass";
+import {
+  admittedCount,
+  burstOf,
+  cachedRoom,
+  drawIfDue,
+  dropKey,
+  ensureDrawn,
+  isGated,
+  lastPlace,
+  MINUTE,
+  phaseOf,
+  readRoom,
+  roomForWrite,
+  type Executor,
+  type Room,
+} from "./waiting-room-state";
 
 /**
- * The waiting room (decision 0019). Admission is a pure function of one database row and the
- * time, so every worker agrees without talking to the others: a place is admitted when its number
- * is at most the admitted count, `admittedBase + admitPerMinute × minutes since admittedSince`
- * (frozen while paused). Changing the rate or pausing folds the count so far into the base.
+ * The line of the waiting room (decision 0019): joining, where a place stands, and the pass a
+ * place gets when its turn comes. The room's row and its admission clock are in
+ * waiting-room-state.ts; the admin's figures and changes in waiting-room-admin.ts.
  */
-
-type RoomRow = Selectable<WaitingRoomTable>;
-type Executor = Db | Transaction<DB>;
-
-export interface Room extends WaitingRoomSettings {
-  /** The countdown date (T-0), ms. */
-  dropAt: number;
-  ended: boolean;
-  drawn: boolean;
-  admittedBase: number;
-  admittedSince: number | null;
-}
-
-export type Phase = WaitingRoomAdmin["phase"];
-
-const MINUTE = 60_000;
-
-/** The row as it stands for the current drop: state left from another countdown date starts afresh. */
-function roomFrom(row: RoomRow, dropAt: number): Room {
-  const current = row.dropAt !== null && Date.parse(row.dropAt) === dropAt;
-  return {
-    enabled: row.enabled === 1,
-    opensMinutesBefore: row.opensMinutesBefore,
-    closesMinutesAfter: row.closesMinutesAfter,
-    admitPerMinute: row.admitPerMinute,
-    passMinutes: row.passMinutes,
-    perAddress: row.perAddress,
-    dropAt,
-    paused: current && row.paused === 1,
-    ended: current && row.ended === 1,
-    drawn: current && row.drawn === 1,
-    admittedBase: current ? row.admittedBase : 0,
-    admittedSince: current && row.admittedSince ? Date.parse(row.admittedSince) : null,
-  };
-}
-
-async function readRoom(ctx: AppContext, db: Executor = ctx.db): Promise<Room> {
-  const [row, countdown] = await Promise.all([
-    db.selectFrom("waitingRoom").selectAll().where("id", "=", 1).executeTakeFirstOrThrow(),
-    getSettingValue({ ...ctx, db: db as Db }, "countdown_date"),
-  ]);
-  return roomFrom(row, Date.parse(countdown));
-}
-
-export function phaseOf(room: Room, now: number): Phase {
-  if (!room.enabled) return "off";
-  if (room.ended) return "ended";
-  if (!Number.isFinite(room.dropAt)) return "closed";
-  if (now < room.dropAt - room.opensMinutesBefore * MINUTE || now >= room.dropAt + room.closesMinutesAfter * MINUTE) return "closed";
-  return now < room.dropAt ? "before" : "open";
-}
-
-/** True while visitors need a pass for the store, the bag and checkout. */
-export const isGated = (phase: Phase) => phase === "before" || phase === "open";
-
-/** How many places have been let in by `now` (a real number; place p is in when p ≤ it). */
-export function admittedCount(room: Room, now: number): number {
-  if (now < room.dropAt || room.paused) return room.admittedBase;
-  const since = Math.max(room.admittedSince ?? room.dropAt, room.dropAt);
-  return room.admittedBase + (room.admitPerMinute * Math.max(0, now - since)) / MINUTE;
-}
-
-// The gate asks on every store request: the room is read at most once a second per process.
-const cache = new WeakMap<Db, { readAt: number; room: Room }>();
-const CACHE_MS = 1_000;
-
-/** The room as this process last read it, at most a second old: for the gate, never for admission. */
-export async function cachedRoom(ctx: AppContext): Promise<Room> {
-  const now = ctx.clock.now().getTime();
-  const hit = cache.get(ctx.db);
-  if (hit && now - hit.readAt < CACHE_MS && now >= hit.readAt) return hit.room;
-  const room = await readRoom(ctx);
-  cache.set(ctx.db, { readAt: now, room });
-  return room;
-}
-
-/** The cached room without waiting, when this process has a fresh one (the gate's fast path). */
-export function freshCachedRoom(ctx: AppContext): Room | null {
-  const now = ctx.clock.now().getTime();
-  const hit = cache.get(ctx.db);
-  return hit && now - hit.readAt < CACHE_MS && now >= hit.readAt ? hit.room : null;
-}
-
-/** Brings the row to the current drop inside a write transaction; returns the room it now holds. */
-async function roomForWrite(ctx: AppContext, trx: Transaction<DB>): Promise<Room> {
-  const room = await readRoom(ctx, trx);
-  const row = await trx.selectFrom("waitingRoom").select("dropAt").where("id", "=", 1).executeTakeFirstOrThrow();
-  const key = new Date(room.dropAt).toISOString();
-  if (Number.isFinite(room.dropAt) && row.dropAt !== key) {
-    await trx
-      .updateTable("waitingRoom")
-      .set({ dropAt: key, paused: 0, ended: 0, drawn: 0, admittedBase: 0, admittedSince: null })
-      .where("id", "=", 1)
-      .execute();
-  }
-  return room;
-}
-
-const dropKey = (room: Room) => new Date(room.dropAt).toISOString();
-
-/**
- * The fair start: at T-0 everyone who joined before it gets a place 1..n in an order drawn with
- * a cryptographic RNG, once. The draw runs inside a BEGIN IMMEDIATE transaction that also sets
- * `drawn`, so with several workers the first one draws and the others see it done.
- */
-async function drawIfDue(ctx: AppContext, trx: Transaction<DB>, room: Room, now: number): Promise<Room> {
-  if (room.drawn || now < room.dropAt) return room;
-  const early = await trx
-    .selectFrom("waitingRoomPlaces")
-    .select("id")
-    .where("dropAt", "=", dropKey(room))
-    .where("place", "is", null)
-    .orderBy("joinedAt")
-    .execute();
-  const ids = early.map((row) => row.id);
-  for (let i = ids.length - 1; i > 0; i--) {
-    const j = crypto.randomInt(i + 1);
-    [ids[i], ids[j]] = [ids[j]!, ids[i]!];
-  }
-  for (const [index, id] of ids.entries()) {
-    await trx
-      .updateTable("waitingRoomPlaces")
-      .set({ place: index + 1 })
-      .where("id", "=", id)
-      .execute();
-  }
-  await trx.updateTable("waitingRoom").set({ drawn: 1 }).where("id", "=", 1).execute();
-  return { ...room, drawn: true };
-}
-
-async function ensureDrawn(ctx: AppContext, room: Room, now: number): Promise<void> {
-  if (room.drawn || now < room.dropAt || !isGated(phaseOf(room, now))) return;
-  await ctx.db.transaction().execute(async (trx) => drawIfDue(ctx, trx, await roomForWrite(ctx, trx), now));
-}
-
-/** The highest place number given out in this drop (0 when none). */
-async function lastPlace(trx: Transaction<DB>, room: Room): Promise<number> {
-  const { last } = await trx
-    .selectFrom("waitingRoomPlaces")
-    .select((eb) => eb.fn.max<number | null>("place").as("last"))
-    .where("dropAt", "=", dropKey(room))
-    .executeTakeFirstOrThrow();
-  return last ?? 0;
-}
-
-/** One second's admissions (at least one place): how far ahead of the line the count may run. */
-const burstOf = (room: Room) => Math.max(1, room.admitPerMinute / 60);
 
 interface PlaceRow {
   id: string;
@@ -350,90 +207,6 @@ export function renewedPass(ctx: AppContext, room: Room, pass: Pass): { token: s
 /** Seconds a refused buyer should wait before trying again: about one place's turn, at least 5 s. */
 export function retryAfterSeconds(room: Room): number {
   return Math.max(5, Math.ceil(60 / Math.max(1, room.admitPerMinute)));
-}
-
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-/** The settings and the live line, for GET /api/admin/waiting-room and the admin page. */
-export async function waitingRoomAdmin(ctx: AppContext): Promise<WaitingRoomAdmin> {
-  const now = ctx.clock.now().getTime();
-  let room = await readRoom(ctx);
-  if (!room.drawn && now >= room.dropAt && isGated(phaseOf(room, now))) {
-    await ensureDrawn(ctx, room, now);
-    room = await readRoom(ctx);
-  }
-  const phase = phaseOf(room, now);
-  const admitted = now >= room.dropAt ? Math.floor(admittedCount(room, now) + 1e-9) : 0;
-  const places = Number.isFinite(room.dropAt)
-    ? await ctx.db.selectFrom("waitingRoomPlaces").select(["place", "joinedAt", "admittedAt"]).where("dropAt", "=", dropKey(room)).execute()
-    : [];
-  const inLine = places.filter((p) => p.place === null || p.place > admitted).length;
-  const wasAdmitted = places.filter((p) => p.place !== null && p.place <= admitted).length;
-  const lastMinute = places.filter((p) => p.admittedAt !== null && Date.parse(p.admittedAt) > now - MINUTE).length;
-  const waits = places
-    .filter((p) => p.admittedAt !== null)
-    .map((p) => (Date.parse(p.admittedAt!) - Math.max(Date.parse(p.joinedAt), room.dropAt)) / 1000);
-  const medianWait = median(waits);
-  return {
-    enabled: room.enabled,
-    opensMinutesBefore: room.opensMinutesBefore,
-    closesMinutesAfter: room.closesMinutesAfter,
-    admitPerMinute: room.admitPerMinute,
-    paused: room.paused,
-    passMinutes: room.passMinutes,
-    perAddress: room.perAddress,
-    dropAt: Number.isFinite(room.dropAt) ? new Date(room.dropAt).toISOString() : "",
-    phase,
-    ended: room.ended,
-    waiting: isGated(phase) ? inLine : 0,
-    admitted: wasAdmitted,
-    admittedLastMinute: lastMinute,
-    medianWaitSeconds: medianWait === null ? null : Math.round(Math.max(0, medianWait)),
-  };
-}
-
-/**
- * PATCH /api/admin/waiting-room and the admin page's buttons. A rate change or a pause first folds
- * the count admitted so far into the base, so nobody already admitted is taken back and nobody
- * waiting jumps ahead. Bad input changes nothing.
- */
-export async function updateWaitingRoom(ctx: AppContext, input: unknown): Promise<WaitingRoomAdmin> {
-  const parsed = waitingRoomPatchSchema.safeParse(input ?? {});
-  if (!parsed.success) throw Invalid.fromZod(parsed.error);
-  const patch = parsed.data;
-  const now = ctx.clock.now().getTime();
-  await ctx.db.transaction().execute(async (trx) => {
-    // Drawn first, so that the early group's places count as the line the admission is capped to.
-    let room = await roomForWrite(ctx, trx);
-    if (isGated(phaseOf(room, now))) room = await drawIfDue(ctx, trx, room, now);
-    const set: Partial<Omit<RoomRow, "id">> = {};
-    const rateChanges = patch.admitPerMinute !== undefined && patch.admitPerMinute !== room.admitPerMinute;
-    const pauseChanges = patch.paused !== undefined && patch.paused !== room.paused;
-    if (rateChanges || pauseChanges) {
-      // Capacity nobody used (an empty line) is not saved up for whoever comes after the change:
-      // a pause admits no one, not even an arrival who finds the line empty.
-      const pausedAfter = patch.paused ?? room.paused;
-      const last = await lastPlace(trx, room);
-      set.admittedBase = Math.min(admittedCount(room, now), pausedAfter ? last : last + burstOf(room));
-      set.admittedSince = new Date(Math.max(now, room.dropAt)).toISOString();
-    }
-    if (patch.enabled !== undefined) set.enabled = patch.enabled ? 1 : 0;
-    if (patch.opensMinutesBefore !== undefined) set.opensMinutesBefore = patch.opensMinutesBefore;
-    if (patch.closesMinutesAfter !== undefined) set.closesMinutesAfter = patch.closesMinutesAfter;
-    if (patch.admitPerMinute !== undefined) set.admitPerMinute = patch.admitPerMinute;
-    if (patch.paused !== undefined) set.paused = patch.paused ? 1 : 0;
-    if (patch.passMinutes !== undefined) set.passMinutes = patch.passMinutes;
-    if (patch.perAddress !== undefined) set.perAddress = patch.perAddress;
-    if (patch.ended !== undefined) set.ended = patch.ended ? 1 : 0;
-    if (Object.keys(set).length > 0) await trx.updateTable("waitingRoom").set(set).where("id", "=", 1).execute();
-  });
-  cache.delete(ctx.db);
-  return waitingRoomAdmin(ctx);
 }
 
 /** For the page: the browser's place, joining when it has none. Never throws for the per-address cap: says so instead. */

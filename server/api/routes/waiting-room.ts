@@ -1,7 +1,8 @@
 import { waitingRoomPatchSchema } from "../../contracts/waiting-room";
 import { clientIpOf } from "../../http/client-ip";
 import { PRIVATE_NO_STORE, placeCookiesOf, placeSetCookies } from "../../http/waiting-room-door";
-import { joinLine, lineStatus, updateWaitingRoom, waitingRoomAdmin } from "../../services/waiting-room";
+import { joinLine, lineStatus } from "../../services/waiting-room";
+import { updateWaitingRoom, waitingRoomAdmin } from "../../services/waiting-room-admin";
 import { route } from "../route";
 
 function answer(body: unknown, status: number, cookies: string[]): Response {
