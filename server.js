@@ -11,8 +11,18 @@ import express from "express";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(root, "build/server/index.js"));
-const { apiMiddleware, booted, refuseCrossSiteWrites, resignSweeper, startupBanner, staticAssets, storeFastPath, sweep, SWEEP_EVERY_MS } =
-  build.entry.module;
+const {
+  apiMiddleware,
+  booted,
+  refuseCrossSiteWrites,
+  resignSweeper,
+  startupBanner,
+  staticAssets,
+  storeFastPath,
+  sweep,
+  SWEEP_EVERY_MS,
+  waitingRoomGate,
+} = build.entry.module;
 
 // A configuration the store must not run with (server/config.ts ConfigError) is one paragraph
 // for the deployer, not a stack trace.
@@ -61,7 +71,24 @@ app.all(
 // their own copies once and only answer GET and HEAD, so the cross-site write check has nothing
 // to guard there. Everything else, and anything they cannot answer, goes to Express.
 const fastPath = storeFastPath(build, ctx);
-const server = http.createServer((req, res) => fastPath(req, res, () => app(req, res)));
+const toExpress = (req, res) => () => app(req, res);
+// In a drop's waiting-room window, /store, /cart and /checkout need a pass (decision 0019): the
+// gate runs first, so a cached page is never a way round the line. It answers at once when this
+// process read the room within the last second (nearly always).
+const gate = waitingRoomGate();
+const server = http.createServer((req, res) => {
+  const handled = gate(req, res);
+  if (handled === false) return fastPath(req, res, toExpress(req, res));
+  if (handled === true) return;
+  handled.then(
+    (done) => done || fastPath(req, res, toExpress(req, res)),
+    (error) => {
+      // The pages' own loaders and actions check the pass too: Remix still guards the line.
+      console.error("The waiting-room gate failed for", req.url, error);
+      if (!res.headersSent) app(req, res);
+    },
+  );
+});
 
 const host = process.env.HOST || "0.0.0.0";
 server.listen(config.port, host, () => {

@@ -13,6 +13,7 @@ export { startupBanner } from "../server/startup-banner";
 export { refuseCrossSiteWrites } from "../server/http/origin";
 export { staticAssets } from "../server/http/static-assets";
 export { storeFastPath } from "./store-fast-path.server";
+export { waitingRoomGate } from "../server/http/waiting-room-gate";
 export { resignSweeper, sweep, SWEEP_EVERY_MS } from "../server/services/sweeper";
 
 const ABORT_DELAY = 5_000;

@@ -259,6 +259,8 @@ export interface DB {
   leases: LeasesTable;
   pageVersion: PageVersionTable;
   earlyAccessLinks: EarlyAccessLinksTable;
+  waitingRoom: WaitingRoomTable;
+  waitingRoomPlaces: WaitingRoomPlacesTable;
 }
 
 /** A signed, single-use, revocable early-access link (0012, decision 0020). */
@@ -328,4 +330,31 @@ export interface CampaignRecipientsTable {
   error: string | null;
   providerMessageId: string | null;
   sentAt: string | null;
+}
+
+/** The waiting room's settings and admission clock, one row (0011, decision 0019). */
+export interface WaitingRoomTable {
+  id: Generated<number>;
+  enabled: number;
+  opensMinutesBefore: number;
+  closesMinutesAfter: number;
+  admitPerMinute: number;
+  passMinutes: number;
+  perAddress: number;
+  paused: number;
+  dropAt: string | null;
+  ended: number;
+  drawn: number;
+  admittedBase: number;
+  admittedSince: string | null;
+}
+
+/** One browser's place in the line of one drop; `place` is null until the draw at T-0. */
+export interface WaitingRoomPlacesTable {
+  id: string;
+  dropAt: string;
+  place: number | null;
+  address: string;
+  joinedAt: string;
+  admittedAt: string | null;
 }

@@ -20,6 +20,7 @@ export const ADMIN_TABS = [
   { to: "/admin/email", label: "Email" },
   { to: "/admin/products", label: "Products" },
   { to: "/admin/orders", label: "Orders" },
+  { to: "/admin/drop", label: "Drop" },
   { to: "/admin/app-settings", label: "App Settings" },
   { to: "/admin/settings", label: "Account" },
 ] as const;

@@ -6,6 +6,7 @@ import { getAppContext } from "../../server/boot";
 import { shopperContext } from "../../server/http/early-access";
 import { cartFormAction } from "../../server/http/cart-door";
 import { cartSessionIdOf } from "../../server/http/cart-session";
+import { requirePassForPage, requirePassForPurchase } from "../../server/http/waiting-room-gate";
 import { getCartPage } from "../../server/services/cart";
 import { CartLineRow } from "~/components/cart/cart-line";
 import { useCartFetchers } from "~/components/cart/use-cart-fetchers";
@@ -14,6 +15,7 @@ import type { RenderMemoHandle } from "~/render-memo.server";
 import type { RootData } from "~/root";
 
 export async function loader({ request }: LoaderFunctionArgs) {
+  await requirePassForPage(request);
   const ctx = await shopperContext(await getAppContext(), request);
   return { cart: await getCartPage(ctx, await cartSessionIdOf(ctx, request)) };
 }
@@ -21,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 // The page is its loaders' data and nothing else: rendered once for every shopper with the same bag.
 export const handle: RenderMemoHandle = { sameDataSamePage: true };
 
-export const action = (args: ActionFunctionArgs) => cartFormAction(args);
+export const action = async (args: ActionFunctionArgs) => (await requirePassForPurchase(args.request), cartFormAction(args));
 
 // A refused change (an item gone from another tab) still means the bag on screen may be stale.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>

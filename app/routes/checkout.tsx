@@ -13,6 +13,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { CHECKOUT_MESSAGES, type OrderSummary as OrderSummaryData } from "../../server/contracts/checkout";
 import { checkoutAction, checkoutLoader } from "../../server/http/checkout-door";
+import { requirePassForPage, requirePassForPurchase } from "../../server/http/waiting-room-gate";
 import { AddressFields, ContactFields } from "~/components/checkout/customer-fields";
 import { DetailsReview } from "~/components/checkout/details-review";
 import { HoneypotField } from "~/components/honeypot-field";
@@ -29,11 +30,11 @@ import { useNoticeToast } from "~/lib/use-notice-toast";
 import type { RenderMemoHandle } from "~/render-memo.server";
 import type { RootData } from "~/root";
 
-export const loader = (args: LoaderFunctionArgs) => checkoutLoader(args);
+export const loader = async (args: LoaderFunctionArgs) => (await requirePassForPage(args.request), checkoutLoader(args));
 
 // The page is its loaders' data and nothing else: rendered once for every shopper with the same bag.
 export const handle: RenderMemoHandle = { sameDataSamePage: true };
-export const action = (args: ActionFunctionArgs) => checkoutAction(args);
+export const action = async (args: ActionFunctionArgs) => (await requirePassForPurchase(args.request), checkoutAction(args));
 
 export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ matches }) => {
   const brand = matches.find((match) => match.id === "root")?.data?.brand.name ?? "Store";

@@ -6,6 +6,7 @@ import { getAppContext } from "../../server/boot";
 import { PASS_HOLDER_HEADERS, shopperContext } from "../../server/http/early-access";
 import { NotFound } from "../../server/errors";
 import { addToBagAction } from "../../server/http/cart-door";
+import { requirePassForPage, requirePassForPurchase } from "../../server/http/waiting-room-gate";
 import { getPublicProduct, listProductImages } from "../../server/services/catalog";
 import { AddToBag } from "~/components/store/add-to-bag";
 import { ColorSwatches } from "~/components/store/color-swatches";
@@ -16,6 +17,7 @@ import { RouteErrorPage } from "~/components/error-pages";
 import type { RootData } from "~/root";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
+  await requirePassForPage(request);
   const ctx = await shopperContext(await getAppContext(), request);
   const id = productIdParam.safeParse(params.productId);
   try {
@@ -34,7 +36,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   }
 }
 
-export const action = (args: ActionFunctionArgs) => addToBagAction(args);
+export const action = async (args: ActionFunctionArgs) => (await requirePassForPurchase(args.request), addToBagAction(args));
 
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 

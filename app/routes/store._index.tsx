@@ -4,6 +4,7 @@ import { ArrowRight } from "lucide-react";
 import { CATALOG_MESSAGES } from "../../server/contracts/catalog";
 import { getAppContext } from "../../server/boot";
 import { PASS_HOLDER_HEADERS, shopperContext } from "../../server/http/early-access";
+import { requirePassForPage } from "../../server/http/waiting-room-gate";
 import { listVisibleProducts } from "../../server/services/catalog";
 import { RouteErrorPage } from "~/components/error-pages";
 import { ProductCard } from "~/components/store/product-card";
@@ -11,6 +12,7 @@ import { Button } from "~/components/ui/button";
 import type { RootData } from "~/root";
 
 export async function loader({ request }: LoaderFunctionArgs) {
+  await requirePassForPage(request);
   const ctx = await shopperContext(await getAppContext(), request);
   const products = await listVisibleProducts(ctx);
   // What an early-access pass shows is for that browser alone: no cache anywhere may keep it.

@@ -9,6 +9,7 @@ import { subscriberListIndex } from "./0007_subscriber_list_index";
 import { testOrders } from "./0008_test_orders";
 import { sharedBetweenWorkers } from "./0009_shared_between_workers";
 import { pageVersion } from "./0010_page_version";
+import { waitingRoom } from "./0011_waiting_room";
 import { earlyAccessAndLimits } from "./0012_early_access_and_limits";
 
 /**
@@ -26,5 +27,6 @@ export const migrations: Record<string, Migration> = {
   "0008_test_orders": testOrders,
   "0009_shared_between_workers": sharedBetweenWorkers,
   "0010_page_version": pageVersion,
+  "0011_waiting_room": waitingRoom,
   "0012_early_access_and_limits": earlyAccessAndLimits,
 };

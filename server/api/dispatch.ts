@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { getAppContext } from "../boot";
 import { NotFound } from "../errors";
 import { shopperContext } from "../http/early-access";
+import { refuseWithoutPass } from "../http/waiting-room-gate";
 import { jsonError, methodNotAllowed, parseJsonBody, toErrorResponse } from "../http/rest";
 import { enforceGuard, weakestGuard } from "./guards";
 import type { ApiRoute } from "./route";
@@ -44,6 +45,8 @@ async function answer(
     const user = await enforceGuard(route.guard, ctx, request);
     const off = route.unavailable?.(ctx);
     if (off) throw new NotFound(off);
+    const refused = route.needsPass ? await refuseWithoutPass(ctx, request) : null;
+    if (refused) return refused;
     const input = route.input ? await parseJsonBody(request, route.input) : undefined;
     const result = await route.handle({ request, params, context, ctx, input: input as never, user });
     if (result instanceof Response) return result;

@@ -35,6 +35,8 @@ export interface ApiRoute {
   unavailable?: (ctx: AppContext) => string | null;
   status?: number;
   headers?: HeadersInit;
+  /** A purchase: in the waiting room's window it needs a pass, else 429 (decision 0019). */
+  needsPass?: boolean;
   handle: (args: RouteArgs<never, Guard>) => unknown;
 }
 
@@ -47,6 +49,7 @@ export function route<G extends Guard, S extends ZodType | undefined = undefined
   unavailable?: (ctx: AppContext) => string | null;
   status?: number;
   headers?: HeadersInit;
+  needsPass?: boolean;
   handle: (args: RouteArgs<S extends ZodType ? z.output<S> : undefined, G>) => unknown;
 }): ApiRoute {
   return spec as unknown as ApiRoute;

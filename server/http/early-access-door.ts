@@ -34,8 +34,7 @@ export async function earlyAccessAction({ request, params }: ActionFunctionArgs)
     const { pass } = await claimEarlyAccessLink(ctx, token, passOf(request.headers.get("Cookie")));
     const headers = new Headers(EARLY_ACCESS_PAGE_HEADERS);
     if (pass) headers.append("Set-Cookie", passCookie(ctx.config, request, pass));
-    // Issue 12 part 1 (the waiting room) belongs here too: a claimed link also gets this browser
-    // a waiting-room pass, so early access is not sent to the back of the queue at T-0.
+    // The pass also lets this browser past the waiting room for its drop (earlyAccessSkipsLine).
     return redirect("/store", { headers });
   } catch (error) {
     if (!(error instanceof Conflict)) throw error;

@@ -227,3 +227,15 @@ export function withEarlyAccessLink<C extends { htmlContent: string }>(campaign:
   if (url === undefined) return campaign;
   return { ...campaign, htmlContent: campaign.htmlContent.replaceAll(EARLY_ACCESS_TAG, escapeHtml(url)) };
 }
+
+/**
+ * Whether an early-access pass lets its browser past the waiting room for the drop at `dropAt`:
+ * claimed (links open only within earlyMinutes of a release) for this drop, not a past one, and not
+ * revoked. Early access is the point of the link; sending its holder to the back of the line at
+ * T-0 would undo it.
+ */
+export async function earlyAccessSkipsLine(ctx: AppContext, pass: string | null, dropAt: number): Promise<boolean> {
+  const openedAt = await passOpenedAt(ctx, pass);
+  if (openedAt === null) return false;
+  return openedAt >= dropAt - (await getEarlyMinutes(ctx)) * 60_000;
+}

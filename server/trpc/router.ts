@@ -4,6 +4,7 @@ import { adminOrdersRouter } from "./admin-orders";
 import { adminProductsRouter } from "./admin-products";
 import { adminSettingsRouter } from "./admin-settings";
 import { adminSubscribersRouter } from "./admin-subscribers";
+import { adminWaitingRoomRouter } from "./admin-waiting-room";
 import { adminProcedure, publicProcedure, router } from "./init";
 
 /** Each feature adds its own sub-router, over the same services the REST doors call. */
@@ -18,6 +19,7 @@ export const appRouter = router({
     subscribers: adminSubscribersRouter,
     settings: adminSettingsRouter,
     earlyAccess: adminEarlyAccessRouter,
+    waitingRoom: adminWaitingRoomRouter,
   }),
 });
 

@@ -13,7 +13,7 @@ for (const mode of MODES) {
       await expectVisible(page.getByText("Login successful").first());
       await expectVisible(page.getByText(`Welcome back, ${ADMIN.username}!`).first());
       const tabs = page.getByRole("navigation", { name: "Admin sections" });
-      for (const tab of ["Subscribers", "Email", "Products", "Orders", "App Settings", "Account"]) {
+      for (const tab of ["Subscribers", "Email", "Products", "Orders", "Drop", "App Settings", "Account"]) {
         await expectVisible(tabs.getByRole("link", { name: tab, exact: true }));
       }
       await tabs.getByRole("link", { name: "Orders", exact: true }).click();

@@ -7,7 +7,18 @@ import fs from "node:fs";
 import path from "node:path";
 import { format } from "date-fns";
 import { formatInTimeZone } from "date-fns-tz";
-import { ADMIN, type Credentials, describe, expectSettled, expectVisible, newPage, type PageOptions, signIn, test } from "./browser";
+import {
+  ADMIN,
+  type Credentials,
+  describe,
+  expectSettled,
+  expectVisible,
+  newPage,
+  noteStoreWrite,
+  type PageOptions,
+  signIn,
+  test,
+} from "./browser";
 import { createAdmin } from "./support/data";
 
 const NEW_YORK = "America/New_York";
@@ -98,6 +109,8 @@ describe("admin app settings with JavaScript", () => {
     } finally {
       const restored = await context.request.post("/api/admin/settings", { data: { key: "countdown_date", value: previous.value } });
       assert.equal(restored.status(), 200, await restored.text());
+      // A countdown near now opens the waiting room (decision 0019); the store's one-second view of it must catch up.
+      noteStoreWrite();
     }
   });
 
@@ -153,6 +166,8 @@ describe("admin app settings without JavaScript", () => {
     } finally {
       const restored = await context.request.post("/api/admin/settings", { data: { key: "countdown_date", value: previous.value } });
       assert.equal(restored.status(), 200, await restored.text());
+      // A countdown near now opens the waiting room (decision 0019); the store's one-second view of it must catch up.
+      noteStoreWrite();
     }
   });
 });

@@ -35,6 +35,7 @@ export const cartRoutes = [
     path: "/api/cart",
     guard: "public",
     input: addToCartSchema,
+    needsPass: true,
     handle: async ({ request, input, ctx }) => {
       refuseFilledHoneypot(input[BOT_FIELD]);
       const session = await ensureCartSession(ctx, request);

@@ -53,6 +53,7 @@ export const checkoutRoutes = [
     method: "POST",
     path: "/api/process-order",
     guard: "public",
+    needsPass: true,
     input: processOrderSchema,
     handle: async ({ request, input, context, ctx }) => {
       refuseFilledHoneypot(input[BOT_FIELD]);

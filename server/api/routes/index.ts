@@ -10,6 +10,7 @@ import { publicFormRoutes } from "./public-forms";
 import { publicSettingsRoutes } from "./public-settings";
 import { sessionRoutes } from "./session";
 import { trpcRoutes } from "./trpc";
+import { waitingRoomRoutes } from "./waiting-room";
 import { webhookRoutes } from "./webhooks";
 import type { ApiRoute } from "../route";
 
@@ -27,5 +28,6 @@ export const apiRoutes: ApiRoute[] = [
   ...adminSettingsRoutes,
   ...adminSubscriberRoutes,
   ...adminEarlyAccessRoutes,
+  ...waitingRoomRoutes,
   ...trpcRoutes,
 ];

@@ -1,0 +1,58 @@
+import { waitingRoomPatchSchema } from "../../contracts/waiting-room";
+import { clientIpOf } from "../../http/client-ip";
+import { PRIVATE_NO_STORE, placeCookiesOf, placeSetCookies } from "../../http/waiting-room-door";
+import { joinLine, lineStatus } from "../../services/waiting-room";
+import { updateWaitingRoom, waitingRoomAdmin } from "../../services/waiting-room-admin";
+import { route } from "../route";
+
+function answer(body: unknown, status: number, cookies: string[]): Response {
+  const headers = new Headers({ "Cache-Control": PRIVATE_NO_STORE });
+  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
+  return Response.json(body, { status, headers });
+}
+
+export const waitingRoomRoutes = [
+  /**
+   * POST /api/waiting-room joins the line (201), or returns this browser's place (200):
+   * `{ state, position, ahead, etaSeconds, admittedUntil }`. 429 past the per-address limit.
+   */
+  route({
+    method: "POST",
+    path: "/api/waiting-room",
+    guard: "public",
+    handle: async ({ request, context, ctx }) => {
+      const result = await joinLine(ctx, { ...placeCookiesOf(request), address: clientIpOf(context) });
+      return answer(result.status, result.joined ? 201 : 200, placeSetCookies(ctx, request, result, result.joined));
+    },
+  }),
+
+  /** GET /api/waiting-room: where this browser's place stands; the pass cookie comes with "admitted". Cheap to poll. */
+  route({
+    method: "GET",
+    path: "/api/waiting-room",
+    guard: "public",
+    handle: async ({ request, ctx }) => {
+      const result = await lineStatus(ctx, placeCookiesOf(request));
+      return answer(result.status, 200, placeSetCookies(ctx, request, result, false));
+    },
+  }),
+
+  /** GET /api/admin/waiting-room: the settings and the live line. */
+  route({
+    method: "GET",
+    path: "/api/admin/waiting-room",
+    guard: "admin",
+    headers: { "Cache-Control": "no-store" },
+    handle: ({ ctx }) => waitingRoomAdmin(ctx),
+  }),
+
+  /** PATCH /api/admin/waiting-room: any settings, `paused`, `ended`; answers as GET does. */
+  route({
+    method: "PATCH",
+    path: "/api/admin/waiting-room",
+    guard: "admin",
+    input: waitingRoomPatchSchema,
+    headers: { "Cache-Control": "no-store" },
+    handle: ({ ctx, input }) => updateWaitingRoom(ctx, input),
+  }),
+];

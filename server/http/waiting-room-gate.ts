@@ -1,0 +1,134 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { getAppContext } from "../boot";
+import { WAITING_ROOM_MESSAGES, WAITING_ROOM_URL } from "../contracts/waiting-room";
+import type { AppContext } from "../context";
+import { earlyAccessSkipsLine } from "../services/early-access";
+import { readPass as readEarlyAccessPass } from "../services/early-access-pass";
+import { renewedPass, retryAfterSeconds, validPass } from "../services/waiting-room";
+import { cachedRoom, freshCachedRoom, isGated, phaseOf, type Room } from "../services/waiting-room-state";
+import { passOf as earlyAccessPassOf } from "./early-access";
+import { isTemplateRender } from "./page-template";
+import { PASS_COOKIE, cookieValue, secureForNode, serializeCookie } from "./waiting-room-cookies";
+
+/**
+ * The waiting room's gate (decision 0019). In the window, /store, /store/{id}, /cart and /checkout
+ * need a pass: a page without one is a 303 to /waiting-room, a purchase (a form post, POST
+ * /api/cart, POST /api/process-order) a 429. It runs ahead of the page cache on every such request,
+ * so it is cheap: the room is read at most once a second per process and the pass is an HMAC,
+ * checked without the database. Neither answer is cacheable, and the gate never writes a pass
+ * into a page: it only renews one on /checkout, which is never cached.
+ */
+
+const GATED = /^\/(?:store(?:\/\d+)?|cart|checkout)\/?$/;
+// Paying takes a while: a pass presented in checkout is renewed rather than run out mid-payment.
+const RENEWS = /^\/(?:checkout(?:\/|\.data|$)|api\/process-order\/?$)/;
+
+const BUSY_BODY = JSON.stringify({ message: WAITING_ROOM_MESSAGES.busy, waitingRoomUrl: WAITING_ROOM_URL });
+
+function busyHtml(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Please join the line</title></head><body style="font-family:system-ui,sans-serif;background:#000;color:#fff;padding:2rem"><h1>${WAITING_ROOM_MESSAGES.busy}</h1><p><a style="color:#fff" href="${WAITING_ROOM_URL}">Join the line</a></p></body></html>`;
+}
+
+/** The 429 a purchase without a pass gets: JSON for scripts, a small page for a form posted without JavaScript. */
+export function busyResponse(room: Room, acceptsHtml: boolean): Response {
+  const headers = { "Retry-After": String(retryAfterSeconds(room)), "Cache-Control": "no-store" };
+  if (acceptsHtml) return new Response(busyHtml(), { status: 429, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
+  return new Response(BUSY_BODY, { status: 429, headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
+}
+
+const wantsHtml = (accept: string | null | undefined) => /text\/html/.test(accept ?? "");
+
+function decide(ctx: AppContext, room: Room, req: IncomingMessage, res: ServerResponse, pathname: string): boolean | Promise<boolean> {
+  if (!isGated(phaseOf(room, ctx.clock.now().getTime()))) return false;
+  const pass = validPass(ctx, room, cookieValue(req.headers.cookie, PASS_COOKIE));
+  if (pass) {
+    if (RENEWS.test(pathname)) {
+      const renewed = renewedPass(ctx, room, pass);
+      const seconds = (renewed.expiresAt - ctx.clock.now().getTime()) / 1000;
+      res.appendHeader("Set-Cookie", serializeCookie(PASS_COOKIE, renewed.token, seconds, secureForNode(ctx.config, req)));
+    }
+    return false;
+  }
+  if (!GATED.test(pathname)) return false;
+  // A signed early-access pass (few browsers) is checked in the database; anyone else is refused at once.
+  const early = earlyAccessPassOf(req.headers.cookie);
+  if (early && readEarlyAccessPass(ctx.config.sessionSecret, early)) {
+    return earlyAccessSkipsLine(ctx, early, room.dropAt).then((skips) => skips || refuse(room, req, res));
+  }
+  return refuse(room, req, res);
+}
+
+function refuse(room: Room, req: IncomingMessage, res: ServerResponse): true {
+  if (req.method === "GET" || req.method === "HEAD") {
+    res.writeHead(303, { Location: WAITING_ROOM_URL, "Cache-Control": "no-store", "Content-Length": "0" });
+    res.end();
+    return true;
+  }
+  const html = wantsHtml(req.headers.accept);
+  const body = html ? busyHtml() : BUSY_BODY;
+  res.writeHead(429, {
+    "Retry-After": String(retryAfterSeconds(room)),
+    "Cache-Control": "no-store",
+    "Content-Type": html ? "text/html; charset=utf-8" : "application/json; charset=utf-8",
+    "Content-Length": String(Buffer.byteLength(body)),
+  });
+  res.end(body);
+  return true;
+}
+
+/**
+ * The gate as server.js mounts it: `(req, res) => handled`, a boolean at once when this process
+ * read the room within the last second (nearly always), else a promise of one.
+ */
+export function waitingRoomGate(getContext: () => Promise<AppContext> = getAppContext) {
+  let ctx: AppContext | null = null;
+  return (req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const pathname = q === -1 ? url : url.slice(0, q);
+    if (!GATED.test(pathname) && !RENEWS.test(pathname)) return false;
+    const room = ctx ? freshCachedRoom(ctx) : null;
+    if (ctx && room) return decide(ctx, room, req, res, pathname);
+    return (async () => {
+      ctx ??= await getContext();
+      return decide(ctx, await cachedRoom(ctx), req, res, pathname);
+    })();
+  };
+}
+
+/** Whether this Fetch request may go on: outside the window, a template render, or a valid pass. */
+async function mayPass(ctx: AppContext, request: Request): Promise<{ ok: true } | { ok: false; room: Room }> {
+  if (isTemplateRender(request)) return { ok: true };
+  const room = await cachedRoom(ctx);
+  if (!isGated(phaseOf(room, ctx.clock.now().getTime()))) return { ok: true };
+  const cookies = request.headers.get("Cookie");
+  if (validPass(ctx, room, cookieValue(cookies, PASS_COOKIE))) return { ok: true };
+  if (await earlyAccessSkipsLine(ctx, earlyAccessPassOf(cookies), room.dropAt)) return { ok: true };
+  return { ok: false, room };
+}
+
+/**
+ * For the loaders of /store, /store/{id}, /cart and /checkout: the same gate for `.data` requests
+ * and the dev server, which the node gate does not see. The page cache's own render for nobody
+ * passes (it carries no visitor; the gate in front of the cache judges the visitor).
+ */
+export async function requirePassForPage(request: Request): Promise<void> {
+  const ctx = await getAppContext();
+  if ((await mayPass(ctx, request)).ok) return;
+  throw new Response(null, { status: 303, headers: { Location: WAITING_ROOM_URL, "Cache-Control": "no-store" } });
+}
+
+/** For the actions of the bag and checkout forms: a purchase without a pass is a 429. */
+export async function requirePassForPurchase(request: Request): Promise<void> {
+  const ctx = await getAppContext();
+  const verdict = await mayPass(ctx, request);
+  if (verdict.ok) return;
+  const isDocument = !new URL(request.url).pathname.endsWith(".data");
+  throw busyResponse(verdict.room, isDocument && wantsHtml(request.headers.get("Accept")));
+}
+
+/** For the API table's POST /api/cart and POST /api/process-order: the 429 to answer, or null to go on. */
+export async function refuseWithoutPass(ctx: AppContext, request: Request): Promise<Response | null> {
+  const verdict = await mayPass(ctx, request);
+  return verdict.ok ? null : busyResponse(verdict.room, false);
+}
