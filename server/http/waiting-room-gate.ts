@@ -51,9 +51,10 @@ function decide(ctx: AppContext, room: Room, req: IncomingMessage, res: ServerRe
   }
   if (!GATED.test(pathname)) return false;
   // A signed early-access pass (few browsers) is checked in the database; anyone else is refused at once.
+  // "Handled" is the answer: a pass that skips the line is not handled here (false), it goes on.
   const early = earlyAccessPassOf(req.headers.cookie);
   if (early && readEarlyAccessPass(ctx.config.sessionSecret, early)) {
-    return earlyAccessSkipsLine(ctx, early, room.dropAt).then((skips) => skips || refuse(room, req, res));
+    return earlyAccessSkipsLine(ctx, early, room.dropAt).then((skips) => (skips ? false : refuse(room, req, res)));
   }
   return refuse(room, req, res);
 }
