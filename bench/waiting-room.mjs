@@ -3,6 +3,7 @@
 // through the API with the pass. Reports how long the line took (wait p50/p99 from T-0 to the
 // poll that said "admitted") and how the pages felt to the admitted (p99 of /store, /store/:id,
 // /checkout), which the waiting room exists to keep low: at most 0.5 s.
+import os from "node:os";
 import { parseArgs } from "node:util";
 import { cookiesOf, createClient, jsonOf, textOf } from "./http-client.mjs";
 import { appendSection, machine, PERF_LOG } from "./perf-log.mjs";
@@ -17,6 +18,7 @@ const KNOBS = {
   "poll-seconds": { env: "BENCH_POLL_SECONDS", default: 5, help: "how often a waiting visitor asks (the page's own interval)" },
   sockets: { env: "BENCH_SOCKETS", default: 128, help: "connections the crowd shares" },
   seconds: { env: "BENCH_SECONDS", default: 300, help: "the whole run stops after this long" },
+  workers: { env: "BENCH_WORKERS", default: os.availableParallelism(), help: "store workers (scripts/start.mjs); 1 = one process" },
 };
 const PAGES = ["GET /store", "GET /store/:id", "GET /checkout"];
 const STEPS = [...PAGES, "POST /api/cart", "POST /api/process-order", "POST /api/local-payments/confirm"];
@@ -205,7 +207,7 @@ async function crowd(store, options, productId, admin) {
 function format({ startedAt, machine: m, options, result: r, sold }) {
   const stamp = startedAt.toISOString().slice(0, 16).replace("T", " ");
   const lines = [`## ${stamp} UTC · waiting-room rush · ${m.cores} cores (${m.cpu}) · Node ${m.node}`, ""];
-  lines.push(`Load average (1 min): ${fixed(m.load, 2)} before.${options.note ? ` ${options.note}` : ""}`, "");
+  lines.push(`Load average (1 min): ${fixed(m.load, 2)} before; ${options.workers} store worker(s).${options.note ? ` ${options.note}` : ""}`, "");
   lines.push(
     `**Waiting room**: ${options.visitors} visitors joined before T-0 (in ${fixed(r.joinSeconds, 1)} s), ${options.units} units, ` +
       `admission ${options["admit-per-minute"]}/min, polling every ${options["poll-seconds"]} s: ` +
@@ -235,8 +237,8 @@ export async function main(argv = process.argv.slice(2)) {
   }
   const startedAt = new Date();
   const before = machine();
-  console.log(`${before.cores} cores, load ${before.load.toFixed(2)}; starting the built store…`);
-  const store = await startStore();
+  console.log(`${before.cores} cores, load ${before.load.toFixed(2)}; starting the built store (${options.workers} workers)…`);
+  const store = await startStore({ workers: options.workers });
   try {
     const client = createClient(store.base, { sockets: 2 });
     const productId = await createDropProduct(client, store.admin, options.units);
