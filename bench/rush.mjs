@@ -17,7 +17,8 @@ export const STEPS = [
 
 class SoldOut extends Error {}
 
-function cookieJar() {
+/** A browser's cookies between requests (a cleared or expired one is dropped). */
+export function cookieJar() {
   const cookies = new Map();
   return {
     take(response) {

@@ -7,7 +7,7 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import { cookiesOf, createClient, jsonOf, textOf } from "./http-client.mjs";
 import { appendSection, machine, PERF_LOG } from "./perf-log.mjs";
-import { soldInDatabase } from "./rush.mjs";
+import { cookieJar, soldInDatabase } from "./rush.mjs";
 import { percentile } from "./stats.mjs";
 import { assertBuilt, createDropProduct, startStore } from "./store-server.mjs";
 
@@ -43,21 +43,6 @@ function readOptions(argv) {
   options.log = !values["no-log"];
   options.note = typeof values.note === "string" ? values.note : (process.env.BENCH_NOTE ?? "");
   return options;
-}
-
-function jar() {
-  const cookies = new Map();
-  return {
-    take(response) {
-      for (const line of response.headers["set-cookie"] ?? []) {
-        const [pair] = line.split(";");
-        const at = pair.indexOf("=");
-        if (/max-age=0\b/i.test(line)) cookies.delete(pair.slice(0, at));
-        else cookies.set(pair.slice(0, at), pair.slice(at + 1));
-      }
-    },
-    header: () => [...cookies].map(([name, value]) => `${name}=${value}`).join("; "),
-  };
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -106,7 +91,7 @@ async function crowd(store, options, productId, admin) {
   if (refused.status === 429) outcome.refusedWithoutPass++;
 
   const joinStart = performance.now();
-  const visitors = Array.from({ length: options.visitors }, () => ({ jar: jar(), admittedAt: null }));
+  const visitors = Array.from({ length: options.visitors }, () => ({ jar: cookieJar(), admittedAt: null }));
   let nextJoin = 0;
   await Promise.all(
     Array.from({ length: Math.min(64, options.visitors) }, async () => {
@@ -207,7 +192,10 @@ async function crowd(store, options, productId, admin) {
 function format({ startedAt, machine: m, options, result: r, sold }) {
   const stamp = startedAt.toISOString().slice(0, 16).replace("T", " ");
   const lines = [`## ${stamp} UTC · waiting-room rush · ${m.cores} cores (${m.cpu}) · Node ${m.node}`, ""];
-  lines.push(`Load average (1 min): ${fixed(m.load, 2)} before; ${options.workers} store worker(s).${options.note ? ` ${options.note}` : ""}`, "");
+  lines.push(
+    `Load average (1 min): ${fixed(m.load, 2)} before; ${options.workers} store worker(s).${options.note ? ` ${options.note}` : ""}`,
+    "",
+  );
   lines.push(
     `**Waiting room**: ${options.visitors} visitors joined before T-0 (in ${fixed(r.joinSeconds, 1)} s), ${options.units} units, ` +
       `admission ${options["admit-per-minute"]}/min, polling every ${options["poll-seconds"]} s: ` +

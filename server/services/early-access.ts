@@ -91,14 +91,7 @@ export async function campaignLinks(
   return new Map(rows.map((row) => [row.subscriberId!, earlyAccessUrl(ctx, origin, row.id)]));
 }
 
-function toView(row: {
-  id: number;
-  email: string;
-  campaignId: number | null;
-  createdAt: string;
-  openedAt: string | null;
-  revokedAt: string | null;
-}): EarlyAccessLinkView {
+function toView(row: Omit<EarlyAccessLinkView, "status">): EarlyAccessLinkView {
   return { ...row, status: row.revokedAt ? "revoked" : row.openedAt ? "used" : "unused" };
 }
 

@@ -1,6 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { http, passthrough } from "msw";
@@ -11,71 +9,26 @@ import { systemClock, type AppContext } from "../../server/context";
 import { linkToken } from "../../server/services/early-access-pass";
 import { claimEarlyAccessLink } from "../../server/services/early-access";
 import { mockServer } from "../mocks/server";
+import { startBuiltStore, type BuiltStore } from "../setup/built-store";
 
 // Decision 0020 and 0014: the built store's shared page cache, read at the same time by a browser
 // with an early-access pass and by shoppers without one. The restricted product must reach the
 // first only, and never through the cache.
-const root = path.resolve(import.meta.dirname, "../..");
 const SECRET = "early-access-cache-test-secret";
 const NAME = "Secret Cache Parka";
-let server: ChildProcess;
+let store: BuiltStore;
 let base = "";
 let dataDir = "";
 let db: Db;
 let productId = 0;
 let pass = "";
 
-const newest = (dir: string): number =>
-  fs.readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
-    const full = path.join(dir, entry.name);
-    return Math.max(latest, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
-  }, 0);
-
-function ensureBuild() {
-  const built = path.join(root, "build/server/index.js");
-  const sources = Math.max(...["app", "server", "db"].map((dir) => newest(path.join(root, dir))));
-  if (fs.existsSync(built) && fs.statSync(built).mtimeMs > sources) return;
-  const result = spawnSync("npx", ["remix", "vite:build"], { cwd: root, stdio: "ignore", timeout: 170_000 });
-  if (result.status !== 0) throw new Error("The build failed.");
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-
 beforeAll(async () => {
-  ensureBuild();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "early-cache-"));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
+  // One process, so that the cache under test is the one answering every request.
+  store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "1", SESSION_SECRET: SECRET } });
+  base = store.baseUrl;
   mockServer.use(http.all(`${base}/*`, () => passthrough()));
-  server = spawn(process.execPath, [path.join(root, "server.js")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      SESSION_SECRET: SECRET,
-      VITEST: "",
-    },
-    stdio: "ignore",
-  });
-  for (
-    let i = 0;
-    i < 120 &&
-    !(await fetch(`${base}/healthz`)
-      .then((r) => r.ok)
-      .catch(() => false));
-    i++
-  ) {
-    await new Promise((r) => setTimeout(r, 250));
-  }
   // The store has migrated and seeded its database: add the drop and one claimed link to it.
   const config = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: SECRET, NODE_ENV: "test" });
   db = openDatabase(config.databaseFile);
@@ -102,9 +55,9 @@ beforeAll(async () => {
     .returning("id")
     .executeTakeFirstOrThrow();
   pass = (await claimEarlyAccessLink(ctx, linkToken(SECRET, linkId), null)).pass!;
-}, 200_000);
+}, 320_000);
 afterAll(async () => {
-  server?.kill();
+  await store?.stop();
   await db?.destroy();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

@@ -1,6 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -8,59 +6,23 @@ import Database from "better-sqlite3";
 import { http, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { mockServer } from "../mocks/server";
+import { startBuiltStore, type BuiltStore } from "../setup/built-store";
 
 // The built store, spawned as `npm start` runs it, read over real HTTP by several shoppers at once.
-const root = path.resolve(import.meta.dirname, "../..");
-let server: ChildProcess;
+let store: BuiltStore;
 let base = "";
 let dataDir = "";
 
-const newest = (dir: string): number =>
-  fs.readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
-    const full = path.join(dir, entry.name);
-    return Math.max(latest, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
-  }, 0);
-
-function ensureBuild() {
-  const built = path.join(root, "build/server/index.js");
-  const sources = Math.max(...["app", "server", "db"].map((dir) => newest(path.join(root, dir))));
-  if (fs.existsSync(built) && fs.statSync(built).mtimeMs > sources) return;
-  const result = spawnSync("npx", ["remix", "vite:build"], { cwd: root, stdio: "ignore", timeout: 170_000 });
-  if (result.status !== 0) throw new Error("The build failed.");
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-
 beforeAll(async () => {
-  ensureBuild();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "page-cache-"));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
+  // One process, so that the cache under test is the one answering every request.
+  store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "1" } });
+  base = store.baseUrl;
   // The store on loopback is real HTTP, not a vendor to mock.
   mockServer.use(http.all(`${base}/*`, () => passthrough()));
-  server = spawn(process.execPath, [path.join(root, "server.js")], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, VITEST: "" },
-    stdio: "ignore",
-  });
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("The store did not start.");
-}, 200_000);
-afterAll(() => {
-  server?.kill();
+}, 320_000);
+afterAll(async () => {
+  await store?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 beforeEach(() => {
