@@ -132,17 +132,26 @@ function sessionSecretFor(env: NodeJS.ProcessEnv, dataDir: string): string {
   }
 }
 
+/**
+ * Where the data lives, read alone: maintenance commands (`npm run db:backup`) need the file
+ * without the rest of the configuration's checks and side effects (payments, a new secret file).
+ */
+export function dataLocation(env: NodeJS.ProcessEnv = process.env): { dataDir: string; databaseFile: string } {
+  const dataDir = path.resolve(env.DATA_DIR || "./data");
+  return { dataDir, databaseFile: databaseFileFrom(env.DATABASE_URL, dataDir) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // First, so a refused configuration leaves nothing behind (no data folder, no secret file).
   const payments = paymentsFrom(env);
-  const dataDir = path.resolve(env.DATA_DIR || "./data");
+  const { dataDir, databaseFile } = dataLocation(env);
   const username = env.ADMIN_USERNAME || DEFAULT_ADMIN.username;
   const password = env.ADMIN_PASSWORD || DEFAULT_ADMIN.password;
   return {
     production: env.NODE_ENV === "production",
     port: Number(env.PORT) || 3000,
     dataDir,
-    databaseFile: databaseFileFrom(env.DATABASE_URL, dataDir),
+    databaseFile,
     uploadsDir: path.join(dataDir, "uploads"),
     sessionSecret: sessionSecretFor(env, dataDir),
     seedOnEmpty: flag(env.SEED_ON_EMPTY, true),

@@ -1,0 +1,56 @@
+/**
+ * `npm run db:backup [-- --to <file>]`: an online copy of the store's SQLite file, safe while
+ * `npm start` serves (every worker may go on writing). Default target:
+ * `backups/store-YYYYMMDDTHHMMSSZ.db` beside the data directory. Never overwrites a file.
+ */
+import { parseArgs } from "node:util";
+import { BackupError, backupDatabase, defaultBackupFile } from "../db/backup";
+import { dataLocation } from "../server/config";
+
+try {
+  process.loadEnvFile();
+} catch {
+  // No .env: the environment alone decides.
+}
+
+function fail(message: string): never {
+  console.error(`No backup made: ${message}`);
+  process.exit(1);
+}
+
+let to: string | undefined;
+try {
+  ({ to } = parseArgs({ options: { to: { type: "string" } } }).values);
+} catch (error) {
+  fail(`${(error as Error).message}. Usage: npm run db:backup [-- --to <file>]`);
+}
+
+// Checked before dataLocation(), which refuses such a URL with a message meant for `npm start`.
+if (/^postgres(ql)?:/i.test(process.env.DATABASE_URL?.trim() ?? "")) {
+  fail(
+    "DATABASE_URL is a PostgreSQL URL, which the store does not support yet, and this command backs up SQLite only. " +
+      'Back up PostgreSQL with its own tool: pg_dump --format=custom --file=store.dump "$DATABASE_URL" (restore with pg_restore).',
+  );
+}
+
+const { dataDir, databaseFile } = (() => {
+  try {
+    return dataLocation();
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+})();
+if (databaseFile === ":memory:") fail("DATABASE_URL names an in-memory database: there is no file to back up.");
+
+try {
+  const { file, bytes } = await backupDatabase(databaseFile, to ?? defaultBackupFile(dataDir, new Date()));
+  console.log(`Backed up ${databaseFile}\n       to ${file} (${formatBytes(bytes)}, ${bytes} bytes).`);
+} catch (error) {
+  if (error instanceof BackupError) fail(error.message);
+  throw error;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
