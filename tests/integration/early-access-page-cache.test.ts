@@ -25,10 +25,11 @@ let pass = "";
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "early-cache-"));
+  // The store on loopback is real HTTP, not a vendor to mock (its port is known once it listens).
+  mockServer.use(http.all(/^http:\/\/127\.0\.0\.1:\d+\//, () => passthrough()));
   // One process, so that the cache under test is the one answering every request.
   store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "1", SESSION_SECRET: SECRET } });
   base = store.baseUrl;
-  mockServer.use(http.all(`${base}/*`, () => passthrough()));
   // The store has migrated and seeded its database: add the drop and one claimed link to it.
   const config = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: SECRET, NODE_ENV: "test" });
   db = openDatabase(config.databaseFile);
@@ -61,9 +62,7 @@ afterAll(async () => {
   await db?.destroy();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-beforeEach(() => {
-  mockServer.use(http.all(`${base}/*`, () => passthrough()));
-});
+beforeEach(() => {});
 
 async function read(page: string, cookie: string | null) {
   const response = await fetch(base + page, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });

@@ -15,11 +15,11 @@ let dataDir = "";
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "page-cache-"));
+  // The store on loopback is real HTTP, not a vendor to mock (its port is known once it listens).
+  mockServer.use(http.all(/^http:\/\/127\.0\.0\.1:\d+\//, () => passthrough()));
   // One process, so that the cache under test is the one answering every request.
   store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "1" } });
   base = store.baseUrl;
-  // The store on loopback is real HTTP, not a vendor to mock.
-  mockServer.use(http.all(`${base}/*`, () => passthrough()));
 }, 320_000);
 afterAll(async () => {
   await store?.stop();
