@@ -42,3 +42,13 @@ export function storeWallClockToUtc(date: string, time: string): Date | null {
 export function utcToStoreWallClock(instant: string | Date): { date: string; time: string } {
   return { date: formatInTimeZone(instant, STORE_TIME_ZONE, "yyyy-MM-dd"), time: formatInTimeZone(instant, STORE_TIME_ZONE, "HH:mm") };
 }
+
+/**
+ * An instant shown on the store's wall clock ("—" for none; unreadable text as it is), so a
+ * server render and the browser agree to the minute and nothing shifts on hydration.
+ */
+export function formatStoreTime(instant: string | number | null | undefined, pattern: string): string {
+  if (instant === null || instant === undefined || instant === "") return "—";
+  const date = new Date(instant);
+  return Number.isNaN(date.getTime()) ? String(instant) : formatInTimeZone(date, STORE_TIME_ZONE, pattern);
+}

@@ -1,8 +1,7 @@
 import type { inferRouterOutputs } from "@trpc/server";
-import { formatInTimeZone } from "date-fns-tz";
 import type { AppRouter } from "../../../../server/trpc/router";
 import type { Address } from "../../../../server/contracts/checkout-form";
-import { STORE_TIME_ZONE } from "../../../../server/contracts/store-time";
+import { formatStoreTime } from "../../../../server/contracts/store-time";
 
 type Outputs = inferRouterOutputs<AppRouter>["admin"]["orders"];
 export type AdminOrder = Outputs["list"]["orders"][number];
@@ -15,11 +14,7 @@ export const DATE = "MMM dd, yyyy";
 /** Spec §9: refund history dates. */
 export const DATE_TIME = "MMM dd, yyyy HH:mm";
 
-export function formatDate(iso: string | null | undefined, pattern: string = DATE): string {
-  if (!iso) return "—";
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : formatInTimeZone(date, STORE_TIME_ZONE, pattern);
-}
+export const formatDate = (iso: string | null | undefined, pattern: string = DATE): string => formatStoreTime(iso, pattern);
 
 /** Spec §3: the shipping address is JSON text; anything unreadable is shown as it is stored. */
 export function parseAddress(text: string): Address | null {

@@ -1,12 +1,5 @@
-import { formatInTimeZone } from "date-fns-tz";
-import { STORE_TIME_ZONE } from "../../../../server/contracts/store-time";
-
 // Admin times are shown in the store's zone, so the server render and the browser agree.
-export function formatEastern(iso: string | number | null | undefined, pattern: string): string {
-  if (iso === null || iso === undefined) return "—";
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? String(iso) : formatInTimeZone(date, STORE_TIME_ZONE, pattern);
-}
+export { formatStoreTime as formatEastern } from "../../../../server/contracts/store-time";
 
 export const count = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 
