@@ -3,19 +3,20 @@
 // migration creates, columns, unique, partial) and foreign keys (with their ON DELETE), and the
 // few behaviours the rewrites in dialect.ts exist for. Only the migrations made portable so far
 // are compared (issue 13 moves PORTABLE_UP_TO forward one migration at a time).
-import { Migrator, sql, type Kysely } from "kysely";
+import { Migrator, NO_MIGRATIONS, sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeOnPostgres, usePostgresDatabase } from "../../tests/setup/postgres-db";
 import { openDatabase, type Db } from "../client";
 import { migrations } from "./index";
 
 /** The last migration that runs on PostgreSQL; the ones after it are still SQLite-only. */
-const PORTABLE_UP_TO = "0001_init";
+const PORTABLE_UP_TO = "0012_early_access_and_limits";
 
 interface Schema {
   columns: string[];
   indexes: string[];
   foreignKeys: string[];
+  triggers: string[];
 }
 
 // Declared types by engine, to one name. PostgreSQL's "real" is a 4-byte float and must not appear.
@@ -33,7 +34,12 @@ function typeOf(types: Record<string, string>, declared: string) {
 async function sqliteSchema(db: Kysely<any>): Promise<Schema> {
   const tables = await sql<{ name: string }>`
     SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%'`.execute(db);
-  const schema: Schema = { columns: [], indexes: [], foreignKeys: [] };
+  const schema: Schema = { columns: [], indexes: [], foreignKeys: [], triggers: [] };
+  const triggers = await sql<{
+    name: string;
+    table: string;
+  }>`SELECT name, tbl_name AS "table" FROM sqlite_master WHERE type = 'trigger'`.execute(db);
+  schema.triggers = triggers.rows.map((t) => `${t.table} ${t.name}`);
   for (const { name: table } of tables.rows) {
     const columns = await sql<{ name: string; type: string; notnull: number; pk: number; dfltValue: string | null }>`
       SELECT name, type, "notnull", pk, dflt_value FROM pragma_table_info(${table})`.execute(db);
@@ -65,7 +71,12 @@ async function sqliteSchema(db: Kysely<any>): Promise<Schema> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the raw schema, not the store's tables
 async function postgresSchema(db: Kysely<any>): Promise<Schema> {
-  const schema: Schema = { columns: [], indexes: [], foreignKeys: [] };
+  const schema: Schema = { columns: [], indexes: [], foreignKeys: [], triggers: [] };
+  const triggers = await sql<{ name: string; table: string }>`
+    SELECT DISTINCT trigger_name AS name, event_object_table AS "table" FROM information_schema.triggers WHERE trigger_schema = 'public'`.execute(
+    db,
+  );
+  schema.triggers = triggers.rows.map((t) => `${t.table} ${t.name}`);
   const columns = await sql<{ tableName: string; columnName: string; dataType: string; isNullable: string; hasDefault: boolean }>`
     SELECT table_name, column_name, data_type, is_nullable, (column_default IS NOT NULL) AS has_default
     FROM information_schema.columns
@@ -116,7 +127,12 @@ async function postgresSchema(db: Kysely<any>): Promise<Schema> {
 }
 
 function sorted(schema: Schema): Schema {
-  return { columns: schema.columns.sort(), indexes: schema.indexes.sort(), foreignKeys: schema.foreignKeys.sort() };
+  return {
+    columns: schema.columns.sort(),
+    indexes: schema.indexes.sort(),
+    foreignKeys: schema.foreignKeys.sort(),
+    triggers: schema.triggers.sort(),
+  };
 }
 
 async function migrateTo(db: Db, name: string) {
@@ -184,11 +200,12 @@ describeOnPostgres("migrations on PostgreSQL", () => {
     await postgres?.destroy();
   });
 
-  it(`give the same tables, columns, indexes and foreign keys as on SQLite, up to ${PORTABLE_UP_TO}`, async () => {
+  it(`give the same tables, columns, indexes, foreign keys and triggers as on SQLite, up to ${PORTABLE_UP_TO}`, async () => {
     const expected = await sqliteSchema(sqlite);
     expect(expected.columns.length).toBeGreaterThan(50);
     expect(expected.indexes.length).toBeGreaterThan(5);
     expect(expected.foreignKeys.length).toBeGreaterThan(5);
+    expect(expected.triggers).toHaveLength(9);
     expect(await postgresSchema(postgres)).toEqual(expected);
   });
 
@@ -206,9 +223,28 @@ describeOnPostgres("migrations on PostgreSQL", () => {
     expect(await behaviour(postgres)).toEqual(EXPECTED_BEHAVIOUR);
   });
 
-  it("go down again", async () => {
+  it("bump page_version on a product write, and not on a conditional update that changed no row", async () => {
+    const version = async () => (await postgres.selectFrom("pageVersion").select("version").executeTakeFirstOrThrow()).version;
+    const before = await version();
+    const { id } = await postgres
+      .insertInto("products")
+      .values({ name: "Tee", description: "", priceCents: 3000, inventory: 1 })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    expect(await version()).toBe(before + 1);
+    const lost = await postgres
+      .updateTable("products")
+      .set((eb) => ({ inventory: eb("inventory", "-", 2) }))
+      .where("id", "=", id)
+      .where("inventory", ">=", 2)
+      .executeTakeFirst();
+    expect(Number(lost.numUpdatedRows)).toBe(0);
+    expect(await version()).toBe(before + 1);
+  });
+
+  it("go all the way down again", async () => {
     const migrator = new Migrator({ db: postgres, provider: { getMigrations: async () => migrations } });
-    const { error } = await migrator.migrateDown();
+    const { error } = await migrator.migrateTo(NO_MIGRATIONS);
     expect(error).toBeUndefined();
     const { rows } = await sql<{
       n: number;
