@@ -5,7 +5,7 @@
 // are compared (issue 13 moves PORTABLE_UP_TO forward one migration at a time).
 import { Migrator, NO_MIGRATIONS, sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeOnPostgres, usePostgresDatabase } from "../../tests/setup/postgres-db";
+import { describeOnPostgres, postgresDatabaseForFile } from "../../tests/setup/postgres-db";
 import { openDatabase, type Db } from "../client";
 import { migrations } from "./index";
 
@@ -186,7 +186,7 @@ describe("migrations on SQLite", () => {
 });
 
 describeOnPostgres("migrations on PostgreSQL", () => {
-  const database = usePostgresDatabase();
+  const database = postgresDatabaseForFile();
   let sqlite: Db;
   let postgres: Db;
   beforeAll(async () => {

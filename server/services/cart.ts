@@ -157,6 +157,13 @@ async function quantityInCart(ctx: AppContext, sessionId: string, productId: num
  * Adds units of a product. `created` tells a new line from a bigger one (201 against 200).
  * Unknown, hidden and unreleased products are all "Product not found.".
  */
+/**
+ * The most units of a product one bag may hold: its stock, or its per-customer limit when lower.
+ * A CASE rather than SQLite's two-argument min() (PostgreSQL spells it least()), so that the same
+ * SQL runs on both; a null limit compares as unknown and falls to the stock.
+ */
+const UNITS_CAP = sql<number>`CASE WHEN max_per_customer < inventory THEN max_per_customer ELSE inventory END`;
+
 export async function addToCart(
   ctx: AppContext,
   sessionId: string,
@@ -176,7 +183,7 @@ export async function addToCart(
     ON CONFLICT (session_id, product_id) DO UPDATE
       SET quantity = cart_items.quantity + excluded.quantity, updated_at = excluded.updated_at
       WHERE cart_items.quantity + excluded.quantity <= (
-        SELECT min(inventory, coalesce(max_per_customer, inventory)) FROM products WHERE id = excluded.product_id)
+        SELECT ${UNITS_CAP} FROM products WHERE id = excluded.product_id)
     RETURNING quantity`.execute(ctx.db);
   if (!rows[0]) {
     // Lost a race for the last units: explain with the state as it is now.
@@ -201,15 +208,7 @@ export async function setQuantity(ctx: AppContext, sessionId: string, productId:
     .where((eb) =>
       eb.or([
         eb("quantity", ">=", quantity),
-        eb(
-          eb
-            .selectFrom("products")
-            .select(sql<number>`min(inventory, coalesce(max_per_customer, inventory))`.as("cap"))
-            .where("id", "=", productId)
-            .where("isComingSoon", "=", 0),
-          ">=",
-          quantity,
-        ),
+        eb(eb.selectFrom("products").select(UNITS_CAP.as("cap")).where("id", "=", productId).where("isComingSoon", "=", 0), ">=", quantity),
       ]),
     )
     .executeTakeFirst();

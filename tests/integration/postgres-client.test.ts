@@ -4,10 +4,10 @@
 import { sql } from "kysely";
 import { afterAll, expect, it } from "vitest";
 import { engineOf, openDatabase, preparedOn, type Db } from "../../db/client";
-import { describeOnPostgres, usePostgresDatabase } from "../setup/postgres-db";
+import { describeOnPostgres, postgresDatabaseForFile } from "../setup/postgres-db";
 
 describeOnPostgres("openDatabase on PostgreSQL", () => {
-  const database = usePostgresDatabase();
+  const database = postgresDatabaseForFile();
   let db: Db | undefined;
   afterAll(async () => {
     await db?.destroy();

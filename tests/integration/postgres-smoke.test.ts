@@ -2,10 +2,10 @@
 // server, in a database of this file's own. Nothing of the store runs on PostgreSQL yet.
 import { sql, type Generated } from "kysely";
 import { afterAll, expect, it } from "vitest";
-import { describeOnPostgres, kyselyOn, usePostgresDatabase } from "../setup/postgres-db";
+import { describeOnPostgres, kyselyOn, postgresDatabaseForFile } from "../setup/postgres-db";
 
 describeOnPostgres("PostgreSQL harness", () => {
-  const database = usePostgresDatabase();
+  const database = postgresDatabaseForFile();
   const opened: { destroy(): Promise<void> }[] = [];
   afterAll(async () => {
     for (const db of opened) await db.destroy();

@@ -21,7 +21,7 @@ function withDatabase(url: string, database: string) {
  * A fresh, empty database on the run's server for this test file, dropped after it. Call at the
  * top of a `describeOnPostgres` block; read `.url` inside tests or hooks.
  */
-export function usePostgresDatabase(): { readonly url: string } {
+export function postgresDatabaseForFile(): { readonly url: string } {
   const name = `test_${process.pid}_${crypto.randomUUID().slice(0, 8)}`;
   let url = "";
   const admin = () => new pg.Client({ connectionString: provided.url! });
@@ -47,7 +47,7 @@ export function usePostgresDatabase(): { readonly url: string } {
   });
   return {
     get url() {
-      if (!url) throw new Error("usePostgresDatabase(): the database is made in beforeAll; read .url inside a test or hook.");
+      if (!url) throw new Error("postgresDatabaseForFile(): the database is made in beforeAll; read .url inside a test or hook.");
       return url;
     },
   };
