@@ -44,7 +44,7 @@ export function preparedOn<Row>(db: Db, text: string) {
 /**
  * Opens the store's database: a path (or a DatabaseTarget for SQLite) opens an SQLite file, a
  * PostgreSQL target a pool on that server. Opening PostgreSQL is not the same as the store
- * running on it: the migrations and some services are still SQLite-only (docs/postgres-plan.md),
+ * running on it: some services are still SQLite-only (docs/postgres-plan.md),
  * which is why server/config.ts refuses a postgres:// DATABASE_URL for now.
  */
 export function openDatabase(target: string | DatabaseTarget): Db {

@@ -141,7 +141,7 @@ function poolSizeFrom(raw: string | undefined): number {
 }
 
 /**
- * Whether the store itself may run on PostgreSQL. Not yet: its migrations and several services are
+ * Whether the store itself may run on PostgreSQL. Not yet: several services are
  * still SQLite-only (docs/postgres-plan.md). Turn this on only when the migrations and the
  * integration suite, race tests included, pass on PostgreSQL.
  */
@@ -151,7 +151,7 @@ export const POSTGRES_SUPPORTED = false;
 function sqliteFileFrom(database: DatabaseTarget): string {
   if (database.engine === "sqlite") return database.file;
   throw new ConfigError(
-    "DATABASE_URL names a PostgreSQL database, and the store does not run on PostgreSQL yet (its migrations and some services are SQLite-only; see docs/postgres-plan.md). Give DATABASE_URL a path to an SQLite file, or leave it unset.",
+    "DATABASE_URL names a PostgreSQL database, and the store does not run on PostgreSQL yet (several of its services are still SQLite-only; see docs/postgres-plan.md). Give DATABASE_URL a path to an SQLite file, or leave it unset.",
   );
 }
 

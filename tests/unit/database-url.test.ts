@@ -58,7 +58,7 @@ describe("DATABASE_URL", () => {
     const error = configErrorOf("postgres://shop:hunter2@db.internal:5432/shop");
     expect(error.name).toBe("ConfigError");
     expect(error.message).toBe(
-      "DATABASE_URL names a PostgreSQL database, and the store does not run on PostgreSQL yet (its migrations and some services are SQLite-only; see docs/postgres-plan.md). Give DATABASE_URL a path to an SQLite file, or leave it unset.",
+      "DATABASE_URL names a PostgreSQL database, and the store does not run on PostgreSQL yet (several of its services are still SQLite-only; see docs/postgres-plan.md). Give DATABASE_URL a path to an SQLite file, or leave it unset.",
     );
     // The password in the URL never reaches the logs.
     expect(error.message).not.toContain("hunter2");
