@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { Kysely, PostgresDialect } from "kysely";
+import type { DatabaseTarget } from "../../db/client";
 import pg from "pg";
 import { afterAll, beforeAll, describe, inject } from "vitest";
 
@@ -15,6 +16,32 @@ function withDatabase(url: string, database: string) {
   const target = new URL(url);
   target.pathname = `/${database}`;
   return target.toString();
+}
+
+/** The migrated database every file copies under STORE_TEST_DB=postgres (made by postgres-global.ts). */
+export const POSTGRES_TEMPLATE = "store_template";
+
+async function asAdmin(statement: string) {
+  const client = new pg.Client({ connectionString: provided.url! });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * For createTestContext under STORE_TEST_DB=postgres: a copy of the migrated template for this
+ * file, made before its tests and dropped after. The pool connects lazily, so the target can be
+ * opened at once, as the SQLite copy is.
+ */
+export function postgresCopyOfTemplate(): DatabaseTarget {
+  if (postgresSkipped) throw new Error(`STORE_TEST_DB=postgres, but the run has no PostgreSQL: ${postgresSkipped}.`);
+  const name = `test_${process.pid}_${crypto.randomUUID().slice(0, 8)}`;
+  beforeAll(() => asAdmin(`CREATE DATABASE ${name} TEMPLATE ${POSTGRES_TEMPLATE}`));
+  afterAll(() => asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  return { engine: "postgres", url: withDatabase(provided.url!, name), poolSize: 4 };
 }
 
 /**
