@@ -1,4 +1,7 @@
-import { PostgresAdapter, sql, type Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
+import { isPostgres } from "../engine";
+
+export { isPostgres };
 
 /**
  * The migrations are written once, in the SQLite DDL they have always run (a store that applied
@@ -9,10 +12,6 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
  * db/migrations/schema-parity.test.ts checks that both engines end with the same tables, columns
  * and indexes.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database: migrations see Kysely<unknown>
-export function isPostgres(db: Kysely<any>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
 
 /** SQLite's instant default: ISO-8601 UTC with milliseconds, the shape of `toISOString()`. */
 export const SQLITE_NOW = "(strftime('%Y-%m-%dT%H:%M:%fZ','now'))";

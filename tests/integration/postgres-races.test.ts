@@ -1,0 +1,37 @@
+// Races that only PostgreSQL can run inside one test process: two pools (two workers, or two
+// machines) whose transactions really overlap under READ COMMITTED. On SQLite every transaction
+// is BEGIN IMMEDIATE, one writer at a time; these check that the services still serialise what
+// must be serial when that is no longer true (docs/postgres-plan.md, "Concurrency").
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { openDatabase, type Db } from "../../db/client";
+import { setSetting } from "../../server/services/settings";
+import { joinLine } from "../../server/services/waiting-room";
+import { manualClock, type TestContext } from "../setup/context";
+import { createPostgresTestContext } from "../setup/postgres-context";
+import { describeOnPostgres } from "../setup/postgres-db";
+
+describeOnPostgres("on PostgreSQL, two workers at once", () => {
+  const store = createPostgresTestContext();
+  let workerB: TestContext;
+  let dbB: Db;
+  beforeAll(() => {
+    dbB = openDatabase(store.ctx.config.database);
+    workerB = { ...store.ctx, db: dbB, clock: manualClock(store.ctx.clock.now()) };
+  });
+  afterAll(() => dbB?.destroy());
+
+  it("give the waiting room's late arrivals distinct places, 1 to n, with nobody refused", async () => {
+    const t0 = Date.parse("2027-03-01T17:00:00.000Z");
+    await setSetting(store.ctx, "countdown_date", new Date(t0).toISOString());
+    for (const worker of [store.ctx, workerB]) worker.clock.set(new Date(t0 + 1_000));
+    const n = 40;
+    const joins = Array.from({ length: n }, (_, i) => joinLine(i % 2 ? workerB : store.ctx, { placeId: null, address: `198.51.100.${i}` }));
+    const results = await Promise.allSettled(joins);
+    const refused = results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason));
+    expect(refused).toEqual([]);
+    const ids = results.map((r) => (r as PromiseFulfilledResult<{ placeId: string | null }>).value.placeId!);
+    expect(new Set(ids).size).toBe(n);
+    const rows = await store.ctx.db.selectFrom("waitingRoomPlaces").select("place").orderBy("place").execute();
+    expect(rows.map((row) => row.place)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+  });
+});
