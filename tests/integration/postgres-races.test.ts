@@ -4,11 +4,24 @@
 // must be serial when that is no longer true (docs/postgres-plan.md, "Concurrency").
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, type Db } from "../../db/client";
+import { processOrder } from "../../server/services/checkout";
 import { setSetting } from "../../server/services/settings";
 import { joinLine } from "../../server/services/waiting-room";
 import { manualClock, type TestContext } from "../setup/context";
 import { createPostgresTestContext } from "../setup/postgres-context";
 import { describeOnPostgres } from "../setup/postgres-db";
+import { addProduct } from "./store-helpers";
+
+const customer = (email: string) => ({
+  email,
+  name: "Racer",
+  phone: "",
+  street: "9 Race Rd",
+  city: "Albany",
+  state: "NY",
+  zipCode: "12207",
+  country: "US",
+});
 
 describeOnPostgres("on PostgreSQL, two workers at once", () => {
   const store = createPostgresTestContext();
@@ -33,5 +46,27 @@ describeOnPostgres("on PostgreSQL, two workers at once", () => {
     expect(new Set(ids).size).toBe(n);
     const rows = await store.ctx.db.selectFrom("waitingRoomPlaces").select("place").orderBy("place").execute();
     expect(rows.map((row) => row.place)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+  });
+
+  // Decision 0020 counts a customer's units after this order's rows are written, trusting that two
+  // orders of one customer queue. On PostgreSQL they do because the stock UPDATE of the product
+  // row comes first and holds that row until commit; this checks it, round after round.
+  it("let one customer's two simultaneous orders for a product limited to one through exactly once", async () => {
+    for (let round = 0; round < 10; round++) {
+      const id = await addProduct(store.ctx, { name: `Limit Tee ${round}`, inventory: 5, maxPerCustomer: 1 });
+      const bags = [`limit-${round}-a`, `limit-${round}-b`];
+      for (const sessionId of bags) await store.ctx.db.insertInto("cartItems").values({ sessionId, productId: id, quantity: 1 }).execute();
+      const results = await Promise.allSettled(
+        bags.map((sessionId, i) =>
+          processOrder(i ? workerB : store.ctx, {
+            sessionId,
+            customer: customer(i ? `RACER${round}@example.com` : `racer${round}@example.com`),
+            shippingMethod: "usps-ground_saver",
+          }),
+        ),
+      );
+      const refused = results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason));
+      expect(refused, `round ${round}`).toEqual([`Conflict: Limit 1 per customer for Limit Tee ${round}.`]);
+    }
   });
 });
