@@ -69,4 +69,28 @@ describeOnPostgres("on PostgreSQL, two workers at once", () => {
       expect(refused, `round ${round}`).toEqual([`Conflict: Limit 1 per customer for Limit Tee ${round}.`]);
     }
   });
+
+  it("sell 5 units to exactly 5 of 60 buyers pressing Process Order at once, and never below zero", async () => {
+    const id = await addProduct(store.ctx, { name: "Drop Tee", inventory: 5 });
+    const bags = Array.from({ length: 60 }, (_, i) => `drop-${i}`);
+    for (const sessionId of bags) await store.ctx.db.insertInto("cartItems").values({ sessionId, productId: id, quantity: 1 }).execute();
+    const results = await Promise.allSettled(
+      bags.map((sessionId, i) =>
+        processOrder(i % 2 ? workerB : store.ctx, {
+          sessionId,
+          customer: customer(`buyer${i}@example.com`),
+          shippingMethod: "usps-ground_saver",
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(5);
+    const { inventory } = await store.ctx.db.selectFrom("products").select("inventory").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(inventory).toBe(0);
+    const held = await store.ctx.db
+      .selectFrom("inventoryHolds")
+      .select((eb) => eb.fn.sum<number>("quantity").as("units"))
+      .where("productId", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(Number(held.units)).toBe(5);
+  });
 });
