@@ -207,7 +207,10 @@ async function crowd(store, options, productId, admin) {
 function format({ startedAt, machine: m, options, result: r, sold }) {
   const stamp = startedAt.toISOString().slice(0, 16).replace("T", " ");
   const lines = [`## ${stamp} UTC · waiting-room rush · ${m.cores} cores (${m.cpu}) · Node ${m.node}`, ""];
-  lines.push(`Load average (1 min): ${fixed(m.load, 2)} before; ${options.workers} store worker(s).${options.note ? ` ${options.note}` : ""}`, "");
+  lines.push(
+    `Load average (1 min): ${fixed(m.load, 2)} before; ${options.workers} store worker(s).${options.note ? ` ${options.note}` : ""}`,
+    "",
+  );
   lines.push(
     `**Waiting room**: ${options.visitors} visitors joined before T-0 (in ${fixed(r.joinSeconds, 1)} s), ${options.units} units, ` +
       `admission ${options["admit-per-minute"]}/min, polling every ${options["poll-seconds"]} s: ` +
