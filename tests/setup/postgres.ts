@@ -22,10 +22,9 @@ export interface PostgresServer {
 }
 
 /** The bin directory of the newest PostgreSQL installed, or null when there is none. */
-export function findPostgresBin(): string | null {
+export function findPostgresBin(env: Record<string, string | undefined> = process.env, root = "/usr/lib/postgresql"): string | null {
   const candidates: string[] = [];
-  if (process.env.PG_BIN) candidates.push(process.env.PG_BIN);
-  const root = "/usr/lib/postgresql";
+  if (env.PG_BIN) candidates.push(env.PG_BIN);
   if (fs.existsSync(root)) {
     const versions = fs
       .readdirSync(root)
@@ -37,8 +36,8 @@ export function findPostgresBin(): string | null {
 }
 
 /** Why PostgreSQL tests cannot run here, or null when they can. */
-export function postgresUnavailable(): string | null {
-  if (!findPostgresBin()) {
+export function postgresUnavailable(env: Record<string, string | undefined> = process.env, root?: string): string | null {
+  if (!findPostgresBin(env, root)) {
     return "PostgreSQL binaries not found (no /usr/lib/postgresql/*/bin/initdb; install Debian's `postgresql` or set PG_BIN)";
   }
   if (isRoot() && !userExists("postgres")) return "running as root and there is no `postgres` user to run initdb as";
@@ -75,12 +74,50 @@ function run(bin: string, program: string, args: string[]) {
   }
 }
 
+const PREFIX = "store-pg-";
+
+function alive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Servers left by runs that were killed before their teardown (a server outlives its vitest): each
+ * directory names the process that started it, and only those whose process is gone are stopped,
+ * so another run on this machine (another worktree) keeps its server.
+ */
+function stopOrphans(bin: string) {
+  for (const name of fs.readdirSync(os.tmpdir()).filter((entry) => entry.startsWith(PREFIX))) {
+    const dir = path.join(os.tmpdir(), name);
+    let owner = 0;
+    try {
+      owner = Number(fs.readFileSync(path.join(dir, "owner.pid"), "utf8"));
+    } catch {
+      continue; // not ours, or still being made
+    }
+    if (!owner || alive(owner)) continue;
+    try {
+      if (fs.existsSync(path.join(dir, "data", "postmaster.pid")))
+        run(bin, "pg_ctl", ["-D", path.join(dir, "data"), "-m", "immediate", "-w", "stop"]);
+    } catch {
+      // already stopped
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function startPostgres(): Promise<PostgresServer> {
   const reason = postgresUnavailable();
   if (reason) throw new Error(reason);
   const bin = findPostgresBin()!;
+  stopOrphans(bin);
   // Under the OS temp dir, not the repository: the postgres user must be able to reach it.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "store-pg-"));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), PREFIX));
+  fs.writeFileSync(path.join(dir, "owner.pid"), String(process.pid));
   const data = path.join(dir, "data");
   if (isRoot()) execFileSync("chown", ["-R", "postgres:postgres", dir]);
   // --locale=C: byte-order text comparison, as SQLite's (the store compares ISO instants as text;
