@@ -25,5 +25,9 @@ const types = {
  */
 export function openPostgres(url: string, poolSize: number): Kysely<DB> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
+  // An idle connection the server closes (a restart, a failover, an administrator) is an 'error'
+  // event on the pool; unheard, it would end the process. The pool drops that connection and opens
+  // another on the next query, so a warning is all it needs.
+  pool.on("error", (error) => console.warn(`PostgreSQL closed an idle connection (the pool will open another): ${error.message}`));
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
 }
