@@ -6,7 +6,7 @@ export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
     include: ["tests/{unit,integration}/**/*.test.ts", "server/**/*.test.ts", "db/**/*.test.ts"],
-    globalSetup: ["tests/setup/global.ts"],
+    globalSetup: ["tests/setup/global.ts", "tests/setup/postgres-global.ts"],
     setupFiles: ["tests/setup/each-file.ts"],
     environment: "node",
     pool: "forks",

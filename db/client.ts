@@ -4,10 +4,26 @@ import Database from "better-sqlite3";
 import { CamelCasePlugin, Kysely, Migrator, type MigrationProvider } from "kysely";
 import { ImmediateSqliteDialect } from "./immediate-transactions";
 import { migrations } from "./migrations";
+import { openPostgres } from "./postgres";
 import type { DB } from "./schema";
 import { withStatementCache } from "./statement-cache";
 
 export type Db = Kysely<DB>;
+
+/**
+ * Which database to open: an SQLite file (the default, one machine), or a PostgreSQL server
+ * (several machines). server/config.ts makes one from DATABASE_URL.
+ */
+export type DatabaseTarget = { engine: "sqlite"; file: string } | { engine: "postgres"; url: string; poolSize: number };
+
+const engines = new WeakMap<Db, DatabaseTarget["engine"]>();
+
+/** The engine under a database opened by openDatabase (for the few places that must differ). */
+export function engineOf(db: Db): DatabaseTarget["engine"] {
+  const engine = engines.get(db);
+  if (!engine) throw new Error("Not a database opened by openDatabase().");
+  return engine;
+}
 
 const connections = new WeakMap<Db, ReturnType<typeof withStatementCache>>();
 
@@ -18,15 +34,33 @@ const connections = new WeakMap<Db, ReturnType<typeof withStatementCache>>();
  */
 export function preparedOn<Row>(db: Db, text: string) {
   const sqlite = connections.get(db);
-  if (!sqlite) throw new Error("Not a database opened by openDatabase().");
+  if (!sqlite) {
+    // On PostgreSQL every query is asynchronous: callers must move to Kysely (docs/postgres-plan.md).
+    throw new Error(engines.get(db) === "postgres" ? "preparedOn() is SQLite-only." : "Not a database opened by openDatabase().");
+  }
   return sqlite.prepare(text) as unknown as Database.Statement<unknown[], Row>;
+}
+
+/**
+ * Opens the store's database: a path (or a DatabaseTarget for SQLite) opens an SQLite file, a
+ * PostgreSQL target a pool on that server. Opening PostgreSQL is not the same as the store
+ * running on it: some services are still SQLite-only (docs/postgres-plan.md),
+ * which is why server/config.ts refuses a postgres:// DATABASE_URL for now.
+ */
+export function openDatabase(target: string | DatabaseTarget): Db {
+  if (typeof target !== "string" && target.engine === "postgres") {
+    const db = openPostgres(target.url, target.poolSize);
+    engines.set(db, "postgres");
+    return db;
+  }
+  return openSqlite(typeof target === "string" ? target : target.file);
 }
 
 /**
  * Opens (creating if needed) the SQLite file with the settings a busy store needs, whether one
  * process or several workers share the file: WAL lets readers go on while one writer writes.
  */
-export function openDatabase(file: string): Db {
+function openSqlite(file: string): Db {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
@@ -41,6 +75,7 @@ export function openDatabase(file: string): Db {
     plugins: [new CamelCasePlugin()],
   });
   connections.set(db, cached);
+  engines.set(db, "sqlite");
   return db;
 }
 

@@ -33,7 +33,7 @@ if (password.length < 6) {
   process.exit(2);
 }
 
-const db = openDatabase(config.databaseFile);
+const db = openDatabase(config.database);
 await migrateToLatest(db);
 const outcome = await upsertAdmin({ db, config, clock: systemClock }, { username, password, email });
 console.log(outcome === "created" ? `Created admin "${username}".` : `Made "${username}" an admin and set the new password.`);

@@ -9,7 +9,7 @@ try {
 }
 
 const config = loadConfig();
-const db = openDatabase(config.databaseFile);
+const db = openDatabase(config.database);
 try {
   const applied = await migrateToLatest(db);
   console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date.");

@@ -18,7 +18,7 @@ try {
 
 const force = process.argv.slice(2).includes("--force");
 const config = loadConfig();
-const ctx: AppContext = { db: openDatabase(config.databaseFile), config, clock: systemClock };
+const ctx: AppContext = { db: openDatabase(config.database), config, clock: systemClock };
 try {
   await migrateToLatest(ctx.db);
   if (force) {

@@ -31,7 +31,7 @@ async function prepare(ctx: AppContext): Promise<BootReport> {
  */
 async function boot(): Promise<Booted> {
   const config = loadConfig();
-  const db = openDatabase(config.databaseFile);
+  const db = openDatabase(config.database);
   const ctx: AppContext = { db, config, clock: systemClock };
   const report = cluster.isWorker ? nothingDone : await prepare(ctx);
   return { ctx, report };
@@ -43,7 +43,7 @@ async function boot(): Promise<Booted> {
  */
 export async function prepareStore(): Promise<{ config: Config; report: BootReport }> {
   const config = loadConfig();
-  const db = openDatabase(config.databaseFile);
+  const db = openDatabase(config.database);
   try {
     return { config, report: await prepare({ db, config, clock: systemClock }) };
   } finally {

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import type { DatabaseTarget } from "../db/client";
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -20,6 +21,12 @@ export interface Config {
   production: boolean;
   port: number;
   dataDir: string;
+  /** The database DATABASE_URL names (and DATABASE_POOL_SIZE sizes, on PostgreSQL). */
+  database: DatabaseTarget;
+  /**
+   * The SQLite file. Always set while PostgreSQL is refused (see databaseFrom); goes away when the
+   * store runs on PostgreSQL and its callers (scripts, tests) use `database`.
+   */
   databaseFile: string;
   uploadsDir: string;
   sessionSecret: string;
@@ -85,12 +92,6 @@ export function paymentsFrom(env: Record<string, string | undefined>): PaymentsC
   return { mode: "test" };
 }
 
-/**
- * The SQLite file from DATABASE_URL: a path, or a sqlite:/file: URL. Any other URL is refused
- * rather than read as a relative path (which made a directory named "postgres:"). A scheme is
- * two letters or more, so a Windows drive (C:\data\store.db) is still a path. Only the scheme is
- * quoted back: the rest of a URL may hold a password.
- */
 // A malformed PUBLIC_URL falls back to the request rather than mailing broken links.
 function originFrom(url: string | undefined): string | null {
   if (!url?.trim()) return null;
@@ -103,16 +104,55 @@ function originFrom(url: string | undefined): string | null {
   }
 }
 
-function databaseFileFrom(url: string | undefined, dataDir: string): string {
-  if (!url) return path.join(dataDir, "store.db");
+/**
+ * The database from DATABASE_URL: a postgres:// or postgresql:// URL names a PostgreSQL database;
+ * a path, a sqlite:/file: URL or nothing an SQLite file. Any other URL is refused rather than read
+ * as a relative path (which made a directory named "postgres:"). A scheme is two letters or more,
+ * so a Windows drive (C:\data\store.db) is still a path. Only the scheme is quoted back: the rest
+ * of a URL may hold a password.
+ */
+export function databaseFrom(env: Record<string, string | undefined>, dataDir: string): DatabaseTarget {
+  const url = env.DATABASE_URL?.trim();
+  if (!url) return { engine: "sqlite", file: path.join(dataDir, "store.db") };
   const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === "postgres" || scheme === "postgresql") {
+    return { engine: "postgres", url, poolSize: poolSizeFrom(env.DATABASE_POOL_SIZE) };
+  }
   if (scheme && scheme !== "sqlite" && scheme !== "file") {
-    const yet = scheme === "postgres" || scheme === "postgresql" ? " yet" : "";
-    throw new ConfigError(`DATABASE_URL must be a path to an SQLite file (or a sqlite:/file: URL); ${scheme}:// is not supported${yet}.`);
+    throw new ConfigError(
+      `DATABASE_URL must be a path to an SQLite file (or a sqlite:/file: URL) or a postgres:// URL; ${scheme}:// is not supported.`,
+    );
   }
   const file = url.replace(/^(sqlite|file):(\/\/)?/i, "");
   if (!file) throw new ConfigError(`DATABASE_URL "${url}" names no file: give a path to an SQLite file, such as sqlite:./data/store.db.`);
-  return file === ":memory:" ? file : path.resolve(file);
+  return { engine: "sqlite", file: file === ":memory:" ? file : path.resolve(file) };
+}
+
+/** Connections per process to PostgreSQL (each worker of `npm start` has its own pool). */
+const DEFAULT_POOL_SIZE = 10;
+
+function poolSizeFrom(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === "") return DEFAULT_POOL_SIZE;
+  const size = Number(raw);
+  if (!Number.isInteger(size) || size < 1) {
+    throw new ConfigError(`DATABASE_POOL_SIZE must be a whole number of connections (1 or more), not "${raw}".`);
+  }
+  return size;
+}
+
+/**
+ * Whether the store itself may run on PostgreSQL. Not yet: several services are
+ * still SQLite-only (docs/postgres-plan.md). Turn this on only when the migrations and the
+ * integration suite, race tests included, pass on PostgreSQL.
+ */
+export const POSTGRES_SUPPORTED = false;
+
+/** The SQLite file the store runs on; a postgres:// URL is refused, plainly, until it is supported. */
+function sqliteFileFrom(database: DatabaseTarget): string {
+  if (database.engine === "sqlite") return database.file;
+  throw new ConfigError(
+    "DATABASE_URL names a PostgreSQL database, and the store does not run on PostgreSQL yet (several of its services are still SQLite-only; see docs/postgres-plan.md). Give DATABASE_URL a path to an SQLite file, or leave it unset.",
+  );
 }
 
 /**
@@ -138,19 +178,23 @@ function sessionSecretFor(env: NodeJS.ProcessEnv, dataDir: string): string {
  */
 export function dataLocation(env: NodeJS.ProcessEnv = process.env): { dataDir: string; databaseFile: string } {
   const dataDir = path.resolve(env.DATA_DIR || "./data");
-  return { dataDir, databaseFile: databaseFileFrom(env.DATABASE_URL, dataDir) };
+  return { dataDir, databaseFile: sqliteFileFrom(databaseFrom(env, dataDir)) };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // First, so a refused configuration leaves nothing behind (no data folder, no secret file).
   const payments = paymentsFrom(env);
-  const { dataDir, databaseFile } = dataLocation(env);
+  const dataDir = path.resolve(env.DATA_DIR || "./data");
+  const database = databaseFrom(env, dataDir);
+  // Also first, for the same reason: nothing is created for a database the store cannot use.
+  const databaseFile = POSTGRES_SUPPORTED && database.engine === "postgres" ? "" : sqliteFileFrom(database);
   const username = env.ADMIN_USERNAME || DEFAULT_ADMIN.username;
   const password = env.ADMIN_PASSWORD || DEFAULT_ADMIN.password;
   return {
     production: env.NODE_ENV === "production",
     port: Number(env.PORT) || 3000,
     dataDir,
+    database,
     databaseFile,
     uploadsDir: path.join(dataDir, "uploads"),
     sessionSecret: sessionSecretFor(env, dataDir),

@@ -1,7 +1,9 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { runStatements, SQLITE_NOW } from "./dialect";
 
 // Instants are ISO-8601 UTC text with milliseconds, the same shape `new Date().toISOString()` gives.
-const NOW = "(strftime('%Y-%m-%dT%H:%M:%fZ','now'))";
+// Written in SQLite's DDL; runStatements rewrites it for PostgreSQL (dialect.ts).
+const NOW = SQLITE_NOW;
 
 const statements = [
   `CREATE TABLE users (
@@ -164,7 +166,7 @@ const tables = [
 
 export const init: Migration = {
   async up(db: Kysely<unknown>) {
-    for (const statement of statements) await sql.raw(statement).execute(db);
+    await runStatements(db, statements);
   },
   async down(db: Kysely<unknown>) {
     for (const table of tables) await sql.raw(`DROP TABLE IF EXISTS ${table}`).execute(db);

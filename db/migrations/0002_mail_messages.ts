@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { runStatements } from "./dialect";
 
 /**
  * Every e-mail the store sends is recorded: in local mode this table is the outbox people read;
@@ -6,7 +7,8 @@ import { sql, type Kysely, type Migration } from "kysely";
  */
 export const mailMessages: Migration = {
   async up(db: Kysely<unknown>) {
-    await sql`CREATE TABLE mail_messages (
+    await runStatements(db, [
+      `CREATE TABLE mail_messages (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
       stream TEXT NOT NULL CHECK (stream IN ('outbound', 'broadcast')),
       to_address TEXT NOT NULL,
@@ -20,8 +22,9 @@ export const mailMessages: Migration = {
       provider_message_id TEXT,
       error TEXT,
       created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
-    )`.execute(db);
-    await sql`CREATE INDEX mail_messages_created_at ON mail_messages(created_at)`.execute(db);
+    )`,
+    ]);
+    await runStatements(db, [`CREATE INDEX mail_messages_created_at ON mail_messages(created_at)`]);
   },
   async down(db: Kysely<unknown>) {
     await sql`DROP TABLE mail_messages`.execute(db);

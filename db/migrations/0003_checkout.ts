@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { runStatements } from "./dialect";
 
 const NOW = "(strftime('%Y-%m-%dT%H:%M:%fZ','now'))";
 
@@ -43,7 +44,7 @@ export const checkout: Migration = {
         received_at TEXT NOT NULL DEFAULT ${NOW}
       )`,
     ];
-    for (const statement of statements) await sql.raw(statement).execute(db);
+    await runStatements(db, statements);
   },
   async down(db: Kysely<unknown>) {
     for (const table of ["payment_events", "local_payment_intents", "inventory_holds"]) {

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { runStatements } from "./dialect";
 
 const NOW = "(strftime('%Y-%m-%dT%H:%M:%fZ','now'))";
 
@@ -42,7 +43,7 @@ export const campaigns: Migration = {
       `CREATE INDEX campaign_recipients_status ON campaign_recipients(campaign_id, status)`,
       `ALTER TABLE mail_messages ADD COLUMN headers TEXT`,
     ];
-    for (const statement of statements) await sql.raw(statement).execute(db);
+    await runStatements(db, statements);
   },
   async down(db: Kysely<unknown>) {
     await sql`ALTER TABLE mail_messages DROP COLUMN headers`.execute(db);

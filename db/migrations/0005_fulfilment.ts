@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { runStatements } from "./dialect";
 
 /**
  * After an order is paid the store still owes the buyer a confirmation e-mail and the parcel a
@@ -12,16 +13,14 @@ import { sql, type Kysely, type Migration } from "kysely";
  */
 export const fulfilment: Migration = {
   async up(db: Kysely<unknown>) {
-    for (const statement of [
+    await runStatements(db, [
       `ALTER TABLE orders ADD COLUMN confirmation_sent_at TEXT`,
       `ALTER TABLE orders ADD COLUMN fulfilled_at TEXT`,
       `ALTER TABLE orders ADD COLUMN fulfil_attempts INTEGER NOT NULL DEFAULT 0`,
       `ALTER TABLE orders ADD COLUMN fulfil_next_at TEXT`,
       `UPDATE orders SET confirmation_sent_at = paid_at, fulfilled_at = paid_at WHERE paid_at IS NOT NULL`,
       `CREATE INDEX orders_unfulfilled ON orders(fulfil_next_at) WHERE paid_at IS NOT NULL AND fulfilled_at IS NULL`,
-    ]) {
-      await sql.raw(statement).execute(db);
-    }
+    ]);
   },
   async down(db: Kysely<unknown>) {
     await sql`DROP INDEX orders_unfulfilled`.execute(db);

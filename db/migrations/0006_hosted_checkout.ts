@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { runStatements } from "./dialect";
 
 /**
  * Stripe's hosted Checkout, for buyers without JavaScript when Stripe is configured: the order
@@ -7,10 +8,10 @@ import { sql, type Kysely, type Migration } from "kysely";
  */
 export const hostedCheckout: Migration = {
   async up(db: Kysely<unknown>) {
-    await sql`ALTER TABLE orders ADD COLUMN checkout_session_id TEXT`.execute(db);
-    await sql`CREATE UNIQUE INDEX orders_checkout_session_id ON orders(checkout_session_id) WHERE checkout_session_id IS NOT NULL`.execute(
-      db,
-    );
+    await runStatements(db, [`ALTER TABLE orders ADD COLUMN checkout_session_id TEXT`]);
+    await runStatements(db, [
+      `CREATE UNIQUE INDEX orders_checkout_session_id ON orders(checkout_session_id) WHERE checkout_session_id IS NOT NULL`,
+    ]);
   },
   async down(db: Kysely<unknown>) {
     await sql`DROP INDEX orders_checkout_session_id`.execute(db);

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { runStatements } from "./dialect";
 
 /**
  * The admin's subscriber list is read a page at a time, newest first, every 10 seconds. Without
@@ -7,7 +8,9 @@ import { sql, type Kysely, type Migration } from "kysely";
  */
 export const subscriberListIndex: Migration = {
   async up(db: Kysely<unknown>) {
-    await sql`CREATE INDEX subscribers_active_newest ON subscribers(subscribed_at DESC, id DESC) WHERE unsubscribed_at IS NULL`.execute(db);
+    await runStatements(db, [
+      `CREATE INDEX subscribers_active_newest ON subscribers(subscribed_at DESC, id DESC) WHERE unsubscribed_at IS NULL`,
+    ]);
   },
   async down(db: Kysely<unknown>) {
     await sql`DROP INDEX subscribers_active_newest`.execute(db);

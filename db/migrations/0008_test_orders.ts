@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { runStatements } from "./dialect";
 
 /**
  * An order placed while payments ran in test mode (the built-in test processor, no Stripe keys)
@@ -8,8 +9,8 @@ import { sql, type Kysely, type Migration } from "kysely";
  */
 export const testOrders: Migration = {
   async up(db: Kysely<unknown>) {
-    await sql`ALTER TABLE orders ADD COLUMN is_test INTEGER NOT NULL DEFAULT 0 CHECK (is_test IN (0, 1))`.execute(db);
-    await sql`UPDATE orders SET is_test = 1 WHERE payment_intent_id IN (SELECT id FROM local_payment_intents)`.execute(db);
+    await runStatements(db, [`ALTER TABLE orders ADD COLUMN is_test INTEGER NOT NULL DEFAULT 0 CHECK (is_test IN (0, 1))`]);
+    await runStatements(db, [`UPDATE orders SET is_test = 1 WHERE payment_intent_id IN (SELECT id FROM local_payment_intents)`]);
   },
   async down(db: Kysely<unknown>) {
     await sql`ALTER TABLE orders DROP COLUMN is_test`.execute(db);

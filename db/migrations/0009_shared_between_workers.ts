@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { runStatements } from "./dialect";
 
 /**
  * What the workers of `npm start` (and later several machines) must agree on lives in the
@@ -10,19 +11,23 @@ import { sql, type Kysely, type Migration } from "kysely";
  */
 export const sharedBetweenWorkers: Migration = {
   async up(db: Kysely<unknown>) {
-    await sql`CREATE TABLE rate_limits (
+    await runStatements(db, [
+      `CREATE TABLE rate_limits (
       bucket TEXT NOT NULL,
       key TEXT NOT NULL,
       count INTEGER NOT NULL,
       reset_at TEXT NOT NULL,
       PRIMARY KEY (bucket, key)
-    ) WITHOUT ROWID`.execute(db);
-    await sql`CREATE INDEX rate_limits_reset_at ON rate_limits (reset_at)`.execute(db);
-    await sql`CREATE TABLE leases (
+    ) WITHOUT ROWID`,
+    ]);
+    await runStatements(db, [`CREATE INDEX rate_limits_reset_at ON rate_limits (reset_at)`]);
+    await runStatements(db, [
+      `CREATE TABLE leases (
       name TEXT PRIMARY KEY,
       holder TEXT NOT NULL,
       expires_at TEXT NOT NULL
-    )`.execute(db);
+    )`,
+    ]);
   },
   async down(db: Kysely<unknown>) {
     await sql`DROP TABLE leases`.execute(db);

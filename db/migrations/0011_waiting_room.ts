@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { runStatements } from "./dialect";
 
 /**
  * The waiting room (decision 0019). Everything lives here, not in a process, so every worker
@@ -12,7 +13,8 @@ import { sql, type Kysely, type Migration } from "kysely";
  */
 export const waitingRoom: Migration = {
   async up(db: Kysely<unknown>) {
-    await sql`CREATE TABLE waiting_room (
+    await runStatements(db, [
+      `CREATE TABLE waiting_room (
       id INTEGER PRIMARY KEY CHECK (id = 1),
       enabled INTEGER NOT NULL DEFAULT 1,
       opens_minutes_before INTEGER NOT NULL DEFAULT 15,
@@ -26,9 +28,11 @@ export const waitingRoom: Migration = {
       drawn INTEGER NOT NULL DEFAULT 0,
       admitted_base REAL NOT NULL DEFAULT 0,
       admitted_since TEXT
-    )`.execute(db);
-    await sql`INSERT INTO waiting_room (id) VALUES (1)`.execute(db);
-    await sql`CREATE TABLE waiting_room_places (
+    )`,
+    ]);
+    await runStatements(db, [`INSERT INTO waiting_room (id) VALUES (1)`]);
+    await runStatements(db, [
+      `CREATE TABLE waiting_room_places (
       id TEXT PRIMARY KEY,
       drop_at TEXT NOT NULL,
       place INTEGER,
@@ -36,9 +40,10 @@ export const waitingRoom: Migration = {
       joined_at TEXT NOT NULL,
       admitted_at TEXT,
       UNIQUE (drop_at, place)
-    )`.execute(db);
-    await sql`CREATE INDEX waiting_room_places_address ON waiting_room_places (drop_at, address)`.execute(db);
-    await sql`CREATE INDEX waiting_room_places_joined ON waiting_room_places (drop_at, joined_at)`.execute(db);
+    )`,
+    ]);
+    await runStatements(db, [`CREATE INDEX waiting_room_places_address ON waiting_room_places (drop_at, address)`]);
+    await runStatements(db, [`CREATE INDEX waiting_room_places_joined ON waiting_room_places (drop_at, joined_at)`]);
   },
   async down(db: Kysely<unknown>) {
     await sql`DROP TABLE waiting_room_places`.execute(db);

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { runStatements } from "./dialect";
 
 /**
  * Issue 12 parts 2–4 (decision 0020).
@@ -13,15 +14,16 @@ import { sql, type Kysely, type Migration } from "kysely";
  */
 export const earlyAccessAndLimits: Migration = {
   async up(db: Kysely<unknown>) {
-    await sql`ALTER TABLE products ADD COLUMN max_per_customer INTEGER CHECK (max_per_customer IS NULL OR max_per_customer >= 1)`.execute(
-      db,
-    );
-    await sql`ALTER TABLE orders ADD COLUMN customer_key TEXT`.execute(db);
-    await sql`ALTER TABLE orders ADD COLUMN address_key TEXT`.execute(db);
-    await sql`UPDATE orders SET customer_key = lower(trim(customer_email))`.execute(db);
-    await sql`CREATE INDEX orders_customer_key ON orders (customer_key)`.execute(db);
-    await sql`CREATE INDEX orders_address_key ON orders (address_key)`.execute(db);
-    await sql`CREATE TABLE early_access_links (
+    await runStatements(db, [
+      `ALTER TABLE products ADD COLUMN max_per_customer INTEGER CHECK (max_per_customer IS NULL OR max_per_customer >= 1)`,
+    ]);
+    await runStatements(db, [`ALTER TABLE orders ADD COLUMN customer_key TEXT`]);
+    await runStatements(db, [`ALTER TABLE orders ADD COLUMN address_key TEXT`]);
+    await runStatements(db, [`UPDATE orders SET customer_key = lower(trim(customer_email))`]);
+    await runStatements(db, [`CREATE INDEX orders_customer_key ON orders (customer_key)`]);
+    await runStatements(db, [`CREATE INDEX orders_address_key ON orders (address_key)`]);
+    await runStatements(db, [
+      `CREATE TABLE early_access_links (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
       email TEXT NOT NULL,
       subscriber_id INTEGER REFERENCES subscribers (id) ON DELETE SET NULL,
@@ -30,11 +32,14 @@ export const earlyAccessAndLimits: Migration = {
       opened_at TEXT,
       pass_hash TEXT,
       revoked_at TEXT
-    )`.execute(db);
+    )`,
+    ]);
     // A campaign makes one link per recipient, however often it is resumed.
-    await sql`CREATE UNIQUE INDEX early_access_links_campaign ON early_access_links (campaign_id, subscriber_id)
-      WHERE campaign_id IS NOT NULL`.execute(db);
-    await sql`CREATE INDEX early_access_links_email ON early_access_links (email)`.execute(db);
+    await runStatements(db, [
+      `CREATE UNIQUE INDEX early_access_links_campaign ON early_access_links (campaign_id, subscriber_id)
+      WHERE campaign_id IS NOT NULL`,
+    ]);
+    await runStatements(db, [`CREATE INDEX early_access_links_email ON early_access_links (email)`]);
   },
   async down(db: Kysely<unknown>) {
     await sql`DROP TABLE early_access_links`.execute(db);

@@ -64,10 +64,12 @@ function cartIdOf(ctx: AppContext, value: string | undefined): string | null | P
   return pending;
 }
 
-const bagOnly = (ctx: AppContext, sessionId: string | null): VisitorRead => ({
-  visitor: { cartCount: bagCount(ctx, sessionId), user: null, toast: null },
-  setCookies: [],
-});
+function bagOnly(ctx: AppContext, sessionId: string | null): VisitorRead | Promise<VisitorRead> {
+  const read = (cartCount: number): VisitorRead => ({ visitor: { cartCount, user: null, toast: null }, setCookies: [] });
+  const count = bagCount(ctx, sessionId);
+  // A number on SQLite (no promise, no tick); a promise on PostgreSQL.
+  return typeof count === "number" ? read(count) : count.then(read);
+}
 
 /**
  * The visitor of a cached page hit from the raw Cookie header, without a Fetch Request: most
@@ -97,7 +99,7 @@ export async function readVisitor(ctx: AppContext, request: Request): Promise<Vi
   return {
     visitor: {
       // The badge counts what the bag shows (hidden or unreleased products' lines are left out).
-      cartCount: bagCount(ctx, sessionId),
+      cartCount: await bagCount(ctx, sessionId),
       user: auth.user ? { username: auth.user.username, isAdmin: auth.user.isAdmin } : null,
       toast: flash.toast,
     },

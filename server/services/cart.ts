@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { preparedOn } from "../../db/client";
+import { isPostgres } from "../../db/engine";
 import type { Product } from "../../db/schema";
 import { CART_MESSAGES, cartRowOf, EMPTY_CART, type CartLine, type CartPageView, type CartView } from "../contracts/cart";
 import type { CheckoutBag } from "../contracts/checkout-page";
@@ -82,24 +83,40 @@ export async function getCart(ctx: AppContext, sessionId: string | null): Promis
 type BagLineRow = Pick<Product, "isVisible" | "isCountdownRestricted" | "countdownReleaseDate"> & { quantity: number };
 
 /**
- * What the bag badge shows: the units `getCart` would list, from one statement prepared once and
- * run synchronously (every cached page hit with a bag cookie asks, in whichever worker it lands).
- * The store's launch date is read only when a line waits for it.
+ * What the bag badge shows: the units `getCart` would list. On SQLite from one statement prepared
+ * once and run synchronously (every cached page hit with a bag cookie asks, in whichever worker it
+ * lands); on PostgreSQL, where no query is synchronous, the same read through Kysely, and a
+ * promise the page cache's quick path already knows how to wait for. The store's launch date is
+ * read only when a line waits for it.
  */
-export function bagCount(ctx: AppContext, sessionId: string | null): number {
+export function bagCount(ctx: AppContext, sessionId: string | null): number | Promise<number> {
   if (!sessionId) return 0;
+  if (isPostgres(ctx.db)) return bagCountAsync(ctx, sessionId);
   const rows = preparedOn<BagLineRow>(
     ctx.db,
     `SELECT c.quantity, p.is_visible AS isVisible, p.is_countdown_restricted AS isCountdownRestricted,
        p.countdown_release_date AS countdownReleaseDate
      FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.session_id = ?`,
   ).all(sessionId);
+  if (!rows.some((row) => row.isCountdownRestricted === 1)) return publicUnits(ctx, rows, "");
+  const stored = preparedOn<{ value: string }>(ctx.db, `SELECT value FROM app_settings WHERE key = 'countdown_date'`).get();
+  return publicUnits(ctx, rows, stored?.value ?? settingDefaults(ctx).countdown_date);
+}
+
+async function bagCountAsync(ctx: AppContext, sessionId: string): Promise<number> {
+  const rows: BagLineRow[] = await ctx.db
+    .selectFrom("cartItems as c")
+    .innerJoin("products as p", "p.id", "c.productId")
+    .select(["c.quantity", "p.isVisible", "p.isCountdownRestricted", "p.countdownReleaseDate"])
+    .where("c.sessionId", "=", sessionId)
+    .execute();
+  if (!rows.some((row) => row.isCountdownRestricted === 1)) return publicUnits(ctx, rows, "");
+  const stored = await ctx.db.selectFrom("appSettings").select("value").where("key", "=", "countdown_date").executeTakeFirst();
+  return publicUnits(ctx, rows, stored?.value ?? settingDefaults(ctx).countdown_date);
+}
+
+function publicUnits(ctx: AppContext, rows: BagLineRow[], countdownDate: string): number {
   if (rows.length === 0) return 0;
-  let countdownDate = "";
-  if (rows.some((row) => row.isCountdownRestricted === 1)) {
-    const stored = preparedOn<{ value: string }>(ctx.db, `SELECT value FROM app_settings WHERE key = 'countdown_date'`).get();
-    countdownDate = stored?.value ?? settingDefaults(ctx).countdown_date;
-  }
   const isPublic = publicAt(ctx.clock.now().getTime(), countdownDate);
   return rows.reduce((sum, row) => (isPublic(row) ? sum + row.quantity : sum), 0);
 }
@@ -157,6 +174,13 @@ async function quantityInCart(ctx: AppContext, sessionId: string, productId: num
  * Adds units of a product. `created` tells a new line from a bigger one (201 against 200).
  * Unknown, hidden and unreleased products are all "Product not found.".
  */
+/**
+ * The most units of a product one bag may hold: its stock, or its per-customer limit when lower.
+ * A CASE rather than SQLite's two-argument min() (PostgreSQL spells it least()), so that the same
+ * SQL runs on both; a null limit compares as unknown and falls to the stock.
+ */
+const UNITS_CAP = sql<number>`CASE WHEN max_per_customer < inventory THEN max_per_customer ELSE inventory END`;
+
 export async function addToCart(
   ctx: AppContext,
   sessionId: string,
@@ -176,7 +200,7 @@ export async function addToCart(
     ON CONFLICT (session_id, product_id) DO UPDATE
       SET quantity = cart_items.quantity + excluded.quantity, updated_at = excluded.updated_at
       WHERE cart_items.quantity + excluded.quantity <= (
-        SELECT min(inventory, coalesce(max_per_customer, inventory)) FROM products WHERE id = excluded.product_id)
+        SELECT ${UNITS_CAP} FROM products WHERE id = excluded.product_id)
     RETURNING quantity`.execute(ctx.db);
   if (!rows[0]) {
     // Lost a race for the last units: explain with the state as it is now.
@@ -201,15 +225,7 @@ export async function setQuantity(ctx: AppContext, sessionId: string, productId:
     .where((eb) =>
       eb.or([
         eb("quantity", ">=", quantity),
-        eb(
-          eb
-            .selectFrom("products")
-            .select(sql<number>`min(inventory, coalesce(max_per_customer, inventory))`.as("cap"))
-            .where("id", "=", productId)
-            .where("isComingSoon", "=", 0),
-          ">=",
-          quantity,
-        ),
+        eb(eb.selectFrom("products").select(UNITS_CAP.as("cap")).where("id", "=", productId).where("isComingSoon", "=", 0), ">=", quantity),
       ]),
     )
     .executeTakeFirst();

@@ -20,10 +20,15 @@ export async function listOutbox(ctx: AppContext, query: OutboxQuery) {
   let base = ctx.db.selectFrom("mailMessages");
   const q = query.q?.trim();
   if (q) {
-    // LIKE wildcards in what the admin typed are matched literally.
+    // LIKE wildcards in what the admin typed are matched literally. lower() on both sides: SQLite's
+    // LIKE ignores ASCII case, PostgreSQL's does not (and lower() under the columns' byte-order
+    // collation folds ASCII only there too, as SQLite's does).
     const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     base = base.where((eb) =>
-      eb.or([sql<boolean>`to_address LIKE ${pattern} ESCAPE '\\'`, sql<boolean>`subject LIKE ${pattern} ESCAPE '\\'`]),
+      eb.or([
+        sql<boolean>`lower(to_address) LIKE lower(${pattern}) ESCAPE '\\'`,
+        sql<boolean>`lower(subject) LIKE lower(${pattern}) ESCAPE '\\'`,
+      ]),
     );
   }
   if (query.stream) base = base.where("stream", "=", query.stream);

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Selectable, Transaction } from "kysely";
 import type { Db } from "../../db/client";
+import { isPostgres } from "../../db/engine";
 import type { DB, WaitingRoomTable } from "../../db/schema";
 import type { WaitingRoomAdmin, WaitingRoomSettings } from "../contracts/waiting-room";
 import type { AppContext } from "../context";
@@ -100,8 +101,16 @@ export function freshCachedRoom(ctx: AppContext): Room | null {
   return hit && now - hit.readAt < CACHE_MS && now >= hit.readAt ? hit.room : null;
 }
 
-/** Brings the row to the current drop inside a write transaction; returns the room it now holds. */
+/**
+ * Brings the row to the current drop inside a write transaction; returns the room it now holds.
+ * Every write to the room or its line starts here, so the room's row is the line's lock: on
+ * SQLite the transaction already holds the write lock (BEGIN IMMEDIATE); on PostgreSQL, under
+ * READ COMMITTED, the row is locked first, so two joins cannot both read the same last place
+ * (tests/integration/postgres-races.test.ts). What follows reads after the lock, so it sees
+ * whatever the previous holder committed.
+ */
 export async function roomForWrite(ctx: AppContext, trx: Transaction<DB>): Promise<Room> {
+  if (isPostgres(trx)) await trx.selectFrom("waitingRoom").select("id").where("id", "=", 1).forUpdate().execute();
   const room = await readRoom(ctx, trx);
   const row = await trx.selectFrom("waitingRoom").select("dropAt").where("id", "=", 1).executeTakeFirstOrThrow();
   const key = new Date(room.dropAt).toISOString();

@@ -180,7 +180,7 @@ function buyer(sessionId: string, email: string, startAt: number): Promise<{ ok:
     const child = spawn(
       process.execPath,
       ["--import", "tsx", "tests/fixtures/limit-buyer.ts", path.dirname(ctx.config.databaseFile), sessionId, email, String(startAt)],
-      { stdio: ["ignore", "pipe", "pipe"] },
+      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, STORE_TEST_DATABASE: JSON.stringify(ctx.config.database) } },
     );
     let stdout = "";
     let stderr = "";

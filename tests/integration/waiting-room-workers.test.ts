@@ -10,6 +10,7 @@ function runWorker(args: string[]): Promise<{ seen: Record<string, number | null
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", "tests/fixtures/waiting-room-worker.ts", ...args], {
       stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, STORE_TEST_DATABASE: JSON.stringify(ctx.config.database) },
     });
     let stdout = "";
     let stderr = "";

@@ -272,7 +272,7 @@ describe("a restart", () => {
     at(t0 + 5000);
     for (let i = 40; i < 60; i++) ids.push(await join(workerB, i));
     const before = await Promise.all(ids.map(async (id) => (await lineStatus(workerA, { placeId: id })).status));
-    const restarted: AppContext = { ...workerA, db: openDatabase(workerA.config.databaseFile) };
+    const restarted: AppContext = { ...workerA, db: openDatabase(workerA.config.database) };
     try {
       const after = await Promise.all(ids.map(async (id) => (await lineStatus(restarted, { placeId: id })).status));
       expect(after).toEqual(before);

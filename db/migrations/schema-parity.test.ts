@@ -1,0 +1,256 @@
+// The migrations give PostgreSQL the schema they give SQLite: the same tables, columns (name,
+// normalised type, nullability, whether there is a default), indexes (name for the ones a
+// migration creates, columns, unique, partial) and foreign keys (with their ON DELETE), and the
+// few behaviours the rewrites in dialect.ts exist for. Only the migrations made portable so far
+// are compared (issue 13 moves PORTABLE_UP_TO forward one migration at a time).
+import { Migrator, NO_MIGRATIONS, sql, type Kysely } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeOnPostgres, postgresDatabaseForFile } from "../../tests/setup/postgres-db";
+import { openDatabase, type Db } from "../client";
+import { migrations } from "./index";
+
+/** The last migration that runs on PostgreSQL; the ones after it are still SQLite-only. */
+const PORTABLE_UP_TO = "0012_early_access_and_limits";
+
+interface Schema {
+  columns: string[];
+  indexes: string[];
+  foreignKeys: string[];
+  triggers: string[];
+}
+
+// Declared types by engine, to one name. PostgreSQL's "real" is a 4-byte float and must not appear.
+const SQLITE_TYPES: Record<string, string> = { INTEGER: "integer", TEXT: "text", REAL: "float8" };
+const POSTGRES_TYPES: Record<string, string> = { integer: "integer", text: "text", "double precision": "float8" };
+const ON_DELETE: Record<string, string> = { a: "no action", r: "restrict", c: "cascade", n: "set null", d: "set default" };
+
+function typeOf(types: Record<string, string>, declared: string) {
+  const type = types[declared];
+  if (!type) throw new Error(`Unexpected column type ${declared}: map it once it is on both engines.`);
+  return type;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the raw schema, not the store's tables
+async function sqliteSchema(db: Kysely<any>): Promise<Schema> {
+  const tables = await sql<{ name: string }>`
+    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%'`.execute(db);
+  const schema: Schema = { columns: [], indexes: [], foreignKeys: [], triggers: [] };
+  const triggers = await sql<{
+    name: string;
+    table: string;
+  }>`SELECT name, tbl_name AS "table" FROM sqlite_master WHERE type = 'trigger'`.execute(db);
+  schema.triggers = triggers.rows.map((t) => `${t.table} ${t.name}`);
+  for (const { name: table } of tables.rows) {
+    const columns = await sql<{ name: string; type: string; notnull: number; pk: number; dfltValue: string | null }>`
+      SELECT name, type, "notnull", pk, dflt_value FROM pragma_table_info(${table})`.execute(db);
+    for (const c of columns.rows) {
+      // An INTEGER PRIMARY KEY is the rowid: never null, though SQLite reports notnull = 0.
+      const nullable = c.notnull === 0 && c.pk === 0;
+      schema.columns.push(
+        `${table}.${c.name} ${typeOf(SQLITE_TYPES, c.type)}${nullable ? "" : " not null"}${c.dfltValue === null ? "" : " default"}`,
+      );
+    }
+    const indexes = await sql<{ name: string; unique: number; origin: string; partial: number }>`
+      SELECT name, "unique", origin, partial FROM pragma_index_list(${table})`.execute(db);
+    for (const index of indexes.rows) {
+      if (index.origin === "pk") continue;
+      const cols = await sql<{ name: string }>`SELECT name FROM pragma_index_info(${index.name}) ORDER BY seqno`.execute(db);
+      // A UNIQUE column constraint's index is named by the engine (sqlite_autoindex_…, …_key).
+      const name = index.origin === "c" ? index.name : "(constraint)";
+      schema.indexes.push(
+        `${table} ${name} (${cols.rows.map((c) => c.name).join(", ")})${index.unique ? " unique" : ""}${index.partial ? " partial" : ""}`,
+      );
+    }
+    const keys = await sql<{ from: string; table: string; to: string; onDelete: string }>`
+      SELECT "from", "table", "to", on_delete FROM pragma_foreign_key_list(${table})`.execute(db);
+    for (const key of keys.rows)
+      schema.foreignKeys.push(`${table}.${key.from} -> ${key.table}.${key.to} on delete ${key.onDelete.toLowerCase()}`);
+  }
+  return sorted(schema);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the raw schema, not the store's tables
+async function postgresSchema(db: Kysely<any>): Promise<Schema> {
+  const schema: Schema = { columns: [], indexes: [], foreignKeys: [], triggers: [] };
+  const triggers = await sql<{ name: string; table: string }>`
+    SELECT DISTINCT trigger_name AS name, event_object_table AS "table" FROM information_schema.triggers WHERE trigger_schema = 'public'`.execute(
+    db,
+  );
+  schema.triggers = triggers.rows.map((t) => `${t.table} ${t.name}`);
+  const columns = await sql<{ tableName: string; columnName: string; dataType: string; isNullable: string; hasDefault: boolean }>`
+    SELECT table_name, column_name, data_type, is_nullable, (column_default IS NOT NULL) AS has_default
+    FROM information_schema.columns
+    WHERE table_schema = 'public' AND table_name NOT LIKE 'kysely_%'`.execute(db);
+  for (const c of columns.rows) {
+    schema.columns.push(
+      `${c.tableName}.${c.columnName} ${typeOf(POSTGRES_TYPES, c.dataType)}${c.isNullable === "YES" ? "" : " not null"}${c.hasDefault ? " default" : ""}`,
+    );
+  }
+  const indexes = await sql<{
+    tableName: string;
+    name: string;
+    unique: boolean;
+    primary: boolean;
+    partial: boolean;
+    constraint: boolean;
+    columns: string[];
+  }>`
+    SELECT t.relname AS table_name, i.relname AS name, x.indisunique AS unique, x.indisprimary AS primary,
+      x.indpred IS NOT NULL AS partial,
+      EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid) AS constraint,
+      array(SELECT a.attname::text FROM unnest(x.indkey) WITH ORDINALITY k(attnum, ord)
+            JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord) AS columns
+    FROM pg_index x
+    JOIN pg_class i ON i.oid = x.indexrelid
+    JOIN pg_class t ON t.oid = x.indrelid
+    JOIN pg_namespace n ON n.oid = t.relnamespace
+    WHERE n.nspname = 'public' AND t.relname NOT LIKE 'kysely_%'`.execute(db);
+  for (const index of indexes.rows) {
+    if (index.primary) continue;
+    const name = index.constraint ? "(constraint)" : index.name;
+    schema.indexes.push(
+      `${index.tableName} ${name} (${index.columns.join(", ")})${index.unique ? " unique" : ""}${index.partial ? " partial" : ""}`,
+    );
+  }
+  const keys = await sql<{ tableName: string; from: string; toTable: string; to: string; onDelete: string }>`
+    SELECT t.relname AS table_name, a.attname AS from, rt.relname AS to_table, ra.attname AS to, c.confdeltype AS on_delete
+    FROM pg_constraint c
+    JOIN pg_class t ON t.oid = c.conrelid
+    JOIN pg_class rt ON rt.oid = c.confrelid
+    JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+    JOIN pg_attribute ra ON ra.attrelid = c.confrelid AND ra.attnum = c.confkey[1]
+    JOIN pg_namespace n ON n.oid = t.relnamespace
+    WHERE c.contype = 'f' AND n.nspname = 'public'`.execute(db);
+  for (const key of keys.rows)
+    schema.foreignKeys.push(`${key.tableName}.${key.from} -> ${key.toTable}.${key.to} on delete ${ON_DELETE[key.onDelete]}`);
+  return sorted(schema);
+}
+
+function sorted(schema: Schema): Schema {
+  return {
+    columns: schema.columns.sort(),
+    indexes: schema.indexes.sort(),
+    foreignKeys: schema.foreignKeys.sort(),
+    triggers: schema.triggers.sort(),
+  };
+}
+
+async function migrateTo(db: Db, name: string) {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw error;
+}
+
+/** What the rewrites are for: the default instant's shape, case-insensitive usernames, byte-order text. */
+const EXPECTED_BEHAVIOUR = {
+  duplicateInserted: 0,
+  found: ["Zoe"],
+  byName: ["adam", "Zoe"],
+  byEmail: ["Zoe@example.com", "adam@example.com"],
+  createdAtShape: true,
+};
+
+async function behaviour(db: Db) {
+  await db.insertInto("users").values({ username: "Zoe", passwordHash: "x", email: "Zoe@example.com" }).execute();
+  await db.insertInto("users").values({ username: "adam", passwordHash: "x", email: "adam@example.com" }).execute();
+  const duplicate = await db
+    .insertInto("users")
+    .values({ username: "ZOE", passwordHash: "x", email: "other@example.com" })
+    .onConflict((oc) => oc.column("username").doNothing())
+    .executeTakeFirst();
+  const found = await db.selectFrom("users").select("username").where("username", "=", "zoe").execute();
+  const byName = await db.selectFrom("users").select("username").orderBy("username").execute();
+  const byEmail = await db.selectFrom("users").select("email").orderBy("email").execute();
+  const created = await db.selectFrom("users").select("createdAt").executeTakeFirstOrThrow();
+  return {
+    duplicateInserted: Number(duplicate.numInsertedOrUpdatedRows ?? 0n),
+    found: found.map((row) => row.username),
+    // NOCASE sorts without regard to case; any other text in byte order (upper case first), as
+    // SQLite's BINARY collation does.
+    byName: byName.map((row) => row.username),
+    byEmail: byEmail.map((row) => row.email),
+    createdAtShape: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(created.createdAt),
+  };
+}
+
+describe("migrations on SQLite", () => {
+  it(`run up to ${PORTABLE_UP_TO} and behave as the PostgreSQL side is checked against`, async () => {
+    const db = openDatabase(":memory:");
+    try {
+      await migrateTo(db, PORTABLE_UP_TO);
+      expect(await behaviour(db)).toEqual(EXPECTED_BEHAVIOUR);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describeOnPostgres("migrations on PostgreSQL", () => {
+  const database = postgresDatabaseForFile();
+  let sqlite: Db;
+  let postgres: Db;
+  beforeAll(async () => {
+    sqlite = openDatabase(":memory:");
+    postgres = openDatabase({ engine: "postgres", url: database.url, poolSize: 2 });
+    await migrateTo(sqlite, PORTABLE_UP_TO);
+    await migrateTo(postgres, PORTABLE_UP_TO);
+  });
+  afterAll(async () => {
+    await sqlite?.destroy();
+    await postgres?.destroy();
+  });
+
+  it(`give the same tables, columns, indexes, foreign keys and triggers as on SQLite, up to ${PORTABLE_UP_TO}`, async () => {
+    const expected = await sqliteSchema(sqlite);
+    expect(expected.columns.length).toBeGreaterThan(50);
+    expect(expected.indexes.length).toBeGreaterThan(5);
+    expect(expected.foreignKeys.length).toBeGreaterThan(5);
+    expect(expected.triggers).toHaveLength(9);
+    expect(await postgresSchema(postgres)).toEqual(expected);
+  });
+
+  it("compare every text column byte by byte (C), except the two NOCASE ones", async () => {
+    const { rows } = await sql<{ column: string; collation: string | null }>`
+      SELECT table_name || '.' || column_name AS column, collation_name AS collation FROM information_schema.columns
+      WHERE table_schema = 'public' AND data_type = 'text' AND table_name NOT LIKE 'kysely_%'`.execute(postgres);
+    expect(rows.length).toBeGreaterThan(30);
+    const nocase = rows.filter((row) => row.collation === "nocase").map((row) => row.column);
+    expect(nocase.sort()).toEqual(["subscribers.email", "users.username"]);
+    expect(rows.filter((row) => row.collation !== "nocase" && row.collation !== "C")).toEqual([]);
+  });
+
+  it("store instants in the same text shape, ignore case in usernames and sort text byte by byte", async () => {
+    expect(await behaviour(postgres)).toEqual(EXPECTED_BEHAVIOUR);
+  });
+
+  it("bump page_version on a product write, and not on a conditional update that changed no row", async () => {
+    const version = async () => (await postgres.selectFrom("pageVersion").select("version").executeTakeFirstOrThrow()).version;
+    const before = await version();
+    const { id } = await postgres
+      .insertInto("products")
+      .values({ name: "Tee", description: "", priceCents: 3000, inventory: 1 })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    expect(await version()).toBe(before + 1);
+    const lost = await postgres
+      .updateTable("products")
+      .set((eb) => ({ inventory: eb("inventory", "-", 2) }))
+      .where("id", "=", id)
+      .where("inventory", ">=", 2)
+      .executeTakeFirst();
+    expect(Number(lost.numUpdatedRows)).toBe(0);
+    expect(await version()).toBe(before + 1);
+  });
+
+  it("go all the way down again", async () => {
+    const migrator = new Migrator({ db: postgres, provider: { getMigrations: async () => migrations } });
+    const { error } = await migrator.migrateTo(NO_MIGRATIONS);
+    expect(error).toBeUndefined();
+    const { rows } = await sql<{
+      n: number;
+    }>`SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name NOT LIKE 'kysely_%'`.execute(
+      postgres,
+    );
+    expect(rows[0]!.n).toBe(0);
+  });
+});

@@ -1,0 +1,35 @@
+// openDatabase chooses PostgreSQL for a postgres target: Kysely's PostgresDialect on a pg Pool of
+// the configured size, the store's plugins, counts as numbers (as SQLite gives them). This opens
+// the engine only; the store's migrations and services do not run on it yet (docs/postgres-plan.md).
+import { sql } from "kysely";
+import { afterAll, expect, it } from "vitest";
+import { engineOf, openDatabase, preparedOn, type Db } from "../../db/client";
+import { describeOnPostgres, postgresDatabaseForFile } from "../setup/postgres-db";
+
+describeOnPostgres("openDatabase on PostgreSQL", () => {
+  const database = postgresDatabaseForFile();
+  let db: Db | undefined;
+  afterAll(async () => {
+    await db?.destroy();
+  });
+
+  it("opens a pool through Kysely's PostgresDialect, with snake_case columns read as camelCase", async () => {
+    db = openDatabase({ engine: "postgres", url: database.url, poolSize: 2 });
+    expect(engineOf(db)).toBe("postgres");
+    await sql`CREATE TABLE page_version (id integer PRIMARY KEY, version integer NOT NULL)`.execute(db);
+    await db.insertInto("pageVersion").values({ id: 1, version: 7 }).execute();
+    expect(await db.selectFrom("pageVersion").selectAll().execute()).toEqual([{ id: 1, version: 7 }]);
+    // count(*) is bigint on PostgreSQL; pg would give "1", SQLite gives 1.
+    const { n } = await db
+      .selectFrom("pageVersion")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(n).toBe(1);
+    const pool = await sql<{ n: number }>`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()`.execute(db);
+    expect(pool.rows[0]!.n).toBeLessThanOrEqual(2);
+  });
+
+  it("says plainly that synchronous prepared statements are SQLite-only", () => {
+    expect(() => preparedOn(db!, "SELECT 1")).toThrow("preparedOn() is SQLite-only.");
+  });
+});

@@ -1,0 +1,96 @@
+// Races that only PostgreSQL can run inside one test process: two pools (two workers, or two
+// machines) whose transactions really overlap under READ COMMITTED. On SQLite every transaction
+// is BEGIN IMMEDIATE, one writer at a time; these check that the services still serialise what
+// must be serial when that is no longer true (docs/postgres-plan.md, "Concurrency").
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { openDatabase, type Db } from "../../db/client";
+import { processOrder } from "../../server/services/checkout";
+import { setSetting } from "../../server/services/settings";
+import { joinLine } from "../../server/services/waiting-room";
+import { manualClock, type TestContext } from "../setup/context";
+import { createPostgresTestContext } from "../setup/postgres-context";
+import { describeOnPostgres } from "../setup/postgres-db";
+import { addProduct } from "./store-helpers";
+
+const customer = (email: string) => ({
+  email,
+  name: "Racer",
+  phone: "",
+  street: "9 Race Rd",
+  city: "Albany",
+  state: "NY",
+  zipCode: "12207",
+  country: "US",
+});
+
+describeOnPostgres("on PostgreSQL, two workers at once", () => {
+  const store = createPostgresTestContext();
+  let workerB: TestContext;
+  let dbB: Db;
+  beforeAll(() => {
+    dbB = openDatabase(store.ctx.config.database);
+    workerB = { ...store.ctx, db: dbB, clock: manualClock(store.ctx.clock.now()) };
+  });
+  afterAll(() => dbB?.destroy());
+
+  it("give the waiting room's late arrivals distinct places, 1 to n, with nobody refused", async () => {
+    const t0 = Date.parse("2027-03-01T17:00:00.000Z");
+    await setSetting(store.ctx, "countdown_date", new Date(t0).toISOString());
+    for (const worker of [store.ctx, workerB]) worker.clock.set(new Date(t0 + 1_000));
+    const n = 40;
+    const joins = Array.from({ length: n }, (_, i) => joinLine(i % 2 ? workerB : store.ctx, { placeId: null, address: `198.51.100.${i}` }));
+    const results = await Promise.allSettled(joins);
+    const refused = results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason));
+    expect(refused).toEqual([]);
+    const ids = results.map((r) => (r as PromiseFulfilledResult<{ placeId: string | null }>).value.placeId!);
+    expect(new Set(ids).size).toBe(n);
+    const rows = await store.ctx.db.selectFrom("waitingRoomPlaces").select("place").orderBy("place").execute();
+    expect(rows.map((row) => row.place)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+  });
+
+  // Decision 0020 counts a customer's units after this order's rows are written, trusting that two
+  // orders of one customer queue. On PostgreSQL they do because the stock UPDATE of the product
+  // row comes first and holds that row until commit; this checks it, round after round.
+  it("let one customer's two simultaneous orders for a product limited to one through exactly once", async () => {
+    for (let round = 0; round < 10; round++) {
+      const id = await addProduct(store.ctx, { name: `Limit Tee ${round}`, inventory: 5, maxPerCustomer: 1 });
+      const bags = [`limit-${round}-a`, `limit-${round}-b`];
+      for (const sessionId of bags) await store.ctx.db.insertInto("cartItems").values({ sessionId, productId: id, quantity: 1 }).execute();
+      const results = await Promise.allSettled(
+        bags.map((sessionId, i) =>
+          processOrder(i ? workerB : store.ctx, {
+            sessionId,
+            customer: customer(i ? `RACER${round}@example.com` : `racer${round}@example.com`),
+            shippingMethod: "usps-ground_saver",
+          }),
+        ),
+      );
+      const refused = results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason));
+      expect(refused, `round ${round}`).toEqual([`Conflict: Limit 1 per customer for Limit Tee ${round}.`]);
+    }
+  });
+
+  it("sell 5 units to exactly 5 of 60 buyers pressing Process Order at once, and never below zero", async () => {
+    const id = await addProduct(store.ctx, { name: "Drop Tee", inventory: 5 });
+    const bags = Array.from({ length: 60 }, (_, i) => `drop-${i}`);
+    for (const sessionId of bags) await store.ctx.db.insertInto("cartItems").values({ sessionId, productId: id, quantity: 1 }).execute();
+    const results = await Promise.allSettled(
+      bags.map((sessionId, i) =>
+        processOrder(i % 2 ? workerB : store.ctx, {
+          sessionId,
+          customer: customer(`buyer${i}@example.com`),
+          shippingMethod: "usps-ground_saver",
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(5);
+    const { inventory } = await store.ctx.db.selectFrom("products").select("inventory").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(inventory).toBe(0);
+    const held = await store.ctx.db
+      .selectFrom("inventoryHolds")
+      .select((eb) => eb.fn.sum<number>("quantity").as("units"))
+      .where("productId", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(Number(held.units)).toBe(5);
+  });
+});
