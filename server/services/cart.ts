@@ -171,16 +171,16 @@ async function quantityInCart(ctx: AppContext, sessionId: string, productId: num
 }
 
 /**
- * Adds units of a product. `created` tells a new line from a bigger one (201 against 200).
- * Unknown, hidden and unreleased products are all "Product not found.".
- */
-/**
  * The most units of a product one bag may hold: its stock, or its per-customer limit when lower.
  * A CASE rather than SQLite's two-argument min() (PostgreSQL spells it least()), so that the same
  * SQL runs on both; a null limit compares as unknown and falls to the stock.
  */
 const UNITS_CAP = sql<number>`CASE WHEN max_per_customer < inventory THEN max_per_customer ELSE inventory END`;
 
+/**
+ * Adds units of a product. `created` tells a new line from a bigger one (201 against 200).
+ * Unknown, hidden and unreleased products are all "Product not found.".
+ */
 export async function addToCart(
   ctx: AppContext,
   sessionId: string,
