@@ -129,8 +129,11 @@ describe("the admin's drop page", () => {
 
       await page.getByLabel("Shoppers let in per minute").fill("1200");
       await page.getByRole("button", { name: "Set rate" }).click();
-      await expectVisible(page.getByText("Waiting room updated").first());
-      assert.equal(((await (await api.get("/api/admin/waiting-room")).json()) as { admitPerMinute: number }).admitPerMinute, 1200);
+      // The pause and resume left "Waiting room updated" toasts on screen: wait for the rate itself.
+      const rate = async () => ((await (await api.get("/api/admin/waiting-room")).json()) as { admitPerMinute: number }).admitPerMinute;
+      for (let tries = 0; tries < 50 && (await rate()) !== 1200; tries++) await page.waitForTimeout(100);
+      assert.equal(await rate(), 1200);
+      await expectVisible(page.getByLabel("Shoppers let in per minute"));
 
       await page.getByRole("button", { name: "End the waiting room" }).click();
       await expectVisible(page.getByTestId("drop-phase").getByText(/^Ended for this drop/));
