@@ -8,7 +8,13 @@ const KNOBS = {
   units: { env: "BENCH_UNITS", default: 200, help: "units of the product on sale" },
   concurrency: { env: "BENCH_CONCURRENCY", default: 50, help: "requests (shoppers) in flight at once" },
   // As `npm start` runs the store: one worker per core unless told (1 = server.js in one process).
-  workers: { env: "BENCH_WORKERS", default: os.availableParallelism(), help: "store workers (scripts/start.mjs); 1 = one process" },
+  // With several instances, the cores are shared out (see below).
+  workers: {
+    env: "BENCH_WORKERS",
+    default: null,
+    help: "store workers per instance (scripts/start.mjs); 1 = one process. Default: the cores divided among the instances (at least 1)",
+  },
+  instances: { env: "BENCH_INSTANCES", default: 1, help: "separate store instances on one database (each its own port and workers)" },
   seconds: { env: "BENCH_SECONDS", default: 300, help: "the whole run stops after this long" },
   rounds: { env: "BENCH_ROUNDS", default: 5, help: "A/B rounds per route in the same-bytes ratio" },
   requests: { env: "BENCH_REQUESTS", default: 300, help: "requests per round in the same-bytes ratio" },
@@ -24,28 +30,50 @@ export function readOptions(argv = process.argv.slice(2), env = process.env) {
     options: {
       ...Object.fromEntries(Object.keys(KNOBS).map((name) => [name, { type: "string" }])),
       only: { type: "string" },
+      database: { type: "string" },
+      balance: { type: "string" },
       note: { type: "string" },
       "no-log": { type: "boolean" },
       help: { type: "boolean" },
     },
   });
   if (values.help) {
-    console.log("npm run bench -- [--only ratio|rush] [--note text] [--no-log]");
+    console.log(
+      "npm run bench -- [--only ratio|rush] [--database sqlite|postgres|postgres://…] [--balance request|shopper] [--note text] [--no-log]",
+    );
+    console.log("  --database (BENCH_DATABASE, default sqlite): the instances' one database; postgres starts a throwaway server;");
+    console.log("    a postgres:// URL names an empty database of your own");
+    console.log("  --balance (BENCH_BALANCE, default request): over several instances, each request goes to the next one");
+    console.log("    (a non-sticky balancer), or each shopper stays on one (shopper: a sticky balancer)");
     console.log("  BENCH_CPU_PROF=dir: a CPU profile of each store process (node --cpu-prof) in dir");
-    for (const [name, knob] of Object.entries(KNOBS)) console.log(`  --${name} (${knob.env}, default ${knob.default}): ${knob.help}`);
+    for (const [name, knob] of Object.entries(KNOBS))
+      console.log(`  --${name} (${knob.env}, default ${knob.default ?? "shared out"}): ${knob.help}`);
     process.exit(0);
   }
   const options = {};
   for (const [name, knob] of Object.entries(KNOBS)) {
     const raw = values[name] ?? env[knob.env];
+    if ((raw === undefined || raw === "") && knob.default === null) continue;
     const value = raw === undefined || raw === "" ? knob.default : Number(raw);
     if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} (${knob.env}) must be a whole number above 0, not "${raw}".`);
     options[name] = value;
   }
   const only = values.only ?? env.BENCH_ONLY;
   if (only && only !== "ratio" && only !== "rush") throw new Error(`--only takes "ratio" or "rush", not "${only}".`);
-  options.ratio = only !== "rush";
+  // The same-bytes ratio compares one store with bare node:http: several instances measure the rush only.
+  options.ratio = only !== "rush" && options.instances === 1;
   options.rush = only !== "ratio";
+  // Several instances on one box share its cores: by default each gets its share, so 2 instances
+  // on 2 cores run 1 worker each, as many store processes as one instance with a worker per core.
+  options.workers ??= Math.max(1, Math.floor(os.availableParallelism() / options.instances));
+  const database = values.database ?? env.BENCH_DATABASE ?? "sqlite";
+  if (!["sqlite", "postgres"].includes(database) && !/^postgres(ql)?:\/\//.test(database)) {
+    throw new Error(`--database takes "sqlite", "postgres" (a throwaway server) or a postgres:// URL, not "${database}".`);
+  }
+  options.database = database;
+  const balance = values.balance ?? env.BENCH_BALANCE ?? "request";
+  if (balance !== "request" && balance !== "shopper") throw new Error(`--balance takes "request" or "shopper", not "${balance}".`);
+  options.balance = balance;
   options.note = values.note ?? env.BENCH_NOTE ?? "";
   options.log = !values["no-log"];
   return options;

@@ -58,6 +58,9 @@ export function formatSection({ startedAt, machine: m, loadAfter, options, ratio
     );
     lines.push("| step | requests | p50 ms | p99 ms |", "|---|---|---|---|");
     for (const s of rush.steps) lines.push(`| ${s.step} | ${s.requests} | ${fixed(s.p50, 1)} | ${fixed(s.p99, 1)} |`);
+    if (rush.served.length > 1) {
+      lines.push("", `Requests per instance: ${rush.served.map((n, i) => `${i + 1}: ${n}`).join(", ")}.`);
+    }
     for (const e of rush.errorKinds) lines.push(``, `Error ${e.kind} ×${e.count}: ${e.sample.replace(/\s+/g, " ")}`);
     lines.push("");
   }

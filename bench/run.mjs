@@ -9,7 +9,7 @@ import { readOptions } from "./options.mjs";
 import { appendSection, formatSection, machine, PERF_LOG } from "./perf-log.mjs";
 import { rush, soldInDatabase } from "./rush.mjs";
 import { sameBytesRatio } from "./same-bytes.mjs";
-import { assertBuilt, createDropProduct, startStore } from "./store-server.mjs";
+import { assertBuilt, createDropProduct, startStores } from "./store-server.mjs";
 
 // Issue 12's waiting-room rush is a bench of its own (bench/waiting-room.mjs): `--only waiting-room`.
 const waitingRoom = /--only[= ]waiting-room\b/.test(process.argv.slice(2).join(" ")) || process.env.BENCH_ONLY === "waiting-room";
@@ -37,27 +37,49 @@ const hardStop = setTimeout(
 hardStop.unref();
 
 const before = machine();
-const storeShape =
+const workerShape =
   options.workers === 1 ? "1 worker (one process, server.js)" : `${options.workers} workers (scripts/start.mjs, node:cluster)`;
+const engine =
+  options.database === "sqlite"
+    ? "SQLite (one file)"
+    : options.database === "postgres"
+      ? "PostgreSQL (throwaway server, fsync off)"
+      : "PostgreSQL (given URL)";
+const storeShape =
+  options.instances === 1
+    ? `${workerShape}, ${engine}`
+    : `${options.instances} instances of ${workerShape} each, own ports, on one ${engine}; ` +
+      (options.balance === "request" ? "each request to the next instance (non-sticky)" : "each shopper stays on one instance (sticky)");
+if (options.instances > 1 && !options.rush) {
+  console.error("--instances above 1 measures the rush only (the same-bytes ratio compares one store with bare node:http).");
+  process.exit(1);
+}
 console.log(`${before.cores} cores, load ${before.load.toFixed(2)}; starting the built store: ${storeShape}…`);
 // The log says how the store ran, whatever the note says.
 options.note = `Store: ${storeShape}.${options.note ? ` ${options.note}` : ""}`;
-const store = await startStore({ workers: options.workers });
+let store;
+try {
+  store = await startStores({ instances: options.instances, workers: options.workers, database: options.database });
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
 // No new round or shopper starts after this; the store's start does not count against it.
 const deadline = Date.now() + options.seconds * 1000;
 let exitCode = 0;
 try {
-  const client = createClient(store.base, { sockets: 4 });
+  const base = store.bases[0];
+  const client = createClient(base, { sockets: 4 });
   const productId = await createDropProduct(client, store.admin, options.units);
   const results = { startedAt, machine: before, options };
 
   if (options.ratio) {
-    const bag = await client.request("POST", "/api/cart", { headers: { Origin: store.base }, body: { productId, quantity: 1 } });
+    const bag = await client.request("POST", "/api/cart", { headers: { Origin: base }, body: { productId, quantity: 1 } });
     if (bag.status !== 201) throw new Error(`Filling the bag answered ${bag.status}`);
     const withBag = { Cookie: cookiesOf(bag) };
     console.log("(a) same-bytes ratio…");
     results.ratio = await sameBytesRatio(
-      store.base,
+      base,
       [
         { label: "/ (bag cookie)", path: "/", headers: withBag },
         { label: "/store (bag cookie)", path: "/store", headers: withBag },
@@ -83,12 +105,18 @@ try {
 
   if (options.rush) {
     console.log(`(b) rush: ${options.shoppers} shoppers for ${options.units} units, ${options.concurrency} at a time…`);
-    results.rush = await rush(store.base, { productId, shoppers: options.shoppers, concurrency: options.concurrency, deadline });
+    results.rush = await rush(store.bases, {
+      productId,
+      shoppers: options.shoppers,
+      concurrency: options.concurrency,
+      deadline,
+      balance: options.balance,
+    });
   }
   // The store closes its database on SIGTERM; the figures are read from the file after that.
   await store.stop();
   if (results.rush) {
-    results.rush.sold = await soldInDatabase(store.databaseFile, productId, options.units);
+    results.rush.sold = await soldInDatabase(store.database, productId, options.units);
     if (results.rush.sold.oversold > 0) exitCode = 3;
   }
   results.loadAfter = machine().load;

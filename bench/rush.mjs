@@ -35,23 +35,37 @@ export function cookieJar() {
   };
 }
 
-export async function rush(base, { productId, shoppers, concurrency, deadline }) {
-  const client = createClient(base, { sockets: concurrency });
+/**
+ * `bases`: one store's address, or several instances of the store on one database. Over several,
+ * `balance` says how the load generator stands in for the load balancer: "request" sends each
+ * request to the next instance in turn (a non-sticky balancer: a shopper's journey crosses
+ * instances, which works because sessions, bags and holds live in the database); "shopper" keeps
+ * each shopper on one instance for the whole journey (a sticky balancer), shoppers dealt round-robin.
+ */
+export async function rush(bases, { productId, shoppers, concurrency, deadline, balance = "request" }) {
+  bases = [bases].flat();
+  // The same number of sockets as with one store, shared out, so the crowd is the same size.
+  const clients = bases.map((base) => createClient(base, { sockets: Math.max(1, Math.ceil(concurrency / bases.length)) }));
+  const served = bases.map(() => 0);
+  let turn = 0;
   const latencies = Object.fromEntries(STEPS.map((step) => [step, []]));
   const outcome = { paid: 0, soldOut: 0, errors: 0, notRun: 0 };
   const errorKinds = new Map();
-  const origin = base;
 
   async function shop(n) {
     const jar = cookieJar();
+    const stuck = n % bases.length;
     const step = async (index, method, path, body, ok) => {
       const name = STEPS[index];
+      const at = balance === "shopper" ? stuck : turn++ % bases.length;
+      served[at]++;
       const headers = { Cookie: jar.header() };
-      if (method !== "GET") headers.Origin = origin;
+      // Each instance is reached at its own address here; behind a balancer they share one origin.
+      if (method !== "GET") headers.Origin = bases[at];
       const start = performance.now();
       let response;
       try {
-        response = await client.request(method, path, { headers, body });
+        response = await clients[at].request(method, path, { headers, body });
       } catch (error) {
         throw Object.assign(new Error(error.message), { kind: `${name}: ${error.code ?? "network error"}` });
       }
@@ -119,7 +133,7 @@ export async function rush(base, { productId, shoppers, concurrency, deadline })
   try {
     await Promise.all(Array.from({ length: Math.min(concurrency, shoppers) }, worker));
   } finally {
-    client.close();
+    for (const client of clients) client.close();
   }
   const seconds = (performance.now() - start) / 1000;
   const finished = outcome.paid + outcome.soldOut + outcome.errors;
@@ -128,6 +142,8 @@ export async function rush(base, { productId, shoppers, concurrency, deadline })
     shoppersPerSecond: finished / seconds,
     outcome,
     errorKinds: [...errorKinds].map(([kind, { count, sample }]) => ({ kind, count, sample })),
+    // Requests sent to each instance, in the order of `bases`.
+    served,
     steps: STEPS.map((step) => ({
       step,
       requests: latencies[step].length,
@@ -137,22 +153,43 @@ export async function rush(base, { productId, shoppers, concurrency, deadline })
   };
 }
 
-/** Paid units of the product against its stock, read from the store's database file (read-only). */
-export async function soldInDatabase(databaseFile, productId, units) {
-  const { default: Database } = await import("better-sqlite3");
-  const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
-  try {
-    // A paid order whose reservation ran out is refunded and cancelled: it sold nothing.
-    const { paidUnits, paidOrders } = db
-      .prepare(
-        `SELECT COALESCE(SUM(i.quantity), 0) AS paidUnits, COUNT(DISTINCT o.id) AS paidOrders
-           FROM order_items i JOIN orders o ON o.id = i.order_id
-          WHERE i.product_id = ? AND o.paid_at IS NOT NULL AND o.status <> 'cancelled'`,
-      )
-      .get(productId);
-    const { inventory } = db.prepare("SELECT inventory FROM products WHERE id = ?").get(productId);
-    return { paidUnits, paidOrders, left: inventory, oversold: Math.max(0, paidUnits - units) + Math.max(0, -inventory) };
-  } finally {
-    db.close();
+// A paid order whose reservation ran out is refunded and cancelled: it sold nothing.
+const SOLD = `SELECT COALESCE(SUM(i.quantity), 0) AS paid_units, COUNT(DISTINCT o.id) AS paid_orders
+                FROM order_items i JOIN orders o ON o.id = i.order_id
+               WHERE i.product_id = $1 AND o.paid_at IS NOT NULL AND o.status <> 'cancelled'`;
+const INVENTORY = "SELECT inventory FROM products WHERE id = $1";
+
+/**
+ * Paid units of the product against its stock, read from the store's database: an SQLite file
+ * (read-only; a bare path is one too) or PostgreSQL (`{ engine: "postgres", url }`).
+ */
+export async function soldInDatabase(database, productId, units) {
+  if (typeof database === "string") database = { engine: "sqlite", file: database };
+  let sold, inventory;
+  if (database.engine === "postgres") {
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      [sold] = (await client.query(SOLD, [productId])).rows;
+      [{ inventory }] = (await client.query(INVENTORY, [productId])).rows;
+    } finally {
+      await client.end();
+    }
+  } else {
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(database.file, { readonly: true, fileMustExist: true });
+    try {
+      // better-sqlite3 binds $1 by name only: positional ? instead.
+      const positional = (text) => text.replace("$1", "?");
+      sold = db.prepare(positional(SOLD)).get(productId);
+      ({ inventory } = db.prepare(positional(INVENTORY)).get(productId));
+    } finally {
+      db.close();
+    }
   }
+  // pg answers sums and counts (bigint) as text.
+  const paidUnits = Number(sold.paid_units);
+  const paidOrders = Number(sold.paid_orders);
+  return { paidUnits, paidOrders, left: inventory, oversold: Math.max(0, paidUnits - units) + Math.max(0, -inventory) };
 }

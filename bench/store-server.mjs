@@ -52,10 +52,15 @@ export function assertBuilt() {
   }
 }
 
-export async function startStore({ workers }) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-bench-"));
+/**
+ * One store as the bench runs it. `dataDir`, `sessionSecret`, `admin` and `databaseUrl` are given
+ * when several instances share one database (startStores); alone, it makes its own data folder.
+ */
+export async function startStore({ workers, dataDir, sessionSecret, admin, databaseUrl }) {
+  const ownsData = !dataDir;
+  dataDir ??= fs.mkdtempSync(path.join(os.tmpdir(), "store-bench-"));
+  admin ??= { username: "bench-admin", password: randomBytes(12).toString("hex") };
   const port = await freePort();
-  const admin = { username: "bench-admin", password: randomBytes(12).toString("hex") };
   const env = { ...process.env };
   for (const name of NOT_INHERITED) env[name] = "";
   Object.assign(env, {
@@ -71,6 +76,8 @@ export async function startStore({ workers }) {
     CHECKOUTS_PER_IP: "1000000",
     WEB_CONCURRENCY: String(workers),
   });
+  if (sessionSecret) env.SESSION_SECRET = sessionSecret;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
   // A CPU profile per store process, written when it stops (cluster workers inherit the primary's flags).
   const profile = env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(env.BENCH_CPU_PROF)}`] : [];
   // Its own process group, so that a kill reaches the workers too.
@@ -91,9 +98,12 @@ export async function startStore({ workers }) {
       // already gone
     }
   };
+  const cleanUp = () => {
+    if (ownsData) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
   process.once("exit", () => {
     killAll();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    cleanUp();
   });
   const base = `http://127.0.0.1:${port}`;
 
@@ -104,7 +114,6 @@ export async function startStore({ workers }) {
     }
     killAll();
   };
-  const cleanUp = () => fs.rmSync(dataDir, { recursive: true, force: true });
 
   for (let i = 0; ; i++) {
     try {
@@ -119,7 +128,68 @@ export async function startStore({ workers }) {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { base, dataDir, databaseFile: path.join(dataDir, "store.db"), admin, stop, cleanUp, stderr: () => stderr };
+  const database = databaseUrl ? { engine: "postgres", url: databaseUrl } : { engine: "sqlite", file: path.join(dataDir, "store.db") };
+  return { base, dataDir, database, databaseFile: database.file, admin, stop, cleanUp, stderr: () => stderr };
+}
+
+/**
+ * A throwaway PostgreSQL server (initdb in a temporary folder, a free loopback port; the test
+ * harness's own helper, tests/setup/postgres.ts, loaded through tsx), stopped when the bench exits.
+ */
+async function throwawayPostgres() {
+  const { tsImport } = await import("tsx/esm/api");
+  const { startPostgres } = await tsImport("../tests/setup/postgres.ts", import.meta.url);
+  const server = await startPostgres();
+  process.once("exit", () => server.stop());
+  const { default: pg } = await import("pg");
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  try {
+    await admin.query("CREATE DATABASE store_bench");
+  } finally {
+    await admin.end();
+  }
+  return { url: server.urlFor("store_bench"), stop: () => server.stop() };
+}
+
+/**
+ * `instances` separate stores (each as `npm start` runs it, `workers` processes, its own port) on
+ * one database: the SQLite file of one shared data folder, or PostgreSQL (`database` "postgres":
+ * a throwaway server; a postgres:// URL: that database, which must be empty). One shared session
+ * secret, as a deployer sets on every box. The first instance starts alone and migrates, seeds
+ * and creates the admin; the others start after it, finding all that done (as a rolling deploy).
+ */
+export async function startStores({ instances, workers, database = "sqlite" }) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-bench-"));
+  process.once("exit", () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const postgres = database === "postgres" ? await throwawayPostgres() : null;
+  const databaseUrl = postgres?.url ?? (database.startsWith("postgres") ? database : undefined);
+  const shared = {
+    workers,
+    dataDir,
+    databaseUrl,
+    sessionSecret: randomBytes(32).toString("base64url"),
+    admin: { username: "bench-admin", password: randomBytes(12).toString("hex") },
+  };
+  const stores = [await startStore(shared)];
+  try {
+    stores.push(...(await Promise.all(Array.from({ length: instances - 1 }, () => startStore(shared)))));
+  } catch (error) {
+    await Promise.all(stores.map((store) => store.stop()));
+    throw error;
+  }
+  return {
+    stores,
+    bases: stores.map((store) => store.base),
+    admin: shared.admin,
+    database: stores[0].database,
+    stop: () => Promise.all(stores.map((store) => store.stop())),
+    cleanUp: () => {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      postgres?.stop();
+    },
+    stderr: () => stores.map((store, i) => (store.stderr() ? `instance ${i + 1}: ${store.stderr()}` : "")).join(""),
+  };
 }
 
 /** Signs in as the bench's admin and puts a product on sale with the given stock; returns its id. */
