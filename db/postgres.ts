@@ -31,3 +31,43 @@ export function openPostgres(url: string, poolSize: number): Kysely<DB> {
   pool.on("error", (error) => console.warn(`PostgreSQL closed an idle connection (the pool will open another): ${error.message}`));
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
 }
+
+/**
+ * Keys of the session-level advisory locks the store takes (pg_advisory_lock's one bigint form).
+ * Fixed numbers, so every process and machine on one database agrees on them; Kysely's migrator
+ * locks hashtext('kysely_migration_lock'), an int4, which these stay clear of.
+ */
+export const ADVISORY_LOCK = {
+  /** Held around migrations, the seed and the first admin at start-up: one process prepares. */
+  prepare: 7_305_830_001,
+  /** Held by the sweeper's leader for as long as its connection lives (server/services/leases.ts). */
+  sweeper: 7_305_830_002,
+} as const;
+
+/** A connection of its own (not the pool's), with the pool's types, for session locks and LISTEN. */
+export function dedicatedClient(url: string): pg.Client {
+  return new pg.Client({ connectionString: url, types });
+}
+
+/**
+ * Runs `fn` while holding the advisory lock `key` on a connection of its own, waiting for any
+ * other holder (another process starting at the same moment) to finish first. A session lock
+ * belongs to its connection, so `fn`'s own queries go through the pool as usual; if this process
+ * dies, PostgreSQL ends the session and the lock is free again.
+ */
+export async function whileHoldingAdvisoryLock<T>(url: string, key: number, fn: () => Promise<T>): Promise<T> {
+  const client = dedicatedClient(url);
+  // An error on this idle connection must not end the process; the query below reports it.
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [key]);
+    try {
+      return await fn();
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [key]).catch(() => {});
+    }
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
