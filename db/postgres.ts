@@ -71,3 +71,65 @@ export async function whileHoldingAdvisoryLock<T>(url: string, key: number, fn: 
     await client.end().catch(() => {});
   }
 }
+
+/**
+ * Leadership of one chore by a session-level advisory lock (`pg_try_advisory_lock`) on a
+ * connection of its own: the lock belongs to that connection, so it cannot come from the pool,
+ * where the next query may run on another one. Leadership lasts as long as the connection: when
+ * it dies (the process was killed, the network or the server dropped it, an administrator ended
+ * it) PostgreSQL frees the lock and another process's next try takes it. No clock, no renewal.
+ */
+export class AdvisoryLeader {
+  private client: pg.Client | null = null;
+  private leading = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly key: number,
+  ) {}
+
+  /** Whether this process leads now: keeps the lock it holds, or tries to take it when free. */
+  async lead(): Promise<boolean> {
+    let client = this.client;
+    try {
+      if (!client) {
+        client = dedicatedClient(this.url);
+        const mine = client;
+        // A connection that errs or ends takes the leadership with it; the next call reconnects.
+        mine.on("error", () => this.lose(mine));
+        mine.on("end", () => this.lose(mine));
+        this.client = mine;
+        await mine.connect();
+      }
+      if (this.leading) {
+        // Still ours only while the connection is: a dead one fails this query.
+        await client.query("SELECT 1");
+        return true;
+      }
+      const { rows } = await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock($1) AS taken", [this.key]);
+      this.leading = rows[0]?.taken === true;
+      return this.leading;
+    } catch {
+      if (client) this.lose(client);
+      return false;
+    }
+  }
+
+  /** Gives the leadership up at once (a graceful stop) and closes the connection. */
+  async resign(): Promise<void> {
+    const client = this.client;
+    const leading = this.leading;
+    this.client = null;
+    this.leading = false;
+    if (!client) return;
+    if (leading) await client.query("SELECT pg_advisory_unlock($1)", [this.key]).catch(() => {});
+    await client.end().catch(() => {});
+  }
+
+  private lose(client: pg.Client) {
+    if (this.client !== client) return;
+    this.client = null;
+    this.leading = false;
+    client.end().catch(() => {});
+  }
+}
