@@ -9,6 +9,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseTarget, type Db } from "../../db/client";
+import { ADVISORY_LOCK } from "../../db/postgres";
 import { mockServer } from "../mocks/server";
 import { getFresh, startBuiltStore, type BuiltStore } from "../setup/built-store";
 import { TEST_ENGINE } from "../setup/context";
@@ -291,19 +292,32 @@ describe(`two store instances on one ${TEST_ENGINE === "postgres" ? "PostgreSQL 
     }
     expect(await unitsOf(productId)).toEqual({ sold: 0, held: 2, left: 2, paidUnits: 0 });
 
-    // Held for HOLD_SECONDS; a sweep runs every 30 s at the leader, which takes over within 90 s of
-    // a dead leader's last renewal (the killed instance may have led).
+    // Held for HOLD_SECONDS; a sweep runs every 30 s at the leader. The killed instance may have
+    // led: on SQLite its lease runs out 90 s after its last renewal; on PostgreSQL its advisory lock
+    // went with its connections, so the next sweep of another instance takes over.
     const deadline = Date.now() + 240_000;
     while ((await unitsOf(productId)).held > 0 && Date.now() < deadline) await sleep(1000);
     expect(await unitsOf(productId)).toEqual({ sold: 0, held: 0, left: stock, paidUnits: 0 });
     const released = await db.selectFrom("inventoryHolds").select("status").where("productId", "=", productId).execute();
     expect(released.map((hold) => hold.status)).toEqual(["released", "released"]);
 
-    // One leader, and it is one of the two live instances.
-    const leases = await db.selectFrom("leases").select("holder").where("name", "=", "sweeper").execute();
-    expect(leases).toHaveLength(1);
-    const livePids = await Promise.all(stores.map(pidOf));
-    expect(livePids).toContain(Number(leases[0]!.holder.split(":")[1]));
+    // One leader.
+    if (TEST_ENGINE === "sqlite") {
+      // The lease row names it: one of the two live instances.
+      const leases = await db.selectFrom("leases").select("holder").where("name", "=", "sweeper").execute();
+      expect(leases).toHaveLength(1);
+      const livePids = await Promise.all(stores.map(pidOf));
+      expect(livePids).toContain(Number(leases[0]!.holder.split(":")[1]));
+    } else {
+      // One session holds the sweeper's advisory lock (the killed instance's sessions died with it).
+      const key = BigInt(ADVISORY_LOCK.sweeper);
+      const { rows } = await sql<{ holders: number }>`
+        SELECT count(*) AS holders FROM pg_locks
+         WHERE locktype = 'advisory' AND granted AND objsubid = 1
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND classid = ${Number(key >> 32n)} AND objid = ${Number(key & 0xffffffffn)}`.execute(db);
+      expect(rows).toEqual([{ holders: 1 }]);
+    }
 
     // Whatever the rush left held is back on the shelf too.
     const rush = await unitsOf(rushProductId);
