@@ -45,8 +45,8 @@ export const ADVISORY_LOCK = {
 } as const;
 
 /** A connection of its own (not the pool's), with the pool's types, for session locks and LISTEN. */
-export function dedicatedClient(url: string): pg.Client {
-  return new pg.Client({ connectionString: url, types });
+export function dedicatedClient(url: string, applicationName?: string): pg.Client {
+  return new pg.Client({ connectionString: url, types, ...(applicationName ? { application_name: applicationName } : {}) });
 }
 
 /**
@@ -83,9 +83,11 @@ export class AdvisoryLeader {
   private client: pg.Client | null = null;
   private leading = false;
 
+  /** `applicationName` shows in pg_stat_activity, so an operator can see which process leads. */
   constructor(
     private readonly url: string,
     private readonly key: number,
+    private readonly applicationName?: string,
   ) {}
 
   /** Whether this process leads now: keeps the lock it holds, or tries to take it when free. */
@@ -93,7 +95,7 @@ export class AdvisoryLeader {
     let client = this.client;
     try {
       if (!client) {
-        client = dedicatedClient(this.url);
+        client = dedicatedClient(this.url, this.applicationName);
         const mine = client;
         // A connection that errs or ends takes the leadership with it; the next call reconnects.
         mine.on("error", () => this.lose(mine));
@@ -132,4 +134,60 @@ export class AdvisoryLeader {
     this.leading = false;
     client.end().catch(() => {});
   }
+}
+
+/** How long to wait before listening again after the connection was lost: 0.5 s, doubling to 30 s. */
+const LISTEN_RETRY_MS = { first: 500, max: 30_000 };
+
+/**
+ * LISTEN on `channel` on a connection of its own (a pooled one would go back to the pool and
+ * stop listening), calling `onNotify` for each notification. When the connection is lost it
+ * connects and listens again, and calls `onNotify` once it listens (what was notified meanwhile
+ * was missed). Returns the stop.
+ */
+export function listenFor(url: string, channel: string, onNotify: () => void): () => Promise<void> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retryMs = LISTEN_RETRY_MS.first;
+  let timer: NodeJS.Timeout | null = null;
+
+  const again = (lost: pg.Client) => {
+    if (client !== lost) return;
+    client = null;
+    lost.end().catch(() => {});
+    if (stopped) return;
+    timer = setTimeout(connect, retryMs);
+    timer.unref();
+    retryMs = Math.min(LISTEN_RETRY_MS.max, retryMs * 2);
+  };
+
+  async function connect() {
+    timer = null;
+    if (stopped) return;
+    const mine = dedicatedClient(url);
+    client = mine;
+    mine.on("error", () => again(mine));
+    mine.on("end", () => again(mine));
+    mine.on("notification", (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    try {
+      await mine.connect();
+      // An identifier, not a value: the channel names are ours (no user input reaches here).
+      await mine.query(`LISTEN ${mine.escapeIdentifier(channel)}`);
+      retryMs = LISTEN_RETRY_MS.first;
+      onNotify();
+    } catch {
+      again(mine);
+    }
+  }
+
+  void connect();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    const last = client;
+    client = null;
+    await last?.end().catch(() => {});
+  };
 }

@@ -14,7 +14,7 @@ function advisoryLeader(url: string, name: LeadershipName, holder: string): Advi
   const id = `${url}\n${name}\n${holder}`;
   let leader = leaders.get(id);
   if (!leader) {
-    leader = new AdvisoryLeader(url, ADVISORY_LOCK[name]);
+    leader = new AdvisoryLeader(url, ADVISORY_LOCK[name], `store ${name} (pid ${process.pid})`);
     leaders.set(id, leader);
   }
   return leader;
