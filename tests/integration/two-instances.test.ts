@@ -8,18 +8,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type DatabaseTarget, type Db } from "../../db/client";
-import { ADVISORY_LOCK } from "../../db/postgres";
+import { type Db } from "../../db/client";
 import { mockServer } from "../mocks/server";
 import { getFresh, startBuiltStore, type BuiltStore } from "../setup/built-store";
-import { TEST_ENGINE } from "../setup/context";
+import { builtStoreDatabase } from "../setup/built-store-database";
 import { CookieJar } from "../setup/http";
 import { TMP_DIR } from "../setup/paths";
-import { postgresDatabaseForFile } from "../setup/postgres-db";
 
 const dataDir = path.join(TMP_DIR, `two-instances-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
-// An empty database on the run's PostgreSQL server: the first store migrates it, as in production.
-const postgres = TEST_ENGINE === "postgres" ? postgresDatabaseForFile() : null;
+// The SQLite file in dataDir, or an empty database on the run's PostgreSQL server: the first store
+// migrates it, as in production.
+const database = builtStoreDatabase();
 const HOLD_SECONDS = 30;
 // One process each (two instances share this box's cores), one secret as every box of a store has,
 // a short hold so the sweeper's work shows within the test, and a crowd that all comes from 127.0.0.1.
@@ -28,7 +27,7 @@ const env = (): Record<string, string> => ({
   CHECKOUTS_PER_IP: "100000",
   SESSION_SECRET: "two-instances-test-secret",
   CHECKOUT_HOLD_MINUTES: String(HOLD_SECONDS / 60),
-  ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+  ...database.env(),
 });
 const customerInfo = (n: number) => ({
   email: `shopper${n}@example.com`,
@@ -52,10 +51,7 @@ beforeAll(async () => {
   // The first store migrates and seeds alone; the second finds it done (as a rolling deploy).
   stores.push(await startBuiltStore({ dataDir, env: env() }));
   stores.push(await startBuiltStore({ dataDir, env: env() }));
-  const target: DatabaseTarget = postgres
-    ? { engine: "postgres", url: postgres.url, poolSize: 2 }
-    : { engine: "sqlite", file: path.join(dataDir, "store.db") };
-  db = openDatabase(target);
+  db = database.open(dataDir);
 }, 330_000);
 
 afterAll(async () => {
@@ -209,7 +205,7 @@ function watch(store: BuiltStore) {
   };
 }
 
-describe(`two store instances on one ${TEST_ENGINE === "postgres" ? "PostgreSQL database" : "SQLite file"}`, () => {
+describe(`two store instances on one ${database.engine === "postgres" ? "PostgreSQL database" : "SQLite file"}`, () => {
   it("both serve, from their own processes, and the database was migrated once", async () => {
     const [pidA, pidB] = await Promise.all(stores.map(pidOf));
     expect(pidA).not.toBe(pidB);
@@ -257,7 +253,7 @@ describe(`two store instances on one ${TEST_ENGINE === "postgres" ? "PostgreSQL 
     expect(twice.ordersPaidTwice).toEqual([]);
     // Every shopper told "paid" has exactly one paid order, and no paid order is unknown to its shopper.
     expect(twice.paidOrders).toBe(outcomes.filter((o) => o === "paid").length);
-    if (TEST_ENGINE === "sqlite") {
+    if (database.engine === "sqlite") {
       const { rows } = await sql<{ integrityCheck: string }>`PRAGMA integrity_check`.execute(db);
       expect(rows).toEqual([{ integrityCheck: "ok" }]);
     }
@@ -301,23 +297,19 @@ describe(`two store instances on one ${TEST_ENGINE === "postgres" ? "PostgreSQL 
     const released = await db.selectFrom("inventoryHolds").select("status").where("productId", "=", productId).execute();
     expect(released.map((hold) => hold.status)).toEqual(["released", "released"]);
 
-    // One leader.
-    if (TEST_ENGINE === "sqlite") {
-      // The lease row names it: one of the two live instances.
-      const leases = await db.selectFrom("leases").select("holder").where("name", "=", "sweeper").execute();
-      expect(leases).toHaveLength(1);
-      const livePids = await Promise.all(stores.map(pidOf));
-      expect(livePids).toContain(Number(leases[0]!.holder.split(":")[1]));
-    } else {
-      // One session holds the sweeper's advisory lock (the killed instance's sessions died with it).
-      const key = BigInt(ADVISORY_LOCK.sweeper);
-      const { rows } = await sql<{ holders: number }>`
-        SELECT count(*) AS holders FROM pg_locks
-         WHERE locktype = 'advisory' AND granted AND objsubid = 1
-           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-           AND classid = ${Number(key >> 32n)} AND objid = ${Number(key & 0xffffffffn)}`.execute(db);
-      expect(rows).toEqual([{ holders: 1 }]);
-    }
+    // One leader, and it is one of the two live instances. SQLite: the lease row, holder
+    // "host:pid:…". PostgreSQL: the one session holding the sweeper's advisory lock, named
+    // "store sweeper (pid …)" (decision 0022); the killed instance's sessions died with it.
+    const leaders =
+      database.engine === "sqlite"
+        ? (await db.selectFrom("leases").select("holder").where("name", "=", "sweeper").execute()).map((row) => row.holder.split(":")[1])
+        : (
+            await sql<{ pid: string }>`SELECT substring(a.application_name from 'pid ([0-9]+)') AS pid
+              FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+              WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE 'store sweeper (pid %'`.execute(db)
+          ).rows.map((row) => row.pid);
+    expect(leaders).toHaveLength(1);
+    expect(await Promise.all(stores.map(pidOf))).toContain(Number(leaders[0]));
 
     // Whatever the rush left held is back on the shelf too.
     const rush = await unitsOf(rushProductId);
