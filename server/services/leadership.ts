@@ -1,4 +1,5 @@
 import { targetOf } from "../../db/client";
+import { isPostgres } from "../../db/engine";
 import { ADVISORY_LOCK, AdvisoryLeader } from "../../db/postgres";
 import type { AppContext } from "../context";
 import { holdLease, releaseLease } from "./leases";
@@ -28,15 +29,15 @@ function advisoryLeader(url: string, name: LeadershipName, holder: string): Advi
  * at a time, and another takes over when the leader is gone.
  */
 export async function holdLeadership(ctx: AppContext, name: LeadershipName, holder: string, ttlMs: number): Promise<boolean> {
-  const target = targetOf(ctx.db);
-  if (target.engine === "sqlite") return holdLease(ctx, name, holder, ttlMs);
+  const target = isPostgres(ctx.db) ? targetOf(ctx.db) : null;
+  if (target?.engine !== "postgres") return holdLease(ctx, name, holder, ttlMs);
   return advisoryLeader(target.url, name, holder).lead();
 }
 
 /** Gives the leadership up at once (a graceful stop), so another holder need not wait. */
 export async function resignLeadership(ctx: AppContext, name: LeadershipName, holder: string): Promise<void> {
-  const target = targetOf(ctx.db);
-  if (target.engine === "sqlite") return releaseLease(ctx, name, holder);
+  const target = isPostgres(ctx.db) ? targetOf(ctx.db) : null;
+  if (target?.engine !== "postgres") return releaseLease(ctx, name, holder);
   const id = `${target.url}\n${name}\n${holder}`;
   const leader = leaders.get(id);
   leaders.delete(id);

@@ -1,4 +1,5 @@
 import { targetOf } from "../../db/client";
+import { isPostgres } from "../../db/engine";
 import { listenFor } from "../../db/postgres";
 import type { AppContext } from "../context";
 
@@ -21,7 +22,7 @@ export async function readPageVersion(ctx: AppContext): Promise<number> {
  * counter: a notification only makes them read it now. Returns the stop.
  */
 export function watchPageVersion(ctx: AppContext, onMove: () => void): () => Promise<void> {
-  const target = targetOf(ctx.db);
-  if (target.engine === "sqlite") return async () => {};
+  const target = isPostgres(ctx.db) ? targetOf(ctx.db) : null;
+  if (target?.engine !== "postgres") return async () => {};
   return listenFor(target.url, "page_version", onMove);
 }
