@@ -174,7 +174,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: Number(env.PORT) || 3000,
     dataDir,
     database,
-    uploadsDir: path.join(dataDir, "uploads"),
+    // Several instances share one folder (a network mount): UPLOADS_DIR names it (docs/deploy.md).
+    uploadsDir: env.UPLOADS_DIR ? path.resolve(env.UPLOADS_DIR) : path.join(dataDir, "uploads"),
     sessionSecret: sessionSecretFor(env, dataDir),
     seedOnEmpty: flag(env.SEED_ON_EMPTY, true),
     admin: {

@@ -81,3 +81,17 @@ describe("DATABASE_URL", () => {
     expect(configErrorOf("sqlite:").message).toContain("names no file");
   });
 });
+
+describe("UPLOADS_DIR", () => {
+  const uploadsOf = (env: Record<string, string>) =>
+    loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", SESSION_SECRET: "s", ...env }).uploadsDir;
+
+  it("defaults to the data folder's uploads", () => {
+    expect(uploadsOf({})).toBe(path.join(dataDir, "uploads"));
+  });
+
+  it("names a folder several instances share", () => {
+    expect(uploadsOf({ UPLOADS_DIR: "/mnt/legacy-uploads" })).toBe("/mnt/legacy-uploads");
+    expect(uploadsOf({ UPLOADS_DIR: "./shared/uploads" })).toBe(path.resolve("shared/uploads"));
+  });
+});
