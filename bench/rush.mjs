@@ -156,3 +156,24 @@ export async function soldInDatabase(databaseFile, productId, units) {
     db.close();
   }
 }
+
+/**
+ * Waits (up to `timeoutMs`) until no paid order is still owed its e-mail or label, reading the
+ * store's database file while it runs (WAL lets a reader in). Returns the seconds waited, or null
+ * when orders were still owed at the time bound.
+ */
+export async function fulfilmentSettled(databaseFile, timeoutMs = 60_000) {
+  const { default: Database } = await import("better-sqlite3");
+  const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
+  const owed = db.prepare("SELECT COUNT(*) AS n FROM orders WHERE paid_at IS NOT NULL AND fulfilled_at IS NULL");
+  const start = performance.now();
+  try {
+    for (;;) {
+      if (owed.get().n === 0) return (performance.now() - start) / 1000;
+      if (performance.now() - start > timeoutMs) return null;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    db.close();
+  }
+}

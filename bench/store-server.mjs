@@ -119,7 +119,7 @@ export async function startStore({ workers }) {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { base, dataDir, databaseFile: path.join(dataDir, "store.db"), admin, stop, cleanUp, stderr: () => stderr };
+  return { base, pid: child.pid, dataDir, databaseFile: path.join(dataDir, "store.db"), admin, stop, cleanUp, stderr: () => stderr };
 }
 
 /** Signs in as the bench's admin and puts a product on sale with the given stock; returns its id. */
