@@ -119,6 +119,8 @@ try {
     console.log(`Appended to ${PERF_LOG}.`);
   }
   if (exitCode === 3) console.error("OVERSOLD: more units were paid for than there were.");
+  // An error answer often has its reason in the store's own log (a worker that died, say).
+  if (results.rush?.outcome.errors && store.stderr()) console.error(`The store's stderr (last 4000 characters):\n${store.stderr()}`);
 } catch (error) {
   console.error(error.message);
   if (store.stderr()) console.error(store.stderr());
