@@ -5,7 +5,7 @@ import type { AppContext } from "../server/context";
 import { answerCache } from "../server/http/answer-cache";
 import { hasEarlyAccessCookie } from "../server/http/early-access";
 import { TEMPLATE_HEADER } from "../server/http/page-template";
-import { readPageVersion } from "../server/services/page-version";
+import { readPageVersions } from "../server/services/page-version";
 import { storePageCache } from "./store-page-cache.server";
 
 /**
@@ -15,11 +15,16 @@ import { storePageCache } from "./store-page-cache.server";
  */
 export function storeFastPath(build: ServerBuild, ctx: AppContext) {
   const pages = storePageCache(build, ctx);
+  let last: Awaited<ReturnType<typeof readPageVersions>> | undefined;
   const products = answerCache({
     paths: ["/api/products"],
     // Asked without the visitor's Host or cookies: the one copy is everyone's.
     render: (path) => dispatchApi(new Request(`http://localhost${path}`), { clientIp: "answer-cache" }),
-    readVersion: () => readPageVersion(ctx),
+    // Settings and every product: the list shows them all.
+    readVersion: async () => {
+      last = await readPageVersions(ctx, last);
+      return `${last.all}.${last.list}`;
+    },
   });
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     // A browser with an early-access pass sees products nobody else may (decision 0020): its
