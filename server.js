@@ -16,6 +16,7 @@ const {
   booted,
   refuseCrossSiteWrites,
   resignSweeper,
+  startFulfilmentJob,
   startupBanner,
   staticAssets,
   storeFastPath,
@@ -101,18 +102,23 @@ server.listen(config.port, host, () => {
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 
-// Expired holds back on the shelf, owed e-mails and labels finished (server/services/sweeper.ts).
+// Expired holds back on the shelf, stranded payments confirmed (server/services/sweeper.ts).
 // Every worker tries; the one holding the sweeper lease does the work.
 const sweeper = setInterval(() => void sweep(ctx), SWEEP_EVERY_MS);
 sweeper.unref();
+// Paid orders' e-mails and labels, after the payment's answer (decision 0027); the worker holding
+// the fulfilment lease works.
+const fulfilment = startFulfilmentJob(ctx);
 
 // Let in-flight requests (a payment confirmation, say) finish before exiting.
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     clearInterval(sweeper);
+    const fulfilmentStopped = fulfilment.stop();
     server.close(async () => {
       // The next worker to sweep takes the chores over now rather than when the lease runs out.
       await resignSweeper(ctx).catch(() => {});
+      await fulfilmentStopped;
       await ctx.db.destroy();
       process.exit(0);
     });

@@ -27,6 +27,13 @@ const devServerGuards: Plugin = {
       console.error(`The store cannot start: ${error.message}`);
       process.exit(1);
     }
+    // Nor does it run the fulfilment job that server.js starts (decision 0027): start it here.
+    server.httpServer?.once("listening", () => {
+      server
+        .ssrLoadModule("/server/dev-jobs.ts")
+        .then((jobs) => (jobs as { startDevJobs: () => Promise<void> }).startDevJobs())
+        .catch((error: unknown) => console.error("The fulfilment job could not start:", error));
+    });
   },
 };
 

@@ -15,6 +15,7 @@ export { staticAssets } from "../server/http/static-assets";
 export { storeFastPath } from "./store-fast-path.server";
 export { waitingRoomGate } from "../server/http/waiting-room-gate";
 export { resignSweeper, sweep, SWEEP_EVERY_MS } from "../server/services/sweeper";
+export { startFulfilmentJob } from "../server/services/fulfilment-job";
 
 const ABORT_DELAY = 5_000;
 

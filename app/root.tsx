@@ -9,6 +9,7 @@ import { getAppContext } from "../server/boot";
 import { shopperContext } from "../server/http/early-access";
 import type { Visitor } from "../server/contracts/visitor";
 import { isTemplateRender } from "../server/http/page-template";
+import { badgeFromPageBag } from "../server/http/request-bag";
 import { readVisitor } from "../server/http/visitor";
 
 export const links: LinksFunction = () => [
@@ -21,7 +22,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "description", content: `${data?.brand.name ?? "The store"}: limited-edition drops.` },
 ];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await getAppContext();
   const shared = {
     brand: ctx.config.brand,
@@ -32,7 +33,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // copy, so the visitor is left to the holes (decision 0014).
   if (isTemplateRender(request)) return data({ ...shared, visitor: null as Visitor | null });
   // The bag count includes what an early-access pass opens (decision 0020).
-  const { visitor, setCookies } = await readVisitor(await shopperContext(ctx, request), request);
+  // On /cart and /checkout the badge counts the page's own read of the bag (one read per request).
+  const shopper = await shopperContext(ctx, request);
+  const { visitor, setCookies } = await readVisitor(shopper, request, badgeFromPageBag(shopper, request, context));
   const headers = new Headers();
   for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
   return data({ ...shared, visitor: visitor as Visitor | null }, { headers });

@@ -6,7 +6,7 @@ import { answerCache } from "../server/http/answer-cache";
 import { hasEarlyAccessCookie } from "../server/http/early-access";
 import { TEMPLATE_HEADER } from "../server/http/page-template";
 import { pageVersionMoved } from "../server/http/version-reader";
-import { readPageVersion, watchPageVersion } from "../server/services/page-version";
+import { readPageVersions, watchPageVersion } from "../server/services/page-version";
 import { storePageCache } from "./store-page-cache.server";
 
 /**
@@ -19,11 +19,16 @@ export function storeFastPath(build: ServerBuild, ctx: AppContext) {
   // then read the counter at their next request instead of up to 250 ms later. For the process's life.
   watchPageVersion(ctx, pageVersionMoved);
   const pages = storePageCache(build, ctx);
+  let last: Awaited<ReturnType<typeof readPageVersions>> | undefined;
   const products = answerCache({
     paths: ["/api/products"],
     // Asked without the visitor's Host or cookies: the one copy is everyone's.
     render: (path) => dispatchApi(new Request(`http://localhost${path}`), { clientIp: "answer-cache" }),
-    readVersion: () => readPageVersion(ctx),
+    // Settings and every product: the list shows them all.
+    readVersion: async () => {
+      last = await readPageVersions(ctx, last);
+      return `${last.all}.${last.list}`;
+    },
   });
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     // A browser with an early-access pass sees products nobody else may (decision 0020): its

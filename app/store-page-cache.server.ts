@@ -4,7 +4,7 @@ import { renderVisitorFragments } from "~/components/visitor-fragments.server";
 import type { AppContext } from "../server/context";
 import { pageCache } from "../server/http/page-cache";
 import { quickVisitor, readVisitor } from "../server/http/visitor";
-import { readPageVersion } from "../server/services/page-version";
+import { pageVersionOf, readPageVersions } from "../server/services/page-version";
 
 // The public pages a drop's crowd reads. Never /cart, /checkout, /admin or /auth: those are
 // about one visitor through and through.
@@ -25,8 +25,13 @@ export function storePageCache(
   options: { ttlMs?: number; versionEveryMs?: number; readVersion?: () => Promise<number> } = {},
 ) {
   const handle = createRequestHandler(build, "production");
+  let last: Awaited<ReturnType<typeof readPageVersions>> | undefined;
   return pageCache({
-    readVersion: async () => readPageVersion(ctx),
+    // Each page's own version: a product's write re-renders its page and /store, not the others (decision 0027).
+    readVersion: async () => {
+      const versions = (last = await readPageVersions(ctx, last));
+      return (pathname: string) => pageVersionOf(versions, pathname);
+    },
     ...options,
     match: (pathname) => CACHED.test(pathname),
     render: (request) => handle(request, { clientIp: "page-cache" }),

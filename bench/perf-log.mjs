@@ -56,6 +56,17 @@ export function formatSection({ startedAt, machine: m, loadAfter, options, ratio
         `**oversold ${rush.sold.oversold}**, errors ${o.errors}${o.notRun ? `, not run (time bound) ${o.notRun}` : ""}.`,
       "",
     );
+    const cpu = rush.cpu;
+    if (cpu) {
+      const shoppers = o.paid + o.soldOut + o.errors;
+      lines.push(
+        `**Store CPU** (${cpu.processes} processes, every thread, Linux /proc): ${fixed(cpu.rushMs / shoppers, 2)} ms per shopper during the rush ` +
+          `(${fixed(cpu.rushMs / 1000, 2)} s); ${fixed(cpu.settledMs / shoppers, 2)} ms per shopper until every paid order was fulfilled ` +
+          `(${cpu.settledSeconds === null ? "not within 60 s" : `${fixed(cpu.settledSeconds, 1)} s after the last shopper`}). ` +
+          `Load generator: ${fixed(cpu.generatorMs / 1000, 2)} s.`,
+        "",
+      );
+    }
     lines.push("| step | requests | p50 ms | p99 ms |", "|---|---|---|---|");
     for (const s of rush.steps) lines.push(`| ${s.step} | ${s.requests} | ${fixed(s.p50, 1)} | ${fixed(s.p99, 1)} |`);
     if (rush.served.length > 1) {

@@ -4,10 +4,11 @@
 //  (b) the rush: shoppers racing for a product's units through the whole checkout, then the
 //      database checked for units sold beyond stock.
 // Appends the figures, dated and with the machine, to docs/perf.md. `npm run bench -- --help`.
+import { cpuNanos, processTree } from "./cpu-time.mjs";
 import { cookiesOf, createClient } from "./http-client.mjs";
 import { readOptions } from "./options.mjs";
 import { appendSection, formatSection, machine, PERF_LOG } from "./perf-log.mjs";
-import { rush, soldInDatabase } from "./rush.mjs";
+import { fulfilmentSettled, rush, soldInDatabase } from "./rush.mjs";
 import { sameBytesRatio } from "./same-bytes.mjs";
 import { assertBuilt, createDropProduct, startStores } from "./store-server.mjs";
 
@@ -105,6 +106,11 @@ try {
 
   if (options.rush) {
     console.log(`(b) rush: ${options.shoppers} shoppers for ${options.units} units, ${options.concurrency} at a time…`);
+    // CPU of every store process (primaries and workers, all threads) over the rush, then until every
+    // paid order has its e-mail and label: work moved off the answer still counts.
+    const pids = store.stores.flatMap((s) => processTree(s.pid));
+    const cpuStart = cpuNanos(pids);
+    const generatorStart = process.cpuUsage();
     results.rush = await rush(store.bases, {
       productId,
       shoppers: options.shoppers,
@@ -112,6 +118,19 @@ try {
       deadline,
       balance: options.balance,
     });
+    const cpuRush = cpuNanos(pids);
+    const generator = process.cpuUsage(generatorStart);
+    const settledSeconds = await fulfilmentSettled(store.database);
+    const cpuSettled = cpuNanos(pids);
+    if (cpuStart !== null && cpuRush !== null && cpuSettled !== null) {
+      results.rush.cpu = {
+        rushMs: (cpuRush - cpuStart) / 1e6,
+        settledMs: (cpuSettled - cpuStart) / 1e6,
+        settledSeconds,
+        generatorMs: (generator.user + generator.system) / 1e3,
+        processes: pids.length,
+      };
+    }
   }
   // The store closes its database on SIGTERM; the figures are read from the file after that.
   await store.stop();
@@ -128,6 +147,8 @@ try {
     console.log(`Appended to ${PERF_LOG}.`);
   }
   if (exitCode === 3) console.error("OVERSOLD: more units were paid for than there were.");
+  // An error answer often has its reason in the store's own log (a worker that died, say).
+  if (results.rush?.outcome.errors && store.stderr()) console.error(`The store's stderr (last 4000 characters):\n${store.stderr()}`);
 } catch (error) {
   console.error(error.message);
   if (store.stderr()) console.error(store.stderr());

@@ -193,3 +193,37 @@ export async function soldInDatabase(database, productId, units) {
   const paidOrders = Number(sold.paid_orders);
   return { paidUnits, paidOrders, left: inventory, oversold: Math.max(0, paidUnits - units) + Math.max(0, -inventory) };
 }
+
+/**
+ * Waits (up to `timeoutMs`) until no paid order is still owed its e-mail or label, reading the
+ * store's database while it runs (SQLite: WAL lets a reader in; PostgreSQL: one client). Returns
+ * the seconds waited, or null when orders were still owed at the time bound.
+ */
+export async function fulfilmentSettled(database, timeoutMs = 60_000) {
+  if (typeof database === "string") database = { engine: "sqlite", file: database };
+  const OWED = "SELECT COUNT(*) AS n FROM orders WHERE paid_at IS NOT NULL AND fulfilled_at IS NULL";
+  let owed, close;
+  if (database.engine === "postgres") {
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    owed = async () => Number((await client.query(OWED)).rows[0].n);
+    close = () => client.end();
+  } else {
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(database.file, { readonly: true, fileMustExist: true });
+    const statement = db.prepare(OWED);
+    owed = async () => statement.get().n;
+    close = async () => db.close();
+  }
+  const start = performance.now();
+  try {
+    for (;;) {
+      if ((await owed()) === 0) return (performance.now() - start) / 1000;
+      if (performance.now() - start > timeoutMs) return null;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    await close();
+  }
+}

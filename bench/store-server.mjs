@@ -129,7 +129,7 @@ export async function startStore({ workers, dataDir, sessionSecret, admin, datab
     await new Promise((r) => setTimeout(r, 250));
   }
   const database = databaseUrl ? { engine: "postgres", url: databaseUrl } : { engine: "sqlite", file: path.join(dataDir, "store.db") };
-  return { base, dataDir, database, databaseFile: database.file, admin, stop, cleanUp, stderr: () => stderr };
+  return { base, pid: child.pid, dataDir, database, databaseFile: database.file, admin, stop, cleanUp, stderr: () => stderr };
 }
 
 /**

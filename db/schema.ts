@@ -230,9 +230,20 @@ export interface MailMessagesTable {
   headers: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-/** One row (id 1): bumped by triggers on every write to what the storefront shows (decision 0014). */
+/**
+ * One row (id 1), moved by triggers inside the writing transaction (decisions 0014, 0027):
+ * `version` on every setting write (every page), `list_version` on every product or image write a
+ * page shows (the pages listing every product); 0014.
+ */
 export interface PageVersionTable {
   id: number;
+  version: number;
+  listVersion: ColumnType<number, number | undefined, number>;
+}
+
+/** A product's own page version: the list version of its last shown write (0014). */
+export interface ProductPageVersionTable {
+  productId: number;
   version: number;
 }
 
@@ -258,6 +269,7 @@ export interface DB {
   rateLimits: RateLimitsTable;
   leases: LeasesTable;
   pageVersion: PageVersionTable;
+  productPageVersion: ProductPageVersionTable;
   earlyAccessLinks: EarlyAccessLinksTable;
   waitingRoom: WaitingRoomTable;
   waitingRoomPlaces: WaitingRoomPlacesTable;

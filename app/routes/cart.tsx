@@ -5,19 +5,20 @@ import { formatUsd } from "../../server/contracts/money";
 import { getAppContext } from "../../server/boot";
 import { shopperContext } from "../../server/http/early-access";
 import { cartFormAction } from "../../server/http/cart-door";
-import { cartSessionIdOf } from "../../server/http/cart-session";
+import { requestBag } from "../../server/http/request-bag";
 import { requirePassForPage, requirePassForPurchase } from "../../server/http/waiting-room-gate";
-import { getCartPage } from "../../server/services/cart";
+import { cartPageOf } from "../../server/services/cart";
 import { CartLineRow } from "~/components/cart/cart-line";
 import { useCartFetchers } from "~/components/cart/use-cart-fetchers";
 import { Button } from "~/components/ui/button";
 import type { RenderMemoHandle } from "~/render-memo.server";
 import type { RootData } from "~/root";
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requirePassForPage(request);
   const ctx = await shopperContext(await getAppContext(), request);
-  return { cart: await getCartPage(ctx, await cartSessionIdOf(ctx, request)) };
+  // The same read the root loader's badge counts (request-bag.ts).
+  return { cart: cartPageOf(await requestBag(ctx, request, context)) };
 }
 
 // The page is its loaders' data and nothing else: rendered once for every shopper with the same bag.

@@ -10,7 +10,7 @@ import { openDatabase, type Db } from "../client";
 import { migrations } from "./index";
 
 /** The last migration that runs on PostgreSQL; the ones after it are still SQLite-only. */
-const PORTABLE_UP_TO = "0012_early_access_and_limits";
+const PORTABLE_UP_TO = "0014_page_versions_per_product";
 
 interface Schema {
   columns: string[];
@@ -173,12 +173,88 @@ async function behaviour(db: Db) {
   };
 }
 
+/**
+ * Which page versions each write moves (decision 0027): "all" (every page) on a setting write; a
+ * product's own version and "list" on a product or image write a page shows; nothing on a stock
+ * movement that stays above 10 or on a conditional update that lost its race.
+ */
+const EXPECTED_PAGE_VERSIONS = [
+  "new product A: list, A",
+  "new product B: list, B",
+  "hold on A, 50 to 49: nothing",
+  "hold on A that lost its race: nothing",
+  "A edited (price): list, A",
+  "hold on A, 49 to 10: list, A",
+  "hold on B, 5 to 4: list, B",
+  "image added to B: list, B",
+  "setting written: all",
+];
+
+async function pageVersionBehaviour(db: Db) {
+  const read = async () => {
+    const row = await db.selectFrom("pageVersion").select(["version", "listVersion"]).executeTakeFirstOrThrow();
+    const rows = await db.selectFrom("productPageVersion").select(["productId", "version"]).execute();
+    return { all: row.version, list: row.listVersion, products: new Map(rows.map((r) => [r.productId, r.version])) };
+  };
+  const ids: Record<string, number> = {};
+  const seen: string[] = [];
+  const write = async (label: string, change: () => Promise<unknown>) => {
+    const before = await read();
+    await change();
+    const after = await read();
+    const moved = [
+      ...(after.all !== before.all ? ["all"] : []),
+      ...(after.list !== before.list ? ["list"] : []),
+      ...Object.entries(ids)
+        .filter(([, id]) => after.products.get(id) !== before.products.get(id))
+        .map(([name]) => name),
+    ];
+    seen.push(`${label}: ${moved.join(", ") || "nothing"}`);
+  };
+  const newProduct = async (name: string, inventory: number) => {
+    const { id } = await db
+      .insertInto("products")
+      .values({ name, description: "", priceCents: 3000, inventory, updatedAt: "2026-06-01T12:00:00.000Z" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    ids[name.slice(-1)] = id;
+  };
+  const hold = (name: string, units: number) =>
+    db
+      .updateTable("products")
+      .set((eb) => ({ inventory: eb("inventory", "-", units) }))
+      .where("id", "=", ids[name]!)
+      .where("inventory", ">=", units)
+      .execute();
+  await write("new product A", () => newProduct("Tee A", 50));
+  await write("new product B", () => newProduct("Cap B", 5));
+  await write("hold on A, 50 to 49", () => hold("A", 1));
+  await write("hold on A that lost its race", () => hold("A", 500));
+  await write("A edited (price)", () =>
+    db.updateTable("products").set({ priceCents: 3500, updatedAt: "2026-06-01T12:01:00.000Z" }).where("id", "=", ids.A!).execute(),
+  );
+  await write("hold on A, 49 to 10", () => hold("A", 39));
+  await write("hold on B, 5 to 4", () => hold("B", 1));
+  await write("image added to B", () =>
+    db.insertInto("productImages").values({ productId: ids.B!, imageUrl: "/uploads/b.jpg", displayOrder: 0, isPrimary: 1 }).execute(),
+  );
+  await write("setting written", () =>
+    db
+      .insertInto("appSettings")
+      .values({ key: "homepage_tagline", value: "Soon." })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ value: "Soon." }))
+      .execute(),
+  );
+  return seen;
+}
+
 describe("migrations on SQLite", () => {
   it(`run up to ${PORTABLE_UP_TO} and behave as the PostgreSQL side is checked against`, async () => {
     const db = openDatabase(":memory:");
     try {
       await migrateTo(db, PORTABLE_UP_TO);
       expect(await behaviour(db)).toEqual(EXPECTED_BEHAVIOUR);
+      expect(await pageVersionBehaviour(db)).toEqual(EXPECTED_PAGE_VERSIONS);
     } finally {
       await db.destroy();
     }
@@ -223,23 +299,8 @@ describeOnPostgres("migrations on PostgreSQL", () => {
     expect(await behaviour(postgres)).toEqual(EXPECTED_BEHAVIOUR);
   });
 
-  it("bump page_version on a product write, and not on a conditional update that changed no row", async () => {
-    const version = async () => (await postgres.selectFrom("pageVersion").select("version").executeTakeFirstOrThrow()).version;
-    const before = await version();
-    const { id } = await postgres
-      .insertInto("products")
-      .values({ name: "Tee", description: "", priceCents: 3000, inventory: 1 })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    expect(await version()).toBe(before + 1);
-    const lost = await postgres
-      .updateTable("products")
-      .set((eb) => ({ inventory: eb("inventory", "-", 2) }))
-      .where("id", "=", id)
-      .where("inventory", ">=", 2)
-      .executeTakeFirst();
-    expect(Number(lost.numUpdatedRows)).toBe(0);
-    expect(await version()).toBe(before + 1);
+  it("move the page versions a write changes, as on SQLite: a product's own and the list's, or every page's", async () => {
+    expect(await pageVersionBehaviour(postgres)).toEqual(EXPECTED_PAGE_VERSIONS);
   });
 
   it("go all the way down again", async () => {

@@ -13,15 +13,15 @@ export interface AnswerCacheOptions {
   paths: string[];
   /** The answer as the API gives it, asked for nobody in particular; only a 200 is kept. */
   render: (path: string) => Promise<Response>;
-  /** The database's page version (decision 0014): a change drops every kept answer. */
-  readVersion: () => Promise<number>;
+  /** The database's page version (decisions 0014, 0027): a change drops every kept answer. */
+  readVersion: () => Promise<number | string>;
   ttlMs?: number;
   versionEveryMs?: number;
   now?: () => number;
 }
 
 interface Kept extends CompressedCopy {
-  version: number;
+  version: number | string;
   storedAt: number;
   etag: string;
   contentType: string;
@@ -30,7 +30,7 @@ interface Kept extends CompressedCopy {
 
 interface Passed {
   pass: true;
-  version: number;
+  version: number | string;
   storedAt: number;
 }
 
@@ -57,7 +57,7 @@ export function answerCache(options: AnswerCacheOptions) {
   const rendering = new Map<string, Promise<Kept | null>>();
   const currentVersion = everyFew(options.readVersion, versionEveryMs, now);
 
-  async function fetchAnswer(path: string, version: number): Promise<Kept | null> {
+  async function fetchAnswer(path: string, version: number | string): Promise<Kept | null> {
     const response = await render(path);
     const body = Buffer.from(await response.arrayBuffer());
     const contentType = response.headers.get("content-type");
@@ -78,10 +78,10 @@ export function answerCache(options: AnswerCacheOptions) {
 
   function fresh(path: string): Kept | null | Promise<Kept | null> {
     const version = currentVersion();
-    return typeof version === "number" ? freshAt(path, version) : version.then((read) => freshAt(path, read));
+    return version instanceof Promise ? version.then((read) => freshAt(path, read)) : freshAt(path, version);
   }
 
-  function freshAt(path: string, version: number): Kept | null | Promise<Kept | null> {
+  function freshAt(path: string, version: number | string): Kept | null | Promise<Kept | null> {
     const answer = kept.get(path);
     if (answer && answer.version === version && now() - answer.storedAt < ttlMs) return "pass" in answer ? null : answer;
     let pending = rendering.get(path);

@@ -2,10 +2,65 @@ import crypto from "node:crypto";
 import type { AppContext } from "../context";
 import { cookiesFor } from "./cookies";
 
+/**
+ * The raw value of the first cookie of that name in a Cookie header (as the `cookie` package
+ * reads it: the first one wins), or undefined. No decoding: the value is a key here, and the
+ * signed-cookie check below decodes it as Remix does.
+ */
+export function rawCookie(header: string, name: string): string | undefined {
+  let start = 0;
+  while (start < header.length) {
+    let end = header.indexOf(";", start);
+    if (end === -1) end = header.length;
+    const eq = header.indexOf("=", start);
+    if (eq !== -1 && eq < end && header.slice(start, eq).trim() === name) return header.slice(eq + 1, end).trim();
+    start = end + 1;
+  }
+  return undefined;
+}
+
+// Checking the bag cookie's signature (an HMAC through WebCrypto, with a key imported for each
+// check) is the dearest step of a cached page and a cost of every bag request; a value always
+// verifies the same way, so each distinct one is checked once per process.
+const cartIdByValue = new Map<string, string | null>();
+const checking = new Map<string, Promise<string | null>>();
+const MAX_REMEMBERED = 10_000;
+
+async function verifyCartValue(ctx: AppContext, value: string): Promise<string | null> {
+  // Signed cookies parse the same whatever their Secure flag: the plain set is enough here.
+  const cart = cookiesFor(ctx.config, new Request("http://localhost/")).cart;
+  const id = (await cart.parse(`cart=${value}`)) as unknown;
+  return typeof id === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(id) ? id : null;
+}
+
+/** The cart id a `cart` cookie value carries (null: none, or forged), synchronously once known. */
+export function cartIdOf(ctx: AppContext, value: string | undefined): string | null | Promise<string | null> {
+  if (!value) return null;
+  const known = cartIdByValue.get(value);
+  if (known !== undefined) return known;
+  let pending = checking.get(value);
+  if (!pending) {
+    pending = verifyCartValue(ctx, value).then(
+      (id) => {
+        if (cartIdByValue.size >= MAX_REMEMBERED) cartIdByValue.delete(cartIdByValue.keys().next().value!);
+        cartIdByValue.set(value, id);
+        checking.delete(value);
+        return id;
+      },
+      (error: unknown) => {
+        checking.delete(value);
+        throw error;
+      },
+    );
+    checking.set(value, pending);
+  }
+  return pending;
+}
+
 /** The anonymous cart id from the signed cookie, or null when this browser has none yet. */
 export async function cartSessionIdOf(ctx: AppContext, request: Request): Promise<string | null> {
-  const value = (await cookiesFor(ctx.config, request).cart.parse(request.headers.get("Cookie"))) as unknown;
-  return typeof value === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(value) ? value : null;
+  const header = request.headers.get("Cookie");
+  return header ? cartIdOf(ctx, rawCookie(header, "cart")) : null;
 }
 
 /** The cart id, creating one (and the Set-Cookie that carries it) when the browser has none. */

@@ -21,7 +21,7 @@ import { CHECKOUT_MESSAGES, customerInfoSchema, orderNumberOf, shippingMethodSch
 import type { CheckoutLoaderData, Country } from "../contracts/checkout-page";
 import type { AppContext } from "../context";
 import { DomainError, EmptyCart, NotFound } from "../errors";
-import { getCheckoutBag } from "../services/cart";
+import { checkoutBagOf } from "../services/cart";
 import { orderForPayment, processOrder, quoteShipping } from "../services/checkout";
 import { completeHostedCheckout, startHostedCheckout } from "../services/hosted-checkout";
 import { payWithTestCard } from "../services/local-payments";
@@ -30,6 +30,7 @@ import { countryOf, SHIPPING_DESTINATIONS } from "../services/shipping-countries
 import { estimateTax, storedTaxView } from "../services/tax";
 import { cartSessionIdOf } from "./cart-session";
 import { redirectWithToast } from "./flash";
+import { requestBag } from "./request-bag";
 import { statusOf } from "./rest";
 import { siteOrigin } from "./site-origin";
 
@@ -51,9 +52,10 @@ const emptyCartRedirect = (ctx: AppContext, request: Request) =>
 const isEmptyCart = (error: unknown) => error instanceof EmptyCart;
 
 /** /checkout: the bag to summarise, or home with "Cart is empty" (a flash: JS or not). */
-export async function checkoutLoader({ request }: LoaderFunctionArgs) {
+export async function checkoutLoader({ request, context }: LoaderFunctionArgs) {
   const ctx = await shopperContext(await getAppContext(), request);
-  const bag = await getCheckoutBag(ctx, await cartSessionIdOf(ctx, request));
+  // The same read the root loader's badge counts (request-bag.ts).
+  const bag = checkoutBagOf(await requestBag(ctx, request, context));
   if (bag.lines.length === 0) throw await emptyCartRedirect(ctx, request);
   const payments = ctx.config.payments;
   const payment: CheckoutLoaderData["payment"] =

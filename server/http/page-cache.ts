@@ -8,14 +8,17 @@ import { everyFew } from "./version-reader";
 type Next = (error?: unknown) => void;
 type NodeRequest = IncomingMessage & { originalUrl?: string; protocol?: string };
 type VisitorRead = { visitor: Visitor; setCookies: string[] };
+/** A page's version (decisions 0014, 0027): the read gives one for every page, or each page's own by its path. */
+type Version = number | string;
+type VersionRead = Version | ((pathname: string) => Version);
 
 export interface PageCacheOptions {
   /** The pages served from the cache, by path. */
   match: (pathname: string) => boolean;
   /** Renders a page for nobody (the request carries no cookie and the template header). */
   render: (request: Request) => Promise<Response>;
-  /** The database's page version (decision 0014): a change drops every cached page. */
-  readVersion: () => Promise<number>;
+  /** The database's page version(s): a page whose version changed is rendered again. */
+  readVersion: () => Promise<VersionRead>;
   /** The visitor's own parts, from their cookies, and the cookies to send back. */
   readVisitor: (request: Request) => Promise<VisitorRead>;
   /**
@@ -57,7 +60,7 @@ interface Template {
 
 interface Entry {
   page: Template | { pass: true };
-  version: number;
+  version: Version;
   storedAt: number;
 }
 
@@ -127,7 +130,7 @@ export function pageCache(options: PageCacheOptions) {
     key: string,
     url: string,
     req: NodeRequest,
-    atVersion: number,
+    atVersion: Version,
     previous: Entry | undefined,
   ): Promise<Entry | null> {
     const headers = new Headers({ [TEMPLATE_HEADER]: "1", Accept: "text/html" });
@@ -164,7 +167,7 @@ export function pageCache(options: PageCacheOptions) {
     return entry;
   }
 
-  function rerender(key: string, req: NodeRequest, atVersion: number, entry: Entry | undefined): Promise<Entry | null> {
+  function rerender(key: string, req: NodeRequest, atVersion: Version, entry: Entry | undefined): Promise<Entry | null> {
     let pending = rendering.get(key);
     if (!pending) {
       pending = renderTemplate(key, key, req, atVersion, entry)
@@ -179,12 +182,13 @@ export function pageCache(options: PageCacheOptions) {
   }
 
   // A fresh page is answered synchronously; only a version read or a render is waited for.
-  function template(key: string, req: NodeRequest): Entry | null | Promise<Entry | null> {
-    const atVersion = currentVersion();
-    return typeof atVersion === "number" ? atTemplate(key, req, atVersion) : atVersion.then((read) => atTemplate(key, req, read));
+  function template(key: string, req: NodeRequest, pathname: string): Entry | null | Promise<Entry | null> {
+    const read = currentVersion();
+    const at = (versions: VersionRead) => atTemplate(key, req, typeof versions === "function" ? versions(pathname) : versions);
+    return read instanceof Promise ? read.then(at) : at(read);
   }
 
-  function atTemplate(key: string, req: NodeRequest, atVersion: number): Entry | null | Promise<Entry | null> {
+  function atTemplate(key: string, req: NodeRequest, atVersion: Version): Entry | null | Promise<Entry | null> {
     const entry = pages.get(key);
     if (entry && entry.version === atVersion && now() - entry.storedAt < ttlMs) return entry;
     return rerender(key, req, atVersion, entry);
@@ -272,10 +276,11 @@ export function pageCache(options: PageCacheOptions) {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const path = req.originalUrl ?? req.url ?? "/";
     const query = path.indexOf("?");
-    if (!match(query === -1 ? path : path.slice(0, query))) return next();
+    const pathname = query === -1 ? path : path.slice(0, query);
+    if (!match(pathname)) return next();
     const url = `${req.protocol ?? protocolOf(req)}://${req.headers.host ?? "localhost"}${path}`;
     try {
-      const entry = template(url, req);
+      const entry = template(url, req, pathname);
       if (entry instanceof Promise) {
         return void entry.then((known) => withVisitor(req, res, next, known, url)).catch((error: unknown) => failed(res, next, url, error));
       }

@@ -15,15 +15,15 @@ export function pageVersionMoved(): void {
  * last read is recent (and no move was announced since it began), else the one read in flight
  * (callers in between share it).
  */
-export function everyFew(read: () => Promise<number>, everyMs: number, now: () => number = Date.now) {
-  let version = { value: -1, readAt: -Infinity, moves: -1 };
-  let reading: { moves: number; value: Promise<number> } | null = null;
-  return (): Promise<number> | number => {
-    if (version.moves === movedAt && now() - version.readAt < everyMs) return version.value;
+export function everyFew<T>(read: () => Promise<T>, everyMs: number, now: () => number = Date.now) {
+  let version: { value: T | undefined; readAt: number; moves: number } = { value: undefined, readAt: -Infinity, moves: -1 };
+  let reading: { moves: number; value: Promise<T> } | null = null;
+  return (): Promise<T> | T => {
+    if (version.moves === movedAt && now() - version.readAt < everyMs) return version.value as T;
     // A read begun before the last announced move may have missed it: start another.
     if (reading && reading.moves === movedAt) return reading.value;
     const moves = movedAt;
-    const current: { moves: number; value: Promise<number> } = {
+    const current: { moves: number; value: Promise<T> } = {
       moves,
       value: read().then(
         (value) => {

@@ -122,14 +122,12 @@ function publicUnits(ctx: AppContext, rows: BagLineRow[], countdownDate: string)
 }
 
 /** The bag as /cart shows it: the same lines and totals as getCart, only what the rows show. */
-export async function getCartPage(ctx: AppContext, sessionId: string | null): Promise<CartPageView> {
-  const cart = await getCart(ctx, sessionId);
+export function cartPageOf(cart: CartView): CartPageView {
   return { rows: cart.cartItems.map(cartRowOf), totalPrice: cart.totalPrice, count: cart.count };
 }
 
 /** The bag as the checkout summarises it: the same lines and total as getCart, only what it shows. */
-export async function getCheckoutBag(ctx: AppContext, sessionId: string | null): Promise<CheckoutBag> {
-  const cart = await getCart(ctx, sessionId);
+export function checkoutBagOf(cart: CartView): CheckoutBag {
   return {
     lines: cart.cartItems.map((line) => ({
       productId: line.productId,

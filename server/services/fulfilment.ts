@@ -11,8 +11,6 @@ import { orderConfirmationEmail } from "./order-emails";
 
 /** Tries before a step is left to the admin (the outbox shows the mail, the order the label error). */
 export const MAX_FULFIL_ATTEMPTS = 6;
-/** A paid order the sweeper never touches yet: its inline run may still be waiting on Shippo. */
-export const FULFIL_GRACE_MS = 2 * 60_000;
 /** 2, 4, 8, 16, 32 minutes between tries: about an hour in all, past most provider outages. */
 export const fulfilBackoffMs = (attempts: number) => 2 ** attempts * 60_000;
 
@@ -20,7 +18,7 @@ export const fulfilBackoffMs = (attempts: number) => 2 ** attempts * 60_000;
 const CLAIM_MS = 10 * 60_000;
 
 /**
- * Keeps the inline run, the sweeper and the admin's Buy Label Again off the same order at once,
+ * Keeps the fulfilment job (fulfilment-job.ts) and the admin's Buy Label Again off the same order at once,
  * whichever worker (or machine) each runs in: a lease row per order, held by this one call.
  * Returns the release, or null when someone else is working on the order.
  */
@@ -80,25 +78,45 @@ export async function fulfilOrder(ctx: AppContext, orderId: number): Promise<Ful
 }
 
 /**
- * The sweeper's part (server.js, every 30 s): paid orders whose e-mail or label is still owed,
- * after a crash, a provider outage or a failed label. Returns how many it worked on.
+ * Paid orders still owed their e-mail or label and due now: never tried yet (just paid, or left by
+ * a crash), or whose next try after a failure has come. Oldest payment first.
  */
-export async function resumeFulfilment(ctx: AppContext, limit = 20): Promise<number> {
-  const now = ctx.clock.now();
-  const graceEnd = new Date(now.getTime() - FULFIL_GRACE_MS).toISOString();
-  const due = await ctx.db
+export async function dueOrders(ctx: AppContext, limit = 20): Promise<{ id: number; paidAt: string }[]> {
+  const now = ctx.clock.now().toISOString();
+  const rows = await ctx.db
     .selectFrom("orders")
-    .select("id")
+    .select(["id", "paidAt"])
     .where("paidAt", "is not", null)
     .where("fulfilledAt", "is", null)
-    .where((eb) =>
-      eb.or([eb.and([eb("fulfilNextAt", "is", null), eb("paidAt", "<=", graceEnd)]), eb("fulfilNextAt", "<=", now.toISOString())]),
-    )
+    .where((eb) => eb.or([eb("fulfilNextAt", "is", null), eb("fulfilNextAt", "<=", now)]))
     .orderBy("paidAt")
+    .orderBy("id")
     .limit(limit)
     .execute();
-  for (const { id } of due) await fulfilOrder(ctx, id);
-  return due.length;
+  return rows.map(({ id, paidAt }) => ({ id, paidAt: paidAt! }));
+}
+
+/**
+ * One pass of the fulfilment job (fulfilment-job.ts, decision 0027): `fulfilOrder` for each due
+ * order, after `beforeEach` (where the job yields to shoppers' requests). Returns how many orders
+ * it worked on; one another worker holds is skipped, and found again on a later pass.
+ */
+export async function fulfilDueOrders(
+  ctx: AppContext,
+  options: {
+    limit?: number;
+    beforeEach?: (order: { id: number; paidAt: string }) => Promise<void>;
+    stillRunning?: () => boolean;
+  } = {},
+): Promise<number> {
+  const { limit = 20, beforeEach, stillRunning = () => true } = options;
+  let worked = 0;
+  for (const order of await dueOrders(ctx, limit)) {
+    if (beforeEach) await beforeEach(order);
+    if (!stillRunning()) break;
+    if (await fulfilOrder(ctx, order.id)) worked++;
+  }
+  return worked;
 }
 
 /**

@@ -2,8 +2,8 @@ import { orderNumberOf } from "../contracts/checkout";
 import type { AppContext } from "../context";
 import { NotFound } from "../errors";
 import { paymentsFor } from "../integrations/payments";
+import { nudgeFulfilment } from "./fulfilment-job";
 import { expireOrder } from "./holds";
-import { fulfilOrder } from "./fulfilment";
 
 export type ConfirmOutcome =
   /** `paymentIntentId`: the payment the order was paid with. */
@@ -15,8 +15,8 @@ export type ConfirmOutcome =
 /**
  * The one way an order becomes paid, whoever asks (the buyer's confirm call, the Stripe webhook,
  * the success page), as often and in whatever order. The provider is asked whether the payment
- * succeeded; the order moves from pending exactly once, and only that move sends the e-mail and
- * buys the label.
+ * succeeded; the order moves from pending exactly once. The e-mail and the label are the
+ * fulfilment job's (fulfilment-job.ts, decision 0027): it finds the order paid and unfulfilled.
  */
 export async function confirmPayment(ctx: AppContext, paymentIntentId: string): Promise<ConfirmOutcome> {
   const order = await ctx.db
@@ -96,9 +96,10 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string): 
     };
   }
   if (outcome === "already") return { status: "paid", orderId: order.id, orderNumber, paymentIntentId, firstTime: false };
-  // Inline, so the buyer's e-mail is on its way when the success page shows; the sweeper finishes
-  // whatever a crash or a provider outage leaves undone (fulfilment.ts).
-  await fulfilOrder(ctx, order.id);
+  // Not inline: the answer does not wait for the label (a PDF or a Shippo call) and the e-mail. The
+  // job finds the order by its paid_at in any case; the nudge only spares it its next poll when it
+  // runs in this process.
+  nudgeFulfilment();
   return { status: "paid", orderId: order.id, orderNumber, paymentIntentId, firstTime: true };
 }
 

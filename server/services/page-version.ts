@@ -4,13 +4,44 @@ import { listenFor } from "../../db/postgres";
 import type { AppContext } from "../context";
 
 /**
- * The counter that moves whenever a product, its images or a setting changes (triggers in
- * migration 0010, inside the writing transaction). The page cache compares it with the one its
+ * The counters that say which public pages may have changed (triggers in migrations 0010 and
+ * 0014, inside the writing transaction; decisions 0014 and 0027): `all` moves on every setting
+ * write, `list` on every product or image write that a page shows, and each product keeps the
+ * `list` value of its own last such write. The page caches compare them with the ones their
  * pages were rendered at.
  */
-export async function readPageVersion(ctx: AppContext): Promise<number> {
-  const row = await ctx.db.selectFrom("pageVersion").select("version").where("id", "=", 1).executeTakeFirst();
-  return row?.version ?? 0;
+export interface PageVersions {
+  all: number;
+  list: number;
+  product(id: number): number;
+}
+
+export async function readPageVersions(ctx: AppContext, previous?: PageVersions & { products?: Map<number, number> }) {
+  const row = await ctx.db.selectFrom("pageVersion").select(["version", "listVersion"]).where("id", "=", 1).executeTakeFirst();
+  const all = row?.version ?? 0;
+  const list = row?.listVersion ?? 0;
+  // Every product write moves `list`: while it stands still, the products' versions do too.
+  let products = previous?.list === list ? previous.products : undefined;
+  if (!products) {
+    const rows = await ctx.db.selectFrom("productPageVersion").select(["productId", "version"]).execute();
+    products = new Map(rows.map((r) => [r.productId, r.version]));
+  }
+  const known = products;
+  return { all, list, products: known, product: (id: number) => known.get(id) ?? 0 };
+}
+
+const PRODUCT_PAGE = /^\/store\/(\d+)$/;
+
+/**
+ * The version a cached page was rendered at: /store/{id} depends on the settings and that product,
+ * /store (every product's card) on the settings and every product, the other cached pages
+ * (/, /countdown, /about, /support show no product) on the settings alone.
+ */
+export function pageVersionOf(versions: PageVersions, pathname: string): string {
+  const product = PRODUCT_PAGE.exec(pathname);
+  if (product) return `${versions.all}.p${versions.product(Number(product[1]))}`;
+  if (pathname === "/store") return `${versions.all}.l${versions.list}`;
+  return `${versions.all}`;
 }
 
 /**

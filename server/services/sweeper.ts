@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import os from "node:os";
 import type { AppContext } from "../context";
-import { resumeFulfilment } from "./fulfilment";
 import { releaseExpiredHolds } from "./holds";
 import { holdLeadership, resignLeadership } from "./leadership";
 import { deleteExpiredLeases } from "./leases";
@@ -26,8 +25,7 @@ export const processHolder = `${os.hostname()}:${process.pid}:${crypto.randomUUI
  * The periodic chores of the store (server.js runs this every 30 s in every worker; the one holding
  * the sweeper lease does the work, so chores never run twice at once across workers or machines):
  * units held by buyers who walked away go back on the shelf even when nobody checks out, payments nobody
- * confirmed (no webhook, a closed tab) are confirmed, and paid orders still
- * owed an e-mail or a label get them, and sessions past their expiry are deleted (a session is only
+ * confirmed (no webhook, a closed tab) are confirmed, and sessions past their expiry are deleted (a session is only
  * removed on use otherwise, so an admin who never comes back would stay in the table for ever);
  * once an hour, uploads nothing uses any more are deleted.
  * A sweep slowed by a provider is never overlapped by the next. Expired rate-limit windows are
@@ -44,10 +42,9 @@ export async function sweep(ctx: AppContext, holder: string = processHolder): Pr
     if (!(await stillLeader())) return false;
     await releaseExpiredHolds(ctx).catch((error: unknown) => console.error("Releasing expired holds failed:", error));
     if (!(await stillLeader())) return true;
-    // What expiring left pending had been paid: confirm it rather than lose it.
+    // What expiring left pending had been paid: confirm it rather than lose it (the fulfilment job,
+    // fulfilment-job.ts, then sends its e-mail and buys its label).
     await confirmStrandedPayments(ctx).catch((error: unknown) => console.error("Confirming stranded payments failed:", error));
-    if (!(await stillLeader())) return true;
-    await resumeFulfilment(ctx).catch((error: unknown) => console.error("Resuming order fulfilment failed:", error));
     if (!(await stillLeader())) return true;
     await deleteExpiredSessions(ctx).catch((error: unknown) => console.error("Deleting expired sessions failed:", error));
     await deleteExpiredRateLimits(ctx).catch((error: unknown) => console.error("Deleting expired rate limits failed:", error));

@@ -6,6 +6,7 @@ import { confirmPayment } from "../../server/services/order-confirmation";
 import { ensureAdmin } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
+import { runFulfilmentJob } from "./store-helpers";
 
 const ctx = createTestContext();
 const admin = new CookieJar();
@@ -29,6 +30,7 @@ async function paidOrder(sessionId: string, quantity = 1) {
   const order = await processOrder(ctx, { sessionId, customer, shippingMethod: "usps-ground_saver" });
   await payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242424242424242" });
   await confirmPayment(ctx, order.paymentIntentId);
+  await runFulfilmentJob(ctx);
   return { id: order.orderSummary.orderId, paymentIntentId: order.paymentIntentId, summary: order.orderSummary };
 }
 

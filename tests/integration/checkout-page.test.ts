@@ -8,7 +8,7 @@ import type { CheckoutActionData, PayActionData, PayLoaderData, SuccessData } fr
 import { readFlash } from "../../server/http/flash";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
-import { addProduct, runRoute } from "./store-helpers";
+import { addProduct, runFulfilmentJob, runRoute } from "./store-helpers";
 
 // The checkout's page doors, driven as a browser without JavaScript drives them: form posts, the
 // cart cookie in a jar, redirects followed by hand.
@@ -291,6 +291,7 @@ describe("/checkout-success", () => {
     const query = `?payment_intent=${paymentIntentId}&payment_intent_client_secret=x&redirect_status=succeeded`;
     expect((await outcome(query)).data).toEqual({ state: "paid", orderNumber: paymentIntentId.slice(-8).toUpperCase() });
     expect((await outcome(query)).data).toEqual({ state: "paid", orderNumber: paymentIntentId.slice(-8).toUpperCase() });
+    await runFulfilmentJob(ctx);
     const emails = await ctx.db
       .selectFrom("mailMessages")
       .select("id")

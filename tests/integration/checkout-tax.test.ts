@@ -6,7 +6,7 @@ import { listOrders } from "../../server/services/admin-orders";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import type { CheckoutActionData, PayLoaderData } from "../../server/http/checkout-door";
-import { addProduct, runRoute } from "./store-helpers";
+import { addProduct, runFulfilmentJob, runRoute } from "./store-helpers";
 
 // What the buyer is told about tax at checkout is what the order, its e-mail and the back office
 // say afterwards: the REST doors the screen uses, a real database, the outbox.
@@ -88,6 +88,7 @@ describe("POST /api/calculate-tax with a bag", () => {
 
     const paid = await api("POST", "/api/local-payments/confirm", { body: { clientSecret, cardNumber: "4242 4242 4242 4242" } });
     expect(await paid.json()).toMatchObject({ status: "paid" });
+    await runFulfilmentJob(ctx);
     const mail = await ctx.db
       .selectFrom("mailMessages")
       .select(["textBody", "htmlBody"])

@@ -146,6 +146,21 @@ describe("npm start with WEB_CONCURRENCY=2", () => {
     expect(outcomes.filter((o) => o !== "paid" && o !== "sold out")).toEqual([]);
     expect(outcomes.filter((o) => o === "paid")).toHaveLength(5);
     expect(await unitsOf(productId)).toEqual({ sold: 5, held: 0, left: 0, paidUnits: 5 });
+
+    // The fulfilment job (decision 0027), in whichever worker holds its lease, e-mails each paid
+    // order and buys its label once, after the payments' answers.
+    const paid = await db.selectFrom("orders").select("id").where("paidAt", "is not", null).execute();
+    expect(paid).toHaveLength(5);
+    const owed = () => db.selectFrom("orders").select("id").where("paidAt", "is not", null).where("fulfilledAt", "is", null).execute();
+    const deadline = Date.now() + 30_000;
+    while ((await owed()).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await owed()).toEqual([]);
+    for (const { id } of paid) {
+      expect(await db.selectFrom("shippingLabels").select("status").where("orderId", "=", id).execute()).toEqual([{ status: "created" }]);
+    }
+    const mails = await db.selectFrom("mailMessages").select("subject").where("tag", "=", "order-confirmation").execute();
+    expect(mails).toHaveLength(5);
+    expect(new Set(mails.map((m) => m.subject)).size).toBe(5);
   }, 180_000);
 
   it("loses no unit when the whole server is killed mid-rush and started again", async () => {

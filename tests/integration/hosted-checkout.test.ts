@@ -10,7 +10,7 @@ import type { PayActionData, SuccessData } from "../../server/http/checkout-door
 import { stripeEvent, stripeSessionEvent, stripeState } from "../mocks/stripe";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar, send } from "../setup/http";
-import { addProduct, runRoute } from "./store-helpers";
+import { addProduct, runFulfilmentJob, runRoute } from "./store-helpers";
 
 // Stripe configured, a browser without JavaScript: the pay page sends the buyer to Stripe's hosted
 // Checkout, and the return page or the webhook confirms the order through the one service.
@@ -157,6 +157,7 @@ describe("paying on Stripe's hosted Checkout without JavaScript", () => {
     expect((await deliver(stripeSessionEvent("checkout.session.completed", session.id))).status).toBe(200);
     expect((await deliver(stripeEvent("payment_intent.canceled", paymentIntentId))).status).toBe(200);
     expect(await orderOf(order.id)).toMatchObject({ status: "processing", paymentIntentId: paidIntent });
+    await runFulfilmentJob(ctx);
     expect((await mailsTo()).filter((m) => m.subject.includes(paidIntent.slice(-8).toUpperCase()))).toHaveLength(1);
   });
 

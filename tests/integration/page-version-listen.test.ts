@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, type Db } from "../../db/client";
 import { answerCache } from "../../server/http/answer-cache";
 import { pageVersionMoved } from "../../server/http/version-reader";
-import { readPageVersion, watchPageVersion } from "../../server/services/page-version";
+import { readPageVersions, watchPageVersion } from "../../server/services/page-version";
 import { mockServer } from "../mocks/server";
 import { createPostgresTestContext } from "../setup/postgres-context";
 import { describeOnPostgres } from "../setup/postgres-db";
@@ -52,7 +52,10 @@ describeOnPostgres("page-cache invalidation by LISTEN on PostgreSQL", () => {
     const cache = answerCache({
       paths: ["/api/products"],
       render: async () => Response.json(await ctx.db.selectFrom("products").select(["id", "name", "inventory"]).execute()),
-      readVersion: () => readPageVersion(ctx),
+      readVersion: async () => {
+        const versions = await readPageVersions(ctx);
+        return `${versions.all}.${versions.list}`;
+      },
       // Far beyond the test: the poll and the TTL never refresh the copy in time.
       versionEveryMs: 60_000,
       ttlMs: 60_000,

@@ -10,6 +10,7 @@ import { confirmPayment } from "../../server/services/order-confirmation";
 import { testShippingLabel } from "../../server/services/shipping-test";
 import { SHIPPO_CUSTOMS_REQUIRED_MESSAGE, SHIPPO_LABEL_ERROR_MESSAGE, SHIPPO_TEST_ADDRESSES, shippoState } from "../mocks/shippo";
 import { createTestContext, type TestContext } from "../setup/context";
+import { runFulfilmentJob } from "./store-helpers";
 
 const ctx = createTestContext({ SHIPPO_API_KEY: "shippo_test_0123456789abcdef" });
 const localCtx = createTestContext();
@@ -50,6 +51,8 @@ async function paidOrder(sessionId: string, address: Partial<typeof customer> = 
   const order = await processOrder(ctx, { sessionId, customer: { ...customer, ...address }, shippingMethod: "usps-usps_ground_advantage" });
   await payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242 4242 4242 4242" });
   const outcome = await confirmPayment(ctx, order.paymentIntentId);
+  // The label is the fulfilment job's (decision 0027), within a second of the payment in the store.
+  await runFulfilmentJob(ctx);
   return { order, outcome, orderId: order.orderSummary.orderId };
 }
 
@@ -276,6 +279,7 @@ describe("international labels", () => {
     });
     await payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242 4242 4242 4242" });
     expect(await confirmPayment(ctx, order.paymentIntentId)).toMatchObject({ status: "paid", firstTime: true });
+    await runFulfilmentJob(ctx);
 
     // Quoting at checkout needs no declaration; buying the label does.
     const shipments = shippoState.shipmentRequests();

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { NewProduct } from "../../db/schema";
 import type { AppContext } from "../../server/context";
+import { fulfilDueOrders } from "../../server/services/fulfilment";
 import type { CookieJar } from "../setup/http";
 
 /** A product row with sensible defaults; every test makes its own so tests never share state. */
@@ -95,4 +96,14 @@ export async function runRoute<T = unknown>(
     jar.store(response);
   }
   return result as RouteResult<T>;
+}
+
+/**
+ * What the store's fulfilment job does within a second of a payment (decision 0027): passes until
+ * no paid order is due its e-mail or label. Returns how many orders it worked on.
+ */
+export async function runFulfilmentJob(ctx: AppContext): Promise<number> {
+  let total = 0;
+  for (let worked = await fulfilDueOrders(ctx); worked > 0; worked = await fulfilDueOrders(ctx)) total += worked;
+  return total;
 }

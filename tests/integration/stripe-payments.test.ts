@@ -10,6 +10,7 @@ import { handleStripeEvent } from "../../server/services/payment-events";
 import { mockServer } from "../mocks/server";
 import { STRIPE_API, stripeError, stripeEvent, stripeState } from "../mocks/stripe";
 import { createTestContext } from "../setup/context";
+import { runFulfilmentJob } from "./store-helpers";
 import { api, send } from "../setup/http";
 
 const WEBHOOK_SECRET = "whsec_test";
@@ -127,6 +128,7 @@ describe("Stripe PaymentIntents", () => {
     expect(row.status).toBe("processing");
     expect(row.paidAt).not.toBeNull();
     expect(await holdsOf(order.orderId)).toEqual(["sold"]);
+    await runFulfilmentJob(ctx);
     expect(await mailsFor(order.orderSummary.orderNumber)).toHaveLength(1);
     expect(await labelsOf(order.orderId)).toEqual([expect.objectContaining({ status: "created" })]);
   });
@@ -192,6 +194,7 @@ describe("POST /api/webhooks/stripe", () => {
     expect(await ctx.db.selectFrom("paymentEvents").selectAll().where("id", "=", event.id).execute()).toEqual([
       expect.objectContaining({ type: "payment_intent.succeeded", paymentIntentId: order.paymentIntentId }),
     ]);
+    await runFulfilmentJob(ctx);
     expect(await mailsFor(order.orderSummary.orderNumber)).toHaveLength(1);
     expect(await labelsOf(order.orderId)).toHaveLength(1);
     expect(await handleStripeEvent(ctx, event as unknown as Stripe.Event)).toEqual({ duplicate: true });
@@ -230,6 +233,7 @@ describe("POST /api/webhooks/stripe", () => {
     expect([hookA.status, hookB.status]).toEqual([200, 200]);
     expect([confirmA, confirmB].filter((o) => o.status === "paid")).toHaveLength(2);
 
+    await runFulfilmentJob(ctx);
     for (const order of [webhookFirst, confirmFirst, racing]) {
       expect((await orderRow(order.orderId)).status).toBe("processing");
       expect(await holdsOf(order.orderId)).toEqual(["sold"]);
@@ -316,6 +320,7 @@ describe("POST /api/webhooks/stripe", () => {
     mockServer.resetHandlers();
     expect((await deliver(event)).status).toBe(200);
     expect((await orderRow(order.orderId)).status).toBe("processing");
+    await runFulfilmentJob(ctx);
     expect(await mailsFor(order.orderSummary.orderNumber)).toHaveLength(1);
   });
 

@@ -208,7 +208,7 @@ CREATE TABLE orders (
   , hold_expires_at TEXT, paid_at TEXT, shipping_method TEXT, confirmation_sent_at TEXT, fulfilled_at TEXT, fulfil_attempts INTEGER NOT NULL DEFAULT 0, fulfil_next_at TEXT, checkout_session_id TEXT, is_test INTEGER NOT NULL DEFAULT 0 CHECK (is_test IN (0, 1)), customer_key TEXT, address_key TEXT);
 
 -- table page_version
-CREATE TABLE page_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
+CREATE TABLE page_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, list_version INTEGER NOT NULL DEFAULT 0);
 
 -- table payment_events
 CREATE TABLE payment_events (
@@ -229,6 +229,9 @@ CREATE TABLE product_images (
     display_order INTEGER NOT NULL DEFAULT 0,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
   );
+
+-- table product_page_version
+CREATE TABLE product_page_version (product_id INTEGER PRIMARY KEY, version INTEGER NOT NULL);
 
 -- table products
 CREATE TABLE products (
@@ -370,26 +373,50 @@ CREATE TRIGGER page_version_app_settings_insert AFTER INSERT ON app_settings
 CREATE TRIGGER page_version_app_settings_update AFTER UPDATE ON app_settings
           BEGIN UPDATE page_version SET version = version + 1 WHERE id = 1; END;
 
--- trigger page_version_product_images_delete
-CREATE TRIGGER page_version_product_images_delete AFTER DELETE ON product_images
-          BEGIN UPDATE page_version SET version = version + 1 WHERE id = 1; END;
+-- trigger product_page_version_product_images_delete
+CREATE TRIGGER product_page_version_product_images_delete AFTER DELETE ON product_images
+          BEGIN
+            UPDATE page_version SET list_version = list_version + 1 WHERE id = 1;
+            INSERT INTO product_page_version (product_id, version) VALUES (OLD.product_id, (SELECT list_version FROM page_version WHERE id = 1))
+              ON CONFLICT (product_id) DO UPDATE SET version = excluded.version;
+          END;
 
--- trigger page_version_product_images_insert
-CREATE TRIGGER page_version_product_images_insert AFTER INSERT ON product_images
-          BEGIN UPDATE page_version SET version = version + 1 WHERE id = 1; END;
+-- trigger product_page_version_product_images_insert
+CREATE TRIGGER product_page_version_product_images_insert AFTER INSERT ON product_images
+          BEGIN
+            UPDATE page_version SET list_version = list_version + 1 WHERE id = 1;
+            INSERT INTO product_page_version (product_id, version) VALUES (NEW.product_id, (SELECT list_version FROM page_version WHERE id = 1))
+              ON CONFLICT (product_id) DO UPDATE SET version = excluded.version;
+          END;
 
--- trigger page_version_product_images_update
-CREATE TRIGGER page_version_product_images_update AFTER UPDATE ON product_images
-          BEGIN UPDATE page_version SET version = version + 1 WHERE id = 1; END;
+-- trigger product_page_version_product_images_update
+CREATE TRIGGER product_page_version_product_images_update AFTER UPDATE ON product_images
+          BEGIN
+            UPDATE page_version SET list_version = list_version + 1 WHERE id = 1;
+            INSERT INTO product_page_version (product_id, version) VALUES (NEW.product_id, (SELECT list_version FROM page_version WHERE id = 1))
+              ON CONFLICT (product_id) DO UPDATE SET version = excluded.version;
+          END;
 
--- trigger page_version_products_delete
-CREATE TRIGGER page_version_products_delete AFTER DELETE ON products
-          BEGIN UPDATE page_version SET version = version + 1 WHERE id = 1; END;
+-- trigger product_page_version_products_delete
+CREATE TRIGGER product_page_version_products_delete AFTER DELETE ON products
+          BEGIN
+            UPDATE page_version SET list_version = list_version + 1 WHERE id = 1;
+            INSERT INTO product_page_version (product_id, version) VALUES (OLD.id, (SELECT list_version FROM page_version WHERE id = 1))
+              ON CONFLICT (product_id) DO UPDATE SET version = excluded.version;
+          END;
 
--- trigger page_version_products_insert
-CREATE TRIGGER page_version_products_insert AFTER INSERT ON products
-          BEGIN UPDATE page_version SET version = version + 1 WHERE id = 1; END;
+-- trigger product_page_version_products_insert
+CREATE TRIGGER product_page_version_products_insert AFTER INSERT ON products
+          BEGIN
+            UPDATE page_version SET list_version = list_version + 1 WHERE id = 1;
+            INSERT INTO product_page_version (product_id, version) VALUES (NEW.id, (SELECT list_version FROM page_version WHERE id = 1))
+              ON CONFLICT (product_id) DO UPDATE SET version = excluded.version;
+          END;
 
--- trigger page_version_products_update
-CREATE TRIGGER page_version_products_update AFTER UPDATE ON products
-          BEGIN UPDATE page_version SET version = version + 1 WHERE id = 1; END;
+-- trigger product_page_version_products_update
+CREATE TRIGGER product_page_version_products_update AFTER UPDATE ON products WHEN NOT (OLD.inventory <> NEW.inventory AND OLD.inventory > 10 AND NEW.inventory > 10 AND OLD.updated_at IS NEW.updated_at)
+          BEGIN
+            UPDATE page_version SET list_version = list_version + 1 WHERE id = 1;
+            INSERT INTO product_page_version (product_id, version) VALUES (NEW.id, (SELECT list_version FROM page_version WHERE id = 1))
+              ON CONFLICT (product_id) DO UPDATE SET version = excluded.version;
+          END;
