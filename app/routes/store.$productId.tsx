@@ -1,7 +1,8 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
-import { CATALOG_MESSAGES, productIdParam } from "../../server/contracts/catalog";
+import { productIdParam } from "../../server/contracts/catalog";
+import { CATALOG_MESSAGES } from "../../server/contracts/catalog-view";
 import { getAppContext } from "../../server/boot";
 import { PASS_HOLDER_HEADERS, shopperContext } from "../../server/http/early-access";
 import { NotFound } from "../../server/errors";
