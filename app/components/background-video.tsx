@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { cn } from "~/lib/utils";
+import { whenIdle } from "~/lib/when-idle";
 
 /** The poster and the WebM encode belong to the default clip only; another uploaded video starts from black. */
 export const DEFAULT_VIDEO = "/media/background.mp4";
@@ -24,25 +25,6 @@ export function videoSources(videoUrl: string): { src: string; type?: string }[]
 function videoUnwanted(): boolean {
   const connection = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection;
   return Boolean(connection?.saveData) || window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-}
-
-/** Runs `then` once the page has loaded and the main thread is idle (decision 0029). */
-function whenIdle(then: () => void): () => void {
-  let idle: number | undefined;
-  const schedule = () => {
-    idle =
-      typeof window.requestIdleCallback === "function"
-        ? window.requestIdleCallback(then, { timeout: 4000 })
-        : window.setTimeout(then, 1000);
-  };
-  if (document.readyState === "complete") schedule();
-  else window.addEventListener("load", schedule, { once: true });
-  return () => {
-    window.removeEventListener("load", schedule);
-    if (idle === undefined) return;
-    if (typeof window.cancelIdleCallback === "function") window.cancelIdleCallback(idle);
-    else window.clearTimeout(idle);
-  };
 }
 
 /**

@@ -2,6 +2,7 @@ import { Pause, Play } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { cn } from "~/lib/utils";
+import { whenIdle } from "~/lib/when-idle";
 
 /**
  * Spec §4 "Music player": loading, then ready. Nothing is fetched before it is played: autoplay is
@@ -60,10 +61,15 @@ export function MusicPlayer({ src, startAt = 16, className }: { src: string; sta
     audio.addEventListener("playing", onPlaying);
     audio.addEventListener("pause", onPause);
     audio.addEventListener("error", onError);
+    // The attempt waits for the page to load and go idle: a download it starts must not compete
+    // with the first paint.
+    setStatus("blocked");
     const activation = (navigator as Navigator & { userActivation?: { hasBeenActive: boolean } }).userActivation;
-    if (activation?.hasBeenActive) play();
-    else setStatus("blocked");
+    const cancelIdle = whenIdle(() => {
+      if (activation?.hasBeenActive) play();
+    });
     return () => {
+      cancelIdle();
       audio.removeEventListener("loadedmetadata", seekToStart);
       audio.removeEventListener("playing", onPlaying);
       audio.removeEventListener("pause", onPause);
