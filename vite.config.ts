@@ -53,6 +53,17 @@ export default defineConfig({
   optimizeDeps: {
     exclude: ["@node-rs/argon2", "better-sqlite3", "sharp", "stripe", "shippo", "postmark", "pdf-lib", "sanitize-html", "kysely"],
   },
+  build: {
+    rollupOptions: {
+      // Remix makes a browser module for every route; a resource route (api, healthz, logout,
+      // uploads) or a redirect-only one has nothing for the browser, so its module is empty by
+      // design. That warning says nothing; every other warning is printed (decision 0029).
+      onwarn(warning, warn) {
+        if (warning.code === "EMPTY_BUNDLE") return;
+        warn(warning);
+      },
+    },
+  },
   plugins: [
     // Server code must never reach the browser; only the contracts (zod schemas) may. Checked at
     // build time only: in dev, Remix's CSS crawl walks loader imports as "client" and trips it.

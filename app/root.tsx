@@ -4,6 +4,8 @@ import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { TestModeBanner } from "~/components/test-mode-banner";
 import { Toasts } from "~/components/toasts";
+import bebasNeue from "~/fonts/bebas-neue-latin-400.woff2?url";
+import inter from "~/fonts/inter-latin-400-700.woff2?url";
 import stylesheet from "~/styles/app.css?url";
 import { getAppContext } from "../server/boot";
 import { shopperContext } from "../server/http/early-access";
@@ -13,6 +15,9 @@ import { badgeFromPageBag } from "../server/http/request-bag";
 import { readVisitor } from "../server/http/visitor";
 
 export const links: LinksFunction = () => [
+  // Both faces are above the fold on every page (decision 0029): fetched with the stylesheet, not after it.
+  { rel: "preload", href: bebasNeue, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "preload", href: inter, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];

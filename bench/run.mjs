@@ -15,6 +15,9 @@ import { assertBuilt, createDropProduct, startStores } from "./store-server.mjs"
 // Issue 12's waiting-room rush is a bench of its own (bench/waiting-room.mjs): `--only waiting-room`.
 const waitingRoom = /--only[= ]waiting-room\b/.test(process.argv.slice(2).join(" ")) || process.env.BENCH_ONLY === "waiting-room";
 if (waitingRoom) process.exit(await (await import("./waiting-room.mjs")).main());
+// Issue 15's phone measurement (Lighthouse in Chromium): `--only lighthouse`.
+const lighthouseOnly = /--only[= ]lighthouse\b/.test(process.argv.slice(2).join(" ")) || process.env.BENCH_ONLY === "lighthouse";
+if (lighthouseOnly) process.exit(await (await import("./lighthouse.mjs")).main());
 
 let options;
 try {

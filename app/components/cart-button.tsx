@@ -1,9 +1,7 @@
-import * as Popover from "@radix-ui/react-popover";
 import { Link, useLocation } from "@remix-run/react";
 import { ShoppingBag } from "lucide-react";
-import { forwardRef, useEffect, useState } from "react";
+import { forwardRef, lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { CartPanel } from "~/components/cart/cart-panel";
 import { useLiveCart } from "~/components/cart/use-live-cart";
 import { cn } from "~/lib/utils";
 
@@ -66,6 +64,9 @@ const CartLink = forwardRef<HTMLAnchorElement, CartLinkProps>(({ count, ...props
 });
 CartLink.displayName = "CartLink";
 
+const loadCartPopover = () => import("~/components/cart/cart-popover");
+const CartPopover = lazy(loadCartPopover);
+
 const isModified = (event: React.MouseEvent) => event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0;
 
 function CartDropdown({ count }: { count: number }) {
@@ -82,31 +83,36 @@ function CartDropdown({ count }: { count: number }) {
   }, [live.cart]);
   const badge = fetched && fetched.base === count ? fetched.count : count;
 
+  const anchor = useRef<HTMLAnchorElement>(null);
+  // The dropdown's code is fetched on the first sign of interest, so a click rarely waits for it.
+  const [wanted, setWanted] = useState(false);
+  const want = () => {
+    if (!wanted) setWanted(true);
+    void loadCartPopover();
+  };
+
   return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
-      <Popover.Trigger asChild>
-        <CartLink
-          count={badge}
-          onClick={(event) => {
-            if (isModified(event)) return;
-            // Handled here: the popover is controlled, so the link must not also navigate.
-            event.preventDefault();
-            setOpen((was) => !was);
-          }}
-        />
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="end"
-          sideOffset={10}
-          collisionPadding={8}
-          aria-label="Shopping Cart"
-          data-testid="cart-dropdown"
-          className="popover-grow z-50 flex max-h-[min(40rem,calc(100dvh-5rem))] w-[min(25rem,calc(100vw-1rem))] flex-col overflow-hidden rounded-lg border border-border bg-popover text-popover-foreground shadow-[0_24px_60px_-12px_rgb(0_0_0/0.8)]"
-        >
-          <CartPanel live={live} onClose={() => setOpen(false)} />
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    <>
+      <CartLink
+        ref={anchor}
+        count={badge}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onPointerEnter={want}
+        onFocus={want}
+        onClick={(event) => {
+          if (isModified(event)) return;
+          // Handled here: the dropdown is controlled, so the link must not also navigate.
+          event.preventDefault();
+          want();
+          setOpen((was) => !was);
+        }}
+      />
+      {wanted ? (
+        <Suspense fallback={null}>
+          <CartPopover anchor={anchor} open={open} onOpenChange={setOpen} live={live} />
+        </Suspense>
+      ) : null}
+    </>
   );
 }

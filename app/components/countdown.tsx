@@ -90,14 +90,18 @@ export function CountdownDisplay({
   const secondsLeft = Math.ceil(ms / 1000);
   return (
     <div className={cn("countdown", className)} data-state="running">
-      <ol role="timer" aria-label="Time left until launch" className="grid grid-cols-4 gap-2 sm:gap-3">
-        {units.map((unit) => (
-          <li key={unit.label} className="countdown-unit" data-unit={unit.label.toLowerCase()}>
-            <span className="countdown-digits font-display">{pad2(unit.value)}</span>
-            <span className="countdown-label">{unit.label}</span>
-          </li>
-        ))}
-      </ol>
+      {/* The timer role sits on a wrapper: on the <ol> itself it would take the list's role away, and
+          its items would be list items outside any list (axe: listitem). */}
+      <div role="timer" aria-label="Time left until launch">
+        <ol className="grid grid-cols-4 gap-2 sm:gap-3">
+          {units.map((unit) => (
+            <li key={unit.label} className="countdown-unit" data-unit={unit.label.toLowerCase()}>
+              <span className="countdown-digits font-display">{pad2(unit.value)}</span>
+              <span className="countdown-label">{unit.label}</span>
+            </li>
+          ))}
+        </ol>
+      </div>
       <div className="mt-5 flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between sm:gap-6">
         <p className="text-sm text-pretty text-muted-foreground">
           Launching <time dateTime={target}>{launch}</time>

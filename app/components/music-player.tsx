@@ -2,9 +2,12 @@ import { Pause, Play } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { cn } from "~/lib/utils";
+import { whenIdle } from "~/lib/when-idle";
 
 /**
- * Spec §4 "Music player": loading, then ready. Ready is one of
+ * Spec §4 "Music player": loading, then ready. Nothing is fetched before it is played: autoplay is
+ * attempted only when the browser may allow it (see below), else the player waits in "blocked".
+ * Ready is one of
  * - "playing"  after autoplay (or a click) succeeded: "Now Playing", the button pauses;
  * - "blocked"  the browser refused autoplay: "Click to Play"; the first click or touch anywhere
  *              on the page starts it;
@@ -32,6 +35,8 @@ export function MusicPlayer({ src, startAt = 16, className }: { src: string; sta
   const play = useCallback(() => {
     const audio = audioRef.current;
     if (!audio || !audio.paused) return;
+    // The file is fetched from here on, never before (preload="none", decision 0029).
+    if (audio.readyState < HTMLMediaElement.HAVE_FUTURE_DATA) setStatus("loading");
     audio.play().catch((error: unknown) => {
       // The autoplay policy said no: wait for a gesture. (An AbortError is a pause that won the
       // race; a broken file is reported by the "error" event.)
@@ -39,27 +44,34 @@ export function MusicPlayer({ src, startAt = 16, className }: { src: string; sta
     });
   }, []);
 
-  // Load, jump to the start offset, try to play.
+  // Jump to the start offset once the file's length is known; try autoplay only where the browser
+  // may allow it (the visitor has already interacted with this page, e.g. came by a client-side
+  // link). Otherwise nothing is downloaded until a gesture: "Click to Play".
   useEffect(() => {
     const audio = audioRef.current;
     if (!audio) return;
-    setStatus("loading");
     audio.volume = MUSIC_VOLUME;
-    const start = () => {
-      if (Number.isFinite(audio.duration) && audio.duration > startAt) audio.currentTime = startAt;
-      play();
+    const seekToStart = () => {
+      if (Number.isFinite(audio.duration) && audio.duration > startAt && audio.currentTime < startAt) audio.currentTime = startAt;
     };
-    const onPlay = () => setStatus("playing");
+    const onPlaying = () => setStatus("playing");
     const onPause = () => setStatus((current) => (current === "blocked" ? current : "paused"));
     const onError = () => setStatus("unavailable");
-    audio.addEventListener("play", onPlay);
+    audio.addEventListener("loadedmetadata", seekToStart, { once: true });
+    audio.addEventListener("playing", onPlaying);
     audio.addEventListener("pause", onPause);
     audio.addEventListener("error", onError);
-    if (audio.readyState >= HTMLMediaElement.HAVE_METADATA) start();
-    else audio.addEventListener("loadedmetadata", start, { once: true });
+    // The attempt waits for the page to load and go idle: a download it starts must not compete
+    // with the first paint.
+    setStatus("blocked");
+    const activation = (navigator as Navigator & { userActivation?: { hasBeenActive: boolean } }).userActivation;
+    const cancelIdle = whenIdle(() => {
+      if (activation?.hasBeenActive) play();
+    });
     return () => {
-      audio.removeEventListener("loadedmetadata", start);
-      audio.removeEventListener("play", onPlay);
+      cancelIdle();
+      audio.removeEventListener("loadedmetadata", seekToStart);
+      audio.removeEventListener("playing", onPlaying);
       audio.removeEventListener("pause", onPause);
       audio.removeEventListener("error", onError);
       // A detached <audio> keeps playing: stop it when the page goes away.
@@ -121,7 +133,7 @@ export function MusicPlayer({ src, startAt = 16, className }: { src: string; sta
   const playing = status === "playing";
   return (
     <div className={cn("music-player", className)} hidden={status === "unavailable"}>
-      <audio ref={audioRef} src={src} loop preload="auto" />
+      <audio ref={audioRef} src={src} loop preload="none" />
       <button
         type="button"
         onClick={toggle}

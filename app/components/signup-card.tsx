@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useActionData, useFetcher, useFormAction } from "@remix-run/react";
 import { CircleAlert, CircleCheck } from "lucide-react";
-import { HONEYPOT_FIELD, subscribeSchema, type SubscribeActionData } from "../../server/contracts/subscribe";
+import { useEffect, useRef } from "react";
+import { HONEYPOT_FIELD } from "../../server/contracts/honeypot";
+import type { SubscribeActionData } from "../../server/contracts/subscribe";
 import { FieldError } from "~/components/form-messages";
 import { TermsDialog } from "~/components/terms-dialog";
 import { Button } from "~/components/ui/button";
@@ -42,15 +42,19 @@ export function SignupCard({
   const formAction = useFormAction();
   useNoticeToast(result?.notice, result);
 
-  const [form, fields] = useForm({
-    id: "subscribe",
-    lastResult: result?.lastResult,
-    constraint: { email: { required: true } },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: subscribeSchema }),
-  });
+  // One field, checked where the rule lives: on the server (subscribeSchema), which answers with the
+  // spec's message. No schema library on the landing page (decision 0029); the browser's own check
+  // is off so that message, not the browser's, is what the visitor reads.
+  const formRef = useRef<HTMLFormElement>(null);
+  const emailErrors = pending ? undefined : result?.lastResult.error?.email;
+  const succeeded = result?.notice?.kind === "success";
+  useEffect(() => {
+    if (succeeded) formRef.current?.reset();
+  }, [result, succeeded]);
   const notice = pending ? null : result?.notice;
+  const formId = "subscribe";
+  const emailId = `${formId}-email`;
+  const errorId = `${emailId}-error`;
 
   return (
     <section
@@ -71,19 +75,25 @@ export function SignupCard({
         </p>
 
         {/* Without JavaScript the answer is a new page: the fragment scrolls it back to this card. */}
-        <fetcher.Form method="post" action={`${formAction}#${CARD_ID}`} {...getFormProps(form)} className="mt-6 space-y-3">
+        <fetcher.Form ref={formRef} id={formId} method="post" action={`${formAction}#${CARD_ID}`} noValidate className="mt-6 space-y-3">
           {/* People never see or reach this field; form-filling bots fill it in. */}
           <div className="honeypot" aria-hidden="true">
-            <label htmlFor={`${form.id}-${HONEYPOT_FIELD}`}>Leave this field empty</label>
-            <input id={`${form.id}-${HONEYPOT_FIELD}`} type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+            <label htmlFor={`${formId}-${HONEYPOT_FIELD}`}>Leave this field empty</label>
+            <input id={`${formId}-${HONEYPOT_FIELD}`} type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
           </div>
-          <Label htmlFor={fields.email.id} className="sr-only">
+          <Label htmlFor={emailId} className="sr-only">
             Email
           </Label>
           <div className="flex flex-col gap-3 sm:flex-row">
             <Input
-              {...getInputProps(fields.email, { type: "email" })}
-              key={fields.email.key}
+              id={emailId}
+              name="email"
+              type="email"
+              // Without JavaScript the answer is a new page: an address refused comes back filled in.
+              defaultValue={succeeded ? "" : String(result?.lastResult.initialValue?.email ?? "")}
+              required
+              aria-invalid={emailErrors?.length ? true : undefined}
+              aria-describedby={emailErrors?.length ? errorId : undefined}
               placeholder="you@example.com"
               autoComplete="email"
               inputMode="email"
@@ -94,7 +104,7 @@ export function SignupCard({
               {pending ? "Signing Up..." : "Sign Up"}
             </Button>
           </div>
-          <FieldError id={fields.email.errorId} errors={fields.email.errors} />
+          <FieldError id={errorId} errors={emailErrors ?? undefined} />
         </fetcher.Form>
 
         {notice ? (

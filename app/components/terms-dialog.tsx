@@ -1,5 +1,4 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { X } from "lucide-react";
+import { LazyTextDialog } from "~/components/lazy-text-dialog";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { buttonVariants } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
@@ -97,31 +96,14 @@ export function TermsDialog({ brand, supportEmail, serverToday, returnTo }: Term
   }
 
   return (
-    <Dialog.Root>
-      <Dialog.Trigger className={triggerClass}>Terms &amp; Conditions</Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="terms-overlay fixed inset-0 z-50 bg-black/80 backdrop-blur-sm" />
-        <Dialog.Content className="terms-content fixed top-1/2 left-1/2 z-50 flex max-h-[85dvh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col rounded-lg border border-border bg-card shadow-2xl">
-          <div className="flex items-start justify-between gap-4 border-b border-border px-6 pt-6 pb-4">
-            <div>
-              <Dialog.Title className="font-display text-4xl tracking-wide">Terms &amp; Conditions</Dialog.Title>
-              <Dialog.Description className="mt-1 text-xs text-muted-foreground">Last updated: {localToday()}</Dialog.Description>
-            </div>
-            <Dialog.Close
-              className="-mt-2 -mr-3 flex size-11 shrink-0 items-center justify-center rounded-md text-muted-foreground hover:text-foreground"
-              aria-label="Close terms"
-            >
-              <X className="size-5" aria-hidden />
-            </Dialog.Close>
-          </div>
-          <div className="overflow-y-auto px-6 py-5">
-            <TermsSections brand={brand} supportEmail={supportEmail} />
-          </div>
-          <div className="border-t border-border px-6 py-4">
-            <Dialog.Close className={cn(buttonVariants({ variant: "default" }), "w-full")}>Close</Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <LazyTextDialog
+      label="Terms & Conditions"
+      className={triggerClass}
+      title="Terms & Conditions"
+      description={`Last updated: ${localToday()}`}
+      closeLabel="Close terms"
+    >
+      <TermsSections brand={brand} supportEmail={supportEmail} />
+    </LazyTextDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck, Info } from "lucide-react";
-import { useEffect } from "react";
+import { useEffect, useState, type ComponentType } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { toast, Toaster } from "sonner";
+import type * as SonnerModule from "sonner";
 import { useVisitor, VisitorHole } from "~/components/visitor-hole";
 
 export type Flash = {
@@ -23,6 +23,53 @@ export type Flash = {
  * for as long as the pointer was there. Below the header is no better on a phone, where the open
  * menu hangs from the header. Hovering or focusing a toast still pauses it, so it can be read.
  */
+type Sonner = typeof SonnerModule;
+type ToastKind = Flash["kind"];
+
+/*
+ * sonner (~9 kB compressed) is loaded with the first toast, not with every page (decision 0029):
+ * `showToast` imports it, has <Toasts> mount its <Toaster>, waits for that, then shows the toast.
+ */
+let sonnerPromise: Promise<Sonner> | null = null;
+let mountToaster: ((toaster: ComponentType<Record<string, unknown>>) => void) | null = null;
+let toasterMounted: (() => void) | null = null;
+const mounted = new Promise<void>((resolve) => (toasterMounted = resolve));
+
+function loadSonner(): Promise<Sonner> {
+  sonnerPromise ??= import("sonner").then(async (sonner) => {
+    mountToaster?.(sonner.Toaster as ComponentType<Record<string, unknown>>);
+    await mounted;
+    return sonner;
+  });
+  return sonnerPromise;
+}
+
+let nextId = 0;
+function showToast(kind: ToastKind, title: string, options: { id?: string; description?: string } = {}): string {
+  const id = options.id ?? `toast-${++nextId}`;
+  void loadSonner().then(({ toast }) => toast[kind](title, { ...options, id }));
+  return id;
+}
+
+/** Closes a toast `notify` opened (by the id it returned). */
+export function dismissToast(id: string) {
+  void loadSonner().then(({ toast }) => toast.dismiss(id));
+}
+
+function LazyToaster() {
+  const [Toaster, setToaster] = useState<ComponentType<Record<string, unknown>> | null>(null);
+  useEffect(() => {
+    mountToaster = (component) => setToaster(() => component);
+    return () => {
+      mountToaster = null;
+    };
+  }, []);
+  useEffect(() => {
+    if (Toaster) toasterMounted?.();
+  }, [Toaster]);
+  return Toaster ? <Toaster visibleToasts={1} duration={5000} theme="dark" position="bottom-center" richColors closeButton /> : null;
+}
+
 export function Toasts() {
   const hydrated = useHydrated();
   // The visitor's own flash: a hole in a cached page (decision 0014).
@@ -31,10 +78,7 @@ export function Toasts() {
 
   useEffect(() => {
     if (!flash) return;
-    const options = { id: flash.id, description: flash.description };
-    if (flash.kind === "error") toast.error(flash.title, options);
-    else if (flash.kind === "success") toast.success(flash.title, options);
-    else toast.info(flash.title, options);
+    showToast(flash.kind, flash.title, { id: flash.id, description: flash.description });
     // Keyed on the flash id: a new flash shows once, a re-render of the same one does nothing
     // (and the id makes sonner replace rather than duplicate it under StrictMode).
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -42,7 +86,7 @@ export function Toasts() {
 
   return (
     <>
-      <Toaster visibleToasts={1} duration={5000} theme="dark" position="bottom-center" richColors closeButton />
+      <LazyToaster />
       <VisitorHole name="visitor">{(visitor) => (!hydrated && visitor.toast ? <StaticFlash flash={visitor.toast} /> : null)}</VisitorHole>
     </>
   );
@@ -70,12 +114,12 @@ export function StaticFlash({ flash }: { flash: Flash }) {
 /** Toasts from client code (fetchers, tRPC mutations). Errors use the destructive style. */
 export const notify = {
   success(title: string, description?: string) {
-    return toast.success(title, { description });
+    return showToast("success", title, { description });
   },
   error(title: string, description?: string) {
-    return toast.error(title, { description });
+    return showToast("error", title, { description });
   },
   info(title: string, description?: string) {
-    return toast.info(title, { description });
+    return showToast("info", title, { description });
   },
 };

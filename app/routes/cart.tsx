@@ -71,7 +71,7 @@ export default function CartPage() {
               <CartLineRow key={line.productId} line={line} fetchers={fetchers} size="lg" />
             ))}
           </ul>
-          <aside aria-label="Order summary" className="lg:pt-6">
+          <section aria-label="Order summary" className="lg:pt-6">
             <div className="space-y-5 rounded-lg border border-border bg-card p-6 lg:sticky lg:top-24">
               <p className="flex items-baseline justify-between">
                 <span className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Total</span>
@@ -91,7 +91,7 @@ export default function CartPage() {
                 Continue shopping
               </Link>
             </div>
-          </aside>
+          </section>
         </div>
       )}
     </section>

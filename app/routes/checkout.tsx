@@ -11,15 +11,16 @@ import {
 import { ArrowLeft, CircleAlert } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { CHECKOUT_MESSAGES, type OrderSummary as OrderSummaryData } from "../../server/contracts/checkout";
+import type { OrderSummary as OrderSummaryData } from "../../server/contracts/checkout";
+import { CHECKOUT_MESSAGES } from "../../server/contracts/checkout-messages";
 import { checkoutAction, checkoutLoader } from "../../server/http/checkout-door";
 import { requirePassForPage, requirePassForPurchase } from "../../server/http/waiting-room-gate";
 import { AddressFields, ContactFields } from "~/components/checkout/customer-fields";
 import { DetailsReview } from "~/components/checkout/details-review";
 import { HoneypotField } from "~/components/honeypot-field";
-import { BOT_FIELD } from "../../server/contracts/bots";
+import { BOT_FIELD } from "../../server/contracts/honeypot";
 import { CHECKOUT_UI } from "../../server/contracts/checkout-ui";
-import { addDollars, completeAddress, customerErrors, EMPTY_VALUES, type CheckoutValues } from "../../server/contracts/checkout-form";
+import { addDollars, completeAddress, EMPTY_VALUES, type CheckoutValues } from "../../server/contracts/checkout-form";
 import { OrderSummary, type SummaryLine } from "~/components/checkout/order-summary";
 import { FORM_ID, PaymentSection, type ProcessedOrder } from "~/components/checkout/payment-section";
 import { ShippingOptions } from "~/components/checkout/shipping-options";
@@ -48,6 +49,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ defaultShouldRevali
 
 /** Spec §9: home 2 s after a successful payment. */
 const HOME_AFTER_PAYMENT_MS = 2000;
+
+const loadValidation = () => import("../../server/contracts/checkout-validation");
 
 export default function CheckoutPage() {
   const { bag, countries, payment } = useLoaderData<typeof loader>();
@@ -112,6 +115,8 @@ export default function CheckoutPage() {
   async function processOrder(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
+    // The schema is fetched when it is first needed, not with the page (decision 0029).
+    const { customerErrors } = await loadValidation();
     const found: Record<string, string[]> = customerErrors(values);
     if (!quote.selectedRate) found.shippingMethod = [CHECKOUT_MESSAGES.missing];
     setErrors(found);
@@ -180,7 +185,15 @@ export default function CheckoutPage() {
               onChange={paidNumber === null ? () => setOrder(null) : null}
             />
           ) : (
-            <form id={FORM_ID} method="post" action="/checkout" noValidate onSubmit={processOrder} className="space-y-12">
+            <form
+              id={FORM_ID}
+              method="post"
+              action="/checkout"
+              noValidate
+              onSubmit={processOrder}
+              onFocus={() => void loadValidation()}
+              className="space-y-12"
+            >
               <HoneypotField idPrefix="checkout" />
               <ContactFields values={values} errors={errors} onChange={change} />
               <AddressFields values={values} errors={errors} onChange={change} countries={countries} hydrated={hydrated} />

@@ -1,7 +1,8 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
-import { CATALOG_MESSAGES, productIdParam } from "../../server/contracts/catalog";
+import { productIdParam } from "../../server/contracts/catalog";
+import { CATALOG_MESSAGES } from "../../server/contracts/catalog-view";
 import { getAppContext } from "../../server/boot";
 import { PASS_HOLDER_HEADERS, shopperContext } from "../../server/http/early-access";
 import { NotFound } from "../../server/errors";
@@ -147,13 +148,13 @@ function ActionArea({ product }: { product: PageProduct }) {
 
 function PromoCode({ code, percent }: { code: string; percent: number }) {
   return (
-    <aside aria-label="Promo code" className="rounded-md border border-dashed border-foreground/35 p-5">
+    <section aria-label="Promo code" className="rounded-md border border-dashed border-foreground/35 p-5">
       <p className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Promo code</p>
       <p className="mt-2 font-mono text-2xl font-semibold tracking-[0.12em]" data-testid="promo-code">
         {code}
       </p>
       <p className="mt-1 text-sm text-muted-foreground">{percent}% off, already taken off the price above.</p>
-    </aside>
+    </section>
   );
 }
 

@@ -1,7 +1,7 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
-import { CATALOG_MESSAGES } from "../../server/contracts/catalog";
+import { CATALOG_MESSAGES } from "../../server/contracts/catalog-view";
 import { getAppContext } from "../../server/boot";
 import { PASS_HOLDER_HEADERS, shopperContext } from "../../server/http/early-access";
 import { requirePassForPage } from "../../server/http/waiting-room-gate";

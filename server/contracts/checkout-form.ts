@@ -1,6 +1,4 @@
-import { customerInfoSchema } from "./checkout";
 import { formatUsd } from "./money";
-import { fieldErrorsOf } from "./field-errors";
 
 /**
  * What the checkout screen and its page doors share: the form's values, the rate and tax views
@@ -60,12 +58,6 @@ export function completeAddress(values: CheckoutValues): Address | null {
   if (!street || !city || !zipCode || country.length !== 2) return null;
   if (country === "US" && state.length !== 2) return null;
   return { street, city, state, zipCode, country };
-}
-
-/** Field messages of the customer details; empty when they are valid. */
-export function customerErrors(values: CheckoutValues): Record<string, string[]> {
-  const parsed = customerInfoSchema.safeParse(values);
-  return parsed.success ? {} : fieldErrorsOf(parsed.error);
 }
 
 /**

@@ -1,10 +1,8 @@
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 
-/**
- * The store's own time zone. Launch and release times are entered as its wall-clock time, and
- * dates are shown in it, so the admin, the e-mails and every visitor read the same hour.
- */
-export const STORE_TIME_ZONE = "America/New_York";
+import { STORE_TIME_ZONE } from "./store-zone";
+
+export { STORE_TIME_ZONE };
 
 export const SKIPPED_TIME_MESSAGE =
   "That time does not exist in New York on this date (clocks jump from 2:00 to 3:00 AM). Please choose another time.";

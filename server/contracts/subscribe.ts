@@ -21,8 +21,7 @@ export const SUBSCRIBE_MESSAGES = {
   alreadySubscribed: "This email is already subscribed.",
 } as const;
 
-/** The honeypot field's name: people never see it, form-filling bots do. */
-export const HONEYPOT_FIELD = "website";
+export { HONEYPOT_FIELD } from "./honeypot";
 
 /** What the sign-up card's form action answers, on every page that shows the card. */
 export interface SubscribeActionData {

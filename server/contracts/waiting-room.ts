@@ -1,20 +1,11 @@
 import { z } from "zod";
 
+export * from "./waiting-room-messages";
+
 /**
  * The waiting room (issue 12 part 1, decision 0019): what the REST doors, tRPC and the pages say.
  * Client code may import this file: nothing server-only.
  */
-
-export const WAITING_ROOM_URL = "/waiting-room";
-
-export const WAITING_ROOM_MESSAGES = {
-  busy: "The drop is busy. Please join the line.",
-  tooManyPlaces: "Too many places in line from your network. Please use the place you already have.",
-  notOpen: "There is no line right now: the store is open.",
-  equalChance: "Everyone who is here now has an equal chance: places are drawn at random when the drop starts.",
-  yourTurn: "It's your turn",
-  paused: "The line is paused for a moment. You keep your place.",
-} as const;
 
 export type WaitingRoomState = "closed" | "before" | "waiting" | "admitted";
 

@@ -6,7 +6,6 @@ import { cardErrors } from "../contracts/checkout-card";
 import { CHECKOUT_UI } from "../contracts/checkout-ui";
 import {
   completeAddress,
-  customerErrors,
   keepOrDefault,
   NO_TAX,
   type RateView,
@@ -15,6 +14,7 @@ import {
   valuesFrom,
   type CheckoutValues,
 } from "../contracts/checkout-form";
+import { customerErrors } from "../contracts/checkout-validation";
 import { getAppContext } from "../boot";
 import type { ActionNotice } from "../contracts/cart";
 import { CHECKOUT_MESSAGES, customerInfoSchema, orderNumberOf, shippingMethodSchema } from "../contracts/checkout";

@@ -100,7 +100,7 @@ describe("admin app settings with JavaScript", () => {
       assert.equal(pub.date, target.toISOString());
 
       await page.goto("/");
-      const units = page.locator("ol[role=timer] .countdown-digits");
+      const units = page.locator("[role=timer] .countdown-digits");
       await units.first().waitFor();
       const [days, hours, mins] = await units.allInnerTexts();
       assert.deepEqual([days, hours], ["00", "00"]);

@@ -31,6 +31,29 @@ async function expectSocialLinks(page: Page) {
   ]);
 }
 
+/**
+ * Headless Chromium's own autoplay decision varies from run to run; this pins the policy of a
+ * browser the visitor has not interacted with yet: sound may start only after a user gesture.
+ */
+function refuseAutoplayWithoutGesture(page: Page) {
+  return page.addInitScript(() => {
+    let gesture = false;
+    for (const type of ["click", "touchend", "keydown"]) {
+      window.addEventListener(type, (event) => (gesture ||= event.isTrusted), { capture: true });
+    }
+    const play = HTMLMediaElement.prototype.play;
+    HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+      if (!this.muted && !gesture) {
+        return Promise.reject(new DOMException("play() can only be initiated by a user gesture.", "NotAllowedError"));
+      }
+      return play.call(this);
+    };
+  });
+}
+
+/** The default clip: VP9 WebM first, H.264 MP4 after it (decision 0029). */
+const CLIP_SOURCES = ["/media/background.webm", "/media/background.mp4"];
+
 for (const mode of MODES) {
   const tag = mode.javaScriptEnabled ? "js" : "nojs";
 
@@ -68,7 +91,7 @@ for (const mode of MODES) {
         ]),
         [true, true, true, true, "/media/background-poster.webp"],
       );
-      assert.equal(await video.locator("source").getAttribute("src"), "/media/background.mp4");
+      assert.deepEqual(await video.locator("source").evaluateAll((sources) => sources.map((e) => e.getAttribute("src"))), CLIP_SOURCES);
       await expectSocialLinks(page);
       assert.deepEqual(problems, []);
     });
@@ -186,7 +209,10 @@ for (const mode of MODES) {
       await expectVisible(spanish.getByRole("heading", { name: "Nuestra Historia" }));
       await expectVisible(spanish.getByText(/lo que llevas puesto debería decir algo sin decir una palabra/));
       await expectVisible(page.getByText(/First drop \w+ \d{1,2}, \d{4}/));
-      assert.equal(await page.locator("video.background-video-media source").getAttribute("src"), "/media/background.mp4");
+      assert.deepEqual(
+        await page.locator("video.background-video-media source").evaluateAll((sources) => sources.map((e) => e.getAttribute("src"))),
+        CLIP_SOURCES,
+      );
       await expectSocialLinks(page);
       assert.deepEqual(problems, []);
     });
@@ -204,23 +230,38 @@ describe("with JavaScript, in the browser", () => {
     await page.waitForURL((url) => url.pathname === "/store", { timeout: 5_000 });
   });
 
+  test("the clip waits for the page to load and go idle, the music for a play; Save-Data gets the poster only", async () => {
+    const { page, problems } = await newPage();
+    await refuseAutoplayWithoutGesture(page);
+    const media: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/media/background.") || request.url().endsWith(".mp3"))
+        media.push(new URL(request.url()).pathname);
+    });
+    await page.goto("/", { waitUntil: "domcontentloaded" });
+    assert.equal(media.length, 0, `nothing before the page has loaded: ${media.join(", ")}`);
+    await page.locator("video.background-video-media").waitFor({ state: "attached" });
+    assert.equal(await page.locator("video.background-video-media").getAttribute("preload"), "none");
+    await page.waitForTimeout(500);
+    assert.ok(media.length > 0 && media.every((p) => p.startsWith("/media/background.")), `the clip only: ${media.join(", ")}`);
+
+    const saver = await newPage();
+    await saver.page.addInitScript(() => Object.defineProperty(navigator, "connection", { value: { saveData: true } }));
+    const saved: string[] = [];
+    saver.page.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/media/background.")) saved.push(request.url());
+    });
+    await saver.page.goto("/", { waitUntil: "load" });
+    await saver.page.waitForTimeout(2500);
+    assert.equal(await saver.page.locator("video.background-video-media").count(), 0);
+    assert.deepEqual(saved, []);
+    await expectVisible(saver.page.locator(".background-video img[src='/media/background-poster.webp']"));
+    assert.deepEqual(problems, []);
+  });
+
   test("the music player: autoplay refused, started by a click anywhere, toggled, paused while hidden", async () => {
     const { page, problems } = await newPage();
-    // Headless Chromium's own autoplay decision varies from run to run; this pins the policy of a
-    // browser the visitor has not interacted with yet: sound may start only after a user gesture.
-    await page.addInitScript(() => {
-      let gesture = false;
-      for (const type of ["click", "touchend", "keydown"]) {
-        window.addEventListener(type, (event) => (gesture ||= event.isTrusted), { capture: true });
-      }
-      const play = HTMLMediaElement.prototype.play;
-      HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
-        if (!this.muted && !gesture) {
-          return Promise.reject(new DOMException("play() can only be initiated by a user gesture.", "NotAllowedError"));
-        }
-        return play.call(this);
-      };
-    });
+    await refuseAutoplayWithoutGesture(page);
     await page.goto("/");
     await expectVisible(page.getByRole("button", { name: "Play music" }).filter({ hasText: "Click to Play" }));
 

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { Minus, Plus, X } from "lucide-react";
-import type { CartRow } from "../../../server/contracts/cart";
+import type { CartRow } from "../../../server/contracts/cart-view";
 import { formatUsd } from "../../../server/contracts/money";
 import { HoneypotField } from "~/components/honeypot-field";
 import { ProductImage } from "~/components/store/product-image";

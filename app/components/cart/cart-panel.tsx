@@ -2,7 +2,7 @@ import * as Popover from "@radix-ui/react-popover";
 import { Link, useNavigate } from "@remix-run/react";
 import { ArrowRight, RotateCw, X } from "lucide-react";
 import { useEffect } from "react";
-import { cartRowOf } from "../../../server/contracts/cart";
+import { cartRowOf } from "../../../server/contracts/cart-view";
 import { formatUsd } from "../../../server/contracts/money";
 import { Spinner } from "~/components/spinner";
 import { Button } from "~/components/ui/button";

@@ -1,6 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect } from "react";
-import type { CartFormData } from "../../../server/contracts/cart";
+import type { CartFormData } from "../../../server/contracts/cart-view";
 import { notify } from "~/components/toasts";
 
 // Responses already toasted. Keyed fetchers outlive the component that used them (the /cart page

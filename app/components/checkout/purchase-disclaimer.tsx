@@ -1,6 +1,5 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { X } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { LazyTextDialog } from "~/components/lazy-text-dialog";
 import { buttonVariants } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
 
@@ -69,30 +68,16 @@ export function PurchaseDisclaimer({ supportEmail }: { supportEmail: string }) {
     );
   }
   return (
-    <Dialog.Root>
-      <Dialog.Trigger className={triggerClass}>Purchase Disclaimer</Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="terms-overlay fixed inset-0 z-50 bg-black/80 backdrop-blur-sm" />
-        <Dialog.Content className="terms-content fixed top-1/2 left-1/2 z-50 flex max-h-[85dvh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col rounded-lg border border-border bg-card shadow-2xl">
-          <div className="flex items-start justify-between gap-4 border-b border-border px-6 pt-6 pb-4">
-            <Dialog.Title className="font-display text-4xl tracking-wide">Purchase Disclaimer</Dialog.Title>
-            <Dialog.Close
-              className="-mt-2 -mr-3 flex size-11 shrink-0 items-center justify-center rounded-md text-muted-foreground hover:text-foreground"
-              aria-label="Close disclaimer"
-            >
-              <X className="size-5" aria-hidden />
-            </Dialog.Close>
-          </div>
-          <Dialog.Description className="sr-only">The store's policy on refunds, quality and limited editions.</Dialog.Description>
-          <div className="overflow-y-auto px-6 py-5">
-            <DisclaimerText supportEmail={supportEmail} />
-          </div>
-          <div className="border-t border-border px-6 py-4">
-            <Dialog.Close className={cn(buttonVariants({ variant: "default" }), "w-full")}>Close</Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <LazyTextDialog
+      label="Purchase Disclaimer"
+      className={triggerClass}
+      title="Purchase Disclaimer"
+      description="The store's policy on refunds, quality and limited editions."
+      descriptionClassName="sr-only"
+      closeLabel="Close disclaimer"
+    >
+      <DisclaimerText supportEmail={supportEmail} />
+    </LazyTextDialog>
   );
 }
 

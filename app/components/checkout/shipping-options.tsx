@@ -1,5 +1,5 @@
 import { CircleAlert, Truck } from "lucide-react";
-import { CHECKOUT_MESSAGES } from "../../../server/contracts/checkout";
+import { CHECKOUT_MESSAGES } from "../../../server/contracts/checkout-messages";
 import { formatUsd } from "../../../server/contracts/money";
 import { Spinner } from "~/components/spinner";
 import { Button } from "~/components/ui/button";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { CHECKOUT_MESSAGES } from "../../../server/contracts/checkout";
+import { CHECKOUT_MESSAGES } from "../../../server/contracts/checkout-messages";
 import { notify } from "~/components/toasts";
 import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
 import { keepOrDefault, NO_TAX, type Address, type RateView, type TaxView } from "../../../server/contracts/checkout-form";

@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { ArrowRight, CircleAlert, LoaderCircle } from "lucide-react";
-import type { AddToBagData } from "../../../server/contracts/cart";
+import type { AddToBagData } from "../../../server/contracts/cart-view";
 import { EnhancedField } from "~/components/cart/enhanced-field";
 import { HoneypotField } from "~/components/honeypot-field";
 import { Button } from "~/components/ui/button";

@@ -1,4 +1,4 @@
-import { swatchFor } from "../../../server/contracts/catalog";
+import { swatchFor } from "../../../server/contracts/catalog-view";
 
 /** The colours a piece comes in, each a swatch with its name (spec §3 presets, else neutral grey). */
 export function ColorSwatches({ colors }: { colors: string[] }) {

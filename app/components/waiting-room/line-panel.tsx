@@ -1,7 +1,8 @@
 import { Link } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { useEffect, useState } from "react";
-import { WAITING_ROOM_MESSAGES, type WaitingRoomStatus } from "../../../server/contracts/waiting-room";
+import type { WaitingRoomStatus } from "../../../server/contracts/waiting-room";
+import { WAITING_ROOM_MESSAGES } from "../../../server/contracts/waiting-room-messages";
 import { pad2, splitRemaining } from "~/components/countdown/time";
 import { Button } from "~/components/ui/button";
 

@@ -1,14 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, CircleCheck } from "lucide-react";
 import { useId, useRef, useState, type FormEvent } from "react";
-import { toast } from "sonner";
 import { refundSchema } from "../../../../server/contracts/admin-orders";
 import { RefundStatusBadge } from "./badges";
 import { DATE_TIME, formatDate, type RefundEligibility } from "./format";
 import { formatUsd } from "../../../../server/contracts/money";
 import { Modal } from "./modal";
 import { Spinner } from "~/components/spinner";
-import { notify } from "~/components/toasts";
+import { dismissToast, notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { useTRPC } from "~/lib/trpc";
 import { cn } from "~/lib/utils";
@@ -33,7 +32,7 @@ export function RefundDialog({ target, onClose }: { target: RefundTarget | null;
   const [confirming, setConfirming] = useState(false);
   const ids = { reason: useId(), reasonError: useId(), shipping: useId() };
   // The "Reason Required" toast, dismissed once a reason is given so it does not linger.
-  const reasonToast = useRef<string | number | null>(null);
+  const reasonToast = useRef<string | null>(null);
 
   const eligibility = useQuery({ ...trpc.admin.orders.refundEligibility.queryOptions({ id: target?.id ?? 0 }), enabled: target !== null });
 
@@ -69,7 +68,7 @@ export function RefundDialog({ target, onClose }: { target: RefundTarget | null;
       reasonToast.current = notify.error("Reason Required", message);
       return;
     }
-    if (reasonToast.current !== null) toast.dismiss(reasonToast.current);
+    if (reasonToast.current !== null) dismissToast(reasonToast.current);
     reasonToast.current = null;
     setReasonError(null);
     setConfirming(true);

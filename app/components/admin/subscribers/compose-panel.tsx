@@ -139,9 +139,9 @@ export function ComposePanel({ draft, onDraftChange, mode, onModeChange, subscri
           )}
         </div>
       </div>
-      <aside className="min-w-0">
+      <div className="min-w-0">
         <CampaignHistory sender={sender} />
-      </aside>
+      </div>
     </div>
   );
 }
