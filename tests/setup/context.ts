@@ -31,16 +31,16 @@ export function manualClock(start: Date | string = "2026-06-01T12:00:00.000Z") {
 /**
  * A real database for one test file: a copy of the migrated template (an SQLite file, or under
  * STORE_TEST_DB=postgres a PostgreSQL database), with its own data directory. Closed and removed
- * when the file's tests end.
+ * when the file's tests end. `engine` overrides STORE_TEST_DB for a file that is about one engine.
  */
-export function createTestContext(env: Record<string, string> = {}): TestContext {
+export function createTestContext(env: Record<string, string> = {}, engine: "sqlite" | "postgres" = TEST_ENGINE): TestContext {
   const dir = path.join(TMP_DIR, `ctx-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, "store.db");
   const loaded = loadConfig({ DATA_DIR: dir, SESSION_SECRET: "test-secret", NODE_ENV: "test", ...env });
   // On PostgreSQL only `database` differs; databaseFile still names a file that is never made.
-  const config = TEST_ENGINE === "postgres" ? { ...loaded, database: postgresCopyOfTemplate() } : loaded;
-  if (TEST_ENGINE === "sqlite") fs.copyFileSync(TEMPLATE_DB, file);
+  const config = engine === "postgres" ? { ...loaded, database: postgresCopyOfTemplate() } : loaded;
+  if (engine === "sqlite") fs.copyFileSync(TEMPLATE_DB, file);
   const db = openDatabase(config.database);
   afterAll(async () => {
     await db.destroy();
