@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { CamelCasePlugin, Kysely, Migrator, type MigrationProvider } from "kysely";
 import { ImmediateSqliteDialect } from "./immediate-transactions";
 import { migrations } from "./migrations";
-import { openPostgres } from "./postgres";
+import { ADVISORY_LOCK, openPostgres, whileHoldingAdvisoryLock } from "./postgres";
 import type { DB } from "./schema";
 import { withStatementCache } from "./statement-cache";
 
@@ -16,13 +16,31 @@ export type Db = Kysely<DB>;
  */
 export type DatabaseTarget = { engine: "sqlite"; file: string } | { engine: "postgres"; url: string; poolSize: number };
 
-const engines = new WeakMap<Db, DatabaseTarget["engine"]>();
+const targets = new WeakMap<Db, DatabaseTarget>();
 
-/** The engine under a database opened by openDatabase (for the few places that must differ). */
+/** What a database opened by openDatabase was opened on (for the few places that must differ). */
+export function targetOf(db: Db): DatabaseTarget {
+  const target = targets.get(db);
+  if (!target) throw new Error("Not a database opened by openDatabase().");
+  return target;
+}
+
+/** The engine under a database opened by openDatabase. */
 export function engineOf(db: Db): DatabaseTarget["engine"] {
-  const engine = engines.get(db);
-  if (!engine) throw new Error("Not a database opened by openDatabase().");
-  return engine;
+  return targetOf(db).engine;
+}
+
+/**
+ * Runs `fn` (migrations, the seed, the first admin) in one process at a time among all that share
+ * the database. On PostgreSQL several instances may start at once against one server: an advisory
+ * lock held around `fn` makes the others wait, then find the work done. On SQLite the file is on
+ * one machine, where `npm start`'s primary prepares before forking (decision 0015) and every
+ * transaction begins IMMEDIATE: nothing is added there.
+ */
+export async function preparingAlone<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  const target = targetOf(db);
+  if (target.engine === "sqlite") return fn();
+  return whileHoldingAdvisoryLock(target.url, ADVISORY_LOCK.prepare, fn);
 }
 
 const connections = new WeakMap<Db, ReturnType<typeof withStatementCache>>();
@@ -36,24 +54,25 @@ export function preparedOn<Row>(db: Db, text: string) {
   const sqlite = connections.get(db);
   if (!sqlite) {
     // On PostgreSQL every query is asynchronous: callers must move to Kysely (docs/postgres-plan.md).
-    throw new Error(engines.get(db) === "postgres" ? "preparedOn() is SQLite-only." : "Not a database opened by openDatabase().");
+    throw new Error(targets.get(db)?.engine === "postgres" ? "preparedOn() is SQLite-only." : "Not a database opened by openDatabase().");
   }
   return sqlite.prepare(text) as unknown as Database.Statement<unknown[], Row>;
 }
 
 /**
  * Opens the store's database: a path (or a DatabaseTarget for SQLite) opens an SQLite file, a
- * PostgreSQL target a pool on that server. Opening PostgreSQL is not the same as the store
- * running on it: some services are still SQLite-only (docs/postgres-plan.md),
- * which is why server/config.ts refuses a postgres:// DATABASE_URL for now.
+ * PostgreSQL target a pool on that server.
  */
 export function openDatabase(target: string | DatabaseTarget): Db {
   if (typeof target !== "string" && target.engine === "postgres") {
     const db = openPostgres(target.url, target.poolSize);
-    engines.set(db, "postgres");
+    targets.set(db, target);
     return db;
   }
-  return openSqlite(typeof target === "string" ? target : target.file);
+  const file = typeof target === "string" ? target : target.file;
+  const db = openSqlite(file);
+  targets.set(db, { engine: "sqlite", file });
+  return db;
 }
 
 /**
@@ -75,7 +94,6 @@ function openSqlite(file: string): Db {
     plugins: [new CamelCasePlugin()],
   });
   connections.set(db, cached);
-  engines.set(db, "sqlite");
   return db;
 }
 

@@ -58,3 +58,161 @@ export function poolClosedOnEnd(config: pg.PoolConfig): pg.Pool {
   pool.end = endFully as typeof pool.end;
   return pool;
 }
+
+/**
+ * Keys of the session-level advisory locks the store takes (pg_advisory_lock's one bigint form).
+ * Fixed numbers, so every process and machine on one database agrees on them; Kysely's migrator
+ * locks hashtext('kysely_migration_lock'), an int4, which these stay clear of.
+ */
+export const ADVISORY_LOCK = {
+  /** Held around migrations, the seed and the first admin at start-up: one process prepares. */
+  prepare: 7_305_830_001,
+  /** Held by the sweeper's leader for as long as its connection lives (server/services/leases.ts). */
+  sweeper: 7_305_830_002,
+} as const;
+
+/** A connection of its own (not the pool's), with the pool's types, for session locks and LISTEN. */
+export function dedicatedClient(url: string): pg.Client {
+  return new pg.Client({ connectionString: url, types });
+}
+
+/**
+ * Runs `fn` while holding the advisory lock `key` on a connection of its own, waiting for any
+ * other holder (another process starting at the same moment) to finish first. A session lock
+ * belongs to its connection, so `fn`'s own queries go through the pool as usual; if this process
+ * dies, PostgreSQL ends the session and the lock is free again.
+ */
+export async function whileHoldingAdvisoryLock<T>(url: string, key: number, fn: () => Promise<T>): Promise<T> {
+  const client = dedicatedClient(url);
+  // An error on this idle connection must not end the process; the query below reports it.
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [key]);
+    try {
+      return await fn();
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [key]).catch(() => {});
+    }
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * Leadership of one chore by a session-level advisory lock (`pg_try_advisory_lock`) on a
+ * connection of its own: the lock belongs to that connection, so it cannot come from the pool,
+ * where the next query may run on another one. Leadership lasts as long as the connection: when
+ * it dies (the process was killed, the network or the server dropped it, an administrator ended
+ * it) PostgreSQL frees the lock and another process's next try takes it. No clock, no renewal.
+ */
+export class AdvisoryLeader {
+  private client: pg.Client | null = null;
+  private leading = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly key: number,
+  ) {}
+
+  /** Whether this process leads now: keeps the lock it holds, or tries to take it when free. */
+  async lead(): Promise<boolean> {
+    let client = this.client;
+    try {
+      if (!client) {
+        client = dedicatedClient(this.url);
+        const mine = client;
+        // A connection that errs or ends takes the leadership with it; the next call reconnects.
+        mine.on("error", () => this.lose(mine));
+        mine.on("end", () => this.lose(mine));
+        this.client = mine;
+        await mine.connect();
+      }
+      if (this.leading) {
+        // Still ours only while the connection is: a dead one fails this query.
+        await client.query("SELECT 1");
+        return true;
+      }
+      const { rows } = await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock($1) AS taken", [this.key]);
+      this.leading = rows[0]?.taken === true;
+      return this.leading;
+    } catch {
+      if (client) this.lose(client);
+      return false;
+    }
+  }
+
+  /** Gives the leadership up at once (a graceful stop) and closes the connection. */
+  async resign(): Promise<void> {
+    const client = this.client;
+    const leading = this.leading;
+    this.client = null;
+    this.leading = false;
+    if (!client) return;
+    if (leading) await client.query("SELECT pg_advisory_unlock($1)", [this.key]).catch(() => {});
+    await client.end().catch(() => {});
+  }
+
+  private lose(client: pg.Client) {
+    if (this.client !== client) return;
+    this.client = null;
+    this.leading = false;
+    client.end().catch(() => {});
+  }
+}
+
+/** How long to wait before listening again after the connection was lost: 0.5 s, doubling to 30 s. */
+const LISTEN_RETRY_MS = { first: 500, max: 30_000 };
+
+/**
+ * LISTEN on `channel` on a connection of its own (a pooled one would go back to the pool and
+ * stop listening), calling `onNotify` for each notification. When the connection is lost it
+ * connects and listens again, and calls `onNotify` once it listens (what was notified meanwhile
+ * was missed). Returns the stop.
+ */
+export function listenFor(url: string, channel: string, onNotify: () => void): () => Promise<void> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retryMs = LISTEN_RETRY_MS.first;
+  let timer: NodeJS.Timeout | null = null;
+
+  const again = (lost: pg.Client) => {
+    if (client !== lost) return;
+    client = null;
+    lost.end().catch(() => {});
+    if (stopped) return;
+    timer = setTimeout(connect, retryMs);
+    timer.unref();
+    retryMs = Math.min(LISTEN_RETRY_MS.max, retryMs * 2);
+  };
+
+  async function connect() {
+    timer = null;
+    if (stopped) return;
+    const mine = dedicatedClient(url);
+    client = mine;
+    mine.on("error", () => again(mine));
+    mine.on("end", () => again(mine));
+    mine.on("notification", (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    try {
+      await mine.connect();
+      // An identifier, not a value: the channel names are ours (no user input reaches here).
+      await mine.query(`LISTEN ${mine.escapeIdentifier(channel)}`);
+      retryMs = LISTEN_RETRY_MS.first;
+      onNotify();
+    } catch {
+      again(mine);
+    }
+  }
+
+  void connect();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    const last = client;
+    client = null;
+    await last?.end().catch(() => {});
+  };
+}

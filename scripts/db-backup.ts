@@ -25,21 +25,20 @@ try {
   fail(`${(error as Error).message}. Usage: npm run db:backup [-- --to <file>]`);
 }
 
-// Checked before dataLocation(), which refuses such a URL with a message meant for `npm start`.
-if (/^postgres(ql)?:/i.test(process.env.DATABASE_URL?.trim() ?? "")) {
-  fail(
-    "DATABASE_URL is a PostgreSQL URL, which the store does not support yet, and this command backs up SQLite only. " +
-      'Back up PostgreSQL with its own tool: pg_dump --format=custom --file=store.dump "$DATABASE_URL" (restore with pg_restore).',
-  );
-}
-
-const { dataDir, databaseFile } = (() => {
+const { dataDir, database } = (() => {
   try {
     return dataLocation();
   } catch (error) {
     return fail((error as Error).message);
   }
 })();
+if (database.engine === "postgres") {
+  fail(
+    "DATABASE_URL names a PostgreSQL database, and this command backs up the SQLite file only. " +
+      'Back up PostgreSQL with its own tool: pg_dump --format=custom --file=store.dump "$DATABASE_URL" (restore with pg_restore).',
+  );
+}
+const databaseFile = database.file;
 if (databaseFile === ":memory:") fail("DATABASE_URL names an in-memory database: there is no file to back up.");
 
 try {

@@ -1,5 +1,5 @@
 import cluster from "node:cluster";
-import { migrateToLatest, openDatabase } from "../db/client";
+import { migrateToLatest, openDatabase, preparingAlone } from "../db/client";
 import { seedIfEmpty } from "./seed";
 import { loadConfig, type Config } from "./config";
 import { systemClock, type AppContext } from "./context";
@@ -17,12 +17,17 @@ const globalStore = globalThis as typeof globalThis & { __storeBoot?: Promise<Bo
 
 const nothingDone: BootReport = { migrations: [], seeded: false, adminCreated: null };
 
-/** Migrates the database, seeds an empty one and makes sure an admin exists. */
-async function prepare(ctx: AppContext): Promise<BootReport> {
-  const migrations = await migrateToLatest(ctx.db);
-  const seeded = ctx.config.seedOnEmpty ? await seedIfEmpty(ctx) : false;
-  const adminCreated = await ensureAdmin(ctx, ctx.config.admin);
-  return { migrations, seeded, adminCreated };
+/**
+ * Migrates the database, seeds an empty one and makes sure an admin exists, as the only process
+ * doing so: instances starting at once on one PostgreSQL take turns, and the later ones find it done.
+ */
+export function prepareDatabase(ctx: AppContext): Promise<BootReport> {
+  return preparingAlone(ctx.db, async () => {
+    const migrations = await migrateToLatest(ctx.db);
+    const seeded = ctx.config.seedOnEmpty ? await seedIfEmpty(ctx) : false;
+    const adminCreated = await ensureAdmin(ctx, ctx.config.admin);
+    return { migrations, seeded, adminCreated };
+  });
 }
 
 /**
@@ -33,7 +38,7 @@ async function boot(): Promise<Booted> {
   const config = loadConfig();
   const db = openDatabase(config.database);
   const ctx: AppContext = { db, config, clock: systemClock };
-  const report = cluster.isWorker ? nothingDone : await prepare(ctx);
+  const report = cluster.isWorker ? nothingDone : await prepareDatabase(ctx);
   return { ctx, report };
 }
 
@@ -45,7 +50,7 @@ export async function prepareStore(): Promise<{ config: Config; report: BootRepo
   const config = loadConfig();
   const db = openDatabase(config.database);
   try {
-    return { config, report: await prepare({ db, config, clock: systemClock }) };
+    return { config, report: await prepareDatabase({ db, config, clock: systemClock }) };
   } finally {
     await db.destroy();
   }

@@ -23,11 +23,6 @@ export interface Config {
   dataDir: string;
   /** The database DATABASE_URL names (and DATABASE_POOL_SIZE sizes, on PostgreSQL). */
   database: DatabaseTarget;
-  /**
-   * The SQLite file. Always set while PostgreSQL is refused (see databaseFrom); goes away when the
-   * store runs on PostgreSQL and its callers (scripts, tests) use `database`.
-   */
-  databaseFile: string;
   uploadsDir: string;
   sessionSecret: string;
   seedOnEmpty: boolean;
@@ -141,21 +136,6 @@ function poolSizeFrom(raw: string | undefined): number {
 }
 
 /**
- * Whether the store itself may run on PostgreSQL. Not yet: several services are
- * still SQLite-only (docs/postgres-plan.md). Turn this on only when the migrations and the
- * integration suite, race tests included, pass on PostgreSQL.
- */
-export const POSTGRES_SUPPORTED = false;
-
-/** The SQLite file the store runs on; a postgres:// URL is refused, plainly, until it is supported. */
-function sqliteFileFrom(database: DatabaseTarget): string {
-  if (database.engine === "sqlite") return database.file;
-  throw new ConfigError(
-    "DATABASE_URL names a PostgreSQL database, and the store does not run on PostgreSQL yet (several of its services are still SQLite-only; see docs/postgres-plan.md). Give DATABASE_URL a path to an SQLite file, or leave it unset.",
-  );
-}
-
-/**
  * A secret for signing cookies. When none is configured, one is made once and kept in the data
  * directory, so a fresh `npm start` is safe and restarts do not sign everybody out.
  */
@@ -173,21 +153,20 @@ function sessionSecretFor(env: NodeJS.ProcessEnv, dataDir: string): string {
 }
 
 /**
- * Where the data lives, read alone: maintenance commands (`npm run db:backup`) need the file
+ * Where the data lives, read alone: maintenance commands (`npm run db:backup`) need the database
  * without the rest of the configuration's checks and side effects (payments, a new secret file).
  */
-export function dataLocation(env: NodeJS.ProcessEnv = process.env): { dataDir: string; databaseFile: string } {
+export function dataLocation(env: NodeJS.ProcessEnv = process.env): { dataDir: string; database: DatabaseTarget } {
   const dataDir = path.resolve(env.DATA_DIR || "./data");
-  return { dataDir, databaseFile: sqliteFileFrom(databaseFrom(env, dataDir)) };
+  return { dataDir, database: databaseFrom(env, dataDir) };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // First, so a refused configuration leaves nothing behind (no data folder, no secret file).
   const payments = paymentsFrom(env);
   const dataDir = path.resolve(env.DATA_DIR || "./data");
+  // Also first, for the same reason: nothing is created for a DATABASE_URL the store refuses.
   const database = databaseFrom(env, dataDir);
-  // Also first, for the same reason: nothing is created for a database the store cannot use.
-  const databaseFile = POSTGRES_SUPPORTED && database.engine === "postgres" ? "" : sqliteFileFrom(database);
   const username = env.ADMIN_USERNAME || DEFAULT_ADMIN.username;
   const password = env.ADMIN_PASSWORD || DEFAULT_ADMIN.password;
   return {
@@ -195,7 +174,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: Number(env.PORT) || 3000,
     dataDir,
     database,
-    databaseFile,
     uploadsDir: path.join(dataDir, "uploads"),
     sessionSecret: sessionSecretFor(env, dataDir),
     seedOnEmpty: flag(env.SEED_ON_EMPTY, true),

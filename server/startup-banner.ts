@@ -1,5 +1,25 @@
+import type { DatabaseTarget } from "../db/client";
 import type { BootReport } from "./boot";
 import type { Config } from "./config";
+
+/**
+ * The database, as an operator may read it in a log: the SQLite file, or PostgreSQL's host, port
+ * and database name. Never the URL itself, which may hold a password.
+ */
+export function describeDatabase(target: DatabaseTarget): string {
+  if (target.engine === "sqlite") return target.file;
+  try {
+    // WHATWG URL refuses credentials without a host (postgres://user:pw@/db?host=/run/postgresql).
+    const url = new URL(target.url.replace(/@\//, "@localhost/"));
+    // A Unix socket is given as ?host=/run/postgresql; libpq's defaults otherwise.
+    const host = url.searchParams.get("host") || decodeURIComponent(url.hostname) || "localhost";
+    const port = url.searchParams.get("port") || url.port || "5432";
+    const database = decodeURIComponent(url.pathname.replace(/^\//, "")) || decodeURIComponent(url.username) || "postgres";
+    return `PostgreSQL ${host}:${port}, database ${database}`;
+  } catch {
+    return "PostgreSQL (DATABASE_URL)";
+  }
+}
 
 /**
  * What the operator reads once the store listens: where, how payments run, what start-up did and
@@ -7,7 +27,7 @@ import type { Config } from "./config";
  */
 export function startupBanner(config: Config, report: BootReport, workers = 1): string[] {
   const url = `http://localhost:${config.port}`;
-  const lines = [`Store ready on ${url} (database: ${config.databaseFile}${workers > 1 ? `, ${workers} workers` : ""})`];
+  const lines = [`Store ready on ${url} (database: ${describeDatabase(config.database)}${workers > 1 ? `, ${workers} workers` : ""})`];
   lines.push(
     config.payments.mode === "test"
       ? "Payments: TEST MODE — no card is charged. Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments."

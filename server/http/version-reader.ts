@@ -1,23 +1,43 @@
 /**
+ * Bumped when this process learns that the database's page version moved (on PostgreSQL, a
+ * NOTIFY: server/services/page-version.ts watchPageVersion): every reader below then reads the
+ * counter at its next call instead of trusting a read up to `everyMs` old.
+ */
+let movedAt = 0;
+
+/** The page version moved somewhere: the next read of every cache in this process goes to the database. */
+export function pageVersionMoved(): void {
+  movedAt++;
+}
+
+/**
  * The database's page version (decision 0014) read at most every `everyMs`: a number while the
- * last read is recent, else the one read in flight (callers in between share it).
+ * last read is recent (and no move was announced since it began), else the one read in flight
+ * (callers in between share it).
  */
 export function everyFew(read: () => Promise<number>, everyMs: number, now: () => number = Date.now) {
-  let version = { value: -1, readAt: -Infinity };
-  let reading: Promise<number> | null = null;
+  let version = { value: -1, readAt: -Infinity, moves: -1 };
+  let reading: { moves: number; value: Promise<number> } | null = null;
   return (): Promise<number> | number => {
-    if (now() - version.readAt < everyMs) return version.value;
-    reading ??= read().then(
-      (value) => {
-        version = { value, readAt: now() };
-        reading = null;
-        return value;
-      },
-      (error: unknown) => {
-        reading = null;
-        throw error;
-      },
-    );
-    return reading;
+    if (version.moves === movedAt && now() - version.readAt < everyMs) return version.value;
+    // A read begun before the last announced move may have missed it: start another.
+    if (reading && reading.moves === movedAt) return reading.value;
+    const moves = movedAt;
+    const current: { moves: number; value: Promise<number> } = {
+      moves,
+      value: read().then(
+        (value) => {
+          if (reading === current) reading = null;
+          if (moves >= version.moves) version = { value, readAt: now(), moves };
+          return value;
+        },
+        (error: unknown) => {
+          if (reading === current) reading = null;
+          throw error;
+        },
+      ),
+    };
+    reading = current;
+    return current.value;
   };
 }

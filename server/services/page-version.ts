@@ -1,3 +1,5 @@
+import { targetOf } from "../../db/client";
+import { listenFor } from "../../db/postgres";
 import type { AppContext } from "../context";
 
 /**
@@ -8,4 +10,18 @@ import type { AppContext } from "../context";
 export async function readPageVersion(ctx: AppContext): Promise<number> {
   const row = await ctx.db.selectFrom("pageVersion").select("version").where("id", "=", 1).executeTakeFirst();
   return row?.version ?? 0;
+}
+
+/**
+ * Calls `onMove` as soon as the page version moves, from whichever process or machine wrote: on
+ * PostgreSQL the 0010 triggers `pg_notify('page_version')` at commit and a connection of this
+ * process's own LISTENs (decision 0022); it also calls `onMove` each time it (re)connects, since
+ * notifications sent while it was away are lost. On SQLite there is nothing to listen to (one
+ * machine; the caches read the counter every 250 ms). Either way the caches keep reading the
+ * counter: a notification only makes them read it now. Returns the stop.
+ */
+export function watchPageVersion(ctx: AppContext, onMove: () => void): () => Promise<void> {
+  const target = targetOf(ctx.db);
+  if (target.engine === "sqlite") return async () => {};
+  return listenFor(target.url, "page_version", onMove);
 }

@@ -3,7 +3,8 @@ import os from "node:os";
 import type { AppContext } from "../context";
 import { resumeFulfilment } from "./fulfilment";
 import { releaseExpiredHolds } from "./holds";
-import { deleteExpiredLeases, holdLease, releaseLease } from "./leases";
+import { holdLeadership, resignLeadership } from "./leadership";
+import { deleteExpiredLeases } from "./leases";
 import { removeUnusedMedia } from "./media-uploads";
 import { removeAbandonedImages } from "./product-images";
 import { deleteExpiredRateLimits } from "./rate-limit";
@@ -16,7 +17,7 @@ const MEDIA_SWEEP_EVERY_MS = 60 * 60_000;
 
 /** Sweeps run every 30 s (server.js); a leader that misses three in a row is taken over. */
 export const SWEEP_EVERY_MS = 30_000;
-const LEASE = "sweeper";
+const LEADERSHIP = "sweeper";
 const LEASE_MS = 3 * SWEEP_EVERY_MS;
 /** This process, among the workers of `npm start` and the machines sharing the database. */
 export const processHolder = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
@@ -35,9 +36,10 @@ export const processHolder = `${os.hostname()}:${process.pid}:${crypto.randomUUI
 export async function sweep(ctx: AppContext, holder: string = processHolder): Promise<boolean> {
   if (running) return false;
   running = true;
-  // Renewed before each chore: a sweep slowed by a provider keeps its lease instead of being
-  // joined by a second sweeper once the lease would have run out.
-  const stillLeader = () => holdLease(ctx, LEASE, holder, LEASE_MS).catch(() => false);
+  // Checked (on SQLite: the lease renewed) before each chore: a sweep slowed by a provider keeps
+  // its lease instead of being joined by a second sweeper once the lease would have run out, and a
+  // leader whose PostgreSQL connection died stops at the next chore.
+  const stillLeader = () => holdLeadership(ctx, LEADERSHIP, holder, LEASE_MS).catch(() => false);
   try {
     if (!(await stillLeader())) return false;
     await releaseExpiredHolds(ctx).catch((error: unknown) => console.error("Releasing expired holds failed:", error));
@@ -64,5 +66,5 @@ export async function sweep(ctx: AppContext, holder: string = processHolder): Pr
 
 /** On a graceful stop: another worker takes the chores over at its next sweep. */
 export async function resignSweeper(ctx: AppContext, holder: string = processHolder): Promise<void> {
-  await releaseLease(ctx, LEASE, holder);
+  await resignLeadership(ctx, LEADERSHIP, holder);
 }

@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAppContextForTests } from "../../server/boot";
 import { productFormSchema } from "../../server/contracts/admin-products";
@@ -179,7 +178,7 @@ function buyer(sessionId: string, email: string, startAt: number): Promise<{ ok:
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "tests/fixtures/limit-buyer.ts", path.dirname(ctx.config.databaseFile), sessionId, email, String(startAt)],
+      ["--import", "tsx", "tests/fixtures/limit-buyer.ts", ctx.config.dataDir, sessionId, email, String(startAt)],
       { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, STORE_TEST_DATABASE: JSON.stringify(ctx.config.database) } },
     );
     let stdout = "";

@@ -32,7 +32,7 @@ beforeAll(async () => {
   base = store.baseUrl;
   // The store has migrated and seeded its database: add the drop and one claimed link to it.
   const config = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: SECRET, NODE_ENV: "test" });
-  db = openDatabase(config.databaseFile);
+  db = openDatabase(config.database);
   const ctx: AppContext = { db, config, clock: systemClock };
   const now = new Date();
   const release = new Date(now.getTime() + 10 * 60_000).toISOString();

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
@@ -25,6 +26,26 @@ export function getFresh(url: string): Promise<{ status: number; body: string }>
     request.on("timeout", () => request.destroy(new Error(`GET ${url} timed out`)));
     request.on("error", reject);
   });
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Builds the store when scripts/start.mjs would (no build, or sources newer than it), for a test
+ * that starts several stores at once: each would otherwise build into the same folder.
+ */
+export function buildIfStale(): void {
+  const built = path.join(root, "build/server/index.js");
+  const stale = !fs.existsSync(built) || ["app", "server", "db"].some((dir) => newestMtime(dir) > fs.statSync(built).mtimeMs);
+  if (!stale) return;
+  const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "pipe", encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`npm run build failed:\n${result.stdout}${result.stderr}`);
 }
 
 export interface BuiltStore {

@@ -38,7 +38,7 @@ export function createTestContext(env: Record<string, string> = {}, engine: "sql
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, "store.db");
   const loaded = loadConfig({ DATA_DIR: dir, SESSION_SECRET: "test-secret", NODE_ENV: "test", ...env });
-  // On PostgreSQL only `database` differs; databaseFile still names a file that is never made.
+  // On PostgreSQL only `database` differs (the data directory still holds uploads and the secret).
   const config = engine === "postgres" ? { ...loaded, database: postgresCopyOfTemplate() } : loaded;
   if (engine === "sqlite") fs.copyFileSync(TEMPLATE_DB, file);
   const db = openDatabase(config.database);

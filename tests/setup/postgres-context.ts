@@ -11,7 +11,7 @@ import { postgresDatabaseForFile } from "./postgres-db";
 /**
  * createTestContext's twin on PostgreSQL, whatever STORE_TEST_DB says: a fresh database on the
  * run's server, migrated, with its own data directory and a manual clock. The configuration is
- * read as for SQLite (loadConfig still refuses postgres:// while the store does not run on it);
+ * read as for SQLite;
  * only `database` and `db` differ. For tests that only make sense on PostgreSQL (real concurrency
  * between connections of one process). Use inside a
  * `describeOnPostgres` block; `ctx` is filled in beforeAll.

@@ -3,12 +3,17 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError, databaseFrom, loadConfig } from "../../server/config";
+import { describeDatabase, startupBanner } from "../../server/startup-banner";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "database-url-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-const databaseFileOf = (url?: string) =>
-  loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", SESSION_SECRET: "s", DATABASE_URL: url }).databaseFile;
+const databaseOf = (url?: string) => loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", SESSION_SECRET: "s", DATABASE_URL: url }).database;
+const databaseFileOf = (url?: string) => {
+  const database = databaseOf(url);
+  if (database.engine !== "sqlite") throw new Error(`DATABASE_URL=${url} is not SQLite`);
+  return database.file;
+};
 
 function configErrorOf(url: string): ConfigError {
   try {
@@ -54,15 +59,18 @@ describe("DATABASE_URL", () => {
     });
   });
 
-  it("stops the start, plainly, on a PostgreSQL URL while the store does not run on PostgreSQL", () => {
-    const error = configErrorOf("postgres://shop:hunter2@db.internal:5432/shop");
-    expect(error.name).toBe("ConfigError");
-    expect(error.message).toBe(
-      "DATABASE_URL names a PostgreSQL database, and the store does not run on PostgreSQL yet (several of its services are still SQLite-only; see docs/postgres-plan.md). Give DATABASE_URL a path to an SQLite file, or leave it unset.",
+  it("runs the store on a PostgreSQL URL, and the banner names its host, port and database but never the password", () => {
+    const url = "postgres://shop:hunter2@db.internal:6432/shop";
+    expect(databaseOf(url)).toEqual({ engine: "postgres", url, poolSize: 10 });
+    expect(describeDatabase(databaseOf(url))).toBe("PostgreSQL db.internal:6432, database shop");
+    expect(describeDatabase(databaseOf("postgresql://db.internal/shop"))).toBe("PostgreSQL db.internal:5432, database shop");
+    expect(describeDatabase(databaseOf("postgres://shop:hunter2@/shop?host=/run/postgresql"))).toBe(
+      "PostgreSQL /run/postgresql:5432, database shop",
     );
-    // The password in the URL never reaches the logs.
-    expect(error.message).not.toContain("hunter2");
-    expect(configErrorOf("postgresql://db.internal/shop").message).toContain("does not run on PostgreSQL yet");
+    const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", SESSION_SECRET: "s", DATABASE_URL: url });
+    const banner = startupBanner(config, { migrations: [], seeded: false, adminCreated: null }).join("\n");
+    expect(banner).toContain("(database: PostgreSQL db.internal:6432, database shop)");
+    expect(banner).not.toContain("hunter2");
   });
 
   it("refuses other URLs, naming only the scheme", () => {
