@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, describe, it } from "vitest";
 import { openDatabase } from "../../db/client";
 import { loadConfig } from "../../server/config";
 import type { AppContext, Clock } from "../../server/context";
@@ -13,6 +13,17 @@ import { postgresCopyOfTemplate } from "./postgres-db";
  * every file passes on PostgreSQL yet: docs/postgres-plan.md).
  */
 export const TEST_ENGINE = process.env.STORE_TEST_DB === "postgres" ? "postgres" : "sqlite";
+
+/**
+ * `describe` for a file about SQLite itself (its file, its locks, its backup API). Under
+ * STORE_TEST_DB=postgres its tests are skipped, and one more skipped test gives the reason in the
+ * run's report, so the PostgreSQL run never passes such a file silently.
+ */
+export function describeOnSqliteOnly(reason: string) {
+  const note = `SQLite only: ${reason}`;
+  if (TEST_ENGINE === "postgres") it(note, (test) => test.skip(note));
+  return describe.skipIf(TEST_ENGINE === "postgres");
+}
 
 export interface TestContext extends AppContext {
   clock: Clock & { set(date: Date | string): void; advance(ms: number): void };
