@@ -1,5 +1,5 @@
 import { targetOf } from "../../db/client";
-import { listenFor } from "../../db/postgres";
+import { closeWithDatabase, listenFor } from "../../db/postgres";
 import type { AppContext } from "../context";
 
 /**
@@ -23,5 +23,11 @@ export async function readPageVersion(ctx: AppContext): Promise<number> {
 export function watchPageVersion(ctx: AppContext, onMove: () => void): () => Promise<void> {
   const target = targetOf(ctx.db);
   if (target.engine === "sqlite") return async () => {};
-  return listenFor(target.url, "page_version", onMove);
+  const stop = listenFor(target.url, "page_version", onMove);
+  // The listening connection ends with the database (ctx.db.destroy()), if not stopped before.
+  const untie = closeWithDatabase(ctx.db, stop);
+  return async () => {
+    untie();
+    await stop();
+  };
 }

@@ -5,6 +5,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, expect, it } from "vitest";
 import { engineOf, openDatabase, preparedOn, type Db } from "../../db/client";
+import { ADVISORY_LOCK, AdvisoryLeader, closeWithDatabase, listenFor } from "../../db/postgres";
 import { describeOnPostgres, postgresDatabaseForFile } from "../setup/postgres-db";
 
 describeOnPostgres("openDatabase on PostgreSQL", () => {
@@ -59,6 +60,22 @@ describeOnPostgres("openDatabase on PostgreSQL", () => {
         await pool.destroy();
         expect(await others(), `round ${round}`).toBe(0);
       }
+
+      // Connections of their own tied to the database (a leader's lock, a LISTEN) end with it too.
+      const tied = openDatabase({ engine: "postgres", url: database.url, poolSize: 1 });
+      await sql`SELECT 1`.execute(tied);
+      const leader = new AdvisoryLeader(database.url, ADVISORY_LOCK.sweeper);
+      expect(await leader.lead()).toBe(true);
+      closeWithDatabase(tied, () => leader.resign());
+      let heard = 0;
+      closeWithDatabase(
+        tied,
+        listenFor(database.url, "page_version", () => heard++),
+      );
+      await expect.poll(() => heard).toBe(1); // listening (it calls once on connecting)
+      expect(await others()).toBe(3);
+      await tied.destroy();
+      expect(await others()).toBe(0);
     } finally {
       await monitor.end();
     }
