@@ -9,3 +9,14 @@ import { PostgresAdapter, type Kysely } from "kysely";
 export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
+
+/**
+ * `SELECT … FOR UPDATE` on PostgreSQL, for a read-then-write inside a transaction: the row stays
+ * locked to the commit, so a concurrent transaction doing the same waits and then reads what this
+ * one wrote. SQLite has no such clause and needs none: its transactions begin IMMEDIATE, one
+ * writer at a time (decision 0015), so the same SELECT is returned unchanged there.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema, as isPostgres
+export function forUpdateOnPostgres<Q extends { forUpdate(): Q }>(db: Kysely<any>, query: Q): Q {
+  return isPostgres(db) ? query.forUpdate() : query;
+}

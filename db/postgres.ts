@@ -90,8 +90,8 @@ export const ADVISORY_LOCK = {
 } as const;
 
 /** A connection of its own (not the pool's), with the pool's types, for session locks and LISTEN. */
-export function dedicatedClient(url: string): pg.Client {
-  return new pg.Client({ connectionString: url, types });
+export function dedicatedClient(url: string, applicationName?: string): pg.Client {
+  return new pg.Client({ connectionString: url, types, ...(applicationName ? { application_name: applicationName } : {}) });
 }
 
 /**
@@ -128,9 +128,11 @@ export class AdvisoryLeader {
   private client: pg.Client | null = null;
   private leading = false;
 
+  /** `applicationName` shows in pg_stat_activity, so an operator can see which process leads. */
   constructor(
     private readonly url: string,
     private readonly key: number,
+    private readonly applicationName?: string,
   ) {}
 
   /** Whether this process leads now: keeps the lock it holds, or tries to take it when free. */
@@ -138,7 +140,7 @@ export class AdvisoryLeader {
     let client = this.client;
     try {
       if (!client) {
-        client = dedicatedClient(this.url);
+        client = dedicatedClient(this.url, this.applicationName);
         const mine = client;
         // A connection that errs or ends takes the leadership with it; the next call reconnects.
         mine.on("error", () => this.lose(mine));

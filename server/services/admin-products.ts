@@ -1,5 +1,6 @@
 import type { Product, ProductUpdate } from "../../db/schema";
 import { PRODUCT_MESSAGES, type AdminProduct, type ProductInput, type ProductPatch } from "../contracts/admin-products";
+import { forUpdateOnPostgres } from "../../db/engine";
 import type { AppContext } from "../context";
 import { Conflict, Invalid, NotFound } from "../errors";
 import { toPublicProduct } from "./catalog";
@@ -144,7 +145,12 @@ export function setProductVisibility(ctx: AppContext, id: number, isVisible: boo
  */
 export async function deleteProduct(ctx: AppContext, id: number): Promise<{ id: number }> {
   const bases = await ctx.db.transaction().execute(async (trx) => {
-    const product = await trx.selectFrom("products").select(["imageUrl", "imagePath"]).where("id", "=", id).executeTakeFirst();
+    // Locked on PostgreSQL first: a checkout's hold (its stock UPDATE waits on this row) then
+    // either lands before the check below sees it, or finds the product gone.
+    const product = await forUpdateOnPostgres(
+      trx,
+      trx.selectFrom("products").select(["imageUrl", "imagePath"]).where("id", "=", id),
+    ).executeTakeFirst();
     if (!product) throw new NotFound(PRODUCT_MESSAGES.notFound);
     // Deleting would cascade away a buyer's hold mid-payment; the admin can hide it meanwhile.
     const held = await trx

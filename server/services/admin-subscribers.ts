@@ -12,6 +12,7 @@ import {
   type SubscriberPageQuery,
   type SubscriberRow,
 } from "../contracts/admin-subscribers";
+import { isPostgres } from "../../db/engine";
 import type { AppContext } from "../context";
 import { parseInput } from "./admin-settings";
 import { launchTemplate } from "./email-template";
@@ -29,8 +30,11 @@ const activeSubscribers = (db: AppContext["db"]) => db.selectFrom("subscribers")
 export async function listSubscribers(ctx: AppContext, query: SubscriberPageQuery = {}): Promise<SubscriberList> {
   const { page, pageSize } = parseInput(subscriberPageSchema, query);
   // One read transaction: the count and the rows come from the same snapshot, so a sign-up
-  // landing between the two queries cannot shift the numbering.
-  return ctx.db.transaction().execute(async (trx) => {
+  // landing between the two queries cannot shift the numbering. On PostgreSQL that takes
+  // REPEATABLE READ (READ COMMITTED gives each statement its own snapshot); a transaction that
+  // only reads never fails to serialise there.
+  const transaction = isPostgres(ctx.db) ? ctx.db.transaction().setIsolationLevel("repeatable read") : ctx.db.transaction();
+  return transaction.execute(async (trx) => {
     const { total } = await activeSubscribers(trx)
       .select((eb) => eb.fn.countAll<number>().as("total"))
       .executeTakeFirstOrThrow();

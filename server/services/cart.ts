@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { preparedOn } from "../../db/client";
-import { isPostgres } from "../../db/engine";
+import { forUpdateOnPostgres, isPostgres } from "../../db/engine";
 import type { Product } from "../../db/schema";
 import { CART_MESSAGES, cartRowOf, EMPTY_CART, type CartLine, type CartPageView, type CartView } from "../contracts/cart";
 import type { CheckoutBag } from "../contracts/checkout-page";
@@ -245,6 +245,12 @@ export async function incrementItem(ctx: AppContext, sessionId: string, productI
 /** One unit fewer (the minus button); the last unit removes the line. Atomic, like the rest. */
 export async function decrementItem(ctx: AppContext, sessionId: string, productId: number): Promise<CartView> {
   const changed = await ctx.db.transaction().execute(async (trx) => {
+    // On PostgreSQL two presses at once would both miss "a line of one" and both lower it (to 0,
+    // which the CHECK refuses): the line is locked first, so the second sees the first's result.
+    await forUpdateOnPostgres(
+      trx,
+      trx.selectFrom("cartItems").select("quantity").where("sessionId", "=", sessionId).where("productId", "=", productId),
+    ).execute();
     const removed = await trx
       .deleteFrom("cartItems")
       .where("sessionId", "=", sessionId)

@@ -14,7 +14,7 @@ function advisoryLeader(ctx: AppContext, url: string, name: LeadershipName, hold
   const id = `${url}\n${name}\n${holder}`;
   let leader = leaders.get(id);
   if (!leader) {
-    const made = new AdvisoryLeader(url, ADVISORY_LOCK[name]);
+    const made = new AdvisoryLeader(url, ADVISORY_LOCK[name], `store ${name} (pid ${process.pid})`);
     leaders.set(id, made);
     // Its connection ends with the database it leads for (ctx.db.destroy()), not after it.
     closeWithDatabase(ctx.db, async () => {

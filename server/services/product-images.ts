@@ -13,6 +13,7 @@ import {
   type ImagePatch,
   type UploadedProductImage,
 } from "../contracts/admin-products";
+import { forUpdateOnPostgres } from "../../db/engine";
 import type { AppContext } from "../context";
 import { DomainError, Invalid, NotFound } from "../errors";
 import { toPublicImage } from "./catalog";
@@ -163,6 +164,26 @@ async function imageRow(ctx: AppContext, imageId: number): Promise<ImageRow> {
   return row;
 }
 
+/**
+ * In a transaction that changes a product's images: the product row, locked on PostgreSQL until
+ * the commit, so those transactions for one product run one after another as on SQLite. Without
+ * it, READ COMMITTED lets a switch of the primary miss an image another transaction is adding
+ * (two primaries), or two uploads both count below the limit.
+ */
+async function lockProduct(tx: AppContext, productId: number): Promise<void> {
+  const product = await forUpdateOnPostgres(
+    tx.db,
+    tx.db.selectFrom("products").select("id").where("id", "=", productId),
+  ).executeTakeFirst();
+  if (!product) throw new NotFound(PRODUCT_MESSAGES.notFound);
+}
+
+/** The image row as it is once its product is locked (the first read only names the product). */
+async function lockedImageRow(tx: AppContext, imageId: number): Promise<ImageRow> {
+  await lockProduct(tx, (await imageRow(tx, imageId)).productId);
+  return imageRow(tx, imageId);
+}
+
 async function assertProduct(ctx: AppContext, productId: number): Promise<void> {
   const product = await ctx.db.selectFrom("products").select("id").where("id", "=", productId).executeTakeFirst();
   if (!product) throw new NotFound(PRODUCT_MESSAGES.notFound);
@@ -228,7 +249,7 @@ export async function addProductImage(
   try {
     id = await ctx.db.transaction().execute(async (trx) => {
       const tx: AppContext = { ...ctx, db: trx };
-      await assertProduct(tx, productId);
+      await lockProduct(tx, productId);
       const existing = await trx
         .selectFrom("productImages")
         .select(["isPrimary", "displayOrder"])
@@ -258,7 +279,7 @@ export async function updateProductImage(ctx: AppContext, imageId: number, patch
   let stale: string[] = [];
   await ctx.db.transaction().execute(async (trx) => {
     const tx: AppContext = { ...ctx, db: trx };
-    const image = await imageRow(tx, imageId);
+    const image = await lockedImageRow(tx, imageId);
     if (patch.isPrimary === false && image.isPrimary === 1)
       throw new Invalid(IMAGE_MESSAGES.keepOnePrimary, { isPrimary: [IMAGE_MESSAGES.keepOnePrimary] });
     if (patch.displayOrder !== undefined) {
@@ -277,7 +298,7 @@ export function setPrimaryImage(ctx: AppContext, imageId: number): Promise<Admin
 /** Puts a product's images in the given order (every image exactly once). */
 export async function reorderImages(ctx: AppContext, productId: number, imageIds: number[]): Promise<AdminProductImagesResponse> {
   await ctx.db.transaction().execute(async (trx) => {
-    await assertProduct({ ...ctx, db: trx }, productId);
+    await lockProduct({ ...ctx, db: trx }, productId);
     const current = await trx.selectFrom("productImages").select("id").where("productId", "=", productId).execute();
     const known = new Set(current.map((r) => r.id));
     if (imageIds.length !== known.size || new Set(imageIds).size !== imageIds.length || !imageIds.every((id) => known.has(id))) {
@@ -298,7 +319,7 @@ export async function deleteProductImage(ctx: AppContext, imageId: number): Prom
   let stale: string[] = [];
   const image = await ctx.db.transaction().execute(async (trx) => {
     const tx: AppContext = { ...ctx, db: trx };
-    const row = await imageRow(tx, imageId);
+    const row = await lockedImageRow(tx, imageId);
     await trx.deleteFrom("productImages").where("id", "=", imageId).execute();
     stale = imageBasesOf(row);
     if (row.isPrimary === 1) {

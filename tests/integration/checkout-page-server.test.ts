@@ -7,11 +7,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mockServer } from "../mocks/server";
 import { startBuiltStore, type BuiltStore } from "../setup/built-store";
+import { builtStoreDatabase } from "../setup/built-store-database";
 import { CookieJar } from "../setup/http";
 import { TMP_DIR } from "../setup/paths";
 
 const dataDir = path.join(TMP_DIR, `checkout-server-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
 const admin = { username: "memo-admin", password: crypto.randomBytes(12).toString("hex") };
+const database = builtStoreDatabase();
 let store: BuiltStore;
 
 beforeAll(async () => {
@@ -20,7 +22,13 @@ beforeAll(async () => {
   fs.mkdirSync(dataDir, { recursive: true });
   store = await startBuiltStore({
     dataDir,
-    env: { WEB_CONCURRENCY: "1", ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password, ADMIN_EMAIL: "memo@example.com" },
+    env: {
+      WEB_CONCURRENCY: "1",
+      ADMIN_USERNAME: admin.username,
+      ADMIN_PASSWORD: admin.password,
+      ADMIN_EMAIL: "memo@example.com",
+      ...database.env(),
+    },
   });
 }, 330_000);
 

@@ -10,6 +10,7 @@ import { linkToken } from "../../server/services/early-access-pass";
 import { claimEarlyAccessLink } from "../../server/services/early-access";
 import { mockServer } from "../mocks/server";
 import { startBuiltStore, type BuiltStore } from "../setup/built-store";
+import { builtStoreDatabase } from "../setup/built-store-database";
 
 // Decision 0020 and 0014: the built store's shared page cache, read at the same time by a browser
 // with an early-access pass and by shoppers without one. The restricted product must reach the
@@ -17,6 +18,7 @@ import { startBuiltStore, type BuiltStore } from "../setup/built-store";
 const SECRET = "early-access-cache-test-secret";
 const NAME = "Secret Cache Parka";
 let store: BuiltStore;
+const database = builtStoreDatabase();
 let base = "";
 let dataDir = "";
 let db: Db;
@@ -28,10 +30,10 @@ beforeAll(async () => {
   // The store on loopback is real HTTP, not a vendor to mock (its port is known once it listens).
   mockServer.use(http.all(/^http:\/\/127\.0\.0\.1:\d+\//, () => passthrough()));
   // One process, so that the cache under test is the one answering every request.
-  store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "1", SESSION_SECRET: SECRET } });
+  store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "1", SESSION_SECRET: SECRET, ...database.env() } });
   base = store.baseUrl;
   // The store has migrated and seeded its database: add the drop and one claimed link to it.
-  const config = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: SECRET, NODE_ENV: "test" });
+  const config = { ...loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: SECRET, NODE_ENV: "test" }), database: database.target(dataDir) };
   db = openDatabase(config.database);
   const ctx: AppContext = { db, config, clock: systemClock };
   const now = new Date();

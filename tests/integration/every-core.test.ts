@@ -6,15 +6,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { mockServer } from "../mocks/server";
 import { getFresh, startBuiltStore, type BuiltStore } from "../setup/built-store";
+import { builtStoreDatabase } from "../setup/built-store-database";
 import { CookieJar } from "../setup/http";
 import { TMP_DIR } from "../setup/paths";
 
 const dataDir = path.join(TMP_DIR, `every-core-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
 // A drop-day crowd comes from every address; here it all comes from 127.0.0.1.
-const env = { WEB_CONCURRENCY: "2", CHECKOUTS_PER_IP: "100000" };
+const database = builtStoreDatabase();
+let env: Record<string, string>;
 const customerInfo = {
   email: "rush@example.com",
   name: "Rush Buyer",
@@ -33,8 +35,9 @@ beforeAll(async () => {
   // own processes use their local integrations).
   mockServer.close();
   fs.mkdirSync(dataDir, { recursive: true });
+  env = { WEB_CONCURRENCY: "2", CHECKOUTS_PER_IP: "100000", ...database.env() };
   store = await startBuiltStore({ dataDir, env });
-  db = openDatabase(path.join(dataDir, "store.db"));
+  db = database.open(dataDir);
 }, 330_000);
 
 afterAll(async () => {
@@ -158,8 +161,10 @@ describe("npm start with WEB_CONCURRENCY=2", () => {
 
     store = await startBuiltStore({ dataDir, env });
     expect(store.log()).not.toContain("Applied migrations");
-    const { rows } = await sql<{ integrityCheck: string }>`PRAGMA integrity_check`.execute(db);
-    expect(rows).toEqual([{ integrityCheck: "ok" }]);
+    if (database.engine === "sqlite") {
+      const { rows } = await sql<{ integrityCheck: string }>`PRAGMA integrity_check`.execute(db);
+      expect(rows).toEqual([{ integrityCheck: "ok" }]);
+    }
     const units = await unitsOf(productId);
     expect(units.sold + units.held + units.left).toBe(stock);
     expect(units.paidUnits).toBe(units.sold);
@@ -172,7 +177,16 @@ describe("npm start with WEB_CONCURRENCY=2", () => {
   }, 420_000);
 
   it("runs the sweeper in a worker that holds its lease, and gives the lease up on a graceful stop", async () => {
-    const sweeperLease = () => db.selectFrom("leases").select("holder").where("name", "=", "sweeper").execute();
+    // SQLite: a row in leases, holder "host:pid:…". PostgreSQL: an advisory lock held by the
+    // leader's own connection, named "store sweeper (pid …)" (decision 0022).
+    const sweeperLease = async () =>
+      database.engine === "sqlite"
+        ? await db.selectFrom("leases").select("holder").where("name", "=", "sweeper").execute()
+        : (
+            await sql<{ holder: string }>`SELECT 'postgres:' || substring(a.application_name from 'pid ([0-9]+)') AS holder
+              FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+              WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE 'store sweeper (pid %'`.execute(db)
+          ).rows;
     // The first sweep comes 30 s after a worker starts.
     const deadline = Date.now() + 90_000;
     while ((await sweeperLease()).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));

@@ -2,15 +2,16 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import Database from "better-sqlite3";
 import { http, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { mockServer } from "../mocks/server";
 import { startBuiltStore, type BuiltStore } from "../setup/built-store";
+import { builtStoreDatabase } from "../setup/built-store-database";
 
 // The built store, spawned as `npm start` runs it, read over real HTTP by several shoppers at once.
 let store: BuiltStore;
 let base = "";
+const database = builtStoreDatabase();
 let dataDir = "";
 
 beforeAll(async () => {
@@ -18,7 +19,7 @@ beforeAll(async () => {
   // The store on loopback is real HTTP, not a vendor to mock (its port is known once it listens).
   mockServer.use(http.all(/^http:\/\/127\.0\.0\.1:\d+\//, () => passthrough()));
   // One process, so that the cache under test is the one answering every request.
-  store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "1" } });
+  store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "1", ...database.env() } });
   base = store.baseUrl;
 }, 320_000);
 afterAll(async () => {
@@ -117,10 +118,10 @@ describe("the page cache on the built store", () => {
     expect(await (await shopper.get("/store/1")).text()).not.toContain("$123.45");
     expect(await (await shopper.get("/store/6")).text()).not.toMatch(/SOLD OUT/);
     // Another worker (or machine) writes: only the database connects them.
-    const db = new Database(path.join(dataDir, "store.db"));
-    db.prepare("UPDATE products SET price_cents = 12345 WHERE id = 1").run();
-    db.prepare("UPDATE products SET inventory = 0 WHERE id = 6").run();
-    db.close();
+    const db = database.open(dataDir);
+    await db.updateTable("products").set({ priceCents: 12345 }).where("id", "=", 1).execute();
+    await db.updateTable("products").set({ inventory: 0 }).where("id", "=", 6).execute();
+    await db.destroy();
     const started = Date.now();
     let priced = false;
     let soldOut = false;
@@ -167,9 +168,9 @@ describe("the page cache on the built store", () => {
     const etag = String(plainAnswer.headers.etag);
     expect((await raw("br", { "If-None-Match": etag })).status).toBe(304);
 
-    const db = new Database(path.join(dataDir, "store.db"));
-    db.prepare("UPDATE products SET price_cents = 4321 WHERE id = 3").run();
-    db.close();
+    const db = database.open(dataDir);
+    await db.updateTable("products").set({ priceCents: 4321 }).where("id", "=", 3).execute();
+    await db.destroy();
     const started = Date.now();
     let price: unknown;
     while (Date.now() - started < 1000 && price !== 43.21) {

@@ -4,7 +4,10 @@
 // must be serial when that is no longer true (docs/postgres-plan.md, "Concurrency").
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, type Db } from "../../db/client";
+import sharp from "sharp";
+import { decrementItem } from "../../server/services/cart";
 import { processOrder } from "../../server/services/checkout";
+import { addProductImage, setPrimaryImage } from "../../server/services/product-images";
 import { setSetting } from "../../server/services/settings";
 import { joinLine } from "../../server/services/waiting-room";
 import { manualClock, type TestContext } from "../setup/context";
@@ -92,5 +95,57 @@ describeOnPostgres("on PostgreSQL, two workers at once", () => {
       .where("productId", "=", id)
       .executeTakeFirstOrThrow();
     expect(Number(held.units)).toBe(5);
+  });
+
+  // A product shows exactly one primary picture. The switch is one UPDATE over the product's images,
+  // but under READ COMMITTED it does not see an image another transaction is adding: without the
+  // product row locked first, an upload marked primary racing a switch (or two first uploads)
+  // left two primaries.
+  it("leave exactly one primary image when uploads and switches of one product race", async () => {
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#2f5d8a" } })
+      .png()
+      .toBuffer();
+    const primaries = async (productId: number) =>
+      (await store.ctx.db.selectFrom("productImages").select("id").where("productId", "=", productId).where("isPrimary", "=", 1).execute())
+        .length;
+    for (let round = 0; round < 10; round++) {
+      // Two first pictures at once: each thinks the product has none yet.
+      const id = await addProduct(store.ctx, { name: `Picture Tee ${round}`, inventory: 1 });
+      await Promise.all([0, 1, 2, 3].map((i) => addProductImage(i % 2 ? workerB : store.ctx, id, png)));
+      expect(await primaries(id)).toBe(1);
+      // An upload marked primary against a switch to an existing picture, and two switches.
+      const images = await store.ctx.db.selectFrom("productImages").select(["id", "isPrimary"]).where("productId", "=", id).execute();
+      const other = images.find((image) => image.isPrimary === 0)!;
+      await Promise.all([addProductImage(store.ctx, id, png, { isPrimary: true }), setPrimaryImage(workerB, other.id)]);
+      expect(await primaries(id)).toBe(1);
+      await Promise.all(images.map((image, i) => setPrimaryImage(i % 2 ? workerB : store.ctx, image.id)));
+      expect(await primaries(id)).toBe(1);
+      const product = await store.ctx.db.selectFrom("products").select("imagePath").where("id", "=", id).executeTakeFirstOrThrow();
+      const primary = await store.ctx.db
+        .selectFrom("productImages")
+        .select("imagePath")
+        .where("productId", "=", id)
+        .where("isPrimary", "=", 1)
+        .executeTakeFirstOrThrow();
+      // The storefront's picture is the primary's.
+      expect(product.imagePath).toBe(primary.imagePath);
+    }
+  });
+
+  // The minus button deletes a line of one or lowers a longer one. Two presses at once on a line of
+  // two, under READ COMMITTED without the line locked first: neither saw a line of one to delete,
+  // both lowered it, and the second broke CHECK (quantity > 0) with a 500.
+  it("take a line of two out of the bag when the minus button is pressed twice at once", async () => {
+    const id = await addProduct(store.ctx, { name: "Minus Tee", inventory: 50 });
+    const failures: string[] = [];
+    for (let round = 0; round < 20; round++) {
+      const sessionId = `minus-${round}`;
+      await store.ctx.db.insertInto("cartItems").values({ sessionId, productId: id, quantity: 2 }).execute();
+      const results = await Promise.allSettled([decrementItem(store.ctx, sessionId, id), decrementItem(workerB, sessionId, id)]);
+      failures.push(...results.flatMap((r) => (r.status === "rejected" ? [String(r.reason)] : [])));
+      const line = await store.ctx.db.selectFrom("cartItems").select("quantity").where("sessionId", "=", sessionId).execute();
+      expect(line).toEqual([]);
+    }
+    expect(failures).toEqual([]);
   });
 });

@@ -2,24 +2,27 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { mockServer } from "../mocks/server";
 import { getFresh, startBuiltStore, type BuiltStore } from "../setup/built-store";
+import { builtStoreDatabase } from "../setup/built-store-database";
 import { CookieJar } from "../setup/http";
 import { TMP_DIR } from "../setup/paths";
 
-// `npm start` with two workers on one file, stopped and started again: the line is in the
+// `npm start` with two workers on one database (SQLite, or PostgreSQL under STORE_TEST_DB=postgres), stopped and started again: the line is in the
 // database, so every browser finds its place where it was, whichever worker answers.
 const dataDir = path.join(TMP_DIR, `waiting-room-restart-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
-const env = { WEB_CONCURRENCY: "2" };
+const database = builtStoreDatabase();
+let env: Record<string, string>;
 let store: BuiltStore;
 let db: Db;
 
 beforeAll(async () => {
   // This file talks to a real server over loopback; msw has nothing to intercept here.
   mockServer.close();
+  env = { WEB_CONCURRENCY: "2", ...database.env() };
   store = await startBuiltStore({ dataDir, env });
-  db = openDatabase(path.join(dataDir, "store.db"));
+  db = database.open(dataDir);
 }, 330_000);
 
 afterAll(async () => {
