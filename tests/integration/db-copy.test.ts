@@ -191,7 +191,7 @@ describeOnPostgres("npm run db:copy", () => {
       Object.fromEntries(Object.entries(original).map(([table, rows]) => [table, rows.length])),
     );
     expect(await dump({ engine: "sqlite", file: backFile })).toEqual(original);
-  });
+  }, 60_000);
 
   it("leaves PostgreSQL (and the copy back) giving the next id: the store goes on where it stopped", async () => {
     const db = openDatabase(postgres());
@@ -243,8 +243,9 @@ describeOnPostgres("npm run db:copy", () => {
         .join(", ")}). db:copy only copies into an empty database; nothing was written.\n`,
     );
     expect(await dump({ engine: "sqlite", file: sourceFile })).toEqual(sourceBefore);
-  });
+  }, 60_000);
 
+  // Four runs of the command, each a new tsx process: seconds each on a loaded machine.
   it("answers a missing file, a server that is not there and an unknown scheme with one plain line, and makes nothing", async () => {
     const nowhere = path.join(dir, "nowhere", "store.db");
     const target = path.join(dir, "never-made", "store.db");
@@ -269,5 +270,5 @@ describeOnPostgres("npm run db:copy", () => {
     expect(usage.code).toBe(1);
     expect(usage.stderr).toMatch(/^Nothing copied: give both --from and --to\. Usage: npm run db:copy -- --from /);
     expect(fs.existsSync(path.dirname(target))).toBe(false);
-  });
+  }, 120_000);
 });
