@@ -24,12 +24,57 @@ const types = {
  * WEB_CONCURRENCY workers the server sees workers × poolSize connections.
  */
 export function openPostgres(url: string, poolSize: number): Kysely<DB> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
+  const companions = new Set<() => Promise<void>>();
+  const pool = poolClosedOnEnd({ connectionString: url, max: poolSize, types }, companions);
   // An idle connection the server closes (a restart, a failover, an administrator) is an 'error'
   // event on the pool; unheard, it would end the process. The pool drops that connection and opens
   // another on the next query, so a warning is all it needs.
   pool.on("error", (error) => console.warn(`PostgreSQL closed an idle connection (the pool will open another): ${error.message}`));
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+  companionsOf.set(db, companions);
+  return db;
+}
+
+const companionsOf = new WeakMap<Kysely<DB>, Set<() => Promise<void>>>();
+
+/**
+ * Ties a connection of its own that serves this database (a leader's advisory lock, a LISTEN) to
+ * the database's life: `close` runs when `db.destroy()` is called, before the pool ends, so that
+ * destroy() leaves nothing connected (a test's teardown then drops a database nobody uses). Returns
+ * the untie, for a connection closed earlier by its owner.
+ */
+export function closeWithDatabase(db: Kysely<DB>, close: () => Promise<void>): () => void {
+  const companions = companionsOf.get(db);
+  companions?.add(close);
+  return () => void companions?.delete(close);
+}
+
+/**
+ * A pg Pool whose `end()` (Kysely's `destroy()`) resolves only once every connection it opened has
+ * closed. pg-pool's own `end()` resolves as soon as it has *asked* its idle connections to close,
+ * while their server processes are still alive: whoever drops the database or stops the server
+ * next (a test's teardown, a restore) finds them there, and they die with 57P01 "terminating
+ * connection due to administrator command" on a pool that was thought closed. The server process
+ * leaves the server's list of backends before it closes the socket, so after the socket's end the
+ * database is really free.
+ */
+export function poolClosedOnEnd(config: pg.PoolConfig, companions: ReadonlySet<() => Promise<void>> = new Set()): pg.Pool {
+  const pool = new pg.Pool(config);
+  const open = new Set<pg.PoolClient>();
+  pool.on("connect", (client) => {
+    open.add(client);
+    client.once("end", () => open.delete(client));
+  });
+  const end = pool.end.bind(pool) as () => Promise<void>;
+  const endFully = async () => {
+    await Promise.all([...companions].map((close) => close().catch(() => {})));
+    // Asked for now: a connection that ends meanwhile leaves `open` and has already emitted "end".
+    const closed = [...open].map((client) => new Promise<void>((resolve) => client.once("end", () => resolve())));
+    await end();
+    await Promise.all(closed);
+  };
+  pool.end = endFully as typeof pool.end;
+  return pool;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { targetOf } from "../../db/client";
 import { isPostgres } from "../../db/engine";
-import { ADVISORY_LOCK, AdvisoryLeader } from "../../db/postgres";
+import { ADVISORY_LOCK, AdvisoryLeader, closeWithDatabase } from "../../db/postgres";
 import type { AppContext } from "../context";
 import { holdLease, releaseLease } from "./leases";
 
@@ -11,12 +11,18 @@ export type LeadershipName = "sweeper";
 // process, as if they were several processes.
 const leaders = new Map<string, AdvisoryLeader>();
 
-function advisoryLeader(url: string, name: LeadershipName, holder: string): AdvisoryLeader {
+function advisoryLeader(ctx: AppContext, url: string, name: LeadershipName, holder: string): AdvisoryLeader {
   const id = `${url}\n${name}\n${holder}`;
   let leader = leaders.get(id);
   if (!leader) {
-    leader = new AdvisoryLeader(url, ADVISORY_LOCK[name], `store ${name} (pid ${process.pid})`);
-    leaders.set(id, leader);
+    const made = new AdvisoryLeader(url, ADVISORY_LOCK[name], `store ${name} (pid ${process.pid})`);
+    leaders.set(id, made);
+    // Its connection ends with the database it leads for (ctx.db.destroy()), not after it.
+    closeWithDatabase(ctx.db, async () => {
+      if (leaders.get(id) === made) leaders.delete(id);
+      await made.resign();
+    });
+    leader = made;
   }
   return leader;
 }
@@ -31,7 +37,7 @@ function advisoryLeader(url: string, name: LeadershipName, holder: string): Advi
 export async function holdLeadership(ctx: AppContext, name: LeadershipName, holder: string, ttlMs: number): Promise<boolean> {
   const target = isPostgres(ctx.db) ? targetOf(ctx.db) : null;
   if (target?.engine !== "postgres") return holdLease(ctx, name, holder, ttlMs);
-  return advisoryLeader(target.url, name, holder).lead();
+  return advisoryLeader(ctx, target.url, name, holder).lead();
 }
 
 /** Gives the leadership up at once (a graceful stop), so another holder need not wait. */

@@ -1,6 +1,6 @@
 import { targetOf } from "../../db/client";
 import { isPostgres } from "../../db/engine";
-import { listenFor } from "../../db/postgres";
+import { closeWithDatabase, listenFor } from "../../db/postgres";
 import type { AppContext } from "../context";
 
 /**
@@ -55,5 +55,11 @@ export function pageVersionOf(versions: PageVersions, pathname: string): string 
 export function watchPageVersion(ctx: AppContext, onMove: () => void): () => Promise<void> {
   const target = isPostgres(ctx.db) ? targetOf(ctx.db) : null;
   if (target?.engine !== "postgres") return async () => {};
-  return listenFor(target.url, "page_version", onMove);
+  const stop = listenFor(target.url, "page_version", onMove);
+  // The listening connection ends with the database (ctx.db.destroy()), if not stopped before.
+  const untie = closeWithDatabase(ctx.db, stop);
+  return async () => {
+    untie();
+    await stop();
+  };
 }

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { useAppContextForTests } from "../../server/boot";
 import { productFormSchema } from "../../server/contracts/admin-products";
 import { payLocalIntent } from "../../server/integrations/payments/local";
@@ -186,6 +186,8 @@ function buyer(sessionId: string, email: string, startAt: number): Promise<{ ok:
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stderr += chunk));
     const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    // A test that ends first (a timeout) takes its buyers with it: none outlives the file's database.
+    onTestFinished(() => void child.kill("SIGKILL"));
     child.on("exit", (code) => {
       clearTimeout(timer);
       if (code !== 0) return reject(new Error(`buyer exited with ${code}:\n${stderr}`));

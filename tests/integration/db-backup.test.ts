@@ -3,7 +3,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
+import { describeOnSqliteOnly } from "../setup/context";
 import { TEMPLATE_DB, TMP_DIR } from "../setup/paths";
 
 const root = path.join(TMP_DIR, `backup-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
@@ -48,7 +49,7 @@ function sell(db: Database.Database, tag: string) {
   })();
 }
 
-describe("npm run db:backup", () => {
+describeOnSqliteOnly("db:backup copies the SQLite file (PostgreSQL is backed up with pg_dump; README)")("npm run db:backup", () => {
   fs.mkdirSync(dataDir, { recursive: true });
   fs.copyFileSync(TEMPLATE_DB, storeFile);
 

@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openDatabase } from "../../db/client";
+import { describeOnSqliteOnly } from "../setup/context";
 import { TMP_DIR } from "../setup/paths";
 
 function runWriter(file: string, count: number, startAt: number): Promise<{ failures: number; stderr: string }> {
@@ -24,7 +25,9 @@ function runWriter(file: string, count: number, startAt: number): Promise<{ fail
   });
 }
 
-describe("two processes writing one SQLite file (the workers of npm start)", () => {
+describeOnSqliteOnly(
+  "BEGIN IMMEDIATE and busy_timeout between processes on one file; PostgreSQL's concurrency is tested by postgres-races",
+)("two processes writing one SQLite file (the workers of npm start)", () => {
   it("never fail with SQLITE_BUSY and lose no update, even when reads and writes interleave", async () => {
     const dir = path.join(TMP_DIR, `writers-${process.pid}-${Date.now()}`);
     fs.mkdirSync(dir, { recursive: true });

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { setSetting } from "../../server/services/settings";
 import { joinLine, lineStatus } from "../../server/services/waiting-room";
 import { createTestContext } from "../setup/context";
@@ -17,6 +17,8 @@ function runWorker(args: string[]): Promise<{ seen: Record<string, number | null
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stderr += chunk));
     const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    // A test that ends first (a timeout) takes its workers with it: none outlives the file's database.
+    onTestFinished(() => void child.kill("SIGKILL"));
     child.on("exit", (code) => {
       clearTimeout(timer);
       if (code !== 0 || stderr) return reject(new Error(`worker exited with ${code}:\n${stderr}`));
@@ -48,5 +50,6 @@ describe("the draw with two worker processes asking at T-0 at the same instant",
       const mine = worker.late.map((id) => late[[...a.late, ...b.late].indexOf(id)]!);
       expect(mine).toEqual([...mine].sort((x, y) => x - y));
     }
-  });
+    // 400 joins, then two processes started: longer than the default on a loaded machine.
+  }, 90_000);
 });

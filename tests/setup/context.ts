@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, describe, it } from "vitest";
 import { openDatabase } from "../../db/client";
 import { loadConfig } from "../../server/config";
 import type { AppContext, Clock } from "../../server/context";
@@ -13,6 +13,17 @@ import { postgresCopyOfTemplate } from "./postgres-db";
  * every file passes on PostgreSQL yet: docs/postgres-plan.md).
  */
 export const TEST_ENGINE = process.env.STORE_TEST_DB === "postgres" ? "postgres" : "sqlite";
+
+/**
+ * `describe` for a file about SQLite itself (its file, its locks, its backup API). Under
+ * STORE_TEST_DB=postgres its tests are skipped, and one more skipped test gives the reason in the
+ * run's report, so the PostgreSQL run never passes such a file silently.
+ */
+export function describeOnSqliteOnly(reason: string) {
+  const note = `SQLite only: ${reason}`;
+  if (TEST_ENGINE === "postgres") it(note, (test) => test.skip(note));
+  return describe.skipIf(TEST_ENGINE === "postgres");
+}
 
 export interface TestContext extends AppContext {
   clock: Clock & { set(date: Date | string): void; advance(ms: number): void };
@@ -31,16 +42,16 @@ export function manualClock(start: Date | string = "2026-06-01T12:00:00.000Z") {
 /**
  * A real database for one test file: a copy of the migrated template (an SQLite file, or under
  * STORE_TEST_DB=postgres a PostgreSQL database), with its own data directory. Closed and removed
- * when the file's tests end.
+ * when the file's tests end. `engine` overrides STORE_TEST_DB for a file that is about one engine.
  */
-export function createTestContext(env: Record<string, string> = {}): TestContext {
+export function createTestContext(env: Record<string, string> = {}, engine: "sqlite" | "postgres" = TEST_ENGINE): TestContext {
   const dir = path.join(TMP_DIR, `ctx-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, "store.db");
   const loaded = loadConfig({ DATA_DIR: dir, SESSION_SECRET: "test-secret", NODE_ENV: "test", ...env });
   // On PostgreSQL only `database` differs (the data directory still holds uploads and the secret).
-  const config = TEST_ENGINE === "postgres" ? { ...loaded, database: postgresCopyOfTemplate() } : loaded;
-  if (TEST_ENGINE === "sqlite") fs.copyFileSync(TEMPLATE_DB, file);
+  const config = engine === "postgres" ? { ...loaded, database: postgresCopyOfTemplate() } : loaded;
+  if (engine === "sqlite") fs.copyFileSync(TEMPLATE_DB, file);
   const db = openDatabase(config.database);
   afterAll(async () => {
     await db.destroy();

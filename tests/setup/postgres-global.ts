@@ -23,7 +23,11 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const reason = process.env.STORE_TEST_POSTGRES === "0" ? "STORE_TEST_POSTGRES=0" : postgresUnavailable();
   const suiteOnPostgres = process.env.STORE_TEST_DB === "postgres";
-  if (reason && suiteOnPostgres) throw new Error(`STORE_TEST_DB=postgres, but PostgreSQL cannot run here: ${reason}.`);
+  if (reason && suiteOnPostgres) {
+    throw new Error(
+      `STORE_TEST_DB=postgres, but PostgreSQL cannot run here: ${reason}. (npm test skips its PostgreSQL run when STORE_TEST_POSTGRES=0.)`,
+    );
+  }
   if (reason) {
     console.warn(`PostgreSQL tests skipped: ${reason}.`);
     project.provide("postgres", { url: null, skipped: reason });
