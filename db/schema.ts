@@ -261,6 +261,8 @@ export interface DB {
   earlyAccessLinks: EarlyAccessLinksTable;
   waitingRoom: WaitingRoomTable;
   waitingRoomPlaces: WaitingRoomPlacesTable;
+  drops: DropsTable;
+  soldOutMisses: SoldOutMissesTable;
 }
 
 /** A signed, single-use, revocable early-access link (0012, decision 0020). */
@@ -357,4 +359,23 @@ export interface WaitingRoomPlacesTable {
   address: string;
   joinedAt: string;
   admittedAt: string | null;
+}
+
+/** One countdown that is or was the launch (0016, decision 0026); the line's peak is kept as it happens. */
+export interface DropsTable {
+  id: Generated<number>;
+  countdownAt: string;
+  createdAt: string;
+  linePeak: ColumnType<number, number | undefined, number>;
+  linePeakAt: string | null;
+}
+
+/** A Process Order refused because a product in the bag had sold out (0016, decision 0026). */
+export interface SoldOutMissesTable {
+  id: Generated<number>;
+  productId: number | null;
+  productName: string;
+  sessionId: string | null;
+  customerKey: string | null;
+  createdAt: string;
 }

@@ -50,6 +50,9 @@ CREATE INDEX sessions_user_id ON sessions(user_id);
 -- index shipping_labels_order_id
 CREATE INDEX shipping_labels_order_id ON shipping_labels(order_id);
 
+-- index sold_out_misses_created_at
+CREATE INDEX sold_out_misses_created_at ON sold_out_misses (created_at);
+
 -- index subscribers_active_newest
 CREATE INDEX subscribers_active_newest ON subscribers(subscribed_at DESC, id DESC) WHERE unsubscribed_at IS NULL;
 
@@ -90,6 +93,15 @@ CREATE TABLE cart_items (
     updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
     UNIQUE (session_id, product_id)
   );
+
+-- table drops
+CREATE TABLE drops (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      countdown_at TEXT NOT NULL UNIQUE,
+      created_at TEXT NOT NULL,
+      line_peak INTEGER NOT NULL DEFAULT 0,
+      line_peak_at TEXT
+    );
 
 -- table early_access_links
 CREATE TABLE early_access_links (
@@ -298,6 +310,16 @@ CREATE TABLE shipping_labels (
     error_message TEXT,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
   );
+
+-- table sold_out_misses
+CREATE TABLE sold_out_misses (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      product_id INTEGER REFERENCES products (id) ON DELETE SET NULL,
+      product_name TEXT NOT NULL,
+      session_id TEXT,
+      customer_key TEXT,
+      created_at TEXT NOT NULL
+    );
 
 -- table subscribers
 CREATE TABLE subscribers (
