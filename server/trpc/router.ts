@@ -1,4 +1,5 @@
 import { getOverview } from "../services/dashboard";
+import { adminDropsRouter } from "./admin-drops";
 import { adminEarlyAccessRouter } from "./admin-early-access";
 import { adminOrdersRouter } from "./admin-orders";
 import { adminProductsRouter } from "./admin-products";
@@ -20,6 +21,7 @@ export const appRouter = router({
     settings: adminSettingsRouter,
     earlyAccess: adminEarlyAccessRouter,
     waitingRoom: adminWaitingRoomRouter,
+    drops: adminDropsRouter,
   }),
 });
 

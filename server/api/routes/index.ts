@@ -1,3 +1,4 @@
+import { adminDropRoutes } from "./admin-drops";
 import { adminEarlyAccessRoutes } from "./admin-early-access";
 import { adminOrderRoutes } from "./admin-orders";
 import { adminProductRoutes } from "./admin-products";
@@ -29,5 +30,6 @@ export const apiRoutes: ApiRoute[] = [
   ...adminSubscriberRoutes,
   ...adminEarlyAccessRoutes,
   ...waitingRoomRoutes,
+  ...adminDropRoutes,
   ...trpcRoutes,
 ];
