@@ -66,7 +66,8 @@ async function productLines(ctx: AppContext, drop: Drop, lines: SoldLine[]): Pro
     .where("countdownReleaseDate", "=", drop.countdownAt)
     .execute();
   for (const product of own) {
-    if (!byProduct.has(`id:${product.id}`)) byProduct.set(`id:${product.id}`, { productId: product.id, name: product.name, units: 0, cents: 0, last: "" });
+    if (!byProduct.has(`id:${product.id}`))
+      byProduct.set(`id:${product.id}`, { productId: product.id, name: product.name, units: 0, cents: 0, last: "" });
   }
   const ids = [...byProduct.values()].flatMap((p) => (p.productId === null ? [] : [p.productId]));
   const shelf = new Map<number, { inventory: number; held: number }>();
@@ -201,7 +202,9 @@ async function missesOf(ctx: AppContext, from: string, to: string): Promise<Drop
   return {
     attempts: rows.length,
     shoppers: shoppers.size,
-    products: [...byProduct].map(([name, attempts]) => ({ name, attempts })).sort((a, b) => b.attempts - a.attempts || a.name.localeCompare(b.name)),
+    products: [...byProduct]
+      .map(([name, attempts]) => ({ name, attempts }))
+      .sort((a, b) => b.attempts - a.attempts || a.name.localeCompare(b.name)),
   };
 }
 
@@ -224,7 +227,12 @@ export type FunnelSource = (ctx: AppContext, range: { from: Date; to: Date; incl
 const noFunnel: FunnelSource = async () => null;
 
 /** GET /api/admin/drops/:id, tRPC admin.drops.report and /admin/drops/:id. */
-export async function dropReport(ctx: AppContext, id: number, options: { includeTest?: boolean } = {}, funnel: FunnelSource = noFunnel): Promise<DropReport> {
+export async function dropReport(
+  ctx: AppContext,
+  id: number,
+  options: { includeTest?: boolean } = {},
+  funnel: FunnelSource = noFunnel,
+): Promise<DropReport> {
   const includeTest = options.includeTest === true;
   const drop = await dropById(ctx, id);
   const lines = await soldLines(ctx, drop.from, drop.to, includeTest);

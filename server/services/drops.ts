@@ -80,12 +80,7 @@ export async function recordLineLength(trx: Transaction<DB>, countdownAt: string
   await trx
     .insertInto("drops")
     .values({ countdownAt, createdAt: at, linePeak: length, linePeakAt: at })
-    .onConflict((oc) =>
-      oc
-        .column("countdownAt")
-        .doUpdateSet({ linePeak: length, linePeakAt: at })
-        .where("drops.linePeak", "<", length),
-    )
+    .onConflict((oc) => oc.column("countdownAt").doUpdateSet({ linePeak: length, linePeakAt: at }).where("drops.linePeak", "<", length))
     .execute();
 }
 

@@ -39,13 +39,17 @@ async function dropProducts(ctx: AppContext, countdownAt: string): Promise<DropP
       "imageUrl",
       "isCountdownRestricted",
       "countdownReleaseDate",
-      eb.exists(eb.selectFrom("productImages").select("productImages.id").whereRef("productImages.productId", "=", "products.id")).as("hasImages"),
+      eb
+        .exists(eb.selectFrom("productImages").select("productImages.id").whereRef("productImages.productId", "=", "products.id"))
+        .as("hasImages"),
     ])
     .where("isVisible", "=", 1)
     .where("isComingSoon", "=", 0)
     .orderBy("id")
     .execute();
-  const own = rows.filter((r) => r.isCountdownRestricted === 1 && (r.countdownReleaseDate === null || r.countdownReleaseDate === countdownAt));
+  const own = rows.filter(
+    (r) => r.isCountdownRestricted === 1 && (r.countdownReleaseDate === null || r.countdownReleaseDate === countdownAt),
+  );
   return (own.length > 0 ? own : rows).map((r) => ({
     id: r.id,
     name: r.name,
@@ -83,7 +87,10 @@ function productItems(products: DropProduct[]): ChecklistItem[] {
       level: noStock.length === 0 ? "green" : noStock.length === products.length ? "red" : "amber",
       reason:
         noStock.length === 0
-          ? `${plural(products.reduce((sum, p) => sum + p.inventory, 0), "unit")} in stock across ${all}.`
+          ? `${plural(
+              products.reduce((sum, p) => sum + p.inventory, 0),
+              "unit",
+            )} in stock across ${all}.`
           : `Out of stock: ${list(noStock)}.`,
       ...fix,
     },
@@ -117,10 +124,20 @@ async function mailItem(ctx: AppContext, now: number): Promise<ChecklistItem> {
     };
   }
   if (!last || last.status === "failed" || now - Date.parse(last.createdAt) > TEST_EMAIL_FRESH_MS) {
-    const why = !last ? "no test e-mail was sent yet" : last.status === "failed" ? "the last test e-mail failed" : "the last test e-mail is over a week old";
+    const why = !last
+      ? "no test e-mail was sent yet"
+      : last.status === "failed"
+        ? "the last test e-mail failed"
+        : "the last test e-mail is over a week old";
     return { id: "mail", label, level: "amber", reason: `Postmark is set, but ${why}.`, ...fix };
   }
-  return { id: "mail", label, level: "green", reason: `Postmark is set; a test e-mail went out ${formatDistanceStrict(Date.parse(last.createdAt), now)} ago.`, ...fix };
+  return {
+    id: "mail",
+    label,
+    level: "green",
+    reason: `Postmark is set; a test e-mail went out ${formatDistanceStrict(Date.parse(last.createdAt), now)} ago.`,
+    ...fix,
+  };
 }
 
 function shipFromItem(): ChecklistItem {
@@ -128,7 +145,14 @@ function shipFromItem(): ChecklistItem {
   const label = "Ship-from address set";
   // SHIP_FROM_* is read from the environment by the Shippo integration (its default is a demo warehouse).
   const missing = ["SHIP_FROM_STREET", "SHIP_FROM_CITY", "SHIP_FROM_STATE", "SHIP_FROM_ZIP"].filter((name) => !process.env[name]?.trim());
-  if (missing.length === 0) return { id: "shipFrom", label, level: "green", reason: `Parcels ship from ${process.env.SHIP_FROM_CITY}, ${process.env.SHIP_FROM_STATE}.`, ...fix };
+  if (missing.length === 0)
+    return {
+      id: "shipFrom",
+      label,
+      level: "green",
+      reason: `Parcels ship from ${process.env.SHIP_FROM_CITY}, ${process.env.SHIP_FROM_STATE}.`,
+      ...fix,
+    };
   return {
     id: "shipFrom",
     label,
@@ -149,13 +173,17 @@ async function earlyAccessItem(ctx: AppContext, countdownAt: string): Promise<Ch
     .executeTakeFirst();
   let query = ctx.db
     .selectFrom("earlyAccessLinks")
-    .select((eb) => [
-      eb.fn.count<number>("campaignId").as("mailed"),
-      eb.fn.countAll<number>().as("made"),
-    ]);
+    .select((eb) => [eb.fn.count<number>("campaignId").as("mailed"), eb.fn.countAll<number>().as("made")]);
   if (previous) query = query.where("createdAt", ">", previous.countdownAt);
   const { mailed, made } = await query.executeTakeFirstOrThrow();
-  if (Number(mailed) > 0) return { id: "earlyAccess", label, level: "green", reason: `Early-access links mailed to ${plural(Number(mailed), "subscriber")}.`, ...fix };
+  if (Number(mailed) > 0)
+    return {
+      id: "earlyAccess",
+      label,
+      level: "green",
+      reason: `Early-access links mailed to ${plural(Number(mailed), "subscriber")}.`,
+      ...fix,
+    };
   return {
     id: "earlyAccess",
     label,
