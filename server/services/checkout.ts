@@ -9,6 +9,7 @@ import { discountedCents, publicFilter } from "./catalog";
 import { addressKeyOf, assertWithinLimits, customerKeyOf } from "./customer-limits";
 import { expireOrder, releaseExpiredHolds } from "./holds";
 import { RateLimiter } from "./rate-limit";
+import { recordEvent } from "./events";
 
 // Generous: a drop-day crowd behind one carrier address must get through; a script must not.
 const checkoutsPerIp = new RateLimiter("checkouts-per-ip", Number(process.env.CHECKOUTS_PER_IP) || 60, 10 * 60 * 1000);
@@ -241,6 +242,7 @@ export async function processOrder(
     throw error;
   }
   await ctx.db.updateTable("orders").set({ paymentIntentId: intent.id }).where("id", "=", orderId).execute();
+  recordEvent(ctx, { kind: "order", sessionId: input.sessionId, orderId });
 
   return {
     clientSecret: intent.clientSecret,
