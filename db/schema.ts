@@ -261,8 +261,42 @@ export interface DB {
   earlyAccessLinks: EarlyAccessLinksTable;
   waitingRoom: WaitingRoomTable;
   waitingRoomPlaces: WaitingRoomPlacesTable;
+  events: EventsTable;
+  eventHours: EventHoursTable;
+  eventRollup: EventRollupTable;
   drops: DropsTable;
   soldOutMisses: SoldOutMissesTable;
+}
+
+export type EventKind = "view" | "bag_add" | "checkout_view" | "order" | "payment";
+
+/** One thing a shopper did, recorded by the server (0013, decision 0025). No address, no cookie of its own. */
+export interface EventsTable {
+  id: Generated<number>;
+  kind: EventKind;
+  /** For views: "home", "store", "product", "cart", "checkout", … */
+  pageKind: string | null;
+  /** A keyed hash of the bag's (or signed-in user's) session id; null for a visitor without cookies. */
+  sessionKey: string | null;
+  /** A cookieless view that starts a visit (no Referer from the store itself): 1. */
+  isEntry: ColumnType<number, number | undefined, number>;
+  productId: number | null;
+  orderId: number | null;
+  occurredAt: string;
+}
+
+/** The roll-ups: one count per hour (its start, ISO UTC) and metric. */
+export interface EventHoursTable {
+  hour: string;
+  metric: string;
+  count: number;
+}
+
+/** One row (id 1): the last event id counted into event_hours. */
+export interface EventRollupTable {
+  id: number;
+  rolledToId: number;
+  rolledAt: string;
 }
 
 /** A signed, single-use, revocable early-access link (0012, decision 0020). */

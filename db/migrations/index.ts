@@ -11,6 +11,7 @@ import { sharedBetweenWorkers } from "./0009_shared_between_workers";
 import { pageVersion } from "./0010_page_version";
 import { waitingRoom } from "./0011_waiting_room";
 import { earlyAccessAndLimits } from "./0012_early_access_and_limits";
+import { events } from "./0013_events";
 import { drops } from "./0016_drops";
 
 /**
@@ -30,5 +31,6 @@ export const migrations: Record<string, Migration> = {
   "0010_page_version": pageVersion,
   "0011_waiting_room": waitingRoom,
   "0012_early_access_and_limits": earlyAccessAndLimits,
+  "0013_events": events,
   "0016_drops": drops,
 };

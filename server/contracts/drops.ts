@@ -1,3 +1,5 @@
+import type { Funnel } from "./reports";
+
 /**
  * The drop report and the pre-drop checklist (issue 14 parts 2–3, decision 0026): the shapes the
  * REST doors, tRPC and the admin pages share. Money in dollars, instants ISO-8601 UTC.
@@ -33,13 +35,8 @@ export interface DropMinute {
   revenue: number;
 }
 
-export interface DropFunnel {
-  visitors: number;
-  bagged: number;
-  checkout: number;
-  ordered: number;
-  paid: number;
-}
+/** The dashboard's funnel (decision 0025), over the drop's first hour. */
+export type DropFunnel = Funnel;
 
 export interface DropReport {
   id: number;

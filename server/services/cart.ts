@@ -9,6 +9,7 @@ import { limitMessage } from "../contracts/limits";
 import { Conflict, NotFound } from "../errors";
 import { discountedCents, getPublicProductRow, publicAt, publicFilter, toDollars, toPublicProduct } from "./catalog";
 import { settingDefaults } from "./settings";
+import { recordEvent } from "./events";
 
 /**
  * The anonymous cart (docs/decisions/0004 for what it shows). Every change is one conditional
@@ -127,9 +128,13 @@ export async function getCartPage(ctx: AppContext, sessionId: string | null): Pr
   return { rows: cart.cartItems.map(cartRowOf), totalPrice: cart.totalPrice, count: cart.count };
 }
 
-/** The bag as the checkout summarises it: the same lines and total as getCart, only what it shows. */
+/**
+ * The bag as the checkout summarises it: the same lines and total as getCart, only what it shows.
+ * Read for the checkout page, so a bag with something in it counts a checkout view (the funnel).
+ */
 export async function getCheckoutBag(ctx: AppContext, sessionId: string | null): Promise<CheckoutBag> {
   const cart = await getCart(ctx, sessionId);
+  if (cart.cartItems.length > 0) recordEvent(ctx, { kind: "checkout_view", sessionId });
   return {
     lines: cart.cartItems.map((line) => ({
       productId: line.productId,
@@ -207,6 +212,7 @@ export async function addToCart(
     assertPurchasable(await getPublicProductRow(ctx, productId), quantity + (await quantityInCart(ctx, sessionId, productId)));
     throw new Conflict(CART_MESSAGES.onlyLeft(product.inventory));
   }
+  recordEvent(ctx, { kind: "bag_add", sessionId, productId });
   return { cart: await getCart(ctx, sessionId), created: rows[0].quantity === quantity };
 }
 

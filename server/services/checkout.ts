@@ -9,6 +9,7 @@ import { discountedCents, publicFilter } from "./catalog";
 import { addressKeyOf, assertWithinLimits, customerKeyOf } from "./customer-limits";
 import { expireOrder, releaseExpiredHolds } from "./holds";
 import { RateLimiter } from "./rate-limit";
+import { recordEvent } from "./events";
 import { recordSoldOutMiss, SoldOut } from "./sold-out-misses";
 
 // Generous: a drop-day crowd behind one carrier address must get through; a script must not.
@@ -252,6 +253,7 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
     throw error;
   }
   await ctx.db.updateTable("orders").set({ paymentIntentId: intent.id }).where("id", "=", orderId).execute();
+  recordEvent(ctx, { kind: "order", sessionId: input.sessionId, orderId });
 
   return {
     clientSecret: intent.clientSecret,

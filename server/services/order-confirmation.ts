@@ -4,6 +4,7 @@ import { NotFound } from "../errors";
 import { paymentsFor } from "../integrations/payments";
 import { expireOrder } from "./holds";
 import { fulfilOrder } from "./fulfilment";
+import { recordEvent } from "./events";
 
 export type ConfirmOutcome =
   /** `paymentIntentId`: the payment the order was paid with. */
@@ -96,6 +97,7 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string): 
     };
   }
   if (outcome === "already") return { status: "paid", orderId: order.id, orderNumber, paymentIntentId, firstTime: false };
+  recordEvent(ctx, { kind: "payment", orderId: order.id });
   // Inline, so the buyer's e-mail is on its way when the success page shows; the sweeper finishes
   // whatever a crash or a provider outage leaves undone (fulfilment.ts).
   await fulfilOrder(ctx, order.id);

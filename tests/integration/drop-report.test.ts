@@ -170,6 +170,17 @@ beforeAll(async () => {
     );
   }
 
+  // The funnel's roll-ups: the hour from T-0, and the next one (outside the first hour).
+  await ctx.db
+    .insertInto("eventHours")
+    .values([
+      { hour: at(0), metric: "visitors", count: 120 },
+      { hour: at(0), metric: "bagged", count: 40 },
+      { hour: at(0), metric: "checkout_sessions", count: 12 },
+      { hour: at(60 * MIN), metric: "visitors", count: 999 },
+    ])
+    .execute();
+
   ctx.clock.set(at(4 * 60 * MIN));
   dropId = (await ctx.db.selectFrom("drops").select("id").where("countdownAt", "=", at(0)).executeTakeFirstOrThrow()).id;
 });
@@ -196,7 +207,8 @@ describe("GET /api/admin/drops/:id", () => {
         { name: "Drop Socks", units: 0, revenue: 0, left: 0, soldOutAt: null, sellOutSeconds: null },
       ],
       beforeT0: { units: 1, revenue: 30 },
-      funnel: null,
+      // Orders placed in the first hour: three paid, one unpaid (the test order left out).
+      funnel: { visitors: 120, bagged: 40, checkout: 12, ordered: 4, paid: 3 },
       waitingRoom: {
         joined: 8,
         peakLength: 6,
@@ -260,6 +272,11 @@ describe("GET /api/admin/drops/:id.csv", () => {
       "product,Drop Socks,0,0.00,not sold out",
       "minute,Before T-0,1,30.00,",
       ...minuteRows,
+      "funnel,Visitors,,,120",
+      "funnel,Added to bag,,,40",
+      "funnel,Reached checkout,,,12",
+      "funnel,Placed order,,,4",
+      "funnel,Paid,,,3",
       "waiting room,Joined,,,8",
       "waiting room,Peak length,,,6",
       "waiting room,Admitted,,,2",
