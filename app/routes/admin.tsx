@@ -16,6 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const ADMIN_TABS = [
+  { to: "/admin", label: "Dashboard" },
   { to: "/admin/subscribers", label: "Subscribers" },
   { to: "/admin/email", label: "Email" },
   { to: "/admin/products", label: "Products" },
@@ -52,6 +53,7 @@ export default function AdminLayout() {
               <li key={tab.to}>
                 <NavLink
                   to={tab.to}
+                  end={tab.to === "/admin"}
                   prefetch="intent"
                   className={({ isActive }) =>
                     cn(

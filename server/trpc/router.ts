@@ -2,6 +2,7 @@ import { getOverview } from "../services/dashboard";
 import { adminEarlyAccessRouter } from "./admin-early-access";
 import { adminOrdersRouter } from "./admin-orders";
 import { adminProductsRouter } from "./admin-products";
+import { adminReportsRouter } from "./admin-reports";
 import { adminSettingsRouter } from "./admin-settings";
 import { adminSubscribersRouter } from "./admin-subscribers";
 import { adminWaitingRoomRouter } from "./admin-waiting-room";
@@ -20,6 +21,7 @@ export const appRouter = router({
     settings: adminSettingsRouter,
     earlyAccess: adminEarlyAccessRouter,
     waitingRoom: adminWaitingRoomRouter,
+    reports: adminReportsRouter,
   }),
 });
 
