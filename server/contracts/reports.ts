@@ -57,3 +57,45 @@ export const REPORT_MESSAGES = {
 
 /** The longest range a report covers. */
 export const MAX_REPORT_DAYS = 400;
+
+export interface TopProduct {
+  productId: number | null;
+  name: string;
+  units: number;
+  /** Dollars, paid orders placed in the range. */
+  revenue: number;
+}
+
+/** What /admin shows (the loader and tRPC `admin.reports.dashboard`). */
+export interface DashboardView {
+  range: { preset: RangePreset; from: string; to: string; bucket: "hour" | "day" };
+  previous: { from: string; to: string };
+  includeTest: boolean;
+  /** A custom range that could not be read: the message, and the range shown instead. */
+  error: string | null;
+  today: string;
+  summary: Summary;
+  previousSummary: Summary;
+  refundCount: number;
+  subscribers: SubscriberPoint[];
+  topProducts: TopProduct[];
+  /** When the visitor figures were last rolled up (ISO), or null before the first roll-up. */
+  eventsAsOf: string | null;
+}
+
+export interface DashboardQuery {
+  range?: string | null;
+  from?: string | null;
+  to?: string | null;
+  includeTest?: boolean;
+}
+
+/** `includeTest` as a query parameter: 1/true or 0/false (absent: false). */
+export function parseIncludeTest(value: string | null | undefined): boolean | null {
+  if (value === null || value === undefined || value === "") return false;
+  if (value === "1" || value === "true") return true;
+  if (value === "0" || value === "false") return false;
+  return null;
+}
+
+export const INCLUDE_TEST_MESSAGE = '"includeTest" must be 1 or 0.';

@@ -73,7 +73,10 @@ export function FunnelChart({
                   <td className="hidden py-2 pr-3 text-right text-muted-foreground sm:table-cell">{counts.format(previous[step.key])}</td>
                 ) : null}
                 <td className="hidden py-2 sm:table-cell" aria-hidden>
-                  <span className="chart-funnel-bar block h-3 rounded-sm" style={{ width: `${Math.max(value > 0 ? 1 : 0, (value / top) * 100)}%` }} />
+                  <span
+                    className="chart-funnel-bar block h-3 rounded-sm"
+                    style={{ width: `${Math.max(value > 0 ? 1 : 0, (value / top) * 100)}%` }}
+                  />
                 </td>
               </tr>
             );

@@ -160,7 +160,11 @@ export function TimeChart({
             <div
               role="status"
               className="pointer-events-none absolute top-1 z-10 min-w-36 rounded-md border border-border bg-popover px-3 py-2 text-xs shadow-lg"
-              style={active < n / 2 ? { left: `${((active + 0.5) / n) * 100}%`, marginLeft: 8 } : { right: `${((n - active - 0.5) / n) * 100}%`, marginRight: 8 }}
+              style={
+                active < n / 2
+                  ? { left: `${((active + 0.5) / n) * 100}%`, marginLeft: 8 }
+                  : { right: `${((n - active - 0.5) / n) * 100}%`, marginRight: 8 }
+              }
             >
               <p className="font-medium">{longLabels[active]}</p>
               <p className="mt-1 flex justify-between gap-3">
