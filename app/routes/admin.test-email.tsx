@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { getAppContext } from "../../server/boot";
 import { requireAdminPage } from "../../server/http/auth";
 import { redirectWithToast } from "../../server/http/flash";
@@ -18,4 +18,8 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-export const loader = () => redirect("/admin");
+/** Nothing to show: an admin who opens the address is sent to the dashboard, anyone else to sign in. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdminPage(await getAppContext(), request);
+  return redirect("/admin");
+}

@@ -1,6 +1,7 @@
 import { formatDistanceStrict } from "date-fns";
 import { TEST_EMAIL_TAG, type ChecklistItem, type PreDropChecklist } from "../contracts/drops";
 import type { AppContext } from "../context";
+import { discountedCents } from "./catalog";
 import { currentDrop } from "./drops";
 import { readRoom } from "./waiting-room-state";
 
@@ -35,6 +36,7 @@ async function dropProducts(ctx: AppContext, countdownAt: string): Promise<DropP
       "id",
       "name",
       "priceCents",
+      "discountPercent",
       "inventory",
       "imageUrl",
       "isCountdownRestricted",
@@ -53,7 +55,8 @@ async function dropProducts(ctx: AppContext, countdownAt: string): Promise<DropP
   return (own.length > 0 ? own : rows).map((r) => ({
     id: r.id,
     name: r.name,
-    priceCents: r.priceCents,
+    // What a buyer pays: the database insists on a price, but a 100 % discount gives the product away.
+    priceCents: discountedCents(r.priceCents, r.discountPercent),
     inventory: r.inventory,
     hasImage: r.imageUrl !== null || Boolean(Number(r.hasImages)),
   }));
@@ -98,7 +101,7 @@ function productItems(products: DropProduct[]): ChecklistItem[] {
       id: "prices",
       label: "Prices set",
       level: noPrice.length === 0 ? "green" : "red",
-      reason: noPrice.length === 0 ? `Every product has a price.` : `No price: ${list(noPrice)}.`,
+      reason: noPrice.length === 0 ? `Every product has a price.` : `Sells for $0 (a 100% discount): ${list(noPrice)}.`,
       ...fix,
     },
   ];

@@ -54,8 +54,8 @@ export function DropReportView({ report }: { report: DropReport }) {
           <h2 className="font-display text-3xl tracking-wide">Drop of {formatDropTime(report.countdownAt)}</h2>
           <p className="text-sm text-muted-foreground">
             Orders placed {formatDropTime(report.from)} to {formatDropTime(report.to)}; paid orders only,{" "}
-            {report.includeTest ? "test orders included" : "test orders left out"}. Revenue is merchandise after discounts, before tax
-            and shipping.
+            {report.includeTest ? "test orders included" : "test orders left out"}. Revenue is merchandise after discounts, before tax and
+            shipping.
           </p>
         </div>
         <div className="no-print flex flex-wrap items-center gap-3">
@@ -151,14 +151,20 @@ export function DropReportView({ report }: { report: DropReport }) {
           {report.funnel ? (
             <FunnelChart title="The first hour" funnel={report.funnel} />
           ) : (
-            <p className="text-sm text-muted-foreground">{report.state === "upcoming" ? "The drop has not started." : "No events recorded."}</p>
+            <p className="text-sm text-muted-foreground">
+              {report.state === "upcoming" ? "The drop has not started." : "No events recorded."}
+            </p>
           )}
         </Block>
 
         <Block id="waiting-room" title="Waiting room" description="Waits count from T-0 or the shopper's arrival, whichever is later.">
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
             <Figure label="Joined" value={counts.format(w.joined)} />
-            <Figure label="Peak length" value={counts.format(w.peakLength)} note={w.peakAt ? `at ${formatDropTime(w.peakAt)}` : undefined} />
+            <Figure
+              label="Peak length"
+              value={counts.format(w.peakLength)}
+              note={w.peakAt ? `at ${formatDropTime(w.peakAt)}` : undefined}
+            />
             <Figure label="Admitted" value={counts.format(w.admitted)} />
             <Figure label="Wait p50" value={formatSeconds(w.waitP50Seconds)} />
             <Figure label="Wait p95" value={formatSeconds(w.waitP95Seconds)} />
@@ -166,7 +172,11 @@ export function DropReportView({ report }: { report: DropReport }) {
           </dl>
         </Block>
 
-        <Block id="early-access" title="Early access" description="Links made for this drop; converted: a paid order from the link's e-mail after it was opened.">
+        <Block
+          id="early-access"
+          title="Early access"
+          description="Links made for this drop; converted: a paid order from the link's e-mail after it was opened."
+        >
           <dl className="grid grid-cols-3 gap-3">
             <Figure label="Sent" value={counts.format(report.earlyAccess.sent)} />
             <Figure label="Used" value={counts.format(report.earlyAccess.used)} />

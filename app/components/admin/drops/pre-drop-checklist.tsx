@@ -29,15 +29,18 @@ export function PreDropChecklistPanel({ checklist }: { checklist: PreDropCheckli
         <p className="text-sm text-muted-foreground">T-0: {formatDropTime(checklist.countdownAt)}</p>
       </div>
       <p className="mt-1 text-sm text-muted-foreground">
-        {reds + ambers === 0
-          ? "Everything is ready for the drop."
-          : `${reds} to fix, ${ambers} to check before the drop.`}
+        {reds + ambers === 0 ? "Everything is ready for the drop." : `${reds} to fix, ${ambers} to check before the drop.`}
       </p>
       <ul className="mt-4 divide-y divide-border">
         {checklist.items.map((item) => {
           const level = LEVEL[item.level];
           return (
-            <li key={item.id} data-check={item.id} data-level={item.level} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:gap-4">
+            <li
+              key={item.id}
+              data-check={item.id}
+              data-level={item.level}
+              className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:gap-4"
+            >
               <span className={cn("inline-flex w-20 shrink-0 items-center gap-2 text-sm font-semibold", level.text)}>
                 <span aria-hidden className={cn("inline-block size-2.5 rounded-full", level.dot)} />
                 {level.word}
