@@ -32,7 +32,7 @@ function Block({ id, title, children, description }: { id: string; title: string
   );
 }
 
-const cell = "px-3 py-2";
+const cell = "px-2 py-2 sm:px-3";
 
 /** The drop report (decision 0026): reads without JavaScript, prints black on white without the admin's navigation. */
 export function DropReportView({ report }: { report: DropReport }) {
@@ -89,7 +89,7 @@ export function DropReportView({ report }: { report: DropReport }) {
 
       <Block id="sell-out" title="Sell-out time" description="From T-0 to the last unit sold, for each product that sold out.">
         <div className="overflow-x-auto rounded-lg border border-border">
-          <table className="w-full min-w-[32rem] text-left text-sm tabular-nums">
+          <table className="w-full min-w-[21rem] text-left text-sm tabular-nums">
             <thead className="bg-muted text-xs text-muted-foreground">
               <tr>
                 <th className={cell}>Product</th>
@@ -113,7 +113,13 @@ export function DropReportView({ report }: { report: DropReport }) {
                     <td className={`${cell} text-right`}>{counts.format(p.units)}</td>
                     <td className={`${cell} text-right`}>{formatUsd(p.revenue)}</td>
                     <td className={`${cell} text-right`}>{counts.format(p.left)}</td>
-                    <td className={cell}>{p.sellOutSeconds === null ? "Not sold out" : `After ${formatSeconds(p.sellOutSeconds)}`}</td>
+                    <td className={cell}>
+                      {p.productId === null
+                        ? "Product deleted"
+                        : p.sellOutSeconds === null
+                          ? "Not sold out"
+                          : `After ${formatSeconds(p.sellOutSeconds)}`}
+                    </td>
                   </tr>
                 ))
               )}
