@@ -107,7 +107,10 @@ for (const mode of MODES) {
         // This test's hoodie sold out seconds after T-0; the cap did not. (The other mode's drop, seconds
         // earlier, shares the window: drops under an hour apart do, decision 0026.)
         const hoodieLine = new RegExp(`^product,${hoodie.name},2,180\\.00,\\d+$`);
-        assert.ok(lines.some((line) => hoodieLine.test(line)), lines.slice(0, 10).join("\n"));
+        assert.ok(
+          lines.some((line) => hoodieLine.test(line)),
+          lines.slice(0, 10).join("\n"),
+        );
         assert.ok(lines.includes(`product,${cap.name},1,30.00,not sold out`), lines.slice(0, 10).join("\n"));
         assert.deepEqual(problems, []);
       },
