@@ -1,7 +1,7 @@
 import { useId, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { cn } from "~/lib/utils";
 import { formatTick, formatValue, type ChartFormat } from "./format";
-import { labelEvery, niceTicks } from "./scale";
+import { axisLabels, niceTicks } from "./scale";
 
 export interface ChartSeries {
   /** "This period", "Previous period". */
@@ -24,6 +24,8 @@ export interface TimeChartProps {
   format?: ChartFormat;
   /** The table's first column heading. */
   bucketName?: string;
+  /** What the legend shows: the sum over the range (counts, money) or the last value (a level, such as a list's size). */
+  legend?: "sum" | "last";
   className?: string;
 }
 
@@ -49,21 +51,24 @@ export function TimeChart({
   kind = "bar",
   format = "count",
   bucketName = "Period",
+  legend = "sum",
   className,
 }: TimeChartProps) {
   const id = useId();
   const [active, setActive] = useState<number | null>(null);
   const n = labels.length;
   const max = Math.max(0, ...current.values, ...(previous?.values ?? []));
-  const ticks = niceTicks(max);
+  const ticks = niceTicks(max, 4, format === "count");
   const top = ticks[ticks.length - 1]!;
   const y = (value: number) => H - (value / top) * H;
   const slot = W / Math.max(1, n);
   const cx = (i: number) => slot * i + slot / 2;
   const line = (values: number[]) => values.map((v, i) => `${i === 0 ? "M" : "L"}${cx(i).toFixed(1)},${y(v).toFixed(1)}`).join("");
-  const showLabel = labelEvery(n, n > 12 ? 6 : 12);
-  const totalCurrent = current.values.reduce((a, b) => a + b, 0);
-  const totalPrevious = previous?.values.reduce((a, b) => a + b, 0);
+  // A day's hours get every other one; a month's days about six.
+  const shown = n === 0 ? [] : axisLabels(n, n <= 25 ? 12 : 6);
+  const total = (values: number[]) => (legend === "last" ? (values[values.length - 1] ?? 0) : values.reduce((a, b) => a + b, 0));
+  const totalCurrent = total(current.values);
+  const totalPrevious = previous ? total(previous.values) : undefined;
   const summary = `${title}: ${formatValue(totalCurrent, format)} ${current.name.toLowerCase()}${
     totalPrevious === undefined ? "" : `, ${formatValue(totalPrevious, format)} ${previous!.name.toLowerCase()}`
   }.`;
@@ -182,17 +187,20 @@ export function TimeChart({
         </div>
         <div />
         <div aria-hidden className="relative mt-1.5 h-4 text-[11px] text-muted-foreground">
-          {labels.map((label, i) =>
-            showLabel(i) ? (
+          {shown.map(({ index: i, narrow }, k) => {
+            const first = k === 0;
+            const last = k === shown.length - 1;
+            return (
               <span
                 key={i}
-                className="absolute -translate-x-1/2 whitespace-nowrap first:translate-x-0"
-                style={{ left: `${((i + 0.5) / n) * 100}%` }}
+                // The first and last sit flush with the plot's edges; a phone shows the `narrow` ones only.
+                className={cn("absolute whitespace-nowrap", !first && !last && "-translate-x-1/2", !narrow && "max-sm:hidden")}
+                style={first ? { left: 0 } : last ? { right: 0 } : { left: `${((i + 0.5) / n) * 100}%` }}
               >
-                {label}
+                {labels[i]}
               </span>
-            ) : null,
-          )}
+            );
+          })}
         </div>
       </div>
 

@@ -1,31 +1,24 @@
-import { sql } from "kysely";
 import type { SeriesPoint, Summary } from "../../contracts/reports";
 import type { AppContext } from "../../context";
 import { bucketOf, bucketStarts, type ReportRange } from "../report-range";
-import { funnelFor } from "./funnel";
+import { eventSteps, orderHours, orderSteps, type OrderHour } from "./funnel";
 
 const dollars = (cents: number) => Math.round(cents) / 100;
-const testFilter = (includeTest: boolean) => (includeTest ? sql`` : sql`AND is_test = 0`);
 
-/**
- * Paid orders placed in the range, per bucket (hours for one day, else store days): counted by
- * UTC hour in the database (the report index covers it), put in buckets here.
- */
-export async function orderSeries(ctx: AppContext, range: ReportRange, includeTest: boolean): Promise<SeriesPoint[]> {
-  const { rows } = await sql<{ h: string; n: number; cents: number }>`
-    SELECT substr(created_at, 1, 13) AS h, count(*) AS n, sum(total_cents) AS cents FROM orders
-    WHERE created_at >= ${range.start.toISOString()} AND created_at < ${range.end.toISOString()}
-      AND paid_at IS NOT NULL ${testFilter(includeTest)}
-    GROUP BY substr(created_at, 1, 13)`.execute(ctx.db);
+/** Paid orders per bucket of the range (hours for one day, else store days), from the order hours. */
+export function seriesOf(range: ReportRange, hours: OrderHour[]): { series: SeriesPoint[]; cents: number } {
   const starts = bucketStarts(range);
   const cents = starts.map(() => 0);
   const orders = starts.map(() => 0);
-  for (const row of rows) {
-    const i = bucketOf(starts, `${row.h}:00:00.000Z`);
-    orders[i]! += Number(row.n);
-    cents[i]! += Number(row.cents);
+  for (const hour of hours) {
+    const i = bucketOf(starts, hour.hour);
+    orders[i]! += hour.paid;
+    cents[i]! += hour.paidCents;
   }
-  return starts.map((t, i) => ({ t, orders: orders[i]!, revenue: dollars(cents[i]!) }));
+  return {
+    series: starts.map((t, i) => ({ t, orders: orders[i]!, revenue: dollars(cents[i]!) })),
+    cents: cents.reduce((a, b) => a + b, 0),
+  };
 }
 
 /** Money refunded in the range (by when it was refunded), and how many refunds. */
@@ -45,22 +38,22 @@ export async function refundsIn(ctx: AppContext, range: ReportRange, includeTest
 /**
  * The summary of a range: paid orders placed in it and their revenue (before refunds), the money
  * refunded in it, the average order, the funnel and the series. Test orders are left out unless
- * `includeTest`.
+ * `includeTest`. The orders are read once (order hours) for the series and the funnel both.
  */
 export async function summaryFor(ctx: AppContext, range: ReportRange, includeTest = false): Promise<Summary> {
-  const [series, refunds, funnel] = await Promise.all([
-    orderSeries(ctx, range, includeTest),
+  const [hours, refunds, events] = await Promise.all([
+    orderHours(ctx, range.start, range.end, includeTest),
     refundsIn(ctx, range, includeTest),
-    funnelFor(ctx, { from: range.start, to: range.end, includeTest }),
+    eventSteps(ctx, range.start, range.end),
   ]);
-  const orders = series.reduce((sum, point) => sum + point.orders, 0);
-  const revenueCents = Math.round(series.reduce((sum, point) => sum + point.revenue * 100, 0));
+  const { series, cents } = seriesOf(range, hours);
+  const { paid: orders } = orderSteps(hours);
   return {
     orders,
-    revenue: dollars(revenueCents),
+    revenue: dollars(cents),
     refunds: dollars(refunds.cents),
-    averageOrder: orders === 0 ? 0 : dollars(Math.round(revenueCents / orders)),
-    funnel,
+    averageOrder: orders === 0 ? 0 : dollars(Math.round(cents / orders)),
+    funnel: { ...events, ...orderSteps(hours) },
     series,
   };
 }

@@ -107,6 +107,7 @@ export function DashboardPanel({ initial, loadedAt }: { initial: DashboardView; 
           title="Subscribers"
           description={`On the list at the end of each ${hourly ? "hour" : "day"}`}
           kind="line"
+          legend="last"
           labels={subscriberLabels.labels}
           longLabels={subscriberLabels.longLabels}
           bucketName={hourly ? "Hour" : "Day"}
