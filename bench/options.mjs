@@ -30,7 +30,7 @@ export function readOptions(argv = process.argv.slice(2), env = process.env) {
     },
   });
   if (values.help) {
-    console.log("npm run bench -- [--only ratio|rush] [--note text] [--no-log]");
+    console.log("npm run bench -- [--only ratio|rush|waiting-room|reports] [--note text] [--no-log]");
     console.log("  BENCH_CPU_PROF=dir: a CPU profile of each store process (node --cpu-prof) in dir");
     for (const [name, knob] of Object.entries(KNOBS)) console.log(`  --${name} (${knob.env}, default ${knob.default}): ${knob.help}`);
     process.exit(0);

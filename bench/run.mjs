@@ -14,6 +14,9 @@ import { assertBuilt, createDropProduct, startStore } from "./store-server.mjs";
 // Issue 12's waiting-room rush is a bench of its own (bench/waiting-room.mjs): `--only waiting-room`.
 const waitingRoom = /--only[= ]waiting-room\b/.test(process.argv.slice(2).join(" ")) || process.env.BENCH_ONLY === "waiting-room";
 if (waitingRoom) process.exit(await (await import("./waiting-room.mjs")).main());
+// Issue 14's reports (summary over 100,000 orders and 1,000,000 events): `--only reports`.
+const reports = /--only[= ]reports\b/.test(process.argv.slice(2).join(" ")) || process.env.BENCH_ONLY === "reports";
+if (reports) process.exit(await (await import("./reports.mjs")).main());
 
 let options;
 try {

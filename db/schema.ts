@@ -292,7 +292,10 @@ export interface EventHoursTable {
   count: number;
 }
 
-/** One row (id 1): the last event id counted into event_hours. */
+/**
+ * Row 1: the last event id counted into event_hours (`rolledAt`: when that run began). Row 2: the
+ * orders' roll-up, `rolledAt` the instant before which order hours are in event_hours.
+ */
 export interface EventRollupTable {
   id: number;
   rolledToId: number;

@@ -83,7 +83,7 @@ async function writeDay(ctx: AppContext, start: string, end: string, counts: Cou
         .insertInto("eventHours")
         .values(rows.slice(i, i + 200))
         .onConflict((oc) =>
-          oc.columns(["hour", "metric"]).doUpdateSet((eb) => ({ count: eb("eventHours.count", "+", eb.ref("excluded.count")) })),
+          oc.columns(["metric", "hour"]).doUpdateSet((eb) => ({ count: eb("eventHours.count", "+", eb.ref("excluded.count")) })),
         )
         .execute();
     }
@@ -98,11 +98,12 @@ export interface RollUpResult {
 }
 
 /**
- * Rolls up what arrived since the last run and compacts. Days still holding all their raw events
+ * Rolls up what arrived since the last run and compacts (`stillLeader` renews the sweeper's lease
+ * between days). Days still holding all their raw events
  * (within KEEP_RAW_DAYS) are recounted whole; an older day (events arriving after its raw ones
  * were compacted: a clock set back, an import) only has the new events added.
  */
-export async function rollUpEvents(ctx: AppContext): Promise<RollUpResult> {
+export async function rollUpEvents(ctx: AppContext, stillLeader: () => Promise<boolean> = async () => true): Promise<RollUpResult> {
   const now = ctx.clock.now();
   const cutoff = storeDayStart(nextStoreDay(storeDayOf(now), -KEEP_RAW_DAYS)).toISOString();
   const state = await ctx.db.selectFrom("eventRollup").select("rolledToId").where("id", "=", 1).executeTakeFirst();
@@ -118,6 +119,9 @@ export async function rollUpEvents(ctx: AppContext): Promise<RollUpResult> {
     for (let day = storeDayOf(new Date(span.first)); day <= storeDayOf(new Date(span.last)); day = nextStoreDay(day, 1)) {
       const start = storeDayStart(day).toISOString();
       const end = storeDayStart(nextStoreDay(day, 1)).toISOString();
+      // A long first roll-up (a month of events) renews the sweeper's lease between days, and stops
+      // if it was lost: another worker carries on from the same mark, never counting a day twice at once.
+      if (!(await stillLeader())) return { days, compacted: 0 };
       const whole = start >= cutoff;
       const counts = await countDay(ctx, start, end, whole ? null : { afterId, upToId });
       if (counts.size === 0 && !whole) continue;

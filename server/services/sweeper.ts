@@ -4,6 +4,7 @@ import type { AppContext } from "../context";
 import { resumeFulfilment } from "./fulfilment";
 import { releaseExpiredHolds } from "./holds";
 import { rollUpEvents } from "./event-rollup";
+import { rollUpOrders } from "./order-rollup";
 import { deleteExpiredLeases, holdLease, releaseLease } from "./leases";
 import { removeUnusedMedia } from "./media-uploads";
 import { removeAbandonedImages } from "./product-images";
@@ -52,7 +53,9 @@ export async function sweep(ctx: AppContext, holder: string = processHolder): Pr
     await deleteExpiredRateLimits(ctx).catch((error: unknown) => console.error("Deleting expired rate limits failed:", error));
     await deleteExpiredLeases(ctx).catch((error: unknown) => console.error("Deleting expired leases failed:", error));
     // The funnel's hourly roll-ups, and raw events past 30 days compacted into them (decision 0025).
-    if (await stillLeader()) await rollUpEvents(ctx).catch((error: unknown) => console.error("Rolling up events failed:", error));
+    if (await stillLeader())
+      await rollUpEvents(ctx, stillLeader).catch((error: unknown) => console.error("Rolling up events failed:", error));
+    if (await stillLeader()) await rollUpOrders(ctx).catch((error: unknown) => console.error("Rolling up orders failed:", error));
     const now = ctx.clock.now().getTime();
     if (now - mediaSweptAt >= MEDIA_SWEEP_EVERY_MS && (await stillLeader())) {
       mediaSweptAt = now;

@@ -8,6 +8,7 @@ import { useAppContextForTests } from "../../server/boot";
 import { rollUpEvents } from "../../server/services/event-rollup";
 import { flushEvents, recordEvent } from "../../server/services/events";
 import { getDashboard } from "../../server/services/dashboard";
+import { rollUpOrders } from "../../server/services/order-rollup";
 import { ensureAdmin } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
@@ -226,5 +227,37 @@ describe("the dashboard (/admin)", () => {
     expect(outsider.status).not.toBe(200);
     const anonymous = await runRoute(dashboardRoute.loader, { path: "/admin" });
     expect(anonymous.status).toBe(302);
+  });
+});
+
+describe("orders rolled up per hour", () => {
+  it("give the same summary as the orders table, and orders placed since are still counted at once", async () => {
+    ctx.clock.set("2026-06-15T16:00:00.000Z");
+    expect(await rollUpOrders(ctx)).toMatchObject({ hours: expect.any(Number) });
+    const rolled = await ctx.db
+      .selectFrom("eventHours")
+      .select(["hour", "count"])
+      .where("metric", "=", "orders:paid")
+      .orderBy("hour")
+      .execute();
+    // Days before yesterday (the 14th, New York) only: the 13th 04:00Z order is the last one in.
+    expect(rolled.map((r) => r.hour)).toContain("2026-06-13T04:00:00.000Z");
+    expect(rolled.every((r) => r.hour < "2026-06-14T04:00:00.000Z")).toBe(true);
+
+    const { body } = await get<Summary>("/api/admin/reports/summary?from=2026-06-10&to=2026-06-12");
+    expect(body).toMatchObject({ orders: 2, revenue: 75, refunds: 15, averageOrder: 37.5 });
+    expect(body.funnel).toMatchObject({ ordered: 3, paid: 2 });
+    expect(body.series.map((p) => p.revenue)).toEqual([50, 0, 25]);
+    const withTest = await get<Summary>("/api/admin/reports/summary?from=2026-06-10&to=2026-06-12&includeTest=1");
+    expect(withTest.body).toMatchObject({ orders: 3, revenue: 174 });
+    expect(withTest.body.funnel).toMatchObject({ ordered: 4, paid: 3 });
+
+    // Today (the 15th) is read live: an order placed a minute ago is in.
+    await order("2026-06-15T15:59:00.000Z", 1234);
+    const today = await get<Summary>("/api/admin/reports/summary?from=2026-06-15&to=2026-06-15");
+    expect(today.body).toMatchObject({ orders: 1, revenue: 12.34 });
+    // A range across both: the rolled days and the live ones add up.
+    const week = await get<Summary>("/api/admin/reports/summary?from=2026-06-09&to=2026-06-15");
+    expect(week.body).toMatchObject({ orders: 5, revenue: 75 + 70 + 80 + 12.34 });
   });
 });

@@ -145,7 +145,7 @@ CREATE TABLE event_hours (
       hour TEXT NOT NULL,
       metric TEXT NOT NULL,
       count INTEGER NOT NULL,
-      PRIMARY KEY (hour, metric)
+      PRIMARY KEY (metric, hour)
     ) WITHOUT ROWID;
 
 -- table event_rollup
