@@ -4,6 +4,7 @@ import { dispatchApi } from "../server/api/dispatch";
 import type { AppContext } from "../server/context";
 import { answerCache } from "../server/http/answer-cache";
 import { hasEarlyAccessCookie } from "../server/http/early-access";
+import { countPageView } from "../server/http/page-view-door";
 import { TEMPLATE_HEADER } from "../server/http/page-template";
 import { pageVersionMoved } from "../server/http/version-reader";
 import { readPageVersions, watchPageVersion } from "../server/services/page-version";
@@ -31,6 +32,7 @@ export function storeFastPath(build: ServerBuild, ctx: AppContext) {
     },
   });
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    countPageView(ctx, req); // every page passes here, cached or not (decision 0025)
     // A browser with an early-access pass sees products nobody else may (decision 0020): its
     // pages and product list are neither served from nor written to the shared copies; Remix and
     // the API answer it alone. The check is one HMAC of its cookie, no database.

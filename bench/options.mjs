@@ -39,7 +39,7 @@ export function readOptions(argv = process.argv.slice(2), env = process.env) {
   });
   if (values.help) {
     console.log(
-      "npm run bench -- [--only ratio|rush|waiting-room|lighthouse] [--database sqlite|postgres|postgres://…] [--balance request|shopper] [--note text] [--no-log]",
+      "npm run bench -- [--only ratio|rush|waiting-room|lighthouse|reports] [--database sqlite|postgres|postgres://…] [--balance request|shopper] [--note text] [--no-log]",
     );
     console.log("  --database (BENCH_DATABASE, default sqlite): the instances' one database; postgres starts a throwaway server;");
     console.log("    a postgres:// URL names an empty database of your own");

@@ -18,6 +18,9 @@ if (waitingRoom) process.exit(await (await import("./waiting-room.mjs")).main())
 // Issue 15's phone measurement (Lighthouse in Chromium): `--only lighthouse`.
 const lighthouseOnly = /--only[= ]lighthouse\b/.test(process.argv.slice(2).join(" ")) || process.env.BENCH_ONLY === "lighthouse";
 if (lighthouseOnly) process.exit(await (await import("./lighthouse.mjs")).main());
+// Issue 14's reports (summary over 100,000 orders and 1,000,000 events): `--only reports`.
+const reports = /--only[= ]reports\b/.test(process.argv.slice(2).join(" ")) || process.env.BENCH_ONLY === "reports";
+if (reports) process.exit(await (await import("./reports.mjs")).main());
 
 let options;
 try {

@@ -273,6 +273,45 @@ export interface DB {
   earlyAccessLinks: EarlyAccessLinksTable;
   waitingRoom: WaitingRoomTable;
   waitingRoomPlaces: WaitingRoomPlacesTable;
+  events: EventsTable;
+  eventHours: EventHoursTable;
+  eventRollup: EventRollupTable;
+  drops: DropsTable;
+  soldOutMisses: SoldOutMissesTable;
+}
+
+export type EventKind = "view" | "bag_add" | "checkout_view" | "order" | "payment";
+
+/** One thing a shopper did, recorded by the server (0013, decision 0025). No address, no cookie of its own. */
+export interface EventsTable {
+  id: Generated<number>;
+  kind: EventKind;
+  /** For views: "home", "store", "product", "cart", "checkout", … */
+  pageKind: string | null;
+  /** A keyed hash of the bag's (or signed-in user's) session id; null for a visitor without cookies. */
+  sessionKey: string | null;
+  /** A cookieless view that starts a visit (no Referer from the store itself): 1. */
+  isEntry: ColumnType<number, number | undefined, number>;
+  productId: number | null;
+  orderId: number | null;
+  occurredAt: string;
+}
+
+/** The roll-ups: one count per hour (its start, ISO UTC) and metric. */
+export interface EventHoursTable {
+  hour: string;
+  metric: string;
+  count: number;
+}
+
+/**
+ * Row 1: the last event id counted into event_hours (`rolledAt`: when that run began). Row 2: the
+ * orders' roll-up, `rolledAt` the instant before which order hours are in event_hours.
+ */
+export interface EventRollupTable {
+  id: number;
+  rolledToId: number;
+  rolledAt: string;
 }
 
 /** A signed, single-use, revocable early-access link (0012, decision 0020). */
@@ -369,4 +408,23 @@ export interface WaitingRoomPlacesTable {
   address: string;
   joinedAt: string;
   admittedAt: string | null;
+}
+
+/** One countdown that is or was the launch (0016, decision 0026); the line's peak is kept as it happens. */
+export interface DropsTable {
+  id: Generated<number>;
+  countdownAt: string;
+  createdAt: string;
+  linePeak: ColumnType<number, number | undefined, number>;
+  linePeakAt: string | null;
+}
+
+/** A Process Order refused because a product in the bag had sold out (0016, decision 0026). */
+export interface SoldOutMissesTable {
+  id: Generated<number>;
+  productId: number | null;
+  productName: string;
+  sessionId: string | null;
+  customerKey: string | null;
+  createdAt: string;
 }

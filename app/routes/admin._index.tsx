@@ -1,4 +1,43 @@
-import { redirect } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { AdminSection } from "~/components/admin/admin-section";
+import { DashboardPanel } from "~/components/admin/dashboard/dashboard-panel";
+import { PreDropChecklistPanel } from "~/components/admin/drops/pre-drop-checklist";
+import { getAppContext } from "../../server/boot";
+import { requireAdminPage } from "../../server/http/auth";
+import { getDashboard } from "../../server/services/dashboard";
+import { preDropChecklist } from "../../server/services/pre-drop-checklist";
 
-// The dashboard opens on its default tab, with a URL of its own.
-export const loader = () => redirect("/admin/subscribers");
+export const meta: MetaFunction = () => [{ title: "Dashboard · Admin Dashboard" }];
+
+/**
+ * /admin: the dashboard (issue 14). A GET form picks the range (?range=today|7d|30d|custom&from&to
+ * &includeTest=1), so it works without JavaScript. Loaders run in parallel with the layout's, so
+ * this one checks the admin itself.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await getAppContext();
+  await requireAdminPage(ctx, request);
+  const params = new URL(request.url).searchParams;
+  const dashboard = await getDashboard(ctx, {
+    range: params.get("range"),
+    from: params.get("from"),
+    to: params.get("to"),
+    includeTest: params.get("includeTest") === "1",
+  });
+  return { dashboard, loadedAt: Date.now(), checklist: await preDropChecklist(ctx) };
+}
+
+export default function AdminDashboardTab() {
+  const { dashboard, loadedAt, checklist } = useLoaderData<typeof loader>();
+  return (
+    <AdminSection heading="Dashboard">
+      <div className="report-page space-y-6">
+        <PreDropChecklistPanel checklist={checklist} />
+        <DashboardPanel initial={dashboard} loadedAt={loadedAt} />
+      </div>
+    </AdminSection>
+  );
+}
+
+export { ErrorBoundary } from "~/components/error-pages";

@@ -16,11 +16,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const ADMIN_TABS = [
+  { to: "/admin", label: "Dashboard" },
   { to: "/admin/subscribers", label: "Subscribers" },
   { to: "/admin/email", label: "Email" },
   { to: "/admin/products", label: "Products" },
   { to: "/admin/orders", label: "Orders" },
   { to: "/admin/drop", label: "Drop" },
+  { to: "/admin/drops", label: "Drop reports" },
   { to: "/admin/app-settings", label: "App Settings" },
   { to: "/admin/settings", label: "Account" },
 ] as const;
@@ -52,6 +54,7 @@ export default function AdminLayout() {
               <li key={tab.to}>
                 <NavLink
                   to={tab.to}
+                  end={tab.to === "/admin"}
                   prefetch="intent"
                   className={({ isActive }) =>
                     cn(

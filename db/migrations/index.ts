@@ -11,7 +11,9 @@ import { sharedBetweenWorkers } from "./0009_shared_between_workers";
 import { pageVersion } from "./0010_page_version";
 import { waitingRoom } from "./0011_waiting_room";
 import { earlyAccessAndLimits } from "./0012_early_access_and_limits";
+import { events } from "./0013_events";
 import { pageVersionsPerProduct } from "./0014_page_versions_per_product";
+import { drops } from "./0016_drops";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -30,5 +32,7 @@ export const migrations: Record<string, Migration> = {
   "0010_page_version": pageVersion,
   "0011_waiting_room": waitingRoom,
   "0012_early_access_and_limits": earlyAccessAndLimits,
+  "0013_events": events,
   "0014_page_versions_per_product": pageVersionsPerProduct,
+  "0016_drops": drops,
 };

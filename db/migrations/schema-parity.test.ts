@@ -10,7 +10,7 @@ import { openDatabase, type Db } from "../client";
 import { migrations } from "./index";
 
 /** The last migration that runs on PostgreSQL; the ones after it are still SQLite-only. */
-const PORTABLE_UP_TO = "0014_page_versions_per_product";
+const PORTABLE_UP_TO = "0016_drops";
 
 interface Schema {
   columns: string[];

@@ -21,7 +21,7 @@ import { CHECKOUT_MESSAGES, customerInfoSchema, orderNumberOf, shippingMethodSch
 import type { CheckoutLoaderData, Country } from "../contracts/checkout-page";
 import type { AppContext } from "../context";
 import { DomainError, EmptyCart, NotFound } from "../errors";
-import { checkoutBagOf } from "../services/cart";
+import { viewCheckout } from "../services/cart";
 import { orderForPayment, processOrder, quoteShipping } from "../services/checkout";
 import { completeHostedCheckout, startHostedCheckout } from "../services/hosted-checkout";
 import { payWithTestCard } from "../services/local-payments";
@@ -55,7 +55,7 @@ const isEmptyCart = (error: unknown) => error instanceof EmptyCart;
 export async function checkoutLoader({ request, context }: LoaderFunctionArgs) {
   const ctx = await shopperContext(await getAppContext(), request);
   // The same read the root loader's badge counts (request-bag.ts).
-  const bag = checkoutBagOf(await requestBag(ctx, request, context));
+  const bag = viewCheckout(ctx, await requestBag(ctx, request, context), await cartSessionIdOf(ctx, request));
   if (bag.lines.length === 0) throw await emptyCartRedirect(ctx, request);
   const payments = ctx.config.payments;
   const payment: CheckoutLoaderData["payment"] =

@@ -9,6 +9,7 @@ import { limitMessage } from "../contracts/limits";
 import { Conflict, NotFound } from "../errors";
 import { discountedCents, getPublicProductRow, publicAt, publicFilter, toDollars, toPublicProduct } from "./catalog";
 import { settingDefaults } from "./settings";
+import { recordEvent } from "./events";
 
 /**
  * The anonymous cart (docs/decisions/0004 for what it shows). Every change is one conditional
@@ -126,6 +127,19 @@ export function cartPageOf(cart: CartView): CartPageView {
   return { rows: cart.cartItems.map(cartRowOf), totalPrice: cart.totalPrice, count: cart.count };
 }
 
+/**
+ * The checkout page's bag, read for it: a bag with something in it counts a checkout view (the
+ * funnel). `cart` is the request's one read of the bag (server/http/request-bag.ts).
+ */
+export function viewCheckout(ctx: AppContext, cart: CartView, sessionId: string | null): CheckoutBag {
+  if (cart.cartItems.length > 0) recordEvent(ctx, { kind: "checkout_view", sessionId });
+  return checkoutBagOf(cart);
+}
+
+export async function getCheckoutBag(ctx: AppContext, sessionId: string | null): Promise<CheckoutBag> {
+  return viewCheckout(ctx, await getCart(ctx, sessionId), sessionId);
+}
+
 /** The bag as the checkout summarises it: the same lines and total as getCart, only what it shows. */
 export function checkoutBagOf(cart: CartView): CheckoutBag {
   return {
@@ -205,6 +219,7 @@ export async function addToCart(
     assertPurchasable(await getPublicProductRow(ctx, productId), quantity + (await quantityInCart(ctx, sessionId, productId)));
     throw new Conflict(CART_MESSAGES.onlyLeft(product.inventory));
   }
+  recordEvent(ctx, { kind: "bag_add", sessionId, productId });
   return { cart: await getCart(ctx, sessionId), created: rows[0].quantity === quantity };
 }
 

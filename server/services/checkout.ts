@@ -9,6 +9,8 @@ import { discountedCents, publicFilter } from "./catalog";
 import { addressKeyOf, assertWithinLimits, customerKeyOf } from "./customer-limits";
 import { expireOrder, releaseExpiredHolds } from "./holds";
 import { RateLimiter } from "./rate-limit";
+import { recordEvent } from "./events";
+import { recordSoldOutMiss, SoldOut } from "./sold-out-misses";
 
 // Generous: a drop-day crowd behind one carrier address must get through; a script must not.
 const checkoutsPerIp = new RateLimiter("checkouts-per-ip", Number(process.env.CHECKOUTS_PER_IP) || 60, 10 * 60 * 1000);
@@ -85,8 +87,8 @@ export async function bagLines(ctx: AppContext, sessionId: string | null): Promi
   });
 }
 
-const shortOfStock = (name: string, inStock: number) =>
-  new Conflict(inStock > 0 ? CHECKOUT_MESSAGES.onlyLeft(name, inStock) : CHECKOUT_MESSAGES.soldOut(name));
+const shortOfStock = (line: PricedLine, inStock: number) =>
+  inStock > 0 ? new Conflict(CHECKOUT_MESSAGES.onlyLeft(line.name, inStock)) : new SoldOut(line.productId, line.name);
 
 /** The bag priced for checkout; an empty bag is refused with the spec's message. */
 export async function priceCart(ctx: AppContext, sessionId: string | null) {
@@ -112,10 +114,20 @@ export async function quoteShipping(
  * shelf for the hold time (an atomic conditional update per product, all or nothing), creates
  * the pending order and the payment. Two buyers can never hold the same last unit.
  */
-export async function processOrder(
-  ctx: AppContext,
-  input: { sessionId: string | null; customer: CustomerInfo; shippingMethod: string; clientIp?: string },
-): Promise<{ clientSecret: string; paymentIntentId: string; orderSummary: OrderSummary }> {
+export async function processOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrder> {
+  try {
+    return await placeOrder(ctx, input);
+  } catch (error) {
+    // Refused because something sold out: the drop report counts these (decision 0026).
+    await recordSoldOutMiss(ctx, error, { sessionId: input.sessionId, customerKey: customerKeyOf(input.customer.email) });
+    throw error;
+  }
+}
+
+type OrderInput = { sessionId: string | null; customer: CustomerInfo; shippingMethod: string; clientIp?: string };
+type PlacedOrder = { clientSecret: string; paymentIntentId: string; orderSummary: OrderSummary };
+
+async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrder> {
   if (input.clientIp) {
     await checkoutsPerIp.take(
       ctx,
@@ -146,7 +158,7 @@ export async function processOrder(
   // refused without taking the write lock, which every worker's buyers queue for. The conditional
   // update below stays the only judge of a hold; this only spares the crowd after the last unit.
   const short = previous.length === 0 ? lines.find((line) => line.inventory < line.quantity) : undefined;
-  if (short && (await releaseExpiredHolds(ctx)) === 0) throw shortOfStock(short.name, short.inventory);
+  if (short && (await releaseExpiredHolds(ctx)) === 0) throw shortOfStock(short, short.inventory);
 
   const now = ctx.clock.now();
   const holdExpiresAt = new Date(now.getTime() + ctx.config.holdMinutes * 60_000).toISOString();
@@ -194,7 +206,7 @@ export async function processOrder(
           .executeTakeFirst();
         if (Number(taken.numUpdatedRows) !== 1) {
           const left = await trx.selectFrom("products").select("inventory").where("id", "=", line.productId).executeTakeFirst();
-          throw shortOfStock(line.name, left?.inventory ?? 0);
+          throw shortOfStock(line, left?.inventory ?? 0);
         }
         await trx
           .insertInto("inventoryHolds")
@@ -241,6 +253,7 @@ export async function processOrder(
     throw error;
   }
   await ctx.db.updateTable("orders").set({ paymentIntentId: intent.id }).where("id", "=", orderId).execute();
+  recordEvent(ctx, { kind: "order", sessionId: input.sessionId, orderId });
 
   return {
     clientSecret: intent.clientSecret,

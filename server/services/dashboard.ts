@@ -1,5 +1,11 @@
+import { RANGE_PRESETS, type DashboardQuery, type DashboardView, type RangePreset } from "../contracts/reports";
 import type { AppContext } from "../context";
+import { Invalid } from "../errors";
 import { toDollars } from "./catalog";
+import { presetRange, previousRange, storeDayOf, type ReportRange } from "./report-range";
+import { subscriberSeries } from "./reports/subscribers";
+import { refundsIn, summaryFor } from "./reports/summary";
+import { topProducts } from "./reports/top-products";
 
 export interface Overview {
   subscribers: number;
@@ -39,4 +45,49 @@ export async function getOverview(ctx: AppContext): Promise<Overview> {
     revenueCents(ctx),
   ]);
   return { subscribers, products, orders, revenue: toDollars(revenue) };
+}
+
+export const DEFAULT_PRESET: RangePreset = "7d";
+
+/**
+ * The dashboard for a range (today, the last 7 or 30 days, or from/to), against the period of the
+ * same length just before. A custom range that cannot be read shows the default range and says
+ * why, rather than failing the page.
+ */
+export async function getDashboard(ctx: AppContext, query: DashboardQuery): Promise<DashboardView> {
+  const today = storeDayOf(ctx.clock.now());
+  const includeTest = query.includeTest === true;
+  let preset: RangePreset = RANGE_PRESETS.find((p) => p === query.range) ?? (query.from || query.to ? "custom" : DEFAULT_PRESET);
+  let range: ReportRange;
+  let error: string | null = null;
+  try {
+    range = presetRange(preset, today, { from: query.from, to: query.to });
+  } catch (failure) {
+    if (!(failure instanceof Invalid)) throw failure;
+    error = failure.message;
+    preset = DEFAULT_PRESET;
+    range = presetRange(preset, today, {});
+  }
+  const previous = previousRange(range);
+  const [summary, previousSummary, refunds, subscribers, top, rollup] = await Promise.all([
+    summaryFor(ctx, range, includeTest),
+    summaryFor(ctx, previous, includeTest),
+    refundsIn(ctx, range, includeTest),
+    subscriberSeries(ctx, range),
+    topProducts(ctx, range, includeTest),
+    ctx.db.selectFrom("eventRollup").select("rolledAt").where("id", "=", 1).executeTakeFirst(),
+  ]);
+  return {
+    range: { preset, from: range.from, to: range.to, bucket: range.bucket },
+    previous: { from: previous.from, to: previous.to },
+    includeTest,
+    error,
+    today,
+    summary,
+    previousSummary,
+    refundCount: refunds.count,
+    subscribers,
+    topProducts: top,
+    eventsAsOf: rollup?.rolledAt ?? null,
+  };
 }

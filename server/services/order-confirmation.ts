@@ -4,6 +4,7 @@ import { NotFound } from "../errors";
 import { paymentsFor } from "../integrations/payments";
 import { nudgeFulfilment } from "./fulfilment-job";
 import { expireOrder } from "./holds";
+import { recordEvent } from "./events";
 
 export type ConfirmOutcome =
   /** `paymentIntentId`: the payment the order was paid with. */
@@ -96,6 +97,7 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string): 
     };
   }
   if (outcome === "already") return { status: "paid", orderId: order.id, orderNumber, paymentIntentId, firstTime: false };
+  recordEvent(ctx, { kind: "payment", orderId: order.id });
   // Not inline: the answer does not wait for the label (a PDF or a Shippo call) and the e-mail. The
   // job finds the order by its paid_at in any case; the nudge only spares it its next poll when it
   // runs in this process.

@@ -2,8 +2,10 @@ import crypto from "node:crypto";
 import os from "node:os";
 import type { AppContext } from "../context";
 import { releaseExpiredHolds } from "./holds";
+import { rollUpEvents } from "./event-rollup";
 import { holdLeadership, resignLeadership } from "./leadership";
 import { deleteExpiredLeases } from "./leases";
+import { rollUpOrders } from "./order-rollup";
 import { removeUnusedMedia } from "./media-uploads";
 import { removeAbandonedImages } from "./product-images";
 import { deleteExpiredRateLimits } from "./rate-limit";
@@ -49,6 +51,10 @@ export async function sweep(ctx: AppContext, holder: string = processHolder): Pr
     await deleteExpiredSessions(ctx).catch((error: unknown) => console.error("Deleting expired sessions failed:", error));
     await deleteExpiredRateLimits(ctx).catch((error: unknown) => console.error("Deleting expired rate limits failed:", error));
     await deleteExpiredLeases(ctx).catch((error: unknown) => console.error("Deleting expired leases failed:", error));
+    // The funnel's hourly roll-ups, and raw events past 30 days compacted into them (decision 0025).
+    if (await stillLeader())
+      await rollUpEvents(ctx, stillLeader).catch((error: unknown) => console.error("Rolling up events failed:", error));
+    if (await stillLeader()) await rollUpOrders(ctx).catch((error: unknown) => console.error("Rolling up orders failed:", error));
     const now = ctx.clock.now().getTime();
     if (now - mediaSweptAt >= MEDIA_SWEEP_EVERY_MS && (await stillLeader())) {
       mediaSweptAt = now;

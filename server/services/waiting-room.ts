@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { WAITING_ROOM_MESSAGES, type WaitingRoomStatus } from "../contracts/waiting-room";
 import type { AppContext } from "../context";
 import { TooMany } from "../errors";
+import { recordLineLength } from "./drops";
 import { readPass, signPass, type Pass } from "./waiting-room-pass";
 import {
   admittedCount,
@@ -160,13 +161,17 @@ export async function joinLine(
       const last = await lastPlace(trx, room);
       place = last + 1;
       const ceiling = last + burstOf(room);
-      if (!room.paused && admittedCount(room, now) > ceiling) {
+      let admitted = admittedCount(room, now);
+      if (!room.paused && admitted > ceiling) {
         await trx
           .updateTable("waitingRoom")
           .set({ admittedBase: ceiling, admittedSince: new Date(now).toISOString() })
           .where("id", "=", 1)
           .execute();
+        admitted = ceiling;
       }
+      // The line is longest right after a join: the drop report keeps its peak (decision 0026).
+      await recordLineLength(trx, dropKey(room), Math.max(0, place - Math.floor(admitted + 1e-9)), new Date(now).toISOString());
     }
     await trx
       .insertInto("waitingRoomPlaces")

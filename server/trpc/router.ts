@@ -1,7 +1,9 @@
 import { getOverview } from "../services/dashboard";
+import { adminDropsRouter } from "./admin-drops";
 import { adminEarlyAccessRouter } from "./admin-early-access";
 import { adminOrdersRouter } from "./admin-orders";
 import { adminProductsRouter } from "./admin-products";
+import { adminReportsRouter } from "./admin-reports";
 import { adminSettingsRouter } from "./admin-settings";
 import { adminSubscribersRouter } from "./admin-subscribers";
 import { adminWaitingRoomRouter } from "./admin-waiting-room";
@@ -20,6 +22,8 @@ export const appRouter = router({
     settings: adminSettingsRouter,
     earlyAccess: adminEarlyAccessRouter,
     waitingRoom: adminWaitingRoomRouter,
+    reports: adminReportsRouter,
+    drops: adminDropsRouter,
   }),
 });
 

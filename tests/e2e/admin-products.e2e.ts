@@ -27,7 +27,7 @@ before(async () => {
 
 async function toProducts(page: Page) {
   await signIn(page, ADMIN);
-  await page.waitForURL("**/admin/subscribers");
+  await page.waitForURL((url) => url.pathname === "/admin");
   await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Products", exact: true }).click();
   await page.getByRole("heading", { name: "Product Management" }).waitFor();
 }

@@ -11,6 +11,9 @@ CREATE INDEX early_access_links_email ON early_access_links (email);
 -- index email_campaigns_created_at
 CREATE INDEX email_campaigns_created_at ON email_campaigns(created_at);
 
+-- index events_occurred_at
+CREATE INDEX events_occurred_at ON events (occurred_at);
+
 -- index inventory_holds_open
 CREATE INDEX inventory_holds_open ON inventory_holds(status, expires_at);
 
@@ -32,6 +35,9 @@ CREATE INDEX orders_created_at ON orders(created_at);
 -- index orders_customer_key
 CREATE INDEX orders_customer_key ON orders (customer_key);
 
+-- index orders_report
+CREATE INDEX orders_report ON orders (created_at, is_test, paid_at, total_cents);
+
 -- index orders_unfulfilled
 CREATE INDEX orders_unfulfilled ON orders(fulfil_next_at) WHERE paid_at IS NOT NULL AND fulfilled_at IS NULL;
 
@@ -41,6 +47,9 @@ CREATE INDEX product_images_product_id ON product_images(product_id, display_ord
 -- index rate_limits_reset_at
 CREATE INDEX rate_limits_reset_at ON rate_limits (reset_at);
 
+-- index refunds_created_at
+CREATE INDEX refunds_created_at ON refunds (created_at);
+
 -- index refunds_order_id
 CREATE INDEX refunds_order_id ON refunds(order_id);
 
@@ -49,6 +58,9 @@ CREATE INDEX sessions_user_id ON sessions(user_id);
 
 -- index shipping_labels_order_id
 CREATE INDEX shipping_labels_order_id ON shipping_labels(order_id);
+
+-- index sold_out_misses_created_at
+CREATE INDEX sold_out_misses_created_at ON sold_out_misses (created_at);
 
 -- index subscribers_active_newest
 CREATE INDEX subscribers_active_newest ON subscribers(subscribed_at DESC, id DESC) WHERE unsubscribed_at IS NULL;
@@ -91,6 +103,15 @@ CREATE TABLE cart_items (
     UNIQUE (session_id, product_id)
   );
 
+-- table drops
+CREATE TABLE drops (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      countdown_at TEXT NOT NULL UNIQUE,
+      created_at TEXT NOT NULL,
+      line_peak INTEGER NOT NULL DEFAULT 0,
+      line_peak_at TEXT
+    );
+
 -- table early_access_links
 CREATE TABLE early_access_links (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -118,6 +139,33 @@ CREATE TABLE email_campaigns (
         finished_at TEXT,
         last_error TEXT
       );
+
+-- table event_hours
+CREATE TABLE event_hours (
+      hour TEXT NOT NULL,
+      metric TEXT NOT NULL,
+      count INTEGER NOT NULL,
+      PRIMARY KEY (metric, hour)
+    ) WITHOUT ROWID;
+
+-- table event_rollup
+CREATE TABLE event_rollup (
+      id INTEGER PRIMARY KEY,
+      rolled_to_id INTEGER NOT NULL,
+      rolled_at TEXT NOT NULL
+    );
+
+-- table events
+CREATE TABLE events (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      kind TEXT NOT NULL,
+      page_kind TEXT,
+      session_key TEXT,
+      is_entry INTEGER NOT NULL DEFAULT 0,
+      product_id INTEGER,
+      order_id INTEGER,
+      occurred_at TEXT NOT NULL
+    );
 
 -- table inventory_holds
 CREATE TABLE inventory_holds (
@@ -301,6 +349,16 @@ CREATE TABLE shipping_labels (
     error_message TEXT,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
   );
+
+-- table sold_out_misses
+CREATE TABLE sold_out_misses (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      product_id INTEGER REFERENCES products (id) ON DELETE SET NULL,
+      product_name TEXT NOT NULL,
+      session_id TEXT,
+      customer_key TEXT,
+      created_at TEXT NOT NULL
+    );
 
 -- table subscribers
 CREATE TABLE subscribers (

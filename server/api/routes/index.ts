@@ -1,6 +1,8 @@
+import { adminDropRoutes } from "./admin-drops";
 import { adminEarlyAccessRoutes } from "./admin-early-access";
 import { adminOrderRoutes } from "./admin-orders";
 import { adminProductRoutes } from "./admin-products";
+import { adminReportRoutes } from "./admin-reports";
 import { adminSettingsRoutes } from "./admin-settings";
 import { adminSubscriberRoutes } from "./admin-subscribers";
 import { cartRoutes } from "./cart";
@@ -28,6 +30,8 @@ export const apiRoutes: ApiRoute[] = [
   ...adminSettingsRoutes,
   ...adminSubscriberRoutes,
   ...adminEarlyAccessRoutes,
+  ...adminReportRoutes,
   ...waitingRoomRoutes,
+  ...adminDropRoutes,
   ...trpcRoutes,
 ];

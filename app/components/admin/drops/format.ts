@@ -1,0 +1,20 @@
+import { formatUsd } from "../../../../server/contracts/money";
+import { formatStoreTime } from "../../../../server/contracts/store-time";
+
+export { formatUsd };
+
+/** A T-0 or any instant on the store's clock, as every admin date: "Jun 1, 2026, 2:00 PM EDT". */
+export const formatDropTime = (iso: string | null) => (iso ? formatStoreTime(iso, "MMM d, yyyy, h:mm a zzz") : "—");
+
+/** Seconds as "1m 30s", "2h 5m", "45s"; "—" when there is nothing to say. */
+export function formatSeconds(seconds: number | null): string {
+  if (seconds === null) return "—";
+  const s = Math.abs(Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = s % 60;
+  const text = h > 0 ? `${h}h ${m}m` : m > 0 ? `${m}m ${rest}s` : `${rest}s`;
+  return seconds < 0 ? `${text} before T-0` : text;
+}
+
+export const counts = new Intl.NumberFormat("en-US");

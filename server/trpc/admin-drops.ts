@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { dropFunnel } from "../services/drop-funnel";
+import { dropReport } from "../services/drop-report";
+import { listDrops } from "../services/drops";
+import { preDropChecklist } from "../services/pre-drop-checklist";
+import { sendTestEmail } from "../services/test-email";
+import { adminProcedure, router } from "./init";
+
+/** The drop report and the pre-drop checklist: the same services as the /api/admin/drops doors. */
+export const adminDropsRouter = router({
+  list: adminProcedure.query(({ ctx }) => listDrops(ctx.app)),
+  report: adminProcedure
+    .input(z.object({ id: z.number().int().positive(), includeTest: z.boolean().optional() }))
+    .query(({ ctx, input }) => dropReport(ctx.app, input.id, { includeTest: input.includeTest }, dropFunnel)),
+  checklist: adminProcedure.query(({ ctx }) => preDropChecklist(ctx.app)),
+  sendTestEmail: adminProcedure.mutation(({ ctx }) => sendTestEmail(ctx.app, ctx.user.email)),
+});
