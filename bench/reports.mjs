@@ -66,7 +66,9 @@ async function rolledUp(file, deadline) {
       const old = db
         .prepare("SELECT count(*) AS n FROM events WHERE occurred_at < ?")
         .get(new Date(Date.now() - 31 * 86_400_000).toISOString()).n;
-      if (row && row.id >= maxId && old === 0) {
+      // …and the orders rolled up per hour (the same sweep, right after).
+      const orders = db.prepare("SELECT count(*) AS n FROM event_rollup WHERE id = 2").get().n;
+      if (row && row.id >= maxId && old === 0 && orders === 1) {
         const left = db.prepare("SELECT count(*) AS n FROM events").get().n;
         const hours = db.prepare("SELECT count(*) AS n FROM event_hours").get().n;
         return { seconds: (Date.now() - Date.parse(row.at)) / 1000, left, hours };

@@ -10,7 +10,9 @@ import { nextStoreDay, storeDayOf, storeDayStart } from "./report-range";
  * was placed (a payment confirmed by the sweeper). Anything newer is read from the orders table.
  *
  * Metrics per hour: "orders:placed", "orders:paid", "orders:cents" (totals of the paid ones), and
- * the same for test orders under "orders:test:…".
+ * the same for test orders under "orders:test:…"; per product of the paid orders,
+ * "product:<id>:units" and "product:<id>:cents" ("product-test:…" for test orders), for the top
+ * products.
  */
 export const ORDERS_ROW = 2;
 const RECOUNT_DAYS = 3;
@@ -42,6 +44,21 @@ export async function rollUpOrders(ctx: AppContext): Promise<{ hours: number } |
       sum(CASE WHEN paid_at IS NULL THEN 0 ELSE total_cents END) AS cents
     FROM orders WHERE created_at >= ${from} AND created_at < ${before}
     GROUP BY substr(created_at, 1, 13), is_test`.execute(ctx.db);
+  const products = await sql<{ h: string; isTest: number; productId: number; units: number; cents: number | null }>`
+    SELECT substr(orders.created_at, 1, 13) AS h, orders.is_test, order_items.product_id,
+      sum(order_items.quantity) AS units, sum(order_items.total_cents) AS cents
+    FROM order_items JOIN orders ON orders.id = order_items.order_id
+    WHERE orders.created_at >= ${from} AND orders.created_at < ${before} AND orders.paid_at IS NOT NULL
+      AND order_items.product_id IS NOT NULL
+    GROUP BY substr(orders.created_at, 1, 13), orders.is_test, order_items.product_id`.execute(ctx.db);
+  const productValues = products.rows.flatMap((row) => {
+    const hour = `${row.h}:00:00.000Z`;
+    const prefix = `${Number(row.isTest) === 1 ? "product-test" : "product"}:${row.productId}`;
+    return [
+      { hour, metric: `${prefix}:units`, count: Number(row.units) },
+      { hour, metric: `${prefix}:cents`, count: Number(row.cents ?? 0) },
+    ];
+  });
   const values = rows.flatMap((row) => {
     const hour = `${row.h}:00:00.000Z`;
     const names = Number(row.isTest) === 1 ? TEST_ORDER_METRICS : ORDER_METRICS;
@@ -52,12 +69,19 @@ export async function rollUpOrders(ctx: AppContext): Promise<{ hours: number } |
     ];
   });
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom("eventHours").where("hour", ">=", from).where("hour", "<", before).where("metric", "like", "orders:%").execute();
-    for (let i = 0; i < values.length; i += 200)
+    await trx
+      .deleteFrom("eventHours")
+      .where("hour", ">=", from)
+      .where("hour", "<", before)
+      .where((eb) => eb.or([eb("metric", "like", "orders:%"), eb("metric", "like", "product:%"), eb("metric", "like", "product-test:%")]))
+      .execute();
+    const all: { hour: string; metric: string; count: number }[] = [...values, ...productValues];
+    for (let i = 0; i < all.length; i += 200) {
       await trx
         .insertInto("eventHours")
-        .values(values.slice(i, i + 200))
+        .values(all.slice(i, i + 200))
         .execute();
+    }
     await trx
       .insertInto("eventRollup")
       .values({ id: ORDERS_ROW, rolledToId: 0, rolledAt: before })

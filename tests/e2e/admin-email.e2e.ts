@@ -27,6 +27,7 @@ describe("subscribers and bulk e-mail with JavaScript", () => {
 
     await signIn(page, ADMIN);
     await page.waitForURL((url) => url.pathname === "/admin");
+    await page.goto("/admin/subscribers");
     await expectVisible(page.getByRole("heading", { name: "Subscriber Management" }));
     const table = page.getByRole("table");
     for (const email of FANS) await expectVisible(table.getByRole("cell", { name: email, exact: true }));

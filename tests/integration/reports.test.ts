@@ -252,6 +252,14 @@ describe("orders rolled up per hour", () => {
     expect(withTest.body).toMatchObject({ orders: 3, revenue: 174 });
     expect(withTest.body.funnel).toMatchObject({ ordered: 4, paid: 3 });
 
+    const dashboard = await getDashboard(ctx, { range: "custom", from: "2026-06-10", to: "2026-06-12" });
+    expect(dashboard.topProducts).toEqual([
+      { productId: teeId, name: "Report Tee", units: 2, revenue: 20 },
+      { productId: capId, name: "Report Cap", units: 1, revenue: 10 },
+    ]);
+    const withTestTop = await getDashboard(ctx, { range: "custom", from: "2026-06-10", to: "2026-06-12", includeTest: true });
+    expect(withTestTop.topProducts[0]).toEqual({ productId: capId, name: "Report Cap", units: 6, revenue: 60 });
+
     // Today (the 15th) is read live: an order placed a minute ago is in.
     await order("2026-06-15T15:59:00.000Z", 1234);
     const today = await get<Summary>("/api/admin/reports/summary?from=2026-06-15&to=2026-06-15");
