@@ -4,6 +4,7 @@ import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { TestModeBanner } from "~/components/test-mode-banner";
 import { Toasts } from "~/components/toasts";
+import { useNonce } from "~/lib/nonce";
 import stylesheet from "~/styles/app.css?url";
 import { getAppContext } from "../server/boot";
 import { shopperContext } from "../server/http/early-access";
@@ -43,6 +44,8 @@ export type RootData = typeof loader;
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const brand = root?.brand ?? { name: "Store", socialHandle: "", supportEmail: "" };
+  // Every script carries this answer's CSP nonce (decision 0028).
+  const nonce = useNonce();
   return (
     <html lang="en" className="dark">
       <head>
@@ -62,8 +65,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </main>
         <SiteFooter brand={brand} year={root?.year ?? new Date().getUTCFullYear()} />
         <Toasts />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

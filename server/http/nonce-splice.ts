@@ -1,0 +1,128 @@
+import crypto from "node:crypto";
+import zlib from "node:zlib";
+
+/**
+ * A fresh CSP nonce in every answer of a page rendered once and sent many times (decision 0028).
+ * Shared copies (the page cache's filled pages, the render memo's) are rendered with a stand-in
+ * nonce; each answer writes its own nonce over the stand-ins. The gzip copy is kept as deflate
+ * segments cut at the stand-ins, so an answer costs a few small copies and a CRC combination, not
+ * a compression: the nonce goes between the segments as a stored (uncompressed) block.
+ */
+
+/** 18 random bytes: 24 base64 characters, no padding; every nonce, stand-in included, is this long. */
+export const NONCE_LENGTH = 24;
+export const freshNonce = (): string => crypto.randomBytes(18).toString("base64");
+
+/**
+ * Rendered in place of the nonce into copies shared between answers. Random per process, so no page
+ * (an admin's text, say) can carry it by design.
+ */
+export const NONCE_STANDIN = freshNonce();
+const STANDIN_BYTES = Buffer.from(NONCE_STANDIN, "latin1");
+
+export interface NonceCopy {
+  /** The page with stand-ins. */
+  identity: Buffer;
+  /** Where the stand-ins start. */
+  offsets: number[];
+  gzip?: GzipSegments;
+}
+
+interface GzipSegments {
+  /** Gzip header and the first segment, deflated; then each later segment, deflated. */
+  deflated: Buffer[];
+  /** CRC-32 of each segment's own bytes. */
+  crcs: number[];
+  /** For each later segment, the CRC-32 shift over its length (zlib's crc32_combine, as a matrix). */
+  shifts: Uint32Array[];
+  length: number;
+}
+
+export function nonceCopy(identity: Buffer): NonceCopy {
+  const offsets: number[] = [];
+  for (let at = identity.indexOf(STANDIN_BYTES); at !== -1; at = identity.indexOf(STANDIN_BYTES, at + NONCE_LENGTH)) offsets.push(at);
+  return { identity, offsets };
+}
+
+/** The page with `nonce` in place of every stand-in. */
+export function withNonce(copy: NonceCopy, nonce: string): Buffer {
+  if (copy.offsets.length === 0) return copy.identity;
+  const body = Buffer.allocUnsafe(copy.identity.length);
+  copy.identity.copy(body);
+  for (const at of copy.offsets) body.write(nonce, at, NONCE_LENGTH, "latin1");
+  return body;
+}
+
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03]);
+// A final, empty block with fixed Huffman codes: BFINAL=1, BTYPE=01, end-of-block.
+const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
+// A stored block of the nonce's length: BFINAL=0, BTYPE=00 (byte-aligned), LEN, NLEN.
+const STORED_HEADER = Buffer.from([0x00, NONCE_LENGTH, 0x00, ~NONCE_LENGTH & 0xff, 0xff]);
+// Never in UTF-8 text: what a later segment's dictionary holds where a nonce will be, so no match
+// of the compressor can reach into it (the distances still count its length).
+const NEVER_MATCHED = 0xff;
+
+function gzipSegments(copy: NonceCopy): GzipSegments {
+  const { identity, offsets } = copy;
+  const bounds = [0, ...offsets.map((at) => at + NONCE_LENGTH)];
+  const ends = [...offsets, identity.length];
+  const masked = Buffer.from(identity);
+  for (const at of offsets) masked.fill(NEVER_MATCHED, at, at + NONCE_LENGTH);
+  const deflated: Buffer[] = [];
+  const crcs: number[] = [];
+  const shifts: Uint32Array[] = [];
+  for (let i = 0; i < bounds.length; i++) {
+    const segment = identity.subarray(bounds[i], ends[i]);
+    // Each segment may refer back to earlier text (its dictionary), never to a nonce.
+    const dictionary = i === 0 ? undefined : masked.subarray(Math.max(0, bounds[i]! - 32_768), bounds[i]);
+    const raw = zlib.deflateRawSync(segment, { level: 6, finishFlush: zlib.constants.Z_SYNC_FLUSH, ...(dictionary ? { dictionary } : {}) });
+    deflated.push(i === 0 ? Buffer.concat([GZIP_HEADER, raw]) : raw);
+    crcs.push(zlib.crc32(segment));
+    if (i > 0) shifts.push(crcShift(segment.length));
+  }
+  const length = deflated.reduce((sum, part) => sum + part.length, 0) + offsets.length * (STORED_HEADER.length + NONCE_LENGTH) + 10;
+  return { deflated, crcs, shifts, length };
+}
+
+/** The gzip body with `nonce` in place of every stand-in: segments kept compressed, the nonce stored. */
+export function gzipWithNonce(copy: NonceCopy, nonce: string): Buffer {
+  const gzip = (copy.gzip ??= gzipSegments(copy));
+  const body = Buffer.allocUnsafe(gzip.length);
+  let at = gzip.deflated[0]!.copy(body, 0);
+  let crc = gzip.crcs[0]!;
+  const nonceBytes = Buffer.from(nonce, "latin1");
+  for (let i = 1; i < gzip.deflated.length; i++) {
+    at += STORED_HEADER.copy(body, at);
+    at += nonceBytes.copy(body, at);
+    at += gzip.deflated[i]!.copy(body, at);
+    crc = (applyShift(gzip.shifts[i - 1]!, zlib.crc32(nonceBytes, crc)) ^ gzip.crcs[i]!) >>> 0;
+  }
+  at += FINAL_BLOCK.copy(body, at);
+  body.writeUInt32LE(crc, at);
+  body.writeUInt32LE(copy.identity.length >>> 0, at + 4);
+  return body;
+}
+
+// CRC-32 is linear: crc32(B, c) = M^len(B)·c ⊕ crc32(B, 0), M being one zero byte's effect on the
+// register. A shift is that matrix as 32 columns over GF(2); powers of two are built once.
+function applyShift(matrix: Uint32Array, value: number): number {
+  let result = 0;
+  for (let bit = 0; value !== 0; bit++, value >>>= 1) if (value & 1) result ^= matrix[bit]!;
+  return result >>> 0;
+}
+
+function multiply(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const product = new Uint32Array(32);
+  for (let bit = 0; bit < 32; bit++) product[bit] = applyShift(a, b[bit]!);
+  return product;
+}
+
+const ZERO = Buffer.alloc(1);
+const POWERS: Uint32Array[] = [Uint32Array.from({ length: 32 }, (_, bit) => (zlib.crc32(ZERO, 2 ** bit) ^ zlib.crc32(ZERO, 0)) >>> 0)];
+for (let k = 1; k < 32; k++) POWERS.push(multiply(POWERS[k - 1]!, POWERS[k - 1]!));
+
+function crcShift(length: number): Uint32Array {
+  let matrix: Uint32Array = Uint32Array.from({ length: 32 }, (_, bit) => 2 ** bit);
+  for (let k = 0; length > 0; k++, length = Math.floor(length / 2)) if (length & 1) matrix = multiply(POWERS[k]!, matrix);
+  return matrix;
+}
