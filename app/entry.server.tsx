@@ -34,7 +34,7 @@ async function pageHeaders(headers: Headers, request: Request, nonce: string) {
 
 const page = (request: Request, remixContext: EntryContext, nonce: string) => (
   <NonceContext.Provider value={nonce}>
-    <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
+    <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
   </NonceContext.Provider>
 );
 
