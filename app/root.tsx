@@ -53,6 +53,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        {/* Zod tries `new Function` once to pick its fast path; a strict CSP reports that as a
+            violation even though zod catches it. Jitless, zod never tries (decision 0028). */}
+        <script
+          nonce={nonce}
+          dangerouslySetInnerHTML={{ __html: "globalThis.__zod_globalConfig={jitless:true}" }}
+          suppressHydrationWarning
+        />
       </head>
       <body className="flex min-h-dvh flex-col bg-background text-foreground antialiased">
         <a href="#main" className="skip-link">

@@ -20,7 +20,13 @@ export function contentSecurityPolicy(config: PolicyConfig, nonce: string): stri
     // module script imports the route modules, loadStripe adds Stripe.js. 'self' (and Stripe's
     // host) are for browsers without 'strict-dynamic' (CSP 2), which ignore it otherwise. Browsers
     // without nonces run no script at all, and every page works without JavaScript (decision 0005).
-    ["script-src", `'nonce-${nonce}'`, "'strict-dynamic'", "'self'", ...(stripe ? ["https://js.stripe.com", "https://*.js.stripe.com"] : [])],
+    [
+      "script-src",
+      `'nonce-${nonce}'`,
+      "'strict-dynamic'",
+      "'self'",
+      ...(stripe ? ["https://js.stripe.com", "https://*.js.stripe.com"] : []),
+    ],
     // Inline styles stay allowed: React renders style attributes (the holes' display:contents, the
     // colour swatches, progress bars), sonner and Radix insert <style> elements without a nonce, and
     // e-mail previews (srcdoc frames, which inherit this policy) are inline-styled HTML.
@@ -29,7 +35,14 @@ export function contentSecurityPolicy(config: PolicyConfig, nonce: string): stri
     ["media-src", "'self'", "blob:"],
     ["font-src", "'self'", "data:"],
     ["connect-src", "'self'", ...(stripe ? ["https://api.stripe.com", "https://m.stripe.network", "https://*.js.stripe.com"] : [])],
-    ...(stripe ? [["frame-src", "https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com", "https://m.stripe.network"] as [string, ...string[]]] : []),
+    ...(stripe
+      ? [
+          ["frame-src", "https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com", "https://m.stripe.network"] as [
+            string,
+            ...string[],
+          ],
+        ]
+      : []),
     ["object-src", "'none'"],
     ["base-uri", "'self'"],
     ["frame-ancestors", "'none'"],
