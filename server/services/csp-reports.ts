@@ -130,7 +130,10 @@ class MinuteCounter {
 }
 
 /** Takes reports: logs each violation once per line, refusing a caller over its limit. */
-export function cspReportSink({ log = console.warn, now = Date.now }: { log?: (line: string) => void; now?: () => number } = {}) {
+export function cspReportSink({
+  log = (line: string) => console.warn(line),
+  now = Date.now,
+}: { log?: (line: string) => void; now?: () => number } = {}) {
   const perAddress = new MinuteCounter(now);
   const lines = new MinuteCounter(now);
   return {
