@@ -11,7 +11,17 @@ import zlib from "node:zlib";
 
 /** 18 random bytes: 24 base64 characters, no padding; every nonce, stand-in included, is this long. */
 export const NONCE_LENGTH = 24;
-export const freshNonce = (): string => crypto.randomBytes(18).toString("base64");
+// Random bytes drawn in batches: one system call per 4096 nonces rather than one each.
+let pool = Buffer.alloc(0);
+let drawn = 0;
+export function freshNonce(): string {
+  if (drawn + 18 > pool.length) {
+    pool = crypto.randomBytes(18 * 4096);
+    drawn = 0;
+  }
+  drawn += 18;
+  return pool.toString("base64", drawn - 18, drawn);
+}
 
 /**
  * Rendered in place of the nonce into copies shared between answers. Random per process, so no page
@@ -29,13 +39,14 @@ export interface NonceCopy {
 }
 
 interface GzipSegments {
-  /** Gzip header and the first segment, deflated; then each later segment, deflated. */
-  deflated: Buffer[];
-  /** CRC-32 of each segment's own bytes. */
-  crcs: number[];
-  /** For each later segment, the CRC-32 shift over its length (zlib's crc32_combine, as a matrix). */
-  shifts: Uint32Array[];
-  length: number;
+  /** The whole gzip answer with the stand-in in each stored block, and the trailer's CRC to write. */
+  body: Buffer;
+  /** Where each stored block's nonce goes. */
+  slots: number[];
+  /** CRC-32 of the page with its stand-ins. */
+  crc: number;
+  /** What changing the bytes at every stand-in by the same difference does to the CRC (a matrix over GF(2)). */
+  nonceEffect: Uint32Array;
 }
 
 export function nonceCopy(identity: Buffer): NonceCopy {
@@ -69,37 +80,47 @@ function gzipSegments(copy: NonceCopy): GzipSegments {
   const masked = Buffer.from(identity);
   for (const at of offsets) masked.fill(NEVER_MATCHED, at, at + NONCE_LENGTH);
   const deflated: Buffer[] = [];
-  const crcs: number[] = [];
-  const shifts: Uint32Array[] = [];
   for (let i = 0; i < bounds.length; i++) {
     const segment = identity.subarray(bounds[i], ends[i]);
     // Each segment may refer back to earlier text (its dictionary), never to a nonce.
     const dictionary = i === 0 ? undefined : masked.subarray(Math.max(0, bounds[i]! - 32_768), bounds[i]);
     const raw = zlib.deflateRawSync(segment, { level: 6, finishFlush: zlib.constants.Z_SYNC_FLUSH, ...(dictionary ? { dictionary } : {}) });
     deflated.push(i === 0 ? Buffer.concat([GZIP_HEADER, raw]) : raw);
-    crcs.push(zlib.crc32(segment));
-    if (i > 0) shifts.push(crcShift(segment.length));
   }
-  const length = deflated.reduce((sum, part) => sum + part.length, 0) + offsets.length * (STORED_HEADER.length + NONCE_LENGTH) + 10;
-  return { deflated, crcs, shifts, length };
+  // CRC-32 is affine in the message: writing δ over a stand-in changes the CRC by the register
+  // effect of δ, carried through the bytes that follow (M^after·raw(δ)). Summed over every site.
+  const nonceEffect = new Uint32Array(32);
+  for (const at of offsets) {
+    const shift = crcShift(identity.length - at - NONCE_LENGTH);
+    for (let bit = 0; bit < 32; bit++) nonceEffect[bit]! ^= shift[bit]!;
+  }
+  const parts: Buffer[] = [deflated[0]!];
+  const slots: number[] = [];
+  let at = deflated[0]!.length;
+  for (const segment of deflated.slice(1)) {
+    slots.push(at + STORED_HEADER.length);
+    parts.push(STORED_HEADER, STANDIN_BYTES, segment);
+    at += STORED_HEADER.length + NONCE_LENGTH + segment.length;
+  }
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(identity.length >>> 0, 4);
+  parts.push(FINAL_BLOCK, trailer);
+  return { body: Buffer.concat(parts), slots, crc: zlib.crc32(identity), nonceEffect };
 }
+
+const ZEROS_CRC = zlib.crc32(Buffer.alloc(NONCE_LENGTH));
 
 /** The gzip body with `nonce` in place of every stand-in: segments kept compressed, the nonce stored. */
 export function gzipWithNonce(copy: NonceCopy, nonce: string): Buffer {
   const gzip = (copy.gzip ??= gzipSegments(copy));
-  const body = Buffer.allocUnsafe(gzip.length);
-  let at = gzip.deflated[0]!.copy(body, 0);
-  let crc = gzip.crcs[0]!;
+  const body = Buffer.allocUnsafe(gzip.body.length);
+  gzip.body.copy(body);
+  for (const slot of gzip.slots) body.write(nonce, slot, NONCE_LENGTH, "latin1");
   const nonceBytes = Buffer.from(nonce, "latin1");
-  for (let i = 1; i < gzip.deflated.length; i++) {
-    at += STORED_HEADER.copy(body, at);
-    at += nonceBytes.copy(body, at);
-    at += gzip.deflated[i]!.copy(body, at);
-    crc = (applyShift(gzip.shifts[i - 1]!, zlib.crc32(nonceBytes, crc)) ^ gzip.crcs[i]!) >>> 0;
-  }
-  at += FINAL_BLOCK.copy(body, at);
-  body.writeUInt32LE(crc, at);
-  body.writeUInt32LE(copy.identity.length >>> 0, at + 4);
+  // δ = nonce ⊕ stand-in; its register effect raw(δ) = crc32(δ) ⊕ crc32(24 zero bytes).
+  for (let i = 0; i < NONCE_LENGTH; i++) nonceBytes[i]! ^= STANDIN_BYTES[i]!;
+  const crc = (gzip.crc ^ applyShift(gzip.nonceEffect, (zlib.crc32(nonceBytes) ^ ZEROS_CRC) >>> 0)) >>> 0;
+  body.writeUInt32LE(crc, body.length - 8);
   return body;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { PaymentsConfig } from "../../server/config";
 import { contentSecurityPolicy, pageSecurityHeaders, permissionsPolicy, servedOverHttps } from "../../server/http/security-headers";
 
-const testMode = { payments: { mode: "test" } as PaymentsConfig, publicUrl: null };
+const testMode: { payments: PaymentsConfig; publicUrl: string | null } = { payments: { mode: "test" }, publicUrl: null };
 const stripe = {
   payments: { mode: "stripe", secretKey: "sk_test_x", publishableKey: "pk_test_x", webhookSecret: null } as PaymentsConfig,
   publicUrl: "https://shop.example",
