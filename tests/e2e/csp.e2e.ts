@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import sharp from "sharp";
 import type { AdminProduct } from "../../server/contracts/admin-products";
 import { ADMIN, BASE_URL, describe, expectVisible, fillCheckoutDetails, newPage, signIn, test, type TestPage } from "./browser";
-import { adminApi, createProduct, uniqueEmail, uniqueName } from "./support/data";
+import { adminApi, createProduct, placeOrder, uniqueEmail, uniqueName } from "./support/data";
 
 const TMP = path.resolve(import.meta.dirname, "../.tmp/e2e-csp");
 let imageFile = "";
@@ -165,6 +165,7 @@ describe("Content-Security-Policy in Chromium", () => {
   test("the admin walk: sign in, every section, a product with an uploaded image, an e-mail preview, an order", async () => {
     const api = await adminApi();
     const product = await createProduct(api, { name: uniqueName("E2E CSP Admin Tee"), availableColors: ["Black"] });
+    const { orderNumber } = await placeOrder(product.id);
     const { page, violations, problems } = await watchedPage();
     await visit(page, "/admin/login");
     await signIn(page, ADMIN);
@@ -195,13 +196,22 @@ describe("Content-Security-Policy in Chromium", () => {
     await page.getByTestId("saved-image").first().waitFor({ timeout: 15_000 });
     await settle(page);
 
-    // The e-mail preview renders admin HTML in a sandboxed frame.
+    // An order's detail, in its dialog (Radix: a scroll lock that inserts a <style>).
+    await visit(page, "/admin/orders");
+    await page.getByRole("button", { name: `View order ${orderNumber}` }).click();
+    await expectVisible(page.getByRole("dialog", { name: `Order ${orderNumber}` }));
+    await settle(page);
+    await page.keyboard.press("Escape");
+
+    // The e-mail preview: the template's inline-styled HTML in a sandboxed srcdoc frame, which
+    // inherits the page's policy.
     await visit(page, "/admin/email");
-    const preview = page.getByRole("button", { name: /Preview/ }).first();
-    if (await preview.count()) {
-      await preview.click();
-      await settle(page);
-    }
+    await page.getByRole("tab", { name: "Load Template" }).click();
+    await page.getByRole("button", { name: "Load Template" }).click();
+    await page.getByLabel("Subject").waitFor();
+    await page.getByRole("button", { name: "Continue to Preview" }).click();
+    await expectVisible(page.frameLocator('iframe[title="Email preview"]').getByRole("heading", { name: "The drop is almost here" }));
+    await settle(page);
     assert.deepEqual(violations, []);
     assert.deepEqual(problems, []);
   });
