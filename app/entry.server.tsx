@@ -1,9 +1,15 @@
-import { PassThrough, Writable } from "node:stream";
+import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { NonceContext } from "~/lib/nonce";
+import { getAppContext } from "../server/boot";
+import { freshNonce, NONCE_STANDIN } from "../server/http/nonce-splice";
+import { isTemplateRender } from "../server/http/page-template";
+import { contentSecurityPolicy, pageSecurityHeaders, servedOverHttps } from "../server/http/security-headers";
+import { preloadNonceStream, withPreloadNonce } from "./preload-nonce.server";
 import { bodyFor, memoisedRender, renderMemoKey } from "./render-memo.server";
 
 export { apiMiddleware } from "../server/api/express";
@@ -19,14 +25,24 @@ export { startFulfilmentJob } from "../server/services/fulfilment-job";
 
 const ABORT_DELAY = 5_000;
 
-function pageHeaders(headers: Headers) {
+/** The page's type and security headers; the CSP carries this answer's nonce (decision 0028). */
+async function pageHeaders(headers: Headers, request: Request, nonce: string) {
+  const { config } = await getAppContext();
   headers.set("Content-Type", "text/html; charset=utf-8");
-  headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  headers.set("X-Frame-Options", "DENY");
+  for (const [name, value] of pageSecurityHeaders(config, servedOverHttps(config, request.url))) headers.set(name, value);
+  headers.set("Content-Security-Policy", contentSecurityPolicy(config, nonce));
 }
 
-/** The whole page in one buffer; refused (so never memoised) if anything in it failed. */
+const page = (request: Request, remixContext: EntryContext, nonce: string) => (
+  <NonceContext.Provider value={nonce}>
+    <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+  </NonceContext.Provider>
+);
+
+/**
+ * The whole page in one buffer, with the stand-in nonce each answer replaces; refused (so never
+ * memoised) if anything in it failed.
+ */
 function renderWhole(request: Request, remixContext: EntryContext): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -36,8 +52,9 @@ function renderWhole(request: Request, remixContext: EntryContext): Promise<Buff
         done();
       },
     });
-    sink.on("finish", () => resolve(Buffer.concat(chunks)));
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />, {
+    sink.on("finish", () => resolve(Buffer.from(withPreloadNonce(Buffer.concat(chunks).toString(), NONCE_STANDIN))));
+    const { pipe, abort } = renderToPipeableStream(page(request, remixContext, NONCE_STANDIN), {
+      nonce: NONCE_STANDIN,
       onAllReady: () => pipe(sink),
       onShellError: reject,
       onError(error: unknown) {
@@ -60,8 +77,9 @@ export default async function handleRequest(
   if (key) {
     try {
       const copy = await memoisedRender(key, () => renderWhole(request, remixContext));
-      pageHeaders(responseHeaders);
-      const body = bodyFor(copy, request, responseHeaders);
+      const nonce = freshNonce();
+      await pageHeaders(responseHeaders, request, nonce);
+      const body = bodyFor(copy, request, responseHeaders, nonce);
       responseHeaders.set("Content-Length", String(body.length));
       // Node buffers sit on a plain ArrayBuffer, which is what a Response body takes.
       return new Response(body as Uint8Array<ArrayBuffer>, { headers: responseHeaders, status: responseStatusCode });
@@ -72,16 +90,19 @@ export default async function handleRequest(
   return streamedPage(request, responseStatusCode, responseHeaders, remixContext);
 }
 
-function streamedPage(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
+async function streamedPage(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
   // Bots get the whole page at once; browsers get it as it streams.
   const readyEvent = isbot(request.headers.get("user-agent") || "") ? "onAllReady" : "onShellReady";
+  // The page cache's template is shared by every visitor: it fills in each answer's nonce itself.
+  const nonce = isTemplateRender(request) ? NONCE_STANDIN : freshNonce();
+  await pageHeaders(responseHeaders, request, nonce);
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />, {
+    const { pipe, abort } = renderToPipeableStream(page(request, remixContext, nonce), {
+      nonce,
       [readyEvent]() {
         shellRendered = true;
-        const body = new PassThrough();
-        pageHeaders(responseHeaders);
+        const body = preloadNonceStream(nonce);
         resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
         pipe(body);
       },

@@ -1,5 +1,5 @@
-import zlib from "node:zlib";
 import type { EntryContext } from "@remix-run/node";
+import { gzipWithNonce, nonceCopy, withNonce, type NonceCopy } from "../server/http/nonce-splice";
 
 /**
  * Personal pages rendered once per distinct data (decision 0018). A route whose `handle` has
@@ -13,11 +13,8 @@ export interface RenderMemoHandle {
   sameDataSamePage?: boolean;
 }
 
-interface Copy {
-  html: Buffer;
-  br?: Buffer;
-  gzip?: Buffer;
-}
+// Rendered with the stand-in nonce; each answer gets its own (decision 0028).
+type Copy = NonceCopy;
 
 /** About 60 kB a copy with its compressed forms. */
 const MAX_COPIES = 64;
@@ -44,7 +41,7 @@ export async function memoisedRender(key: string, render: () => Promise<Buffer>)
     copies.set(key, copy);
     return copy;
   }
-  copy = render().then((html) => ({ html }));
+  copy = render().then(nonceCopy);
   copies.set(key, copy);
   if (copies.size > MAX_COPIES) copies.delete(copies.keys().next().value!);
   copy.catch(() => copies.delete(key));
@@ -64,18 +61,16 @@ function accepts(request: Request, coding: string): boolean {
   return false;
 }
 
-/** The copy's bytes for this request's Accept-Encoding, compressed once per copy and kept. */
-export function bodyFor(copy: Copy, request: Request, headers: Headers): Buffer {
+/**
+ * The copy's bytes for this request's Accept-Encoding, with this answer's nonce. Compressed copies
+ * are gzip, kept as deflate segments around the nonces (decision 0028): brotli cannot take a nonce
+ * spliced in, and compressing each answer is what the memo is there to avoid.
+ */
+export function bodyFor(copy: Copy, request: Request, headers: Headers, nonce: string): Buffer {
   headers.append("Vary", "Accept-Encoding");
-  if (accepts(request, "br")) {
-    copy.br ??= zlib.brotliCompressSync(copy.html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } });
-    headers.set("Content-Encoding", "br");
-    return copy.br;
-  }
   if (accepts(request, "gzip")) {
-    copy.gzip ??= zlib.gzipSync(copy.html, { level: 6 });
     headers.set("Content-Encoding", "gzip");
-    return copy.gzip;
+    return gzipWithNonce(copy, nonce);
   }
-  return copy.html;
+  return withNonce(copy, nonce);
 }

@@ -6,6 +6,7 @@ import { TestModeBanner } from "~/components/test-mode-banner";
 import { Toasts } from "~/components/toasts";
 import bebasNeue from "~/fonts/bebas-neue-latin-400.woff2?url";
 import inter from "~/fonts/inter-latin-400-700.woff2?url";
+import { useNonce } from "~/lib/nonce";
 import stylesheet from "~/styles/app.css?url";
 import { getAppContext } from "../server/boot";
 import { shopperContext } from "../server/http/early-access";
@@ -51,6 +52,8 @@ export type RootData = typeof loader;
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const brand = root?.brand ?? { name: "Store", socialHandle: "", supportEmail: "" };
+  // Every script carries this answer's CSP nonce (decision 0028).
+  const nonce = useNonce();
   return (
     <html lang="en" className="dark">
       <head>
@@ -58,6 +61,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        {/* Zod tries `new Function` once to pick its fast path; a strict CSP reports that as a
+            violation even though zod catches it. Jitless, zod never tries (decision 0028). */}
+        <script
+          nonce={nonce}
+          dangerouslySetInnerHTML={{ __html: "globalThis.__zod_globalConfig={jitless:true}" }}
+          suppressHydrationWarning
+        />
       </head>
       <body className="flex min-h-dvh flex-col bg-background text-foreground antialiased">
         <a href="#main" className="skip-link">
@@ -70,8 +80,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </main>
         <SiteFooter brand={brand} year={root?.year ?? new Date().getUTCFullYear()} />
         <Toasts />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

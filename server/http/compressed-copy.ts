@@ -32,6 +32,20 @@ export function encodingFor(acceptEncoding: string | undefined): Encoding | null
   return encoding;
 }
 
+const gzipChosen = new Map<string, boolean>();
+
+/** Whether the Accept-Encoding header takes gzip (pages with a nonce per answer: decision 0028). */
+export function gzipAccepted(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  let accepted = gzipChosen.get(acceptEncoding);
+  if (accepted === undefined) {
+    accepted = /\bgzip\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding);
+    if (gzipChosen.size >= 256) gzipChosen.clear();
+    gzipChosen.set(acceptEncoding, accepted);
+  }
+  return accepted;
+}
+
 // Each copy is compressed once per version and reused for many answers, so a middle level pays
 // off; the one-off copies (a flash) are rare.
 export function compressOnce(copy: CompressedCopy, encoding: Encoding): Buffer {

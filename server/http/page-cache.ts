@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NOBODY, type Visitor } from "../contracts/visitor";
-import { compressOnce, encodingFor, type Encoding } from "./compressed-copy";
+import { gzipAccepted } from "./compressed-copy";
+import { freshNonce, gzipWithNonce, NONCE_STANDIN, nonceCopy, withNonce, type NonceCopy } from "./nonce-splice";
 import { TEMPLATE_HEADER } from "./page-template";
 import { everyFew } from "./version-reader";
 
@@ -42,9 +43,8 @@ export interface PageCacheOptions {
 
 interface Variant {
   etag: string;
-  identity: Buffer;
-  br?: Buffer;
-  gzip?: Buffer;
+  /** The filled page with the stand-in nonce; each answer writes its own (decision 0028). */
+  copy: NonceCopy;
   /** The answer's headers, flat for writeHead, per encoding and shared/personal (built once). */
   heads: Map<string, string[]>;
 }
@@ -54,6 +54,8 @@ interface Template {
   /** The page cut at its holes: text, hole name, text, hole name, …, text. */
   parts: string[];
   headers: [string, string][];
+  /** The template's Content-Security-Policy cut at its stand-in nonce, or null if it has none. */
+  policy: string[] | null;
   hash: string;
   variants: Map<string, Variant>;
 }
@@ -77,6 +79,7 @@ const NOT_KEPT = new Set([
   "set-cookie",
   "cache-control",
   "etag",
+  "content-security-policy",
 ]);
 export const SHARED_CACHE_CONTROL = "public, s-maxage=1, stale-while-revalidate=5";
 export const PERSONAL_CACHE_CONTROL = "private, no-cache";
@@ -157,6 +160,7 @@ export function pageCache(options: PageCacheOptions) {
               pass: false,
               parts: split(body),
               headers: [...response.headers].filter(([name]) => !NOT_KEPT.has(name)),
+              policy: response.headers.get("content-security-policy")?.split(NONCE_STANDIN) ?? null,
               hash,
               variants: new Map(),
             };
@@ -205,7 +209,7 @@ export function pageCache(options: PageCacheOptions) {
     }
     variant = {
       etag: `W/"${page.hash}-${digest(key)}"`,
-      identity: Buffer.from(fill(page.parts, fragments(visitor))),
+      copy: nonceCopy(Buffer.from(fill(page.parts, fragments(visitor)))),
       heads: new Map(),
     };
     if (page.variants.size >= maxVariants) page.variants.delete(page.variants.keys().next().value!);
@@ -214,7 +218,7 @@ export function pageCache(options: PageCacheOptions) {
   }
 
   // The headers of one kind of answer, flat for writeHead, built once per copy.
-  function headsFor(page: Template, variant: Variant, personal: boolean, encoding: Encoding | null, body: Buffer | null): string[] {
+  function headsFor(page: Template, variant: Variant, personal: boolean, encoding: "gzip" | null, body: Buffer | null): string[] {
     const key = `${personal ? "p" : "s"}${encoding ?? ""}${body ? "" : "304"}`;
     let heads = variant.heads.get(key);
     if (!heads) {
@@ -235,10 +239,15 @@ export function pageCache(options: PageCacheOptions) {
     const variant = variantFor(page, read.visitor);
     const ifNoneMatch = req.headers["if-none-match"];
     const notModified = ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim() === variant.etag);
-    const encoding = notModified ? null : encodingFor(req.headers["accept-encoding"]);
-    const body = notModified ? null : encoding ? compressOnce(variant, encoding) : variant.identity;
-    const heads: (string | string[])[] = headsFor(page, variant, personal, encoding, body);
-    res.writeHead(notModified ? 304 : 200, read.setCookies.length ? [...heads, "Set-Cookie", read.setCookies] : heads);
+    // Gzip, not brotli: a nonce can be spliced into kept deflate segments (decision 0028).
+    const encoding = notModified ? null : gzipAccepted(req.headers["accept-encoding"]) ? "gzip" : null;
+    const nonce = notModified ? "" : freshNonce();
+    const body = notModified ? null : encoding ? gzipWithNonce(variant.copy, nonce) : withNonce(variant.copy, nonce);
+    const heads: (string | string[])[] = [...headsFor(page, variant, personal, encoding, body)];
+    // A 304 carries no policy: the browser keeps the one that came with the nonces of its copy.
+    if (body && page.policy) heads.push("Content-Security-Policy", page.policy.join(nonce));
+    if (read.setCookies.length) heads.push("Set-Cookie", read.setCookies);
+    res.writeHead(notModified ? 304 : 200, heads);
     res.end(req.method === "HEAD" || !body ? undefined : body);
   }
 

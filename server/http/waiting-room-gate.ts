@@ -8,6 +8,7 @@ import { renewedPass, retryAfterSeconds, validPass } from "../services/waiting-r
 import { cachedRoom, freshCachedRoom, isGated, phaseOf, type Room } from "../services/waiting-room-state";
 import { passOf as earlyAccessPassOf } from "./early-access";
 import { isTemplateRender } from "./page-template";
+import { BARE_PAGE_POLICY } from "./security-headers";
 import { PASS_COOKIE, cookieValue, secureForNode, serializeCookie } from "./waiting-room-cookies";
 
 /**
@@ -32,7 +33,11 @@ function busyHtml(): string {
 /** The 429 a purchase without a pass gets: JSON for scripts, a small page for a form posted without JavaScript. */
 export function busyResponse(room: Room, acceptsHtml: boolean): Response {
   const headers = { "Retry-After": String(retryAfterSeconds(room)), "Cache-Control": "no-store" };
-  if (acceptsHtml) return new Response(busyHtml(), { status: 429, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
+  if (acceptsHtml)
+    return new Response(busyHtml(), {
+      status: 429,
+      headers: { ...headers, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": BARE_PAGE_POLICY },
+    });
   return new Response(BUSY_BODY, { status: 429, headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
 }
 
@@ -72,6 +77,7 @@ function refuse(room: Room, req: IncomingMessage, res: ServerResponse): true {
     "Cache-Control": "no-store",
     "Content-Type": html ? "text/html; charset=utf-8" : "application/json; charset=utf-8",
     "Content-Length": String(Buffer.byteLength(body)),
+    ...(html ? { "Content-Security-Policy": BARE_PAGE_POLICY } : {}),
   });
   res.end(body);
   return true;

@@ -4,6 +4,7 @@ import express from "express";
 import { http, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Visitor } from "../../server/contracts/visitor";
+import { NONCE_STANDIN } from "../../server/http/nonce-splice";
 import { pageCache } from "../../server/http/page-cache";
 import { mockServer } from "../mocks/server";
 
@@ -33,11 +34,14 @@ beforeAll(async () => {
       render: async (request) => {
         renders++;
         await new Promise((r) => setTimeout(r, 20));
-        const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
+        const headers = new Headers({
+          "Content-Type": "text/html; charset=utf-8",
+          "Content-Security-Policy": `script-src 'nonce-${NONCE_STANDIN}' 'strict-dynamic'`,
+        });
         if (setCookie) headers.set("Set-Cookie", "x=1");
         const template = request.headers.get("x-page-template") === "1" && !request.headers.get("cookie");
         return new Response(
-          `<html><body>${template ? "" : "NOT A TEMPLATE"}<span data-hole="bag" style="display:contents"></span><main>render ${renders} v${version}</main><span data-hole="visitor" style="display:contents"></span>${"x".repeat(3000)}</body></html>`,
+          `<html><body>${template ? "" : "NOT A TEMPLATE"}<span data-hole="bag" style="display:contents"></span><main>render ${renders} v${version}</main><span data-hole="visitor" style="display:contents"></span>${"x".repeat(3000)}<script nonce="${NONCE_STANDIN}">go()</script>${"y".repeat(3000)}<script nonce="${NONCE_STANDIN}" type="module">import "/a.js"</script></body></html>`,
           { status, headers },
         );
       },
@@ -135,12 +139,24 @@ describe("the page cache with holes", () => {
     expect(other.headers.get("etag")).not.toBe(etag);
   });
 
-  it("sends brotli, gzip or identity as asked, the same page each time", async () => {
-    const plain = await (await get("/store", { Cookie: "n4" })).text();
-    for (const encoding of ["br", "gzip"]) {
+  it("sends gzip or identity as asked, the same page each time, each with its own nonce", async () => {
+    const nonceOf = (policy: unknown) => /'nonce-([A-Za-z0-9+/]{24})'/.exec(String(policy))?.[1];
+    const first = await get("/store", { Cookie: "n4", "Accept-Encoding": "identity" });
+    const firstNonce = nonceOf(first.headers.get("Content-Security-Policy"));
+    expect(firstNonce).toBeDefined();
+    expect(firstNonce).not.toBe(NONCE_STANDIN);
+    const plain = await first.text();
+    expect(plain.match(/nonce="[^"]*"/g)).toEqual([`nonce="${firstNonce}"`, `nonce="${firstNonce}"`]);
+    const nonces = new Set([firstNonce]);
+    // Brotli is not offered: a nonce cannot be spliced into a kept brotli copy (decision 0028).
+    for (const [accepted, encoding] of [
+      ["gzip, deflate, br", "gzip"],
+      ["gzip", "gzip"],
+      ["br", undefined],
+    ]) {
       const raw = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
         void import("node:http").then(({ get: request }) =>
-          request(base + "/store", { headers: { Cookie: "n4", "Accept-Encoding": encoding } }, (res) => {
+          request(base + "/store", { headers: { Cookie: "n4", "Accept-Encoding": accepted! } }, (res) => {
             const chunks: Buffer[] = [];
             res.on("data", (chunk: Buffer) => chunks.push(chunk));
             res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
@@ -148,9 +164,12 @@ describe("the page cache with holes", () => {
         );
       });
       expect(raw.headers["content-encoding"]).toBe(encoding);
-      const body = encoding === "br" ? zlib.brotliDecompressSync(raw.body) : zlib.gunzipSync(raw.body);
-      expect(body.toString()).toBe(plain);
-      expect(raw.body.length).toBeLessThan(plain.length / 4);
+      const nonce = nonceOf(raw.headers["content-security-policy"]);
+      nonces.add(nonce);
+      const body = encoding ? zlib.gunzipSync(raw.body) : raw.body;
+      expect(body.toString()).toBe(plain.replaceAll(firstNonce!, nonce!));
+      if (encoding) expect(raw.body.length).toBeLessThan(plain.length / 4);
     }
+    expect(nonces.size).toBe(4);
   });
 });

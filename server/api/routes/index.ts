@@ -8,6 +8,7 @@ import { adminSubscriberRoutes } from "./admin-subscribers";
 import { cartRoutes } from "./cart";
 import { catalogRoutes } from "./catalog";
 import { checkoutRoutes } from "./checkout";
+import { cspReportRoutes } from "./csp-report";
 import { publicFormRoutes } from "./public-forms";
 import { publicSettingsRoutes } from "./public-settings";
 import { sessionRoutes } from "./session";
@@ -25,6 +26,7 @@ export const apiRoutes: ApiRoute[] = [
   ...checkoutRoutes,
   ...publicFormRoutes,
   ...webhookRoutes,
+  ...cspReportRoutes,
   ...adminOrderRoutes,
   ...adminProductRoutes,
   ...adminSettingsRoutes,

@@ -1,0 +1,59 @@
+import crypto from "node:crypto";
+import zlib from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { freshNonce, gzipWithNonce, NONCE_LENGTH, NONCE_STANDIN, nonceCopy, withNonce } from "../../server/http/nonce-splice";
+
+// Pages shaped like the store's: markup, then scripts and preloads carrying the nonce, JSON between.
+function page(seed: number, { scripts = 5, bulk = 20_000 }: { scripts?: number; bulk?: number } = {}): string {
+  const random = crypto.createHash("sha256").update(String(seed)).digest("hex");
+  let html = `<!DOCTYPE html><html><head><script nonce="${NONCE_STANDIN}">x()</script></head><body>`;
+  html += `<p>Legacy drop ${random} é ü 漢</p>`.repeat(Math.ceil(bulk / 40));
+  for (let i = 0; i < scripts; i++)
+    html += `<link rel="modulepreload" nonce="${NONCE_STANDIN}" href="/assets/r${i}-${random.slice(i, i + 8)}.js"/><script nonce="${NONCE_STANDIN}">window.__remixContext=${JSON.stringify({ i, random, nonce: "nonce" })}</script>`;
+  return `${html}</body></html>`;
+}
+
+describe("a fresh nonce spliced into a kept page", () => {
+  it("gives the same page as writing the nonce in and compressing it, for every answer", () => {
+    for (const [seed, options] of [
+      [1, { scripts: 5 }],
+      [2, { scripts: 0 }],
+      [3, { scripts: 5, bulk: 120_000 }], // past deflate's 32 kB window
+      [4, { scripts: 40, bulk: 100 }],
+    ] as const) {
+      const html = page(seed, options);
+      const copy = nonceCopy(Buffer.from(html));
+      expect(copy.offsets).toHaveLength(1 + options.scripts * 2);
+      const nonces = new Set<string>();
+      for (let answer = 0; answer < 3; answer++) {
+        const nonce = freshNonce();
+        nonces.add(nonce);
+        const expected = html.replaceAll(NONCE_STANDIN, nonce);
+        // gunzip checks the CRC-32 and the length in the trailer too.
+        expect(zlib.gunzipSync(gzipWithNonce(copy, nonce)).toString()).toBe(expected);
+        expect(withNonce(copy, nonce).toString()).toBe(expected);
+      }
+      expect(nonces.size).toBe(3);
+    }
+  });
+
+  it("keeps the page compressed: within a few bytes per nonce of compressing it whole", () => {
+    const html = page(5);
+    const whole = zlib.gzipSync(html.replaceAll(NONCE_STANDIN, freshNonce())).length;
+    const spliced = gzipWithNonce(nonceCopy(Buffer.from(html)), freshNonce()).length;
+    expect(spliced).toBeLessThan(whole + 11 * 120);
+  });
+
+  it("makes nonces of 24 base64 characters, never the stand-in", () => {
+    const nonce = freshNonce();
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{24}$/);
+    expect(nonce).toHaveLength(NONCE_LENGTH);
+    expect(nonce).not.toBe(NONCE_STANDIN);
+  });
+
+  it("leaves a page without a stand-in as it is", () => {
+    const copy = nonceCopy(Buffer.from("<p>no scripts</p>"));
+    expect(withNonce(copy, freshNonce()).toString()).toBe("<p>no scripts</p>");
+    expect(zlib.gunzipSync(gzipWithNonce(copy, freshNonce())).toString()).toBe("<p>no scripts</p>");
+  });
+});
