@@ -86,9 +86,11 @@ describe("axe on the admin", () => {
     await expectNoViolations(page, "/admin/login");
   });
 
-  // Every admin page on main (app/routes/admin.*.tsx); /admin itself redirects to the first tab.
+  // Every admin page on main (app/routes/admin.*.tsx); /admin is the dashboard (with the pre-drop
+  // checklist while a countdown is ahead).
   for (const path of [
     "/admin",
+    "/admin/drops",
     "/admin/subscribers",
     "/admin/email",
     "/admin/products",
@@ -104,6 +106,15 @@ describe("axe on the admin", () => {
       await expectNoViolations(page, path);
     });
   }
+
+  test("a drop report has no violation", async () => {
+    const api = await adminApi();
+    const drops = (await (await api.get("/api/admin/drops")).json()) as { id: number }[];
+    assert.ok(drops.length > 0, "the current countdown is a drop");
+    const { page } = await newPage();
+    await signIn(page, ADMIN);
+    await expectNoViolations(page, `/admin/drops/${drops[0]!.id}`);
+  });
 });
 
 describe("axe on an open waiting room", () => {

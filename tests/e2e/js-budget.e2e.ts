@@ -25,6 +25,7 @@ const STOREFRONT: Record<string, string> = {
 };
 /** Still over the budget (docs/perf.md): marked, so the figure is printed on every run, not forgotten. */
 const KNOWN_OVER: Record<string, string> = {
+  "/": "~100.2 kB: the shared chunk with lucide's icon factory, tailwind-merge and the button (11 kB) grew past the line when the dashboard merged",
   "/checkout": "~106 kB: the purchase disclaimer's text is in the page's JavaScript for hydration",
   "/support": "~127 kB: the support form still validates with zod + conform in the browser",
 };
@@ -39,7 +40,7 @@ describe("JavaScript per page", () => {
       ["/store", "routes/store._index"],
     ] as const) {
       const html = await (await fetch(new URL(path, BASE_URL))).text();
-      const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
+      const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]*? href="([^"]+)"/g)].map((m) => m[1]);
       assert.deepEqual(preloaded.sort(), pageModules(manifest, routeId).sort(), path);
     }
   });
