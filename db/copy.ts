@@ -185,20 +185,23 @@ async function copyInto(
     if (differ.length) throw new CopyError(`Table ${table} differs between source and target (columns ${differ.join(", ")}).`);
     columns.set(table, ours);
   }
-  const order = copyOrder(tables, await foreignKeysOf(target), fresh);
+  // Copied last, over what is there by then: the rows migrations insert (page_version's counter,
+  // the waiting room's settings) and the tables the triggers write while the others are copied
+  // (product_page_version, whose trigger reads page_version's counter, so that row must stay until then).
+  const last = new Set([...fresh.keys(), ...TRIGGER_WRITTEN]);
+  const order = copyOrder(tables, await foreignKeysOf(target), last);
 
   const read = isPostgres(source.db)
     ? source.db.transaction().setIsolationLevel("repeatable read").setAccessMode("read only")
     : source.db.transaction();
   return read.execute((src) =>
     target.transaction().execute(async (dst) => {
-      // Rows the migrations made (page_version's counter, the waiting room's settings) are the
-      // source's to say: cleared now, copied last, after the triggers the other inserts fire.
-      for (const table of order.filter((t) => fresh.has(t))) await dst.deleteFrom(table).execute();
       const copied: CopyResult["tables"] = [];
       for (const table of order) {
         let rows: number;
         try {
+          // The source's rows replace whatever the migrations and the triggers left (see `last`).
+          if (last.has(table)) await dst.deleteFrom(table).execute();
           rows = await copyTable(src, dst, table, columns.get(table)!, options.batchRows);
         } catch (error) {
           throw new CopyError(`The copy stopped at table ${table}: ${(error as Error).message}. Nothing was written to the target.`);
@@ -211,6 +214,9 @@ async function copyInto(
     }),
   );
 }
+
+/** Tables that triggers write when other tables' rows are inserted (migrations 0010, 0014). */
+const TRIGGER_WRITTEN = ["page_version", "product_page_version"];
 
 /**
  * What a freshly migrated store holds per table (the singleton rows some migrations insert), from

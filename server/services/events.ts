@@ -108,6 +108,8 @@ export async function flushEvents(ctx: AppContext): Promise<void> {
           .execute();
     })
     .catch((error: unknown) => {
+      // The database was closed under the queue (a stop, a test's end): nothing left to write to.
+      if (error instanceof Error && /driver has already been destroyed/.test(error.message)) return;
       // Put back, to be tried with the next batch (the database was busy or restarting).
       pending.rows = rows.concat(pending.rows).slice(-MAX_PENDING);
       console.error("Writing events failed:", error);
