@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, type DatabaseTarget } from "../../db/client";
 import { CopyError, copyDatabase } from "../../db/copy";
 import { payLocalIntent } from "../../server/integrations/payments/local";
+import { flushEvents } from "../../server/services/events";
 import { seedIfEmpty } from "../../server/seed";
 import { addToCart } from "../../server/services/cart";
 import { processOrder } from "../../server/services/checkout";
@@ -80,6 +81,9 @@ async function fillStore(ctx: TestContext) {
     },
     "198.51.100.8",
   );
+  // The shoppers' events are written in batches a second apart: all of them now, before the source
+  // is read, so that what is copied is what was read.
+  await flushEvents(ctx);
 }
 
 /** Every table's rows, in primary-key order, from either engine (migration bookkeeping left out). */
