@@ -86,7 +86,11 @@ Object.assign(process.env, {
 // file at a time (--test-concurrency=1).
 let failed = false;
 const stream = run({ files: files.map((f) => path.join(root, f)), concurrency: 1 });
-stream.on("test:fail", () => (failed = true));
+// A `todo` test that fails is reported as a failure too, yet it is a known gap printed on purpose
+// (tests/e2e/js-budget.e2e.ts): it does not fail the run.
+stream.on("test:fail", (event) => {
+  if (!event.todo) failed = true;
+});
 const reported = process.stdout.isTTY ? stream.compose(new spec()) : stream.compose(tap);
 reported.pipe(process.stdout);
 await new Promise((resolve) => reported.once("end", resolve));
