@@ -16,6 +16,18 @@ export function workerCount(env: Record<string, string | undefined> = process.en
   return count;
 }
 
+/**
+ * How the workers share the port. Node's default on Linux (round-robin) has the primary accept and
+ * hand each connection to a worker, one at a time per worker, waiting for that worker's event loop
+ * to take it; at T-0, with a thousand connections opening at once and the workers busy, the last
+ * few dozen waited seconds for their turn (the rush's /store p99 3.6–4.3 s, decision 0030).
+ * `none` lets each worker accept from the shared socket itself, so a busy worker simply accepts
+ * less. NODE_CLUSTER_SCHED_POLICY (`rr` or `none`), node's own variable, still overrides.
+ */
+export function schedulingPolicy(env: Record<string, string | undefined> = process.env): number {
+  return env.NODE_CLUSTER_SCHED_POLICY === "rr" ? cluster.SCHED_RR : cluster.SCHED_NONE;
+}
+
 /** A worker that dies sooner than this after its start counts as a crash loop and waits before the next. */
 const HEALTHY_AFTER_MS = 10_000;
 const MAX_RESTART_DELAY_MS = 30_000;
@@ -39,6 +51,7 @@ const STOP_TIMEOUT_MS = 12_000;
  * a worker that dies before any listened ends the store with exit code 1.
  */
 export function superviseWorkers(options: { count: number; exec: string; onListening: () => void }): void {
+  cluster.schedulingPolicy = schedulingPolicy();
   cluster.setupPrimary({ exec: options.exec });
   const bornAt = new Map<Worker, number>();
   let stopping = false;

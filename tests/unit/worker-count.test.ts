@@ -1,6 +1,7 @@
+import cluster from "node:cluster";
 import os from "node:os";
 import { describe, expect, it } from "vitest";
-import { restartDelayMs, workerCount } from "../../server/cluster";
+import { restartDelayMs, schedulingPolicy, workerCount } from "../../server/cluster";
 
 describe("WEB_CONCURRENCY", () => {
   it("defaults to one worker per core the process may use", () => {
@@ -30,5 +31,13 @@ describe("replacing workers that keep dying", () => {
     expect(delays[1]).toBeGreaterThan(0);
     expect(Math.max(...delays)).toBe(30_000);
     expect(restartDelayMs(1000)).toBe(30_000);
+  });
+});
+
+describe("sharing the port", () => {
+  it("lets each worker accept its own connections unless NODE_CLUSTER_SCHED_POLICY asks for round-robin", () => {
+    expect(schedulingPolicy({})).toBe(cluster.SCHED_NONE);
+    expect(schedulingPolicy({ NODE_CLUSTER_SCHED_POLICY: "none" })).toBe(cluster.SCHED_NONE);
+    expect(schedulingPolicy({ NODE_CLUSTER_SCHED_POLICY: "rr" })).toBe(cluster.SCHED_RR);
   });
 });
