@@ -2,10 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { CamelCasePlugin, Kysely, Migrator, type MigrationProvider } from "kysely";
-import { ImmediateSqliteDialect } from "./immediate-transactions";
 import { migrations } from "./migrations";
 import { ADVISORY_LOCK, openPostgres, whileHoldingAdvisoryLock } from "./postgres";
 import type { DB } from "./schema";
+import { StoreSqliteDialect } from "./sqlite-dialect";
 import { withStatementCache } from "./statement-cache";
 
 export type Db = Kysely<DB>;
@@ -46,9 +46,10 @@ export async function preparingAlone<T>(db: Db, fn: () => Promise<T>): Promise<T
 const connections = new WeakMap<Db, ReturnType<typeof withStatementCache>>();
 
 /**
- * A statement on the connection under a Kysely instance, prepared once (the same cache Kysely's
- * queries use), for the few reads on every cached page hit: run synchronously it costs
- * microseconds, where Kysely compiles the query and awaits its driver on every call.
+ * A read on the reading connection under a Kysely instance, prepared once (the same cache Kysely's
+ * lone SELECTs use), for the few reads on every cached page hit: run synchronously it costs
+ * microseconds, where Kysely compiles the query and awaits its driver on every call. Being the
+ * reading connection, it sees what is committed, never another request's transaction half done.
  */
 export function preparedOn<Row>(db: Db, text: string) {
   const sqlite = connections.get(db);
@@ -88,12 +89,21 @@ function openSqlite(file: string): Db {
   // with SQLITE_BUSY (transactions begin IMMEDIATE so that the wait applies to them too).
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
-  const cached = withStatementCache(sqlite);
+  const writer = withStatementCache(sqlite);
+  // Lone SELECTs read on a connection of their own (db/sqlite-dialect.ts); an in-memory database
+  // is private to its one connection.
+  let reader = writer;
+  if (file !== ":memory:") {
+    const reading = new Database(file);
+    reading.pragma("busy_timeout = 5000");
+    reading.pragma("query_only = ON");
+    reader = withStatementCache(reading);
+  }
   const db = new Kysely<DB>({
-    dialect: new ImmediateSqliteDialect({ database: cached }),
+    dialect: new StoreSqliteDialect({ writer, reader: reader === writer ? undefined : reader }),
     plugins: [new CamelCasePlugin()],
   });
-  connections.set(db, cached);
+  connections.set(db, reader);
   return db;
 }
 

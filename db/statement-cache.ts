@@ -8,8 +8,9 @@ const MAX_STATEMENTS = 1000;
  * Kysely's SQLite driver prepares every query again (about a third of a small query's cost under
  * load). The SQL text of a Kysely query is the same each time, only its parameters change, so each
  * text is prepared once per connection and reused; SQLite itself re-prepares a statement after a
- * schema change. Kysely runs one query at a time on its one connection (a `.stream()` holds it
- * until done), so a statement is never in use twice at once.
+ * schema change. Each connection runs one statement at a time (better-sqlite3 is synchronous; a
+ * `.stream()` holds the writing connection until done, db/sqlite-dialect.ts), so a statement is
+ * never in use twice at once.
  */
 export function withStatementCache(sqlite: Database): SqliteDatabase {
   const statements = new Map<string, Statement>();

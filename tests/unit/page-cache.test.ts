@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import express from "express";
 import { http, passthrough } from "msw";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Visitor } from "../../server/contracts/visitor";
 import { NONCE_STANDIN } from "../../server/http/nonce-splice";
 import { pageCache } from "../../server/http/page-cache";
@@ -101,14 +101,29 @@ describe("the page cache with holes", () => {
 
   it("renders again after a second, or at once when the database's version moves", async () => {
     await get("/store");
-    clock += 999;
+    clock += 499;
     await get("/store");
     expect(renders).toBe(1);
-    clock += 1;
+    clock += 501;
     expect(await (await get("/store")).text()).toContain("render 2");
     version++;
     clock += 250;
     expect(await (await get("/store")).text()).toContain(`v${version}`);
+    expect(renders).toBe(3);
+  });
+
+  it("renders a page in use again during its second half-second, answering the current copy meanwhile", async () => {
+    await get("/store");
+    clock += 500;
+    expect(await (await get("/store")).text()).toContain("render 1");
+    // The next copy is being rendered behind that answer; visitors keep getting the current one.
+    expect(renders).toBe(2);
+    await vi.waitFor(async () => expect(await (await get("/store")).text()).toContain("render 2"));
+    expect(renders).toBe(2);
+    // At the first copy's second, the next one (rendered at 500 ms) is answered at once, and being
+    // half a second old itself, the one after it is started behind the answer.
+    clock += 500;
+    expect(await (await get("/store")).text()).toContain("render 2");
     expect(renders).toBe(3);
   });
 
