@@ -3,9 +3,9 @@
 // shop, then the 30-day summary (GET /api/admin/reports/summary) timed one request at a time, as
 // an admin's dashboard or an external caller asks for it. Target: at most 100 ms (p95).
 import os from "node:os";
-import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { formatInTimeZone } from "date-fns-tz";
+import { fixed, readKnobs, sleep } from "./knobs.mjs";
 import { cookiesOf, createClient, jsonOf, textOf } from "./http-client.mjs";
 import { appendSection, machine, PERF_LOG } from "./perf-log.mjs";
 import { seedReports } from "./reports-seed.mjs";
@@ -21,36 +21,7 @@ const KNOBS = {
 };
 const TARGET_MS = 100;
 
-function readOptions(argv) {
-  const { values } = parseArgs({
-    args: argv,
-    strict: false,
-    options: {
-      ...Object.fromEntries(Object.keys(KNOBS).map((name) => [name, { type: "string" }])),
-      "no-log": { type: "boolean" },
-      note: { type: "string" },
-      help: { type: "boolean" },
-    },
-  });
-  if (values.help) {
-    console.log("npm run bench -- --only reports [--note text] [--no-log]");
-    for (const [name, knob] of Object.entries(KNOBS)) console.log(`  --${name} (${knob.env}, default ${knob.default}): ${knob.help}`);
-    process.exit(0);
-  }
-  const options = {};
-  for (const [name, knob] of Object.entries(KNOBS)) {
-    const raw = values[name] ?? process.env[knob.env];
-    const value = raw === undefined || raw === "" ? knob.default : Number(raw);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} (${knob.env}) must be a whole number above 0, not "${raw}".`);
-    options[name] = value;
-  }
-  options.log = !values["no-log"];
-  options.note = typeof values.note === "string" ? values.note : (process.env.BENCH_NOTE ?? "");
-  return options;
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const fixed = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "—");
+const readOptions = (argv) => readKnobs(argv, KNOBS, "npm run bench -- --only reports [--note text] [--no-log]");
 
 /**
  * Waits until the store's sweeper has rolled up every seeded event and compacted the old ones; the

@@ -4,7 +4,7 @@
 // poll that said "admitted") and how the pages felt to the admitted (p99 of /store, /store/:id,
 // /checkout), which the waiting room exists to keep low: at most 0.5 s.
 import os from "node:os";
-import { parseArgs } from "node:util";
+import { fixed, readKnobs, sleep } from "./knobs.mjs";
 import { cookiesOf, createClient, jsonOf, textOf } from "./http-client.mjs";
 import { appendSection, machine, PERF_LOG } from "./perf-log.mjs";
 import { cookieJar, soldInDatabase } from "./rush.mjs";
@@ -23,30 +23,7 @@ const KNOBS = {
 const PAGES = ["GET /store", "GET /store/:id", "GET /checkout"];
 const STEPS = [...PAGES, "POST /api/cart", "POST /api/process-order", "POST /api/local-payments/confirm"];
 
-function readOptions(argv) {
-  const { values } = parseArgs({
-    args: argv,
-    strict: false,
-    options: {
-      ...Object.fromEntries(Object.keys(KNOBS).map((name) => [name, { type: "string" }])),
-      "no-log": { type: "boolean" },
-      note: { type: "string" },
-    },
-  });
-  const options = {};
-  for (const [name, knob] of Object.entries(KNOBS)) {
-    const raw = values[name] ?? process.env[knob.env];
-    const value = raw === undefined || raw === "" ? knob.default : Number(raw);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} (${knob.env}) must be a whole number above 0, not "${raw}".`);
-    options[name] = value;
-  }
-  options.log = !values["no-log"];
-  options.note = typeof values.note === "string" ? values.note : (process.env.BENCH_NOTE ?? "");
-  return options;
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-const fixed = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "—");
+const readOptions = (argv) => readKnobs(argv, KNOBS, "npm run bench -- --only waiting-room [--note text] [--no-log]");
 
 async function crowd(store, options, productId, admin) {
   const client = createClient(store.base, { sockets: options.sockets });

@@ -10,6 +10,7 @@ import type { Db } from "../../db/client";
 import { mockServer } from "../mocks/server";
 import { getFresh, startBuiltStore, type BuiltStore } from "../setup/built-store";
 import { builtStoreDatabase } from "../setup/built-store-database";
+import { unitsOf } from "../setup/books";
 import { CookieJar } from "../setup/http";
 import { TMP_DIR } from "../setup/paths";
 
@@ -98,26 +99,6 @@ async function shop(baseUrl: string, productId: number): Promise<string> {
   return outcome.status === "paid" ? "paid" : `confirm ${paid.status}: ${JSON.stringify(outcome)}`;
 }
 
-/** Every unit of the product is on the shelf, held by a pending checkout, or sold to a paid order. */
-async function unitsOf(productId: number) {
-  const holds = await db
-    .selectFrom("inventoryHolds")
-    .select(["status", (eb) => eb.fn.sum<number>("quantity").as("units")])
-    .where("productId", "=", productId)
-    .groupBy("status")
-    .execute();
-  const units = (status: string) => Number(holds.find((h) => h.status === status)?.units ?? 0);
-  const { inventory } = await db.selectFrom("products").select("inventory").where("id", "=", productId).executeTakeFirstOrThrow();
-  const paid = await db
-    .selectFrom("orderItems")
-    .innerJoin("orders", "orders.id", "orderItems.orderId")
-    .select((eb) => eb.fn.sum<number>("orderItems.quantity").as("units"))
-    .where("orderItems.productId", "=", productId)
-    .where("orders.paidAt", "is not", null)
-    .executeTakeFirstOrThrow();
-  return { sold: units("sold"), held: units("held"), left: inventory, paidUnits: Number(paid.units ?? 0) };
-}
-
 describe("npm start with WEB_CONCURRENCY=2", () => {
   it("answers from two worker processes, and prepared the database once, in the primary", async () => {
     const pids = await answeringPids(2);
@@ -145,7 +126,7 @@ describe("npm start with WEB_CONCURRENCY=2", () => {
     const outcomes = await Promise.all(Array.from({ length: 100 }, () => shop(store.baseUrl, productId)));
     expect(outcomes.filter((o) => o !== "paid" && o !== "sold out")).toEqual([]);
     expect(outcomes.filter((o) => o === "paid")).toHaveLength(5);
-    expect(await unitsOf(productId)).toEqual({ sold: 5, held: 0, left: 0, paidUnits: 5 });
+    expect(await unitsOf(db, productId)).toEqual({ sold: 5, held: 0, left: 0, paidUnits: 5 });
 
     // The fulfilment job (decision 0027), in whichever worker holds its lease, e-mails each paid
     // order and buys its label once, after the payments' answers.
@@ -169,7 +150,7 @@ describe("npm start with WEB_CONCURRENCY=2", () => {
     const rush = Array.from({ length: 80 }, () => shop(store.baseUrl, productId).catch((error: Error) => `cut: ${error.message}`));
     // Pull the plug once some units have been paid for, with checkouts still in flight.
     const deadline = Date.now() + 120_000;
-    while ((await unitsOf(productId)).sold < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((await unitsOf(db, productId)).sold < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     await store.killAll();
     const outcomes = await Promise.all(rush);
     expect(outcomes.some((o) => o.startsWith("cut"))).toBe(true);
@@ -180,7 +161,7 @@ describe("npm start with WEB_CONCURRENCY=2", () => {
       const { rows } = await sql<{ integrityCheck: string }>`PRAGMA integrity_check`.execute(db);
       expect(rows).toEqual([{ integrityCheck: "ok" }]);
     }
-    const units = await unitsOf(productId);
+    const units = await unitsOf(db, productId);
     expect(units.sold + units.held + units.left).toBe(stock);
     expect(units.paidUnits).toBe(units.sold);
     expect(units.sold).toBeGreaterThanOrEqual(outcomes.filter((o) => o === "paid").length);

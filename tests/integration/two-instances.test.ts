@@ -12,6 +12,7 @@ import { type Db } from "../../db/client";
 import { mockServer } from "../mocks/server";
 import { getFresh, startBuiltStore, type BuiltStore } from "../setup/built-store";
 import { builtStoreDatabase } from "../setup/built-store-database";
+import { unitsOf } from "../setup/books";
 import { CookieJar } from "../setup/http";
 import { TMP_DIR } from "../setup/paths";
 
@@ -129,27 +130,6 @@ async function shop(n: number, productId: number, failovers: number[]): Promise<
   }
 }
 
-/** Every unit of the product is on the shelf, held by a pending checkout, or sold to a paid order. */
-async function unitsOf(productId: number) {
-  const holds = await db
-    .selectFrom("inventoryHolds")
-    .select(["status", (eb) => eb.fn.sum<number>("quantity").as("units")])
-    .where("productId", "=", productId)
-    .groupBy("status")
-    .execute();
-  const units = (status: string) => Number(holds.find((h) => h.status === status)?.units ?? 0);
-  const { inventory } = await db.selectFrom("products").select("inventory").where("id", "=", productId).executeTakeFirstOrThrow();
-  const paid = await db
-    .selectFrom("orderItems")
-    .innerJoin("orders", "orders.id", "orderItems.orderId")
-    .select((eb) => eb.fn.sum<number>("orderItems.quantity").as("units"))
-    .where("orderItems.productId", "=", productId)
-    .where("orders.paidAt", "is not", null)
-    .where("orders.status", "<>", "cancelled")
-    .executeTakeFirstOrThrow();
-  return { sold: units("sold"), held: units("held"), left: inventory, paidUnits: Number(paid.units ?? 0) };
-}
-
 /** Paid orders of the product per shopper, and succeeded test-card payments per order: each at most 1. */
 async function paidTwice(productId: number) {
   const orders = await db
@@ -230,7 +210,7 @@ describe(`two store instances on one ${database.engine === "postgres" ? "Postgre
       }),
     );
     const deadline = Date.now() + 120_000;
-    while ((await unitsOf(productId)).sold < 1 && Date.now() < deadline) await sleep(20);
+    while ((await unitsOf(db, productId)).sold < 1 && Date.now() < deadline) await sleep(20);
     await victim.killAll();
     const killedAtShopper = next;
     await crowd;
@@ -243,7 +223,7 @@ describe(`two store instances on one ${database.engine === "postgres" ? "Postgre
     expect(health.failures).toEqual([]);
     expect(health.answers).toBeGreaterThan(0);
 
-    const units = await unitsOf(productId);
+    const units = await unitsOf(db, productId);
     expect(units.left).toBeGreaterThanOrEqual(0);
     expect(units.sold + units.held + units.left).toBe(stock);
     expect(units.paidUnits).toBe(units.sold);
@@ -261,7 +241,7 @@ describe(`two store instances on one ${database.engine === "postgres" ? "Postgre
     // The killed instance comes back on the same database, finding nothing to migrate.
     stores[0] = await startBuiltStore({ dataDir, env: env() });
     expect(stores[0].log()).not.toContain("Applied migrations");
-    const again = await unitsOf(productId);
+    const again = await unitsOf(db, productId);
     expect(again.sold + again.held + again.left).toBe(stock);
     expect(again.paidUnits).toBe(again.sold);
   }, 300_000);
@@ -286,14 +266,14 @@ describe(`two store instances on one ${database.engine === "postgres" ? "Postgre
         201,
       );
     }
-    expect(await unitsOf(productId)).toEqual({ sold: 0, held: 2, left: 2, paidUnits: 0 });
+    expect(await unitsOf(db, productId)).toEqual({ sold: 0, held: 2, left: 2, paidUnits: 0 });
 
     // Held for HOLD_SECONDS; a sweep runs every 30 s at the leader. The killed instance may have
     // led: on SQLite its lease runs out 90 s after its last renewal; on PostgreSQL its advisory lock
     // went with its connections, so the next sweep of another instance takes over.
     const deadline = Date.now() + 240_000;
-    while ((await unitsOf(productId)).held > 0 && Date.now() < deadline) await sleep(1000);
-    expect(await unitsOf(productId)).toEqual({ sold: 0, held: 0, left: stock, paidUnits: 0 });
+    while ((await unitsOf(db, productId)).held > 0 && Date.now() < deadline) await sleep(1000);
+    expect(await unitsOf(db, productId)).toEqual({ sold: 0, held: 0, left: stock, paidUnits: 0 });
     const released = await db.selectFrom("inventoryHolds").select("status").where("productId", "=", productId).execute();
     expect(released.map((hold) => hold.status)).toEqual(["released", "released"]);
 
@@ -312,7 +292,7 @@ describe(`two store instances on one ${database.engine === "postgres" ? "Postgre
     expect(await Promise.all(stores.map(pidOf))).toContain(Number(leaders[0]));
 
     // Whatever the rush left held is back on the shelf too.
-    const rush = await unitsOf(rushProductId);
+    const rush = await unitsOf(db, rushProductId);
     expect(rush.held).toBe(0);
     expect(rush.sold + rush.left).toBe(5);
     expect(rush.paidUnits).toBe(rush.sold);
@@ -321,6 +301,6 @@ describe(`two store instances on one ${database.engine === "postgres" ? "Postgre
     const after = await Promise.all(Array.from({ length: stock + 4 }, (_, i) => shop(2000 + i, productId, [])));
     expect(after.filter((o) => o === "paid")).toHaveLength(stock);
     expect(after.filter((o) => o !== "paid" && o !== "sold out")).toEqual([]);
-    expect(await unitsOf(productId)).toEqual({ sold: stock, held: 0, left: 0, paidUnits: stock });
+    expect(await unitsOf(db, productId)).toEqual({ sold: stock, held: 0, left: 0, paidUnits: stock });
   }, 330_000);
 });
