@@ -90,7 +90,7 @@ export function PaymentSection({
               form={FORM_ID}
               name="intent"
               value="process"
-              size="lg"
+              size={null}
               className={ORDER_BUTTON_CLASS}
               disabled={processing}
               data-testid="process-order"
