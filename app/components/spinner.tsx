@@ -11,7 +11,11 @@ export function Spinner({ className, label = "Loading" }: { className?: string; 
       role="status"
       data-slot="spinner"
       // A size given replaces the default one (`cn` does not resolve conflicts, decision 0029).
-      className={cn("inline-flex shrink-0 items-center justify-center text-foreground", /\bsize-/.test(className ?? "") ? null : "size-6", className)}
+      className={cn(
+        "inline-flex shrink-0 items-center justify-center text-foreground",
+        /\bsize-/.test(className ?? "") ? null : "size-6",
+        className,
+      )}
     >
       <span
         aria-hidden="true"
