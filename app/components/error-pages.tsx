@@ -97,7 +97,7 @@ export function RouteErrorPage({ notFoundMessage, failedMessage, back }: RouteEr
       <Heading
         id="error-title"
         className={cn(
-          "mt-4 font-display leading-[0.9] tracking-[0.02em] text-balance uppercase",
+          "mt-4 font-display tracking-[0.02em] text-balance uppercase",
           inAdminFrame ? "text-5xl" : "text-6xl sm:text-7xl md:text-8xl",
         )}
       >

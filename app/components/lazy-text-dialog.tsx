@@ -13,8 +13,15 @@ export function LazyTextDialog({
   label,
   className,
   children,
+  prefetch,
   ...dialog
-}: { label: ReactNode; className: string; children: ReactNode } & Omit<TextDialogProps, "open" | "onOpenChange" | "trigger" | "children">) {
+}: {
+  label: ReactNode;
+  className: string;
+  children: ReactNode;
+  /** Fetches what `children` load lazily, with the dialog's own code. */
+  prefetch?: () => unknown;
+} & Omit<TextDialogProps, "open" | "onOpenChange" | "trigger" | "children">) {
   const [open, setOpen] = useState(false);
   // Stays mounted once opened, so closing runs Radix's own exit and gives the focus back.
   const [opened, setOpened] = useState(false);
@@ -27,8 +34,8 @@ export function LazyTextDialog({
         className={className}
         aria-haspopup="dialog"
         aria-expanded={open}
-        onPointerEnter={() => void loadTextDialog()}
-        onFocus={() => void loadTextDialog()}
+        onPointerEnter={() => void Promise.all([loadTextDialog(), prefetch?.()])}
+        onFocus={() => void Promise.all([loadTextDialog(), prefetch?.()])}
         onClick={() => {
           setOpened(true);
           setOpen(true);

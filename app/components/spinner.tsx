@@ -10,7 +10,12 @@ export function Spinner({ className, label = "Loading" }: { className?: string; 
     <span
       role="status"
       data-slot="spinner"
-      className={cn("inline-flex size-6 shrink-0 items-center justify-center text-foreground", className)}
+      // A size given replaces the default one (`cn` does not resolve conflicts, decision 0029).
+      className={cn(
+        "inline-flex shrink-0 items-center justify-center text-foreground",
+        /\bsize-/.test(className ?? "") ? null : "size-6",
+        className,
+      )}
     >
       <span
         aria-hidden="true"

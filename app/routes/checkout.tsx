@@ -9,20 +9,20 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { ArrowLeft, CircleAlert } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { OrderSummary as OrderSummaryData } from "../../server/contracts/checkout";
 import { CHECKOUT_MESSAGES } from "../../server/contracts/checkout-messages";
 import { checkoutAction, checkoutLoader } from "../../server/http/checkout-door";
 import { requirePassForPage, requirePassForPurchase } from "../../server/http/waiting-room-gate";
 import { AddressFields, ContactFields } from "~/components/checkout/customer-fields";
-import { DetailsReview } from "~/components/checkout/details-review";
 import { HoneypotField } from "~/components/honeypot-field";
 import { BOT_FIELD } from "../../server/contracts/honeypot";
 import { CHECKOUT_UI } from "../../server/contracts/checkout-ui";
 import { addDollars, completeAddress, EMPTY_VALUES, type CheckoutValues } from "../../server/contracts/checkout-form";
 import { OrderSummary, type SummaryLine } from "~/components/checkout/order-summary";
-import { FORM_ID, PaymentSection, type ProcessedOrder } from "~/components/checkout/payment-section";
+import { FORM_ID, loadOrderPayment, PaymentSection, type ProcessedOrder } from "~/components/checkout/payment-section";
+import { Spinner } from "~/components/spinner";
 import { ShippingOptions } from "~/components/checkout/shipping-options";
 import { useCheckoutQuote } from "~/components/checkout/use-checkout-quote";
 import { notify } from "~/components/toasts";
@@ -51,6 +51,11 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ defaultShouldRevali
 const HOME_AFTER_PAYMENT_MS = 2000;
 
 const loadValidation = () => import("../../server/contracts/checkout-validation");
+// The review of the details replaces the form after Process Order: fetched with the payment step.
+const loadDetailsReview = () => import("~/components/checkout/details-review");
+const DetailsReview = lazy(() => loadDetailsReview().then((module) => ({ default: module.DetailsReview })));
+/** What Process Order needs, fetched on the form's first focus: it is there when pressed. */
+const prefetchProcessOrder = () => Promise.all([loadValidation(), loadDetailsReview(), loadOrderPayment()]);
 
 export default function CheckoutPage() {
   const { bag, countries, payment } = useLoaderData<typeof loader>();
@@ -178,12 +183,14 @@ export default function CheckoutPage() {
 
         <div className="space-y-12 rounded-lg border border-border bg-card p-5 sm:p-8">
           {order !== null || paidNumber !== null ? (
-            <DetailsReview
-              values={values}
-              countries={countries}
-              rate={quote.selectedRate}
-              onChange={paidNumber === null ? () => setOrder(null) : null}
-            />
+            <Suspense fallback={<Spinner className="size-6" label="Loading" />}>
+              <DetailsReview
+                values={values}
+                countries={countries}
+                rate={quote.selectedRate}
+                onChange={paidNumber === null ? () => setOrder(null) : null}
+              />
+            </Suspense>
           ) : (
             <form
               id={FORM_ID}
@@ -191,7 +198,7 @@ export default function CheckoutPage() {
               action="/checkout"
               noValidate
               onSubmit={processOrder}
-              onFocus={() => void loadValidation()}
+              onFocus={() => void prefetchProcessOrder()}
               className="space-y-12"
             >
               <HoneypotField idPrefix="checkout" />

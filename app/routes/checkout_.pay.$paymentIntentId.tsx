@@ -105,7 +105,7 @@ export default function PayPage() {
               <Form method="post" noValidate className="space-y-5" aria-label="Card payment" data-testid="payment-form">
                 <TestModeNotice />
                 <CardFields errors={result?.errors ?? {}} />
-                <Button type="submit" size="lg" className={ORDER_BUTTON_CLASS} disabled={paying}>
+                <Button type="submit" size={null} className={ORDER_BUTTON_CLASS} disabled={paying}>
                   <Lock aria-hidden="true" />
                   {paying ? "Processing..." : `Complete Order - ${formatUsd(order.total)}`}
                 </Button>
@@ -143,7 +143,7 @@ function HostedPayment({ total, paying }: { total: number; paying: boolean }) {
       <p className="text-sm leading-relaxed text-muted-foreground">
         You will pay on Stripe&apos;s secure page, then come back here for your order confirmation. Your card details never reach our store.
       </p>
-      <Button type="submit" size="lg" className={ORDER_BUTTON_CLASS} disabled={paying}>
+      <Button type="submit" size={null} className={ORDER_BUTTON_CLASS} disabled={paying}>
         <Lock aria-hidden="true" />
         {paying ? "Processing..." : `Pay on Stripe - ${formatUsd(total)}`}
       </Button>

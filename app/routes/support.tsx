@@ -1,15 +1,14 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { CheckCircle2, Clock, Mail } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { Field } from "~/components/field";
 import { FormAlert } from "~/components/form-messages";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { useNoticeToast } from "~/lib/use-notice-toast";
 import type { loader as rootLoader } from "~/root";
-import { SUPPORT_TYPES, supportSchema } from "../../server/contracts/support";
+import { SUPPORT_FIELDS, SUPPORT_TYPES, type SupportField } from "../../server/contracts/support-types";
 import { supportAction } from "../../server/http/support-door";
 
 export const meta: MetaFunction = () => [{ title: "Get Support" }];
@@ -101,39 +100,72 @@ function MessageSent() {
   );
 }
 
+const FORM_ID = "support-form";
+
+/**
+ * The form is checked where the rule lives, on the server (supportSchema): its answer carries the
+ * spec's messages, shown under the fields with and without JavaScript. No schema library in the
+ * browser (decision 0029); the browser's own check is off so the visitor reads those messages.
+ */
 function SupportForm() {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const sending = navigation.state === "submitting" && navigation.formAction === "/support";
-  const [form, fields] = useForm({
-    lastResult: result?.lastResult,
-    defaultValue: { supportType: "other" },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: supportSchema }),
-  });
+  const formRef = useRef<HTMLFormElement>(null);
+  // Cleared while a new answer is on its way, as they would be by a fresh check.
+  const errors = sending ? undefined : result?.lastResult.error;
+  // Without JavaScript the answer is a new page: what was typed comes back filled in.
+  const typed = result?.lastResult.initialValue ?? {};
+  const meta = (name: SupportField) => {
+    const id = `${FORM_ID}-${name}`;
+    const fieldErrors = errors?.[name] ?? undefined;
+    const invalid = Boolean(fieldErrors?.length);
+    return {
+      field: { id, errorId: `${id}-error`, errors: fieldErrors },
+      control: {
+        id,
+        name,
+        defaultValue: typeof typed[name] === "string" ? typed[name] : undefined,
+        "aria-invalid": invalid || undefined,
+        "aria-describedby": invalid ? `${id}-error` : undefined,
+      },
+    };
+  };
   const failure = result?.notice?.kind === "error" ? result.notice : null;
+
+  // With JavaScript the answer comes in place: the first field it refuses gets the focus.
+  useEffect(() => {
+    const first = SUPPORT_FIELDS.find((name) => result?.lastResult.error?.[name]?.length);
+    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+  }, [result]);
+
+  const name = meta("name");
+  const email = meta("email");
+  const orderNumber = meta("orderNumber");
+  const supportType = meta("supportType");
+  const subject = meta("subject");
+  const message = meta("message");
 
   return (
     <section className="rounded-xl border border-border bg-card p-6 sm:p-8" aria-labelledby="form-heading">
       <h2 id="form-heading" className="font-display text-3xl tracking-wide">
         Send us a message
       </h2>
-      <Form method="post" action="/support" {...getFormProps(form)} className="mt-6 grid gap-5 sm:grid-cols-2">
+      <Form ref={formRef} id={FORM_ID} method="post" action="/support" noValidate className="mt-6 grid gap-5 sm:grid-cols-2">
         <div className="sm:col-span-2">
-          <FormAlert id={form.errorId} title={failure?.title ?? ""} errors={failure ? [failure.description] : undefined} />
+          <FormAlert id={`${FORM_ID}-form-error`} title={failure?.title ?? ""} errors={failure ? [failure.description] : undefined} />
         </div>
-        <Field label="Name" field={fields.name}>
-          <Input {...getInputProps(fields.name, { type: "text" })} autoComplete="name" />
+        <Field label="Name" field={name.field}>
+          <Input {...name.control} type="text" autoComplete="name" />
         </Field>
-        <Field label="Email" field={fields.email}>
-          <Input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
+        <Field label="Email" field={email.field}>
+          <Input {...email.control} type="email" autoComplete="email" />
         </Field>
-        <Field label="Order number (optional)" field={fields.orderNumber}>
-          <Input {...getInputProps(fields.orderNumber, { type: "text" })} />
+        <Field label="Order number (optional)" field={orderNumber.field}>
+          <Input {...orderNumber.control} type="text" />
         </Field>
-        <Field label="What is it about?" field={fields.supportType}>
-          <select {...getSelectProps(fields.supportType)} className={`${fieldClass} h-11`}>
+        <Field label="What is it about?" field={supportType.field}>
+          <select {...supportType.control} defaultValue={supportType.control.defaultValue ?? "other"} className={`${fieldClass} h-11`}>
             {SUPPORT_TYPES.map((type) => (
               <option key={type.value} value={type.value}>
                 {type.label}
@@ -142,13 +174,13 @@ function SupportForm() {
           </select>
         </Field>
         <div className="sm:col-span-2">
-          <Field label="Subject" field={fields.subject}>
-            <Input {...getInputProps(fields.subject, { type: "text" })} />
+          <Field label="Subject" field={subject.field}>
+            <Input {...subject.control} type="text" />
           </Field>
         </div>
         <div className="sm:col-span-2">
-          <Field label="Message" field={fields.message}>
-            <textarea {...getTextareaProps(fields.message)} rows={6} className={fieldClass} />
+          <Field label="Message" field={message.field}>
+            <textarea {...message.control} rows={6} className={fieldClass} />
           </Field>
         </div>
         <div className="sm:col-span-2">

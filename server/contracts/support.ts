@@ -1,13 +1,6 @@
 import { z } from "zod";
 
-export const SUPPORT_TYPES = [
-  { value: "order", label: "Order Issues" },
-  { value: "product", label: "Product Questions" },
-  { value: "shipping", label: "Shipping & Delivery" },
-  { value: "refund", label: "Returns & Refunds" },
-  { value: "technical", label: "Technical Issues" },
-  { value: "other", label: "Other" },
-] as const;
+export { SUPPORT_FIELDS, SUPPORT_TYPES, type SupportField } from "./support-types";
 
 const SUPPORT_TYPE_VALUES = ["order", "product", "shipping", "refund", "technical", "other"] as const;
 

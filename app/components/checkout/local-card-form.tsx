@@ -74,7 +74,7 @@ export function LocalCardForm({
       <TestModeNotice onPick={(number) => setCard({ cardNumber: formatCardNumber(number), expiry: "12 / 34", cvc: "123" })} />
       <CardFields values={card} errors={errors} onChange={(name, value) => setCard((was) => ({ ...was, [name]: value }))} />
       {failure ? <PaymentAlert failure={failure} /> : null}
-      <Button type="submit" size="lg" className={ORDER_BUTTON_CLASS} disabled={paying}>
+      <Button type="submit" size={null} className={ORDER_BUTTON_CLASS} disabled={paying}>
         <Lock aria-hidden="true" />
         {paying ? "Processing..." : `Complete Order - ${formatUsd(total)}`}
       </Button>

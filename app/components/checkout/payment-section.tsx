@@ -6,14 +6,14 @@ import type { CheckoutLoaderData } from "../../../server/contracts/checkout-page
 import { Spinner } from "~/components/spinner";
 import { Button } from "~/components/ui/button";
 import { SectionTitle } from "./customer-fields";
-import { HoldCountdown } from "./hold-countdown";
-import { LocalCardForm } from "./local-card-form";
 import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
 import { PurchaseDisclaimer, PurchaseDisclaimerFallback } from "./purchase-disclaimer";
 import { ORDER_BUTTON_CLASS } from "../../../server/contracts/checkout-form";
 
-// Stripe's code is fetched only by stores that use Stripe, and only at the payment step.
-const StripePayment = lazy(() => import("./stripe-payment"));
+// The step after Process Order (the hold's countdown and the card form) is fetched when the shopper
+// starts on the form (`loadOrderPayment`, from the checkout page), not with the page (decision 0029).
+export const loadOrderPayment = () => import("./order-payment");
+const OrderPayment = lazy(loadOrderPayment);
 
 export interface ProcessedOrder {
   clientSecret: string;
@@ -67,30 +67,16 @@ export function PaymentSection({
           </p>
           <PurchaseDisclaimerFallback supportEmail={supportEmail} returnTo="payment" />
           {order ? (
-            <div className="space-y-5">
-              <HoldCountdown deadline={order.deadline} onExpire={onExpire} />
-              {payment.mode === "stripe" ? (
-                <Suspense fallback={<Spinner className="size-6" label="Loading the payment form" />}>
-                  <StripePayment
-                    publishableKey={payment.publishableKey}
-                    clientSecret={order.clientSecret}
-                    paymentIntentId={order.paymentIntentId}
-                    total={order.orderSummary.total}
-                    confirmExtras={confirmExtras}
-                    onPaid={onPaid}
-                  />
-                </Suspense>
-              ) : (
-                <LocalCardForm clientSecret={order.clientSecret} total={order.orderSummary.total} onPaid={onPaid} />
-              )}
-            </div>
+            <Suspense fallback={<Spinner className="size-6" label="Loading the payment form" />}>
+              <OrderPayment payment={payment} order={order} confirmExtras={confirmExtras} onPaid={onPaid} onExpire={onExpire} />
+            </Suspense>
           ) : (
             <Button
               type="submit"
               form={FORM_ID}
               name="intent"
               value="process"
-              size="lg"
+              size={null}
               className={ORDER_BUTTON_CLASS}
               disabled={processing}
               data-testid="process-order"

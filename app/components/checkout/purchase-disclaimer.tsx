@@ -1,54 +1,13 @@
+import { lazy } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { LazyTextDialog } from "~/components/lazy-text-dialog";
 import { buttonVariants } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
+import DisclaimerText from "./disclaimer-text";
 
-/** Spec §2: the four policies and the agreement note, in its order. */
-function DisclaimerText({ supportEmail }: { supportEmail: string }) {
-  const parts = [
-    {
-      title: "No Refunds Policy",
-      body: "All sales are final. We do not offer refunds, exchanges or returns on any purchase.",
-    },
-    {
-      title: "Quality Guarantee",
-      body: "Every piece is made from premium materials and passes strict quality control before it ships.",
-    },
-    {
-      title: "Limited Edition",
-      body: "Each drop is made once. When an item sells out, it is not restocked.",
-    },
-    {
-      title: "Contact Support",
-      body: (
-        <>
-          Questions about sizing, materials or an order? Ask us before purchasing at{" "}
-          <a href={`mailto:${supportEmail}`} className="underline underline-offset-4 hover:text-foreground">
-            {supportEmail}
-          </a>{" "}
-          or on the{" "}
-          <a href="/support" className="underline underline-offset-4 hover:text-foreground">
-            support page
-          </a>
-          .
-        </>
-      ),
-    },
-  ];
-  return (
-    <div className="space-y-5 text-sm leading-relaxed text-muted-foreground">
-      {parts.map((part) => (
-        <section key={part.title}>
-          <h3 className="mb-1.5 text-xs font-semibold tracking-[0.18em] text-foreground uppercase">{part.title}</h3>
-          <p>{part.body}</p>
-        </section>
-      ))}
-      <p className="rounded-md border border-border bg-background/60 p-3 text-foreground">
-        By completing your purchase, you confirm that you have read and accept this policy.
-      </p>
-    </div>
-  );
-}
+// The text reaches the browser only with the dialog: fetched when the shopper reaches for the link.
+const loadDisclaimerText = () => import("./disclaimer-text");
+const LazyDisclaimerText = lazy(loadDisclaimerText);
 
 const triggerClass =
   "inline-flex min-h-6 items-center rounded-sm font-medium text-foreground underline decoration-foreground/40 underline-offset-4 transition-colors hover:decoration-foreground";
@@ -75,30 +34,37 @@ export function PurchaseDisclaimer({ supportEmail }: { supportEmail: string }) {
       description="The store's policy on refunds, quality and limited editions."
       descriptionClassName="sr-only"
       closeLabel="Close disclaimer"
+      prefetch={loadDisclaimerText}
     >
-      <DisclaimerText supportEmail={supportEmail} />
+      <LazyDisclaimerText supportEmail={supportEmail} />
     </LazyTextDialog>
   );
 }
 
 /**
  * The disclaimer without JavaScript: a full-screen panel shown by CSS :target (the same fallback
- * as the sign-up card's terms), closed by a link back to the payment section.
+ * as the sign-up card's terms), closed by a link back to the payment section. Only the server
+ * renders its text: hydration keeps the server's HTML (an empty innerHTML is never compared in
+ * production) and the panel is gone once hydrated, so the browser's bundle needs no copy of it.
  */
 export function PurchaseDisclaimerFallback({ supportEmail, returnTo }: { supportEmail: string; returnTo: string }) {
   const hydrated = useHydrated();
   if (hydrated) return null;
   return (
     <section id="purchase-disclaimer" className="terms-fallback" aria-labelledby="disclaimer-fallback-title">
-      <div className="terms-panel">
-        <h2 id="disclaimer-fallback-title" className="mb-6 font-display text-4xl tracking-wide">
-          Purchase Disclaimer
-        </h2>
-        <DisclaimerText supportEmail={supportEmail} />
-        <a href={`#${returnTo}`} className={cn(buttonVariants({ variant: "outline" }), "mt-8 w-full")}>
-          Close
-        </a>
-      </div>
+      {import.meta.env.SSR ? (
+        <div className="terms-panel">
+          <h2 id="disclaimer-fallback-title" className="mb-6 font-display text-4xl tracking-wide">
+            Purchase Disclaimer
+          </h2>
+          <DisclaimerText supportEmail={supportEmail} />
+          <a href={`#${returnTo}`} className={cn(buttonVariants({ variant: "outline" }), "mt-8 w-full")}>
+            Close
+          </a>
+        </div>
+      ) : (
+        <div className="terms-panel" suppressHydrationWarning dangerouslySetInnerHTML={{ __html: "" }} />
+      )}
     </section>
   );
 }

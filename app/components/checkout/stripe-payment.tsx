@@ -103,7 +103,7 @@ function StripeForm({ paymentIntentId, total, confirmExtras, onPaid }: StripePay
     <form onSubmit={pay} className="space-y-5" aria-label="Card payment" data-testid="payment-form">
       <PaymentElement />
       {failure ? <PaymentAlert failure={failure} /> : null}
-      <Button type="submit" size="lg" className={ORDER_BUTTON_CLASS} disabled={paying}>
+      <Button type="submit" size={null} className={ORDER_BUTTON_CLASS} disabled={paying}>
         <Lock aria-hidden="true" />
         {paying ? "Processing..." : `Complete Order - ${formatUsd(total)}`}
       </Button>

@@ -1,34 +1,36 @@
-import { Slot } from "@radix-ui/react-slot";
 import { cva, type VariantProps } from "class-variance-authority";
 import * as React from "react";
 import { cn } from "~/lib/utils";
 
 export const buttonVariants = cva(
   [
-    "inline-flex shrink-0 items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-semibold",
-    "uppercase tracking-[0.08em] transition-[color,background-color,border-color,box-shadow,opacity] duration-150",
-    "outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background",
+    "inline-flex shrink-0 items-center justify-center gap-2 rounded-md font-semibold",
+    "tracking-[0.08em] transition-[color,background-color,border-color,box-shadow,opacity] duration-150",
+    "outline-none focus-visible:ring-2 focus-visible:ring-offset-2 focus-visible:ring-offset-background",
     "disabled:pointer-events-none disabled:opacity-50 aria-disabled:pointer-events-none aria-disabled:opacity-50",
     "[&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
   ],
   {
+    // `cn` joins classes, it does not resolve conflicts (decision 0029): a class the base would
+    // restate lives in the variants instead (the case, the ring's colour, the text size), and a
+    // call site that sets its own size passes size={null} with its full set of size classes.
     variants: {
       variant: {
-        default: "bg-primary text-primary-foreground shadow-sm hover:bg-primary/85 active:bg-primary/75",
+        default: "uppercase bg-primary text-primary-foreground shadow-sm hover:bg-primary/85 active:bg-primary/75 focus-visible:ring-ring",
         outline:
-          "border border-foreground/35 bg-transparent text-foreground hover:border-foreground hover:bg-foreground/5 active:bg-foreground/10",
-        ghost: "text-foreground hover:bg-accent hover:text-accent-foreground active:bg-accent/80",
+          "uppercase border border-foreground/35 bg-transparent text-foreground hover:border-foreground hover:bg-foreground/5 active:bg-foreground/10 focus-visible:ring-ring",
+        ghost: "uppercase text-foreground hover:bg-accent hover:text-accent-foreground active:bg-accent/80 focus-visible:ring-ring",
         destructive:
-          "bg-destructive text-destructive-foreground shadow-sm hover:bg-destructive/90 active:bg-destructive/80 focus-visible:ring-destructive",
-        secondary: "bg-secondary text-secondary-foreground hover:bg-secondary/80",
-        link: "normal-case tracking-normal text-foreground underline-offset-4 hover:underline",
+          "uppercase bg-destructive text-destructive-foreground shadow-sm hover:bg-destructive/90 active:bg-destructive/80 focus-visible:ring-destructive",
+        secondary: "uppercase bg-secondary text-secondary-foreground hover:bg-secondary/80 focus-visible:ring-ring",
+        link: "normal-case tracking-normal text-foreground underline-offset-4 hover:underline focus-visible:ring-ring",
       },
       size: {
         // 44px tall: a comfortable tap target on phones.
-        default: "h-11 px-5",
-        sm: "h-9 rounded-md px-3 text-xs",
-        lg: "h-12 px-8 text-base",
-        icon: "size-11",
+        default: "h-11 px-5 text-sm whitespace-nowrap",
+        sm: "h-9 px-3 text-xs whitespace-nowrap",
+        lg: "h-12 px-8 text-base whitespace-nowrap",
+        icon: "size-11 text-sm whitespace-nowrap",
       },
     },
     defaultVariants: {
@@ -37,6 +39,19 @@ export const buttonVariants = cva(
     },
   },
 );
+
+/**
+ * Renders its one child element (a link, here) with the button's props, the child's own props
+ * winning and the classes joined. What Radix's Slot does for `asChild`, without its 2 kB on every
+ * page (decision 0029): no handler composition and the child keeps no ref of its own, as no caller
+ * gives the child handlers or a ref.
+ */
+const Slot = React.forwardRef<HTMLElement, React.HTMLAttributes<HTMLElement>>(({ children, ...props }, ref) => {
+  if (!React.isValidElement<React.HTMLAttributes<HTMLElement>>(children)) return null;
+  const own = children.props;
+  return React.cloneElement(children, { ...props, ...own, className: cn(props.className, own.className), ref } as React.Attributes);
+});
+Slot.displayName = "Slot";
 
 export interface ButtonProps extends React.ButtonHTMLAttributes<HTMLButtonElement>, VariantProps<typeof buttonVariants> {
   /** Render the single child element (for example a `Link`) with the button's styles. */

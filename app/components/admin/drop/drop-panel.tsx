@@ -98,7 +98,8 @@ export function DropPanel({ initial, loadedAt }: { initial: WaitingRoomAdmin; lo
               inputMode="numeric"
               value={rate}
               onChange={(e) => setRate(e.target.value)}
-              className="w-36"
+              // The input's own w-full gives way: `cn` does not resolve conflicts (decision 0029).
+              className="w-36!"
             />
           </div>
           <Button type="submit" variant="outline" disabled={update.isPending}>

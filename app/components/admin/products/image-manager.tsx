@@ -163,10 +163,10 @@ function IconButton({
     <Button
       type="button"
       variant="ghost"
-      size="icon"
+      size={null}
       aria-label={label}
       title={label}
-      className={cn("size-8", danger && "text-red-300 hover:bg-destructive/15 hover:text-red-200")}
+      className={cn("size-8 text-sm whitespace-nowrap", danger && "text-red-300 hover:bg-destructive/15 hover:text-red-200")}
       {...props}
     >
       <Icon aria-hidden />
@@ -260,8 +260,8 @@ function ImageQueuePanel({ productId, queue }: { productId: number | null; queue
               <Button
                 type="button"
                 variant="ghost"
-                size="icon"
-                className="size-9"
+                size={null}
+                className="size-9 text-sm whitespace-nowrap"
                 aria-label={`Remove ${item.file.name}`}
                 disabled={item.status === "uploading"}
                 onClick={() => queue.remove(item.key)}

@@ -308,7 +308,8 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
           <Button
             type="button"
             variant="ghost"
-            className="px-3 text-red-300 hover:bg-destructive/15 hover:text-red-200"
+            size={null}
+            className="h-11 px-3 text-sm whitespace-nowrap text-red-300 hover:bg-destructive/15 hover:text-red-200"
             onClick={onDelete}
             aria-label={`Delete ${product.name}`}
           >

@@ -15,7 +15,8 @@ import { formatDay, formatEastern } from "./format";
 import { NOTICES, reasonOf } from "./messages";
 
 // Below md each row becomes a card: the header row hides and every cell names itself.
-const cell = "px-4 py-3 align-middle max-md:flex max-md:items-center max-md:justify-between max-md:gap-4 max-md:px-0 max-md:py-1.5";
+const cellBase = "px-4 py-3 align-middle max-md:items-center max-md:justify-between max-md:gap-4 max-md:px-0";
+const cell = `${cellBase} max-md:flex max-md:py-1.5`;
 const label =
   "max-md:before:text-xs max-md:before:font-medium max-md:before:tracking-wider max-md:before:text-muted-foreground max-md:before:uppercase max-md:before:content-[attr(data-label)]";
 
@@ -107,7 +108,7 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                       <span className="mt-0.5 block text-xs font-normal text-muted-foreground">Code {product.promoCode}</span>
                     ) : null}
                   </th>
-                  <td data-label="Price" className={cn(cell, "tabular-nums max-md:col-start-2 max-md:block max-md:py-0.5")}>
+                  <td data-label="Price" className={cn(cellBase, "tabular-nums max-md:col-start-2 max-md:block max-md:py-0.5")}>
                     {product.discountPercent > 0 ? (
                       <span className="flex flex-wrap items-baseline gap-x-1.5">
                         <span>{formatUsd(product.discountedPrice)}</span>
@@ -154,7 +155,7 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                   </td>
                   <td className="px-4 py-3 align-middle max-md:col-span-2 max-md:mt-2 max-md:p-0">
                     <div className="flex justify-end gap-1 max-md:justify-start">
-                      <Button asChild variant="ghost" size="sm" className="normal-case tracking-normal">
+                      <Button asChild variant="ghost" size="sm" className="normal-case! tracking-normal">
                         <Link to={`?tab=form&id=${product.id}`} preventScrollReset aria-label={`Edit ${product.name}`}>
                           <Pencil aria-hidden /> Edit
                         </Link>
@@ -162,7 +163,7 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                       <Button
                         variant="ghost"
                         size="sm"
-                        className="normal-case tracking-normal"
+                        className="normal-case! tracking-normal"
                         aria-label={`${product.isVisible ? "Hide" : "Show"} ${product.name}`}
                         disabled={pending}
                         onClick={() => visibility.mutate({ id: product.id, isVisible: !product.isVisible })}
@@ -173,7 +174,7 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                       <Button
                         variant="ghost"
                         size="sm"
-                        className="normal-case tracking-normal text-red-300 hover:bg-destructive/15 hover:text-red-200"
+                        className="normal-case! tracking-normal text-red-300 hover:bg-destructive/15 hover:text-red-200"
                         aria-label={`Delete ${product.name}`}
                         onClick={() => setDeleting(product)}
                       >

@@ -55,7 +55,7 @@ export function ShippingTestPanel({ provider }: { provider: keyof typeof PROVIDE
                 </div>
               </dl>
               {test.details.labelUrl ? (
-                <Button asChild variant="link" className="h-auto px-0">
+                <Button asChild variant="link" size={null} className="h-auto px-0 text-sm whitespace-nowrap">
                   <a href={test.details.labelUrl} target="_blank" rel="noreferrer">
                     Open the label
                     <ExternalLink aria-hidden className="size-3.5" />
