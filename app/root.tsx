@@ -49,6 +49,32 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export type RootData = typeof loader;
 
+/*
+ * The page's JavaScript starts after the first paint (decision 0031): the server sends Remix's
+ * modulepreload links and module script inert (app/preload-nonce.server.ts); this turns them on
+ * once the page has loaded and painted, or at once on the visitor's first key press or touch.
+ * The module script is re-armed in place (a new text child makes the browser prepare it again,
+ * with the nonce it was parsed with), so the document React hydrates keeps the same elements.
+ */
+const hydrateAfterPaint = `(() => {
+  const early = ["pointerdown", "keydown", "touchstart"];
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    for (const type of early) removeEventListener(type, start, true);
+    for (const link of document.querySelectorAll('link[rel="modulepreload-later"]')) link.rel = "modulepreload";
+    for (const script of document.querySelectorAll('script[type="module-later"]')) {
+      script.type = "module";
+      script.text = script.text;
+    }
+  };
+  for (const type of early) addEventListener(type, start, { capture: true, passive: true });
+  addEventListener("load", () =>
+    document.visibilityState === "hidden" ? start() : requestAnimationFrame(() => setTimeout(start)),
+  );
+})()`;
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const brand = root?.brand ?? { name: "Store", socialHandle: "", supportEmail: "" };
@@ -68,6 +94,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           dangerouslySetInnerHTML={{ __html: "globalThis.__zod_globalConfig={jitless:true}" }}
           suppressHydrationWarning
         />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: hydrateAfterPaint }} suppressHydrationWarning />
       </head>
       <body className="flex min-h-dvh flex-col bg-background text-foreground antialiased">
         <a href="#main" className="skip-link">

@@ -6,6 +6,8 @@
 // figures are provisional (the section says the load average before and after).
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cookiesOf, createClient, textOf } from "./http-client.mjs";
 import { appendSection, machine, PERF_LOG } from "./perf-log.mjs";
@@ -18,15 +20,22 @@ export const TARGETS = { performance: 95, lcpMs: 2000, cls: 0.05, accessibility:
 function readOptions(argv) {
   const { values } = parseArgs({
     args: argv.filter((arg) => arg !== "--only" && arg !== "lighthouse" && arg !== "--only=lighthouse"),
-    options: { runs: { type: "string", default: "3" }, note: { type: "string" }, "no-log": { type: "boolean" }, help: { type: "boolean" } },
+    options: {
+      runs: { type: "string", default: "3" },
+      note: { type: "string" },
+      "no-log": { type: "boolean" },
+      save: { type: "string" },
+      help: { type: "boolean" },
+    },
   });
   if (values.help) {
-    console.log("npm run bench -- --only lighthouse [--runs 3] [--note text] [--no-log]");
+    console.log("npm run bench -- --only lighthouse [--runs 3] [--note text] [--no-log] [--save dir]");
+    console.log("  --save dir: also write each run's full Lighthouse report (JSON) into dir, to read its diagnostics.");
     process.exit(0);
   }
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1 || runs > 9) throw new Error("--runs takes a whole number from 1 to 9.");
-  return { runs, note: values.note ?? "", log: !values["no-log"] };
+  return { runs, note: values.note ?? "", log: !values["no-log"], save: values.save };
 }
 
 /** One Lighthouse run: the four category scores (0–100), LCP in ms, CLS. */
@@ -47,8 +56,27 @@ async function audit(chrome, url, headers) {
     accessibility: score("accessibility"),
     bestPractices: score("best-practices"),
     seo: score("seo"),
-    lcpElement: lhr.audits["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? "",
+    lcpElement: lcpElementOf(lhr),
+    lhr,
   };
+}
+
+/**
+ * The LCP element as Lighthouse names it. In Lighthouse 12 the audit's details are a `list` whose
+ * first entry is a `table` with one row `{ node: { type: "node", selector, nodeLabel, snippet } }`
+ * (the second table is the LCP's phases); older versions had the table itself. A page whose LCP is
+ * not an element (or an audit that did not run) gives "(not reported)" rather than an empty string.
+ */
+export function lcpElementOf(lhr) {
+  const details = lhr.audits["largest-contentful-paint-element"]?.details;
+  const tables = details?.type === "list" ? details.items : details ? [details] : [];
+  for (const table of tables) {
+    for (const row of table?.items ?? []) {
+      const node = row?.node;
+      if (node?.type === "node") return [node.snippet, node.nodeLabel && `"${node.nodeLabel}"`].filter(Boolean).join(" ");
+    }
+  }
+  return "(not reported)";
 }
 
 function medianOf(runs) {
@@ -149,7 +177,16 @@ export async function main(argv = process.argv.slice(2)) {
     for (const page of pages) {
       await page.before?.();
       const runs = [];
-      for (let i = 0; i < options.runs; i++) runs.push(await audit(chrome, `${store.base}${page.path}`, page.headers));
+      for (let i = 0; i < options.runs; i++) {
+        const run = await audit(chrome, `${store.base}${page.path}`, page.headers);
+        if (options.save) {
+          mkdirSync(options.save, { recursive: true });
+          const name = `${page.path.replace(/\W+/g, "_").replace(/^_|_$/g, "") || "landing"}-${i + 1}.json`;
+          writeFileSync(join(options.save, name), JSON.stringify(run.lhr));
+        }
+        delete run.lhr;
+        runs.push(run);
+      }
       const row = { page: page.page, ...medianOf(runs) };
       rows.push(row);
       console.log(
