@@ -52,7 +52,10 @@ export type RootData = typeof loader;
 /*
  * The page's JavaScript starts after the first paint (decision 0031): the server sends Remix's
  * modulepreload links and module script inert (app/preload-nonce.server.ts); this turns them on
- * once the page has loaded and painted, or at once on the visitor's first key press or touch.
+ * once the page has loaded and its first contentful paint is on screen (two frames later, so an
+ * image that finished with the load has painted too), or at once on the visitor's first key
+ * press or touch. `load` alone can come before the first paint. A hidden tab paints nothing: it
+ * starts at load; a browser without paint timing, at load; and never later than 3 s after load.
  * The module script is re-armed in place (a new text child makes the browser prepare it again,
  * with the nonce it was parsed with), so the document React hydrates keeps the same elements.
  */
@@ -70,9 +73,16 @@ const hydrateAfterPaint = `(() => {
     }
   };
   for (const type of early) addEventListener(type, start, { capture: true, passive: true });
-  addEventListener("load", () =>
-    document.visibilityState === "hidden" ? start() : requestAnimationFrame(() => setTimeout(start)),
-  );
+  const afterFrames = () => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start)));
+  addEventListener("load", () => {
+    setTimeout(start, 3000);
+    if (document.visibilityState === "hidden" || !PerformanceObserver.supportedEntryTypes?.includes("paint")) return start();
+    new PerformanceObserver((list, observer) => {
+      if (!list.getEntriesByName("first-contentful-paint").length) return;
+      observer.disconnect();
+      afterFrames();
+    }).observe({ type: "paint", buffered: true });
+  });
 })()`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
