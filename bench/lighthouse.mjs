@@ -6,6 +6,7 @@
 // figures are provisional (the section says the load average before and after).
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { chromium } from "playwright-core";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -69,6 +70,7 @@ async function audit(chrome, url, headers) {
  */
 export function lcpElementOf(lhr) {
   const details = lhr.audits["largest-contentful-paint-element"]?.details;
+  if (!details) return "";
   const tables = details?.type === "list" ? details.items : details ? [details] : [];
   for (const table of tables) {
     for (const row of table?.items ?? []) {
@@ -76,7 +78,44 @@ export function lcpElementOf(lhr) {
       if (node?.type === "node") return [node.snippet, node.nodeLabel && `"${node.nodeLabel}"`].filter(Boolean).join(" ");
     }
   }
-  return "(not reported)";
+  return "";
+}
+
+/**
+ * The LCP element as the browser itself reports it (a PerformanceObserver in a tab of the same
+ * Chromium, Lighthouse's phone viewport). Lighthouse 12.2's own audit fails with Debian's current
+ * Chromium (its trace engine cannot read the new frame events: "Cannot read properties of
+ * undefined (reading 'frame_sequence')"), so the bench asks the page when Lighthouse cannot say.
+ */
+async function observedLcpElement(chrome, url, headers) {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+  const context = await browser.newContext({
+    viewport: { width: 412, height: 823 },
+    deviceScaleFactor: 1.75,
+    isMobile: true,
+    hasTouch: true,
+    extraHTTPHeaders: headers ?? {},
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: "load" });
+    await page.waitForTimeout(1500);
+    return await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          new PerformanceObserver((list) => {
+            const element = list.getEntries().at(-1)?.element;
+            if (!element) return resolve("(none)");
+            const tag = element.outerHTML.slice(0, element.outerHTML.indexOf(">") + 1);
+            const text = (element.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 60);
+            resolve(text ? `${tag} "${text}"` : tag);
+          }).observe({ type: "largest-contentful-paint", buffered: true });
+        }),
+    );
+  } finally {
+    await context.close();
+    await browser.close().catch(() => {});
+  }
 }
 
 function medianOf(runs) {
@@ -110,6 +149,8 @@ function format({ startedAt, before, loadAfter, options, rows }) {
       `| ${r.page} | ${r.performance} | ${(r.lcpMs / 1000).toFixed(2)} | ${r.cls.toFixed(3)} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${meets(r) ? "met" : "**not met**"} |`,
     );
   }
+  lines.push("", "LCP element (as Lighthouse names it, else as the page's PerformanceObserver reports it):", "");
+  for (const r of rows) lines.push(`- ${r.page}: \`${r.lcpElement.replaceAll("`", "'").slice(0, 160)}\``);
   lines.push("");
   return lines.join("\n");
 }
@@ -188,10 +229,11 @@ export async function main(argv = process.argv.slice(2)) {
         runs.push(run);
       }
       const row = { page: page.page, ...medianOf(runs) };
+      if (!row.lcpElement) row.lcpElement = await observedLcpElement(chrome, `${store.base}${page.path}`, page.headers);
       rows.push(row);
       console.log(
         `${row.page}: Performance ${row.performance}, LCP ${(row.lcpMs / 1000).toFixed(2)} s, CLS ${row.cls.toFixed(3)}, ` +
-          `Accessibility ${row.accessibility}, Best Practices ${row.bestPractices}, SEO ${row.seo} (LCP element: ${row.lcpElement.slice(0, 80)})`,
+          `Accessibility ${row.accessibility}, Best Practices ${row.bestPractices}, SEO ${row.seo} (LCP element: ${row.lcpElement.slice(0, 120)})`,
       );
     }
     client.close();
