@@ -49,6 +49,42 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export type RootData = typeof loader;
 
+/*
+ * The page's JavaScript starts after the first paint (decision 0031): the server sends Remix's
+ * modulepreload links and module script inert (app/preload-nonce.server.ts); this turns them on
+ * once the page has loaded and its first contentful paint is on screen (two frames later, so an
+ * image that finished with the load has painted too), or at once on the visitor's first key
+ * press or touch. `load` alone can come before the first paint. A hidden tab paints nothing: it
+ * starts at load; a browser without paint timing, at load; and never later than 3 s after load.
+ * The module script is re-armed in place (a new text child makes the browser prepare it again,
+ * with the nonce it was parsed with), so the document React hydrates keeps the same elements.
+ */
+const hydrateAfterPaint = `(() => {
+  const early = ["pointerdown", "keydown", "touchstart"];
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    for (const type of early) removeEventListener(type, start, true);
+    for (const link of document.querySelectorAll('link[rel="modulepreload-later"]')) link.rel = "modulepreload";
+    for (const script of document.querySelectorAll('script[type="module-later"]')) {
+      script.type = "module";
+      script.text = script.text;
+    }
+  };
+  for (const type of early) addEventListener(type, start, { capture: true, passive: true });
+  const afterFrames = () => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start)));
+  addEventListener("load", () => {
+    setTimeout(start, 3000);
+    if (document.visibilityState === "hidden" || !PerformanceObserver.supportedEntryTypes?.includes("paint")) return start();
+    new PerformanceObserver((list, observer) => {
+      if (!list.getEntriesByName("first-contentful-paint").length) return;
+      observer.disconnect();
+      afterFrames();
+    }).observe({ type: "paint", buffered: true });
+  });
+})()`;
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const brand = root?.brand ?? { name: "Store", socialHandle: "", supportEmail: "" };
@@ -68,6 +104,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           dangerouslySetInnerHTML={{ __html: "globalThis.__zod_globalConfig={jitless:true}" }}
           suppressHydrationWarning
         />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: hydrateAfterPaint }} suppressHydrationWarning />
       </head>
       <body className="flex min-h-dvh flex-col bg-background text-foreground antialiased">
         <a href="#main" className="skip-link">

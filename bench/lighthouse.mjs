@@ -6,6 +6,9 @@
 // figures are provisional (the section says the load average before and after).
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { chromium } from "playwright-core";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cookiesOf, createClient, textOf } from "./http-client.mjs";
 import { appendSection, machine, PERF_LOG } from "./perf-log.mjs";
@@ -18,15 +21,22 @@ export const TARGETS = { performance: 95, lcpMs: 2000, cls: 0.05, accessibility:
 function readOptions(argv) {
   const { values } = parseArgs({
     args: argv.filter((arg) => arg !== "--only" && arg !== "lighthouse" && arg !== "--only=lighthouse"),
-    options: { runs: { type: "string", default: "3" }, note: { type: "string" }, "no-log": { type: "boolean" }, help: { type: "boolean" } },
+    options: {
+      runs: { type: "string", default: "3" },
+      note: { type: "string" },
+      "no-log": { type: "boolean" },
+      save: { type: "string" },
+      help: { type: "boolean" },
+    },
   });
   if (values.help) {
-    console.log("npm run bench -- --only lighthouse [--runs 3] [--note text] [--no-log]");
+    console.log("npm run bench -- --only lighthouse [--runs 3] [--note text] [--no-log] [--save dir]");
+    console.log("  --save dir: also write each run's full Lighthouse report (JSON) into dir, to read its diagnostics.");
     process.exit(0);
   }
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1 || runs > 9) throw new Error("--runs takes a whole number from 1 to 9.");
-  return { runs, note: values.note ?? "", log: !values["no-log"] };
+  return { runs, note: values.note ?? "", log: !values["no-log"], save: values.save };
 }
 
 /** One Lighthouse run: the four category scores (0–100), LCP in ms, CLS. */
@@ -47,8 +57,65 @@ async function audit(chrome, url, headers) {
     accessibility: score("accessibility"),
     bestPractices: score("best-practices"),
     seo: score("seo"),
-    lcpElement: lhr.audits["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? "",
+    lcpElement: lcpElementOf(lhr),
+    lhr,
   };
+}
+
+/**
+ * The LCP element as Lighthouse names it. In Lighthouse 12 the audit's details are a `list` whose
+ * first entry is a `table` with one row `{ node: { type: "node", selector, nodeLabel, snippet } }`
+ * (the second table is the LCP's phases); older versions had the table itself. A page whose LCP is
+ * not an element (or an audit that did not run) gives "(not reported)" rather than an empty string.
+ */
+export function lcpElementOf(lhr) {
+  const details = lhr.audits["largest-contentful-paint-element"]?.details;
+  if (!details) return "";
+  const tables = details?.type === "list" ? details.items : details ? [details] : [];
+  for (const table of tables) {
+    for (const row of table?.items ?? []) {
+      const node = row?.node;
+      if (node?.type === "node") return [node.snippet, node.nodeLabel && `"${node.nodeLabel}"`].filter(Boolean).join(" ");
+    }
+  }
+  return "";
+}
+
+/**
+ * The LCP element as the browser itself reports it (a PerformanceObserver in a tab of the same
+ * Chromium, Lighthouse's phone viewport). Lighthouse 12.2's own audit fails with Debian's current
+ * Chromium (its trace engine cannot read the new frame events: "Cannot read properties of
+ * undefined (reading 'frame_sequence')"), so the bench asks the page when Lighthouse cannot say.
+ */
+async function observedLcpElement(chrome, url, headers) {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+  const context = await browser.newContext({
+    viewport: { width: 412, height: 823 },
+    deviceScaleFactor: 1.75,
+    isMobile: true,
+    hasTouch: true,
+    extraHTTPHeaders: headers ?? {},
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: "load" });
+    await page.waitForTimeout(1500);
+    return await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          new PerformanceObserver((list) => {
+            const element = list.getEntries().at(-1)?.element;
+            if (!element) return resolve("(none)");
+            const tag = element.outerHTML.slice(0, element.outerHTML.indexOf(">") + 1);
+            const text = (element.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 60);
+            resolve(text ? `${tag} "${text}"` : tag);
+          }).observe({ type: "largest-contentful-paint", buffered: true });
+        }),
+    );
+  } finally {
+    await context.close();
+    await browser.close().catch(() => {});
+  }
 }
 
 function medianOf(runs) {
@@ -82,6 +149,8 @@ function format({ startedAt, before, loadAfter, options, rows }) {
       `| ${r.page} | ${r.performance} | ${(r.lcpMs / 1000).toFixed(2)} | ${r.cls.toFixed(3)} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${meets(r) ? "met" : "**not met**"} |`,
     );
   }
+  lines.push("", "LCP element (as Lighthouse names it, else as the page's PerformanceObserver reports it):", "");
+  for (const r of rows) lines.push(`- ${r.page}: \`${r.lcpElement.replaceAll("`", "'").slice(0, 160)}\``);
   lines.push("");
   return lines.join("\n");
 }
@@ -149,12 +218,22 @@ export async function main(argv = process.argv.slice(2)) {
     for (const page of pages) {
       await page.before?.();
       const runs = [];
-      for (let i = 0; i < options.runs; i++) runs.push(await audit(chrome, `${store.base}${page.path}`, page.headers));
+      for (let i = 0; i < options.runs; i++) {
+        const run = await audit(chrome, `${store.base}${page.path}`, page.headers);
+        if (options.save) {
+          mkdirSync(options.save, { recursive: true });
+          const name = `${page.path.replace(/\W+/g, "_").replace(/^_|_$/g, "") || "landing"}-${i + 1}.json`;
+          writeFileSync(join(options.save, name), JSON.stringify(run.lhr));
+        }
+        delete run.lhr;
+        runs.push(run);
+      }
       const row = { page: page.page, ...medianOf(runs) };
+      if (!row.lcpElement) row.lcpElement = await observedLcpElement(chrome, `${store.base}${page.path}`, page.headers);
       rows.push(row);
       console.log(
         `${row.page}: Performance ${row.performance}, LCP ${(row.lcpMs / 1000).toFixed(2)} s, CLS ${row.cls.toFixed(3)}, ` +
-          `Accessibility ${row.accessibility}, Best Practices ${row.bestPractices}, SEO ${row.seo} (LCP element: ${row.lcpElement.slice(0, 80)})`,
+          `Accessibility ${row.accessibility}, Best Practices ${row.bestPractices}, SEO ${row.seo} (LCP element: ${row.lcpElement.slice(0, 120)})`,
       );
     }
     client.close();

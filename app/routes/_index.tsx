@@ -48,7 +48,10 @@ export default function Landing() {
           <p lang="es" className="mt-5 max-w-md text-base text-foreground/75 italic sm:text-lg">
             {data.subtitle}
           </p>
-          <MusicPlayer src={data.musicUrl} className="mt-6" />
+          {/* Its slot is held from the first paint: see countdown.tsx (decision 0031). */}
+          <div className="music-player-slot mt-6">
+            <MusicPlayer src={data.musicUrl} />
+          </div>
 
           <h1 className="mt-9 text-xs font-semibold tracking-[0.2em] text-balance uppercase sm:text-sm sm:tracking-[0.3em]">{`Time's almost up, ${brand.name} begins in:`}</h1>
           <Countdown target={data.countdownDate} serverNow={data.now} className="mt-4" />

@@ -39,7 +39,9 @@ export const action = async (args: ActionFunctionArgs) => (await requirePassForP
 
 export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ matches }) => {
   const brand = matches.find((match) => match.id === "root")?.data?.brand.name ?? "Store";
-  return [{ title: `Checkout | ${brand}` }, { name: "robots", content: "noindex" }];
+  // No robots noindex (decision 0031): a visitor without a bag, a crawler included, is redirected
+  // home by the loader and never gets this page; only shoppers did, and Lighthouse's SEO check.
+  return [{ title: `Checkout | ${brand}` }, { name: "description", content: `${brand}: your bag, shipping and payment.` }];
 };
 
 // After a successful payment the bag is empty by design. The badge must be refreshed, but this

@@ -29,7 +29,11 @@ export default function CountdownPage() {
     <div className="countdown-page relative flex flex-1 flex-col items-center overflow-hidden px-4 pt-10 pb-20 sm:px-6 sm:pt-14">
       <div className="countdown-page-backdrop" aria-hidden="true" />
       <div className="w-full max-w-3xl text-center">
-        <MusicPlayer src={data.musicUrl} startAt={16} className="mb-8 flex justify-center" />
+        {/* The player is drawn at hydration (without JavaScript, the browser's own controls): its
+            slot is held from the first paint so the page below it does not move (decision 0031). */}
+        <div className="music-player-slot mb-8 flex justify-center">
+          <MusicPlayer src={data.musicUrl} startAt={16} />
+        </div>
         <h1 className="font-display text-[clamp(5.5rem,24vw,13rem)] leading-[0.8] tracking-[0.04em] uppercase">{brand.name}</h1>
         <h2
           className="countdown-text mt-8 font-display text-[clamp(1.75rem,5vw,2.75rem)] leading-[1.05] tracking-[0.04em] uppercase"

@@ -10,9 +10,11 @@ const REFRESH_SECONDS = 10;
 
 export const loader = (args: LoaderFunctionArgs) => waitingRoomPage(args);
 
+// No robots noindex (decision 0031). Unlike /checkout this page is not a redirect for a crawler:
+// outside the room's window it answers 200 with "There is no line right now" and a link to the store.
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Waiting room | ${data?.brand.name ?? "Store"}` },
-  { name: "robots", content: "noindex" },
+  { name: "description", content: `${data?.brand.name ?? "The store"}: the line in front of the drop.` },
 ];
 
 /** Issue 12: the line in front of a busy drop. Light on purpose: no video, one picture. */

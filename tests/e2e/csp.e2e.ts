@@ -103,7 +103,7 @@ describe("Content-Security-Policy in Chromium", () => {
         seen.add(nonce);
         const html = await response.text();
         const scripts = [...html.matchAll(/<script(?! type="application\/json")[^>]*>/g)].map((m) => m[0]);
-        const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]*>/g)].map((m) => m[0]);
+        const preloads = [...html.matchAll(/<link rel="modulepreload(?:-later)?"[^>]*>/g)].map((m) => m[0]);
         assert.ok(scripts.length >= 3 && preloads.length >= 1, `${url}: ${scripts.length} scripts, ${preloads.length} preloads`);
         for (const tag of [...scripts, ...preloads]) assert.ok(tag.includes(`nonce="${nonce}"`), `${url} (${encoding}): ${tag}`);
       }

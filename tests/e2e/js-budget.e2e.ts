@@ -33,7 +33,7 @@ describe("JavaScript per page", () => {
       ["/store", "routes/store._index"],
     ] as const) {
       const html = await (await fetch(new URL(path, BASE_URL))).text();
-      const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]*? href="([^"]+)"/g)].map((m) => m[1]);
+      const preloaded = [...html.matchAll(/<link rel="modulepreload(?:-later)?"[^>]*? href="([^"]+)"/g)].map((m) => m[1]);
       assert.deepEqual(preloaded.sort(), pageModules(manifest, routeId).sort(), path);
     }
   });

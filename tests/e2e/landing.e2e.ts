@@ -209,6 +209,8 @@ for (const mode of MODES) {
       await expectVisible(spanish.getByRole("heading", { name: "Nuestra Historia" }));
       await expectVisible(spanish.getByText(/lo que llevas puesto debería decir algo sin decir una palabra/));
       await expectVisible(page.getByText(/First drop \w+ \d{1,2}, \d{4}/));
+      // With JavaScript the clip is created after load and hydration (decisions 0029, 0031).
+      await page.locator("video.background-video-media source").first().waitFor({ state: "attached" });
       assert.deepEqual(
         await page.locator("video.background-video-media source").evaluateAll((sources) => sources.map((e) => e.getAttribute("src"))),
         CLIP_SOURCES,
