@@ -6,7 +6,8 @@ import { Transform } from "node:stream";
  *
  * 1. Remix puts the nonce on its scripts but not on its <link rel="modulepreload"> tags, which a
  *    'strict-dynamic' policy then refuses (decision 0028). The server adds it.
- * 2. The page's JavaScript is fetched after the first paint, not with it (decision 0031): the
+ * 2. A page's JavaScript is fetched after the first paint, not with it (decision 0031; which pages:
+ *    `scriptsAfterPaint` below): the
  *    modulepreload links and Remix's module script are sent inert (`rel="modulepreload-later"`,
  *    `type="module-later"`, which browsers ignore), and `hydrateAfterPaint` in root.tsx turns them
  *    back on after the `load` event (or the visitor's first key press or touch). Sent live, 20-odd
@@ -19,8 +20,19 @@ export const LATER_PRELOAD = '<link rel="modulepreload-later"';
 const moduleScript = (nonce: string) => `<script nonce="${nonce}" type="module"`;
 export const laterModuleScript = (nonce: string) => `<script nonce="${nonce}" type="module-later"`;
 
-export function withPreloadNonce(html: string, nonce: string): string {
-  return html.replaceAll(PRELOAD, `${LATER_PRELOAD} nonce="${nonce}"`).replaceAll(moduleScript(nonce), laterModuleScript(nonce));
+/*
+ * Only pages a visitor reads before acting wait for the first paint: the landing, the countdown, the
+ * shelf, a product, /about and the waiting room, where everything before hydration is a link or a
+ * native form. Pages where the visitor starts typing or pressing at once (checkout, bag, support,
+ * sign-in, the admin, whose controls are JavaScript) load it with the page, as before: there a
+ * keystroke before hydration would go to a field React does not know of yet.
+ */
+const AFTER_PAINT = /^\/(?:countdown|about|waiting-room|store(?:\/[^/]+)?)?\/?$/;
+export const scriptsAfterPaint = (pathname: string) => AFTER_PAINT.test(pathname);
+
+export function withPreloadNonce(html: string, nonce: string, afterPaint = true): string {
+  const withNonce = html.replaceAll(PRELOAD, `${afterPaint ? LATER_PRELOAD : PRELOAD} nonce="${nonce}"`);
+  return afterPaint ? withNonce.replaceAll(moduleScript(nonce), laterModuleScript(nonce)) : withNonce;
 }
 
 // How many characters at the end of `text` could begin a rewritten tag cut by the chunk boundary.
@@ -34,7 +46,7 @@ function partialTail(text: string, patterns: string[]): number {
 }
 
 /** The same, on a streamed page: a tag cut between two chunks is held back until the next. */
-export function preloadNonceStream(nonce: string): Transform {
+export function preloadNonceStream(nonce: string, afterPaint = true): Transform {
   const decoder = new StringDecoder("utf8");
   const patterns = [PRELOAD, moduleScript(nonce)];
   let carry = "";
@@ -43,10 +55,10 @@ export function preloadNonceStream(nonce: string): Transform {
       const text = carry + decoder.write(chunk);
       const keep = partialTail(text, patterns);
       carry = text.slice(text.length - keep);
-      done(null, withPreloadNonce(text.slice(0, text.length - keep), nonce));
+      done(null, withPreloadNonce(text.slice(0, text.length - keep), nonce, afterPaint));
     },
     flush(done) {
-      done(null, withPreloadNonce(carry + decoder.end(), nonce));
+      done(null, withPreloadNonce(carry + decoder.end(), nonce, afterPaint));
     },
   });
 }

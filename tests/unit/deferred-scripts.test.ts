@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { preloadNonceStream, withPreloadNonce } from "../../app/preload-nonce.server";
+import { preloadNonceStream, scriptsAfterPaint, withPreloadNonce } from "../../app/preload-nonce.server";
 
 // Remix's <Scripts nonce> output, as React renders it (decision 0031).
 const NONCE = "AbCdEfGhIjKlMnOpQrStUvWx";
@@ -42,5 +42,23 @@ describe("the page's scripts are sent inert, with the answer's nonce on every pr
       expect(await streamed(remixScripts, [cut])).toBe(expected);
     }
     expect(await streamed(remixScripts, [5, 30, 31, 200, 260])).toBe(expected);
+  });
+});
+
+describe("which pages wait for the first paint", () => {
+  it("the pages a visitor reads first; not those where typing or the admin's controls start at once", () => {
+    for (const path of ["/", "/countdown", "/store", "/store/12", "/store/12/", "/about", "/waiting-room"]) {
+      expect(scriptsAfterPaint(path), path).toBe(true);
+    }
+    for (const path of ["/checkout", "/cart", "/support", "/auth", "/admin", "/admin/products", "/store/12/extra", "/early-access/x"]) {
+      expect(scriptsAfterPaint(path), path).toBe(false);
+    }
+  });
+
+  it("leaves a page's scripts live when it does not wait, the nonce still on its preloads", () => {
+    const html = `<link rel="modulepreload" href="/a.js"/><script nonce="${NONCE}" type="module">import "/a.js"</script>`;
+    expect(withPreloadNonce(html, NONCE, false)).toBe(
+      `<link rel="modulepreload" nonce="${NONCE}" href="/a.js"/><script nonce="${NONCE}" type="module">import "/a.js"</script>`,
+    );
   });
 });
