@@ -39,10 +39,16 @@ function loadSonner(): Promise<Sonner> {
   sonnerPromise ??= import("sonner").then(async (sonner) => {
     mountToaster?.(sonner.Toaster as ComponentType<Record<string, unknown>>);
     await mounted;
+    // Screen readers announce what is added to a live region that was already on screen: the
+    // toaster's region (aria-live) is painted before the first toast goes into it.
+    await nextFrame();
+    await nextFrame();
     return sonner;
   });
   return sonnerPromise;
 }
+
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
 
 let nextId = 0;
 function showToast(kind: ToastKind, title: string, options: { id?: string; description?: string } = {}): string {
