@@ -89,7 +89,7 @@ function LazyToaster() {
           position="bottom-center"
           richColors
           closeButton
-          toastOptions={{ classNames: { toast: FOCUS_RING, closeButton: FOCUS_RING } }}
+          toastOptions={{ classNames: { toast: `${FOCUS_RING} ${HIDDEN_WHEN_BEHIND}`, closeButton: FOCUS_RING } }}
         />
       ) : null}
     </div>
@@ -102,6 +102,13 @@ function LazyToaster() {
  * `:focus-visible` outline: only an !important utility wins.
  */
 const FOCUS_RING = "focus-visible:outline-2! focus-visible:outline-solid! focus-visible:outline-offset-2! focus-visible:outline-ring!";
+
+/*
+ * Only the newest toast shows (visibleToasts={1}); sonner keeps the older ones at opacity 0 yet in
+ * the Tab order, so Tab could land on an invisible toast. Hidden, they are out of it (and out of
+ * the accessibility tree, which announced them already).
+ */
+const HIDDEN_WHEN_BEHIND = "data-[visible=false]:invisible!";
 
 const TOASTER = "[data-sonner-toaster]";
 const TABBABLE = "[data-sonner-toast], [data-sonner-toast] button";

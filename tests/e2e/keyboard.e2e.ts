@@ -66,9 +66,22 @@ window.__focusProbe = function () {
   }
   if (!name && el.labels && el.labels.length) name = el.labels[0].textContent;
   if (!name) name = el.textContent || el.getAttribute("placeholder") || el.getAttribute("name") || el.tagName;
+  // What is on top at the middle of the control's visible part: a sticky bar or a toast laid over
+  // the focused control hides it (WCAG 2.4.11).
+  var box = el.getBoundingClientRect();
+  var left = Math.max(box.left, 0), right = Math.min(box.right, innerWidth);
+  var top = Math.max(box.top, 0), bottom = Math.min(box.bottom, innerHeight);
+  var covering = null;
+  if (right <= left || bottom <= top) covering = "(outside the window)";
+  else {
+    var hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+    var ours = hit && (el.contains(hit) || hit.contains(el) || (label && label.contains(hit)));
+    if (!ours) covering = hit ? hit.tagName + " " + (hit.textContent || "").replace(/\\s+/g, " ").trim().slice(0, 40) : "(nothing)";
+  }
   return {
     none: false,
     name: name.replace(/\\s+/g, " ").trim(),
+    covering: covering,
     focusVisible: el.matches(":focus-visible"),
     drawn: drawn(style) || Boolean(labelStyle && drawn(labelStyle)),
     inToast: Boolean(el.closest("[data-sonner-toaster]")),
@@ -84,6 +97,7 @@ interface Focus {
   focusVisible: boolean;
   drawn: boolean;
   inToast: boolean;
+  covering: string | null;
   look: string;
 }
 
@@ -111,7 +125,7 @@ async function settledFocus(page: Page): Promise<Focus | null> {
     .waitForFunction(
       () => {
         const focus = (window as unknown as { __focusProbe(): Focus }).__focusProbe();
-        return focus.none || (focus.focusVisible && focus.drawn);
+        return focus.none || (focus.focusVisible && focus.drawn && !focus.covering);
       },
       null,
       { timeout: 2_000 },
@@ -123,6 +137,7 @@ async function settledFocus(page: Page): Promise<Focus | null> {
     settled.focusVisible && settled.drawn,
     `the focus on "${settled.name}" is not visible (:focus-visible ${settled.focusVisible}; ${settled.look})`,
   );
+  assert.equal(settled.covering, null, `the focus on "${settled.name}" is hidden under ${settled.covering}`);
   return settled;
 }
 
@@ -139,7 +154,10 @@ async function tabTo(page: Page, name: RegExp, { limit = 80, back = false } = {}
   const stops: string[] = [];
   for (let i = 0; i < limit; i++) {
     await page.keyboard.press(back ? "Shift+Tab" : "Tab");
-    const now = await settledFocus(page);
+    const now = await settledFocus(page).catch((error: Error) => {
+      error.message += `, after ${stops.join(" → ")}`;
+      throw error;
+    });
     // Past the last control the focus leaves the page for the browser's own; the next Tab comes back.
     stops.push(now?.name ?? "(out of the page)");
     if (now && name.test(now.name)) return now;

@@ -78,7 +78,7 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
     onValidate: ({ formData }) => parseWithZod(formData, { schema: productFormSchema, disableAutoCoercion: true }),
     onSubmit(event, { submission }) {
       event.preventDefault();
-      if (submission?.status === "success") void save(submission.value);
+      if (submission?.status === "success" && !saving) void save(submission.value);
     },
   });
 
@@ -303,7 +303,10 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
           </Section>
         </div>
       </div>
-      <div className="sticky bottom-0 z-10 -mx-4 flex items-center justify-between gap-2 border-t border-border bg-background/90 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border sm:px-5">
+      <div
+        data-sticky-actions
+        className="sticky bottom-0 z-10 -mx-4 flex items-center justify-between gap-2 border-t border-border bg-background/90 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border sm:px-5"
+      >
         {product && onDelete ? (
           <Button
             type="button"
@@ -327,7 +330,8 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
           >
             Cancel
           </Button>
-          <Button type="submit" className="max-sm:px-4" disabled={saving}>
+          {/* Not `disabled` while saving: a disabled button drops the keyboard focus to the page's body. */}
+          <Button type="submit" className="max-sm:px-4" aria-disabled={saving || undefined}>
             {saving ? "Saving..." : product ? "Update Product" : "Create Product"}
           </Button>
         </div>
