@@ -118,8 +118,9 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
       notify.success(NOTICES.updated, input.name);
       await queryClient.invalidateQueries({ queryKey: listKey });
       form.reset();
-      // Back to the list, at the top (a plain navigation scrolls there).
-      navigate("?");
+      // Back to the list, at the top (a plain navigation scrolls there), where the list puts the
+      // keyboard focus on this product's Edit link (the form, and the focus in it, are gone).
+      navigate("?", { state: { saved: product.id } });
       return;
     }
     let created: AdminProduct;
