@@ -75,7 +75,18 @@ export function SignupCard({
         </p>
 
         {/* Without JavaScript the answer is a new page: the fragment scrolls it back to this card. */}
-        <fetcher.Form ref={formRef} id={formId} method="post" action={`${formAction}#${CARD_ID}`} noValidate className="mt-6 space-y-3">
+        <fetcher.Form
+          ref={formRef}
+          id={formId}
+          method="post"
+          action={`${formAction}#${CARD_ID}`}
+          noValidate
+          className="mt-6 space-y-3"
+          // Not `disabled` while posting: a disabled button drops the keyboard focus to the page's body.
+          onSubmit={(event) => {
+            if (pending) event.preventDefault();
+          }}
+        >
           {/* People never see or reach this field; form-filling bots fill it in. */}
           <div className="honeypot" aria-hidden="true">
             <label htmlFor={`${formId}-${HONEYPOT_FIELD}`}>Leave this field empty</label>
@@ -100,7 +111,7 @@ export function SignupCard({
               spellCheck={false}
               className="h-12 bg-background/70 sm:flex-1"
             />
-            <Button type="submit" size="lg" disabled={pending} className="h-12 shrink-0 sm:w-36">
+            <Button type="submit" size="lg" aria-disabled={pending || undefined} className="h-12 shrink-0 sm:w-36">
               {pending ? "Signing Up..." : "Sign Up"}
             </Button>
           </div>

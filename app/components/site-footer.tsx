@@ -1,4 +1,5 @@
-import { Link } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 
 type Brand = { name: string; socialHandle: string; supportEmail: string };
 
@@ -13,8 +14,9 @@ const linkClass =
 
 export function SiteFooter({ brand, year }: { brand: Brand; year: number }) {
   const handle = brand.socialHandle.replace(/^@/, "");
+  const footer = useFocusFromFooterToTop();
   return (
-    <footer className="border-t border-border">
+    <footer ref={footer} className="border-t border-border">
       <div className="mx-auto flex w-full max-w-7xl flex-col gap-6 px-4 py-8 sm:px-6 md:flex-row md:items-center md:justify-between lg:px-8">
         <div className="space-y-2">
           <p className="font-display text-2xl leading-none tracking-[0.06em] uppercase">{brand.name}</p>
@@ -49,4 +51,23 @@ export function SiteFooter({ brand, year }: { brand: Brand; year: number }) {
       </div>
     </footer>
   );
+}
+
+/**
+ * The footer stays on every page while the next page opens at its top: a footer link followed
+ * from the keyboard kept the focus down there, out of sight, and the next Tab went on in the
+ * footer. So the focus goes to the page's first stop, the skip link, as on a fresh page load.
+ */
+function useFocusFromFooterToTop() {
+  const footer = useRef<HTMLElement>(null);
+  const { key } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (footer.current?.contains(document.activeElement)) document.querySelector<HTMLElement>(".skip-link")?.focus();
+  }, [key]);
+  return footer;
 }

@@ -160,9 +160,11 @@ function MobileMenu({ brand }: { brand: Brand }) {
 
       <div
         className="absolute inset-x-0 top-full h-[calc(100dvh-4rem)] overflow-y-auto overscroll-contain border-t border-border bg-background"
-        // A tap on any link closes the menu (the link itself then navigates).
+        // A tap on any link closes the menu (the link itself then navigates). Chosen from the
+        // keyboard (a click with no pointer, detail 0), the focus goes back to the menu's button:
+        // left on the link, it was hidden in the closed menu and the next Tab started from nowhere.
         onClick={(event) => {
-          if ((event.target as HTMLElement).closest("a")) close();
+          if ((event.target as HTMLElement).closest("a")) close(event.detail === 0);
         }}
       >
         <nav aria-label="Mobile" className="flex min-h-full flex-col px-4 pt-2 pb-8 sm:px-6">

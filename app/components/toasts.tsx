@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck, Info } from "lucide-react";
-import { useEffect, useState, type ComponentType } from "react";
+import { useEffect, useRef, useState, type ComponentType, type FocusEvent, type KeyboardEvent } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type * as SonnerModule from "sonner";
 import { useVisitor, VisitorHole } from "~/components/visitor-hole";
@@ -39,10 +39,16 @@ function loadSonner(): Promise<Sonner> {
   sonnerPromise ??= import("sonner").then(async (sonner) => {
     mountToaster?.(sonner.Toaster as ComponentType<Record<string, unknown>>);
     await mounted;
+    // Screen readers announce what is added to a live region that was already on screen: the
+    // toaster's region (aria-live) is painted before the first toast goes into it.
+    await nextFrame();
+    await nextFrame();
     return sonner;
   });
   return sonnerPromise;
 }
+
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
 
 let nextId = 0;
 function showToast(kind: ToastKind, title: string, options: { id?: string; description?: string } = {}): string {
@@ -67,7 +73,116 @@ function LazyToaster() {
   useEffect(() => {
     if (Toaster) toasterMounted?.();
   }, [Toaster]);
-  return Toaster ? <Toaster visibleToasts={1} duration={5000} theme="dark" position="bottom-center" richColors closeButton /> : null;
+  const focus = useToastFocus();
+  return (
+    <div
+      onFocusCapture={focus.onFocusCapture}
+      onBlurCapture={focus.onBlurCapture}
+      onKeyDownCapture={focus.onKeyDownCapture}
+      ref={focus.ref}
+    >
+      {Toaster ? (
+        <Toaster
+          visibleToasts={1}
+          duration={5000}
+          theme="dark"
+          position="bottom-center"
+          richColors
+          closeButton
+          toastOptions={{ classNames: { toast: `${FOCUS_RING} ${HIDDEN_WHEN_BEHIND}`, closeButton: FOCUS_RING } }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/*
+ * sonner's own focus ring is a 2px black shadow at 20% (invisible on the dark theme) and its
+ * stylesheet, injected unlayered, sets `outline: none`, which beats the store's layered
+ * `:focus-visible` outline: only an !important utility wins.
+ */
+const FOCUS_RING = "focus-visible:outline-2! focus-visible:outline-solid! focus-visible:outline-offset-2! focus-visible:outline-ring!";
+
+/*
+ * Only the newest toast shows (visibleToasts={1}); sonner keeps the older ones at opacity 0 yet in
+ * the Tab order, so Tab could land on an invisible toast. Hidden, they are out of it (and out of
+ * the accessibility tree, which announced them already).
+ */
+const HIDDEN_WHEN_BEHIND = "data-[visible=false]:invisible!";
+
+const TOASTER = "[data-sonner-toaster]";
+const TABBABLE = "[data-sonner-toast], [data-sonner-toast] button";
+
+/**
+ * Keyboard focus around the toasts. sonner (2.0.8) notes where focus came from when it enters the
+ * list and sends it back there whenever it leaves (made for its alt+T hotkey). But each toast is
+ * also in the ordinary Tab order, after the footer: a shopper tabbing through a toast was thrown
+ * back to the footer's last link, without a focus ring (a script focus inside the blur), and
+ * went round footer → toast → close button → footer for as long as the toast was up. So sonner
+ * never sees a focus event; this does what a keyboard user expects instead:
+ * - Tab and Shift+Tab go through a toast as through any other control;
+ * - alt+T (sonner's hotkey focuses the list) lands on the newest toast, and tabbing out of the
+ *   toasts goes back to where the shopper was, with its ring;
+ * - when the focused toast goes away (closed or timed out), focus goes back to where it came from
+ *   instead of falling to the page's body.
+ */
+function useToastFocus() {
+  const ref = useRef<HTMLDivElement>(null);
+  const origin = useRef<HTMLElement | null>(null);
+  const inside = useRef(false);
+  const jumped = useRef(false);
+
+  // A focused toast that is removed takes the focus with it, without a blur event.
+  useEffect(() => {
+    const wrapper = ref.current;
+    if (!wrapper) return;
+    const observer = new MutationObserver(() => {
+      if (!inside.current || wrapper.contains(document.activeElement)) return;
+      inside.current = false;
+      jumped.current = false;
+      const back = origin.current;
+      origin.current = null;
+      if ((document.activeElement === document.body || !document.activeElement) && back?.isConnected) back.focus({ preventScroll: true });
+    });
+    observer.observe(wrapper, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
+
+  return {
+    ref,
+    onFocusCapture(event: FocusEvent<HTMLDivElement>) {
+      event.stopPropagation();
+      const target = event.target as HTMLElement;
+      if (!inside.current) {
+        inside.current = true;
+        origin.current = event.relatedTarget instanceof HTMLElement ? event.relatedTarget : null;
+        jumped.current = target.matches(TOASTER);
+      }
+      if (target.matches(TOASTER)) target.querySelector<HTMLElement>("[data-sonner-toast]")?.focus({ preventScroll: true });
+    },
+    onBlurCapture(event: FocusEvent<HTMLDivElement>) {
+      event.stopPropagation();
+      if (event.relatedTarget && event.currentTarget.contains(event.relatedTarget)) return;
+      // Focus went to another control, or out of the page (Tab past the last control). Not when
+      // the window merely lost focus (the toast stays the active element), nor when the toast was
+      // removed (the observer above sees to that).
+      const left = event.target as HTMLElement;
+      if (event.relatedTarget || (left.isConnected && document.activeElement !== left)) {
+        inside.current = false;
+        jumped.current = false;
+        origin.current = null;
+      }
+    },
+    onKeyDownCapture(event: KeyboardEvent<HTMLDivElement>) {
+      // After alt+T, tabbing out of either end goes back where the shopper was.
+      if (event.key !== "Tab" || !jumped.current || !origin.current?.isConnected) return;
+      const stops = Array.from(event.currentTarget.querySelectorAll<HTMLElement>(TABBABLE));
+      const edge = event.shiftKey ? stops[0] : stops[stops.length - 1];
+      if (document.activeElement !== edge) return;
+      event.preventDefault();
+      origin.current.focus({ preventScroll: true });
+    },
+  };
 }
 
 export function Toasts() {

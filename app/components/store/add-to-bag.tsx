@@ -19,10 +19,18 @@ export function AddToBag({ productId }: { productId: number }) {
   useNoticeToast(fetcher.data?.notice, fetcher.data);
 
   return (
-    <fetcher.Form method="post" action={`/store/${productId}`} className="space-y-3">
+    <fetcher.Form
+      method="post"
+      action={`/store/${productId}`}
+      className="space-y-3"
+      // Not `disabled` while posting: a disabled button drops the keyboard focus to the page's body.
+      onSubmit={(event) => {
+        if (pending) event.preventDefault();
+      }}
+    >
       <EnhancedField />
       <HoneypotField idPrefix={`add-to-bag-${productId}`} />
-      <Button type="submit" size="lg" className="h-14 w-full text-[15px] tracking-[0.18em]" disabled={pending}>
+      <Button type="submit" size="lg" className="h-14 w-full text-[15px] tracking-[0.18em]" aria-disabled={pending || undefined}>
         {pending ? (
           <>
             <LoaderCircle className="motion-keep size-5 animate-spin" aria-hidden="true" />

@@ -78,7 +78,7 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
     onValidate: ({ formData }) => parseWithZod(formData, { schema: productFormSchema, disableAutoCoercion: true }),
     onSubmit(event, { submission }) {
       event.preventDefault();
-      if (submission?.status === "success") void save(submission.value);
+      if (submission?.status === "success" && !saving) void save(submission.value);
     },
   });
 
@@ -118,8 +118,9 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
       notify.success(NOTICES.updated, input.name);
       await queryClient.invalidateQueries({ queryKey: listKey });
       form.reset();
-      // Back to the list, at the top (a plain navigation scrolls there).
-      navigate("?");
+      // Back to the list, at the top (a plain navigation scrolls there), where the list puts the
+      // keyboard focus on this product's Edit link (the form, and the focus in it, are gone).
+      navigate("?", { state: { saved: product.id } });
       return;
     }
     let created: AdminProduct;
@@ -303,7 +304,10 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
           </Section>
         </div>
       </div>
-      <div className="sticky bottom-0 z-10 -mx-4 flex items-center justify-between gap-2 border-t border-border bg-background/90 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border sm:px-5">
+      <div
+        data-sticky-actions
+        className="sticky bottom-0 z-10 -mx-4 flex items-center justify-between gap-2 border-t border-border bg-background/90 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border sm:px-5"
+      >
         {product && onDelete ? (
           <Button
             type="button"
@@ -328,7 +332,8 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
           >
             Cancel
           </Button>
-          <Button type="submit" className="max-sm:px-4" disabled={saving}>
+          {/* Not `disabled` while saving: a disabled button drops the keyboard focus to the page's body. */}
+          <Button type="submit" className="max-sm:px-4" aria-disabled={saving || undefined}>
             {saving ? "Saving..." : product ? "Update Product" : "Create Product"}
           </Button>
         </div>

@@ -1,7 +1,7 @@
-import { Link } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { useMutation, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { Eye, EyeOff, ImageIcon, Pencil, Plus, RefreshCw, Trash2 } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { AdminProduct } from "../../../../server/contracts/admin-products";
 import { formatUsd } from "../../../../server/contracts/money";
 import { ProductImage } from "~/components/store/product-image";
@@ -24,6 +24,7 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [deleting, setDeleting] = useState<AdminProduct | null>(null);
+  const saved = useSavedProductFocus(query.data);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.products.list.queryKey() });
 
   const visibility = useMutation(
@@ -156,7 +157,12 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                   <td className="px-4 py-3 align-middle max-md:col-span-2 max-md:mt-2 max-md:p-0">
                     <div className="flex justify-end gap-1 max-md:justify-start">
                       <Button asChild variant="ghost" size="sm" className="normal-case! tracking-normal">
-                        <Link to={`?tab=form&id=${product.id}`} preventScrollReset aria-label={`Edit ${product.name}`}>
+                        <Link
+                          ref={product.id === saved.id ? saved.ref : undefined}
+                          to={`?tab=form&id=${product.id}`}
+                          preventScrollReset
+                          aria-label={`Edit ${product.name}`}
+                        >
                           <Pencil aria-hidden /> Edit
                         </Link>
                       </Button>
@@ -205,4 +211,22 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
       />
     </>
   );
+}
+
+/**
+ * Back from saving a product (the editor navigates here with `state.saved`), the keyboard focus
+ * goes to that product's Edit link, once: the form that had it is gone.
+ */
+function useSavedProductFocus(products: AdminProduct[] | undefined) {
+  const location = useLocation();
+  const id = (location.state as { saved?: number } | null)?.saved;
+  const ref = useRef<HTMLAnchorElement>(null);
+  const done = useRef<string | null>(null);
+  const listed = products?.some((product) => product.id === id) ?? false;
+  useEffect(() => {
+    if (!listed || done.current === location.key) return;
+    done.current = location.key;
+    ref.current?.focus();
+  }, [listed, location.key]);
+  return { id, ref };
 }
