@@ -43,13 +43,26 @@ export const buttonVariants = cva(
 /**
  * Renders its one child element (a link, here) with the button's props, the child's own props
  * winning and the classes joined. What Radix's Slot does for `asChild`, without its 2 kB on every
- * page (decision 0029): no handler composition and the child keeps no ref of its own, as no caller
- * gives the child handlers or a ref.
+ * page (decision 0029): no handler composition (no caller gives both). A ref on the child (the
+ * product list's Edit link, which takes the focus back after a save) and one on the button both
+ * reach the element.
  */
 const Slot = React.forwardRef<HTMLElement, React.HTMLAttributes<HTMLElement>>(({ children, ...props }, ref) => {
   if (!React.isValidElement<React.HTMLAttributes<HTMLElement>>(children)) return null;
   const own = children.props;
-  return React.cloneElement(children, { ...props, ...own, className: cn(props.className, own.className), ref } as React.Attributes);
+  const childRef = (children as unknown as { ref?: React.Ref<HTMLElement> }).ref;
+  const both = (element: HTMLElement | null) => {
+    for (const each of [ref, childRef]) {
+      if (typeof each === "function") each(element);
+      else if (each) (each as React.MutableRefObject<HTMLElement | null>).current = element;
+    }
+  };
+  return React.cloneElement(children, {
+    ...props,
+    ...own,
+    className: cn(props.className, own.className),
+    ref: ref || childRef ? both : undefined,
+  } as React.Attributes);
 });
 Slot.displayName = "Slot";
 
