@@ -8,6 +8,7 @@ import bebasNeue from "~/fonts/bebas-neue-latin-400.woff2?url";
 import inter from "~/fonts/inter-latin-400-700.woff2?url";
 import { useNonce } from "~/lib/nonce";
 import stylesheet from "~/styles/app.css?url";
+import { useEffect } from "react";
 import { getAppContext } from "../server/boot";
 import { shopperContext } from "../server/http/early-access";
 import type { Visitor } from "../server/contracts/visitor";
@@ -86,6 +87,11 @@ const hydrateAfterPaint = `(() => {
 })()`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  // Says the page is live (its JavaScript may start after the first paint, decision 0031): the
+  // end-to-end tests "with JavaScript" wait for it before they act, as their no-JS twins do not.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   const root = useRouteLoaderData<typeof loader>("root");
   const brand = root?.brand ?? { name: "Store", socialHandle: "", supportEmail: "" };
   // Every script carries this answer's CSP nonce (decision 0028).
