@@ -9,7 +9,7 @@ import { getAppContext } from "../server/boot";
 import { freshNonce, NONCE_STANDIN } from "../server/http/nonce-splice";
 import { isTemplateRender } from "../server/http/page-template";
 import { contentSecurityPolicy, pageSecurityHeaders, servedOverHttps } from "../server/http/security-headers";
-import { preloadNonceStream, scriptsAfterPaint, withPreloadNonce } from "./preload-nonce.server";
+import { preloadNonceStream, scriptsStart, withPreloadNonce } from "./preload-nonce.server";
 import { bodyFor, memoisedRender, renderMemoKey } from "./render-memo.server";
 
 export { apiMiddleware } from "../server/api/express";
@@ -52,8 +52,8 @@ function renderWhole(request: Request, remixContext: EntryContext): Promise<Buff
         done();
       },
     });
-    const afterPaint = scriptsAfterPaint(new URL(request.url).pathname);
-    sink.on("finish", () => resolve(Buffer.from(withPreloadNonce(Buffer.concat(chunks).toString(), NONCE_STANDIN, afterPaint))));
+    const when = scriptsStart(new URL(request.url).pathname);
+    sink.on("finish", () => resolve(Buffer.from(withPreloadNonce(Buffer.concat(chunks).toString(), NONCE_STANDIN, when))));
     const { pipe, abort } = renderToPipeableStream(page(request, remixContext, NONCE_STANDIN), {
       nonce: NONCE_STANDIN,
       onAllReady: () => pipe(sink),
@@ -103,7 +103,7 @@ async function streamedPage(request: Request, responseStatusCode: number, respon
       nonce,
       [readyEvent]() {
         shellRendered = true;
-        const body = preloadNonceStream(nonce, scriptsAfterPaint(new URL(request.url).pathname));
+        const body = preloadNonceStream(nonce, scriptsStart(new URL(request.url).pathname));
         resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
         pipe(body);
       },

@@ -7,7 +7,7 @@ import { Transform } from "node:stream";
  * 1. Remix puts the nonce on its scripts but not on its <link rel="modulepreload"> tags, which a
  *    'strict-dynamic' policy then refuses (decision 0028). The server adds it.
  * 2. A page's JavaScript is fetched after the first paint, not with it (decision 0031; which pages:
- *    `scriptsAfterPaint` below): the
+ *    `scriptsStart` below): the
  *    modulepreload links and Remix's module script are sent inert (`rel="modulepreload-later"`,
  *    `type="module-later"`, which browsers ignore), and `hydrateAfterPaint` in root.tsx turns them
  *    back on after the `load` event (or the visitor's first key press or touch). Sent live, 20-odd
@@ -21,18 +21,27 @@ const moduleScript = (nonce: string) => `<script nonce="${nonce}" type="module"`
 export const laterModuleScript = (nonce: string) => `<script nonce="${nonce}" type="module-later"`;
 
 /*
- * Only pages a visitor reads before acting wait for the first paint: the landing, the countdown, the
- * shelf, a product, /about and the waiting room, where everything before hydration is a link or a
- * native form. Pages where the visitor starts typing or pressing at once (checkout, bag, support,
- * sign-in, the admin, whose controls are JavaScript) load it with the page, as before: there a
- * keystroke before hydration would go to a field React does not know of yet.
+ * When a page's JavaScript starts (decision 0031):
+ * - "load": the pages a visitor reads before acting (the landing, the countdown, the shelf, a
+ *   product, /about, the waiting room), where everything before hydration is a link or a native
+ *   form: after the load and the first paint.
+ * - "paint": the storefront's form pages (checkout, bag, support): at the first paint, before the
+ *   images and the load, so the hero text is not held by the scripts and a visitor who starts
+ *   typing finds the page live about as soon as before.
+ * - "now": everything else (sign-in, the admin, whose controls are JavaScript): with the page.
  */
-const AFTER_PAINT = /^\/(?:countdown|about|waiting-room|store(?:\/[^/]+)?)?\/?$/;
-export const scriptsAfterPaint = (pathname: string) => AFTER_PAINT.test(pathname);
+export type ScriptsStart = "load" | "paint" | "now";
+const AFTER_LOAD = /^\/(?:countdown|about|waiting-room|store(?:\/[^/]+)?)?\/?$/;
+const AT_PAINT = /^\/(?:checkout|cart|support)\/?$/;
+export const scriptsStart = (pathname: string): ScriptsStart =>
+  AFTER_LOAD.test(pathname) ? "load" : AT_PAINT.test(pathname) ? "paint" : "now";
+const AT_PAINT_TYPE = "module-at-paint";
 
-export function withPreloadNonce(html: string, nonce: string, afterPaint = true): string {
-  const withNonce = html.replaceAll(PRELOAD, `${afterPaint ? LATER_PRELOAD : PRELOAD} nonce="${nonce}"`);
-  return afterPaint ? withNonce.replaceAll(moduleScript(nonce), laterModuleScript(nonce)) : withNonce;
+export function withPreloadNonce(html: string, nonce: string, when: ScriptsStart = "load"): string {
+  const withNonce = html.replaceAll(PRELOAD, `${when === "now" ? PRELOAD : LATER_PRELOAD} nonce="${nonce}"`);
+  if (when === "now") return withNonce;
+  const inert = when === "load" ? laterModuleScript(nonce) : `<script nonce="${nonce}" type="${AT_PAINT_TYPE}"`;
+  return withNonce.replaceAll(moduleScript(nonce), inert);
 }
 
 // How many characters at the end of `text` could begin a rewritten tag cut by the chunk boundary.
@@ -46,7 +55,7 @@ function partialTail(text: string, patterns: string[]): number {
 }
 
 /** The same, on a streamed page: a tag cut between two chunks is held back until the next. */
-export function preloadNonceStream(nonce: string, afterPaint = true): Transform {
+export function preloadNonceStream(nonce: string, when: ScriptsStart = "load"): Transform {
   const decoder = new StringDecoder("utf8");
   const patterns = [PRELOAD, moduleScript(nonce)];
   let carry = "";
@@ -55,10 +64,10 @@ export function preloadNonceStream(nonce: string, afterPaint = true): Transform 
       const text = carry + decoder.write(chunk);
       const keep = partialTail(text, patterns);
       carry = text.slice(text.length - keep);
-      done(null, withPreloadNonce(text.slice(0, text.length - keep), nonce, afterPaint));
+      done(null, withPreloadNonce(text.slice(0, text.length - keep), nonce, when));
     },
     flush(done) {
-      done(null, withPreloadNonce(carry + decoder.end(), nonce, afterPaint));
+      done(null, withPreloadNonce(carry + decoder.end(), nonce, when));
     },
   });
 }

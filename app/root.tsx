@@ -54,8 +54,8 @@ export type RootData = typeof loader;
  * The page's JavaScript starts after the first paint (decision 0031): the server sends Remix's
  * modulepreload links and module script inert (app/preload-nonce.server.ts); this turns them on
  * once the page has loaded and its first contentful paint is on screen (two frames later, so an
- * image that finished with the load has painted too), or at once on the visitor's first key
- * press or touch. `load` alone can come before the first paint. A hidden tab paints nothing: it
+ * image that finished with the load has painted too); a form page's (`module-at-paint`) at its
+ * first contentful paint; either at once on the visitor's first key press or touch. `load` alone can come before the first paint. A hidden tab paints nothing: it
  * starts at load; a browser without paint timing, at load; and never later than 3 s after load.
  * The module script is re-armed in place (a new text child makes the browser prepare it again,
  * with the nonce it was parsed with), so the document React hydrates keeps the same elements.
@@ -68,21 +68,27 @@ const hydrateAfterPaint = `(() => {
     started = true;
     for (const type of early) removeEventListener(type, start, true);
     for (const link of document.querySelectorAll('link[rel="modulepreload-later"]')) link.rel = "modulepreload";
-    for (const script of document.querySelectorAll('script[type="module-later"]')) {
+    for (const script of document.querySelectorAll('script[type="module-later"], script[type="module-at-paint"]')) {
       script.type = "module";
       script.text = script.text;
     }
   };
   for (const type of early) addEventListener(type, start, { capture: true, passive: true });
-  const afterFrames = () => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start)));
-  addEventListener("load", () => {
-    setTimeout(start, 3000);
-    if (document.visibilityState === "hidden" || !PerformanceObserver.supportedEntryTypes?.includes("paint")) return start();
+  const onFirstPaint = (then) => {
+    if (document.visibilityState === "hidden" || !PerformanceObserver.supportedEntryTypes?.includes("paint")) return then();
     new PerformanceObserver((list, observer) => {
       if (!list.getEntriesByName("first-contentful-paint").length) return;
       observer.disconnect();
-      afterFrames();
+      then();
     }).observe({ type: "paint", buffered: true });
+  };
+  const whenParsed = (then) => document.readyState === "loading" ? addEventListener("DOMContentLoaded", then) : then();
+  onFirstPaint(() => whenParsed(() => {
+    if (document.querySelector('script[type="module-at-paint"]')) start();
+  }));
+  addEventListener("load", () => {
+    setTimeout(start, 3000);
+    onFirstPaint(() => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start))));
   });
 })()`;
 

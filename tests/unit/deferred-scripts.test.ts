@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { preloadNonceStream, scriptsAfterPaint, withPreloadNonce } from "../../app/preload-nonce.server";
+import { preloadNonceStream, scriptsStart, withPreloadNonce } from "../../app/preload-nonce.server";
 
 // Remix's <Scripts nonce> output, as React renders it (decision 0031).
 const NONCE = "AbCdEfGhIjKlMnOpQrStUvWx";
@@ -45,19 +45,23 @@ describe("the page's scripts are sent inert, with the answer's nonce on every pr
   });
 });
 
-describe("which pages wait for the first paint", () => {
-  it("the pages a visitor reads first; not those where typing or the admin's controls start at once", () => {
+describe("when each page's scripts start", () => {
+  it("after the load on the pages a visitor reads first, at the first paint on the form pages, at once elsewhere", () => {
     for (const path of ["/", "/countdown", "/store", "/store/12", "/store/12/", "/about", "/waiting-room"]) {
-      expect(scriptsAfterPaint(path), path).toBe(true);
+      expect(scriptsStart(path), path).toBe("load");
     }
-    for (const path of ["/checkout", "/cart", "/support", "/auth", "/admin", "/admin/products", "/store/12/extra", "/early-access/x"]) {
-      expect(scriptsAfterPaint(path), path).toBe(false);
+    for (const path of ["/checkout", "/cart", "/support"]) expect(scriptsStart(path), path).toBe("paint");
+    for (const path of ["/auth", "/admin", "/admin/products", "/store/12/extra", "/early-access/x", "/checkout/pay/pi_1"]) {
+      expect(scriptsStart(path), path).toBe("now");
     }
   });
 
-  it("leaves a page's scripts live when it does not wait, the nonce still on its preloads", () => {
+  it("sends a form page's module script to start at the first paint, and leaves the others' live", () => {
     const html = `<link rel="modulepreload" href="/a.js"/><script nonce="${NONCE}" type="module">import "/a.js"</script>`;
-    expect(withPreloadNonce(html, NONCE, false)).toBe(
+    expect(withPreloadNonce(html, NONCE, "paint")).toBe(
+      `<link rel="modulepreload-later" nonce="${NONCE}" href="/a.js"/><script nonce="${NONCE}" type="module-at-paint">import "/a.js"</script>`,
+    );
+    expect(withPreloadNonce(html, NONCE, "now")).toBe(
       `<link rel="modulepreload" nonce="${NONCE}" href="/a.js"/><script nonce="${NONCE}" type="module">import "/a.js"</script>`,
     );
   });
