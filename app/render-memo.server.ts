@@ -1,5 +1,7 @@
 import type { EntryContext } from "@remix-run/node";
-import { gzipWithNonce, nonceCopy, withNonce, type NonceCopy } from "../server/http/nonce-splice";
+import { prepareBrotli } from "../server/http/brotli-splice";
+import { bodyWithNonce } from "../server/http/nonce-body";
+import { nonceCopy, type NonceCopy } from "../server/http/nonce-splice";
 
 /**
  * Personal pages rendered once per distinct data (decision 0018). A route whose `handle` has
@@ -41,7 +43,13 @@ export async function memoisedRender(key: string, render: () => Promise<Buffer>)
     copies.set(key, copy);
     return copy;
   }
-  copy = render().then(nonceCopy);
+  // The brotli form is made before the first answer: the memo's pages are few and sent often.
+  copy = render()
+    .then(nonceCopy)
+    .then(async (made) => {
+      await prepareBrotli(made);
+      return made;
+    });
   copies.set(key, copy);
   if (copies.size > MAX_COPIES) copies.delete(copies.keys().next().value!);
   copy.catch(() => copies.delete(key));
@@ -51,26 +59,14 @@ export async function memoisedRender(key: string, render: () => Promise<Buffer>)
 /** Test hook: how many distinct pages the memo holds. */
 export const renderMemoSize = () => copies.size;
 
-function accepts(request: Request, coding: string): boolean {
-  for (const part of (request.headers.get("Accept-Encoding") ?? "").split(",")) {
-    const [name, ...params] = part.trim().toLowerCase().split(";");
-    if (name !== coding) continue;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    return !q || Number(q.slice(2)) > 0;
-  }
-  return false;
-}
-
 /**
- * The copy's bytes for this request's Accept-Encoding, with this answer's nonce. Compressed copies
- * are gzip, kept as deflate segments around the nonces (decision 0028): brotli cannot take a nonce
- * spliced in, and compressing each answer is what the memo is there to avoid.
+ * The copy's bytes for this request's Accept-Encoding, with this answer's nonce: brotli or gzip
+ * kept around the nonces (decisions 0028, 0032), since compressing each answer is what the memo is
+ * there to avoid.
  */
 export function bodyFor(copy: Copy, request: Request, headers: Headers, nonce: string): Buffer {
   headers.append("Vary", "Accept-Encoding");
-  if (accepts(request, "gzip")) {
-    headers.set("Content-Encoding", "gzip");
-    return gzipWithNonce(copy, nonce);
-  }
-  return withNonce(copy, nonce);
+  const { body, encoding } = bodyWithNonce(copy, nonce, request.headers.get("Accept-Encoding") ?? undefined);
+  if (encoding) headers.set("Content-Encoding", encoding);
+  return body;
 }

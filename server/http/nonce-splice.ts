@@ -35,7 +35,7 @@ const STANDIN_BYTES = Buffer.from(NONCE_STANDIN, "latin1");
 const SLAB = 1024 * 1024;
 let slab = Buffer.allocUnsafeSlow(SLAB);
 let slabUsed = 0;
-function answerBuffer(length: number): Buffer {
+export function answerBuffer(length: number): Buffer {
   if (length > SLAB / 8) return Buffer.allocUnsafe(length);
   if (slabUsed + length > SLAB) {
     slab = Buffer.allocUnsafeSlow(SLAB);

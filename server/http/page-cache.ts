@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NOBODY, type Visitor } from "../contracts/visitor";
-import { gzipAccepted } from "./compressed-copy";
-import { freshNonce, gzipWithNonce, NONCE_STANDIN, nonceCopy, withNonce, type NonceCopy } from "./nonce-splice";
+import { bodyWithNonce } from "./nonce-body";
+import { freshNonce, NONCE_STANDIN, nonceCopy, type NonceCopy } from "./nonce-splice";
 import { TEMPLATE_HEADER } from "./page-template";
 import { everyFew } from "./version-reader";
 
@@ -229,7 +229,7 @@ export function pageCache(options: PageCacheOptions) {
   }
 
   // The headers of one kind of answer, flat for writeHead, built once per copy.
-  function headsFor(page: Template, variant: Variant, personal: boolean, encoding: "gzip" | null, body: Buffer | null): string[] {
+  function headsFor(page: Template, variant: Variant, personal: boolean, encoding: "br" | "gzip" | null, body: Buffer | null): string[] {
     const key = `${personal ? "p" : "s"}${encoding ?? ""}${body ? "" : "304"}`;
     let heads = variant.heads.get(key);
     if (!heads) {
@@ -250,10 +250,9 @@ export function pageCache(options: PageCacheOptions) {
     const variant = variantFor(page, read.visitor);
     const ifNoneMatch = req.headers["if-none-match"];
     const notModified = ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim() === variant.etag);
-    // Gzip, not brotli: a nonce can be spliced into kept deflate segments (decision 0028).
-    const encoding = notModified ? null : gzipAccepted(req.headers["accept-encoding"]) ? "gzip" : null;
     const nonce = notModified ? "" : freshNonce();
-    const body = notModified ? null : encoding ? gzipWithNonce(variant.copy, nonce) : withNonce(variant.copy, nonce);
+    // Brotli or gzip kept compressed around the nonces (decisions 0028, 0032).
+    const { body, encoding } = notModified ? { body: null, encoding: null } : bodyWithNonce(variant.copy, nonce, req.headers["accept-encoding"]);
     const heads: (string | string[])[] = [...headsFor(page, variant, personal, encoding, body)];
     // A 304 carries no policy: the browser keeps the one that came with the nonces of its copy.
     if (body && page.policy) heads.push("Content-Security-Policy", page.policy.join(nonce));

@@ -101,8 +101,8 @@ describe("the checkout and cart pages, rendered once per distinct bag", () => {
     const cat = await checkoutPage(await shopperWith(cap));
     const boss = await checkoutPage(await shopperWith(hoodie, adminJar));
 
-    // Gzip: the memo keeps deflate segments around the nonce (decision 0028).
-    expect(ann.encoding).toBe("gzip");
+    // Brotli: the memo keeps a brotli copy with the first nonce's place uncompressed (decision 0032).
+    expect(ann.encoding).toBe("br");
     expect(bob.nonce).not.toBe(ann.nonce);
     expect(bob.html).toBe(ann.html);
     expect(ann.html).toContain("Memo Drop Hoodie");
@@ -144,8 +144,8 @@ describe("the checkout and cart pages, rendered once per distinct bag", () => {
     const gzip = await checkoutPage(jar, "gzip");
     const brOnly = await checkoutPage(jar, "br");
     const plain = await checkoutPage(jar, "identity");
-    // A client that takes brotli only (no browser) gets the page compressed per answer by compression().
-    expect([browser.encoding, gzip.encoding, brOnly.encoding, plain.encoding]).toEqual(["gzip", "gzip", "br", null]);
+    // Every coding from the memo's kept copy, each answer with its own nonce (decisions 0028, 0032).
+    expect([browser.encoding, gzip.encoding, brOnly.encoding, plain.encoding]).toEqual(["br", "gzip", "br", null]);
     expect(gzip.html).toBe(browser.html);
     expect(brOnly.html).toBe(browser.html);
     expect(plain.html).toBe(browser.html);

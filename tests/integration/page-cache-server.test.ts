@@ -182,6 +182,42 @@ describe("the page cache on the built store", () => {
     expect((await raw("br", { "If-None-Match": etag })).status).toBe(200);
   });
 
+  it("sends every cached page to a browser as brotli with this answer's nonce, the page gzip sends, smaller", async () => {
+    const shopper = new Shopper();
+    expect((await shopper.post("/api/cart", { productId: 1, quantity: 1 })).ok).toBe(true);
+    const raw = (route: string, encoding: string) =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        void import("node:http").then(({ get }) =>
+          get(`${base}${route}`, { headers: { "Accept-Encoding": encoding, Cookie: shopper.cookie() } }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on("data", (chunk: Buffer) => chunks.push(chunk));
+            response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+          }).on("error", reject),
+        );
+      });
+    const nonceOf = (headers: Record<string, unknown>) =>
+      /'nonce-([A-Za-z0-9+/]{24})'/.exec(String(headers["content-security-policy"]))![1]!;
+    for (const route of ["/", "/countdown", "/store", "/store/1", "/about", "/support"]) {
+      // The brotli copy is made on the thread pool after a copy's first answer (decision 0032).
+      let br = await raw(route, "gzip, deflate, br");
+      for (let tries = 0; br.headers["content-encoding"] !== "br" && tries < 40; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        br = await raw(route, "gzip, deflate, br");
+      }
+      expect(br.headers["content-encoding"], route).toBe("br");
+      expect(br.headers["x-page-cache"], route).toBe("HIT");
+      const gzip = await raw(route, "gzip");
+      expect(gzip.headers["content-encoding"], route).toBe("gzip");
+      const [brNonce, gzipNonce] = [nonceOf(br.headers), nonceOf(gzip.headers)];
+      expect(brNonce).not.toBe(gzipNonce);
+      const page = zlib.brotliDecompressSync(br.body).toString();
+      expect(page).toContain(`<script nonce="${brNonce}"`);
+      expect(page).not.toContain(gzipNonce);
+      expect(page.replaceAll(brNonce, "N")).toBe(zlib.gunzipSync(gzip.body).toString().replaceAll(gzipNonce, "N"));
+      expect(br.body.length, route).toBeLessThan(gzip.body.length * 0.9);
+    }
+  });
+
   it("never serves /checkout, /cart, /admin, /auth or data requests from the cache", async () => {
     const shopper = new Shopper();
     await shopper.post("/api/cart", { productId: 1, quantity: 1 });

@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { brotliWithNonce, prepareBrotli } from "../../server/http/brotli-splice";
+import { bodyWithNonce } from "../../server/http/nonce-body";
 import { freshNonce, gzipWithNonce, NONCE_LENGTH, NONCE_STANDIN, nonceCopy, withNonce } from "../../server/http/nonce-splice";
 
 // Pages shaped like the store's: markup, then scripts and preloads carrying the nonce, JSON between.
@@ -55,5 +57,68 @@ describe("a fresh nonce spliced into a kept page", () => {
     const copy = nonceCopy(Buffer.from("<p>no scripts</p>"));
     expect(withNonce(copy, freshNonce()).toString()).toBe("<p>no scripts</p>");
     expect(zlib.gunzipSync(gzipWithNonce(copy, freshNonce())).toString()).toBe("<p>no scripts</p>");
+  });
+});
+
+describe("the brotli copy of a kept page (decision 0032)", () => {
+  it("decodes to the page with this answer's nonce at every stand-in, for every answer", async () => {
+    for (const [seed, options] of [
+      [1, { scripts: 5 }],
+      [3, { scripts: 5, bulk: 120_000 }],
+      [4, { scripts: 40, bulk: 100 }],
+      [6, { scripts: 0 }],
+    ] as const) {
+      const html = page(seed, options);
+      const copy = nonceCopy(Buffer.from(html));
+      expect(await prepareBrotli(copy)).not.toBeNull();
+      for (let answer = 0; answer < 20; answer++) {
+        const nonce = freshNonce();
+        const body = brotliWithNonce(copy, nonce);
+        expect(body).not.toBeNull();
+        expect(zlib.brotliDecompressSync(body!).toString()).toBe(html.replaceAll(NONCE_STANDIN, nonce));
+      }
+    }
+  });
+
+  it("is smaller than the spliced gzip and near brotli of the whole page", async () => {
+    const html = page(7, { bulk: 60_000 });
+    const copy = nonceCopy(Buffer.from(html));
+    await prepareBrotli(copy);
+    const nonce = freshNonce();
+    const spliced = brotliWithNonce(copy, nonce)!.length;
+    const whole = zlib.brotliCompressSync(html.replaceAll(NONCE_STANDIN, nonce), {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
+    }).length;
+    expect(spliced).toBeLessThan(gzipWithNonce(copy, nonce).length);
+    expect(spliced).toBeLessThan(whole * 1.15 + 100);
+  });
+
+  it("is sent as gzip until it is made, then as brotli; gzip or nothing where brotli is not taken", async () => {
+    const html = page(8);
+    const copy = nonceCopy(Buffer.from(html));
+    const first = bodyWithNonce(copy, freshNonce(), "gzip, deflate, br");
+    expect(first.encoding).toBe("gzip");
+    await prepareBrotli(copy);
+    const nonce = freshNonce();
+    const later = bodyWithNonce(copy, nonce, "gzip, deflate, br");
+    expect(later.encoding).toBe("br");
+    expect(zlib.brotliDecompressSync(later.body).toString()).toBe(html.replaceAll(NONCE_STANDIN, nonce));
+    expect(bodyWithNonce(copy, nonce, "gzip").encoding).toBe("gzip");
+    expect(bodyWithNonce(copy, nonce, "br;q=0, gzip").encoding).toBe("gzip");
+    expect(bodyWithNonce(copy, nonce, undefined).encoding).toBeNull();
+    expect(bodyWithNonce(copy, nonce, "identity").body.toString()).toBe(html.replaceAll(NONCE_STANDIN, nonce));
+  });
+
+  it("falls back to gzip for a page whose text holds the marker bytes in the way of the splice", async () => {
+    // A stand-in followed by the marker's own bytes: the encoder can then match the marker against
+    // text that must not change, which the two-nonce check catches.
+    const marker = String.fromCharCode(1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27);
+    const html = `<p>${"x".repeat(500)}</p><script nonce="${NONCE_STANDIN}">a()</script><pre>${marker}${marker}</pre>`;
+    const copy = nonceCopy(Buffer.from(html));
+    expect(await prepareBrotli(copy)).toBeNull();
+    const nonce = freshNonce();
+    const answer = bodyWithNonce(copy, nonce, "br, gzip");
+    expect(answer.encoding).toBe("gzip");
+    expect(zlib.gunzipSync(answer.body).toString()).toBe(html.replaceAll(NONCE_STANDIN, nonce));
   });
 });

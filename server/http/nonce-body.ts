@@ -1,0 +1,24 @@
+import { brotliWithNonce } from "./brotli-splice";
+import { encodingFor, gzipAccepted } from "./compressed-copy";
+import { gzipWithNonce, withNonce, type NonceCopy } from "./nonce-splice";
+
+export interface NonceBody {
+  body: Buffer;
+  encoding: "br" | "gzip" | null;
+}
+
+/**
+ * A shared copy's bytes for one answer with its own nonce, in the best coding the browser takes:
+ * brotli once the copy's brotli form is made (decision 0032), else gzip, else none.
+ */
+export function bodyWithNonce(copy: NonceCopy, nonce: string, acceptEncoding: string | undefined): NonceBody {
+  const preferred = encodingFor(acceptEncoding);
+  if (preferred === "br") {
+    const body = brotliWithNonce(copy, nonce);
+    if (body) return { body, encoding: "br" };
+  }
+  if (preferred === "gzip" || (preferred === "br" && gzipAccepted(acceptEncoding))) {
+    return { body: gzipWithNonce(copy, nonce), encoding: "gzip" };
+  }
+  return { body: withNonce(copy, nonce), encoding: null };
+}
