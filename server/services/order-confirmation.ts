@@ -1,7 +1,8 @@
 import { orderNumberOf } from "../contracts/checkout";
 import type { AppContext } from "../context";
-import { NotFound } from "../errors";
+import { Conflict, NotFound } from "../errors";
 import { paymentsFor } from "../integrations/payments";
+import { assertWithinLimits } from "./customer-limits";
 import { nudgeFulfilment } from "./fulfilment-job";
 import { expireOrder } from "./holds";
 import { recordEvent } from "./events";
@@ -22,11 +23,17 @@ export type ConfirmOutcome =
 export async function confirmPayment(ctx: AppContext, paymentIntentId: string): Promise<ConfirmOutcome> {
   const order = await ctx.db
     .selectFrom("orders")
-    .select(["id", "paymentIntentId", "totalCents", "status", "paidAt"])
+    .select(["id", "paymentIntentId", "totalCents", "status", "paidAt", "refundStatus", "customerKey", "addressKey"])
     .where("paymentIntentId", "=", paymentIntentId)
     .executeTakeFirst();
   if (!order) throw new NotFound("Order not found.");
   const orderNumber = orderNumberOf(order);
+  if (order.paidAt && order.status === "cancelled") {
+    // Paid, then cancelled (a late payment refunded, or the admin's doing): asked again, say so
+    // rather than "paid" to a buyer reloading the success page.
+    const refunded = order.refundStatus === "completed";
+    return { status: "cancelled", orderId: order.id, orderNumber, message: refunded ? CANCELLED_REFUNDED : CANCELLED };
+  }
   if (order.paidAt) return { status: "paid", orderId: order.id, orderNumber, paymentIntentId, firstTime: false };
 
   const intent = await paymentsFor(ctx).retrieveIntent(paymentIntentId);
@@ -65,8 +72,10 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string): 
         .select(["id", "productId", "quantity", "status"])
         .where("orderId", "=", order.id)
         .execute();
+      let late = false;
       for (const hold of holds) {
         if (hold.status === "released") {
+          late = true;
           // The hold ran out before the money arrived: take the units again if they are still there.
           const retaken = await trx
             .updateTable("products")
@@ -78,24 +87,41 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string): 
         }
         await trx.updateTable("inventoryHolds").set({ status: "sold" }).where("id", "=", hold.id).execute();
       }
+      // While the hold had run out the customer could order the same product again (an expired hold
+      // does not count towards the limit), so the limit is judged again before this order counts.
+      if (late && order.customerKey !== null && order.addressKey !== null) {
+        const productIds = [...new Set(holds.map((hold) => hold.productId))];
+        await assertWithinLimits(trx, { customerKey: order.customerKey, addressKey: order.addressKey, productIds, now }).catch(
+          (error: unknown) => {
+            throw error instanceof Conflict ? new OverLimitAfterExpiry(error.message) : error;
+          },
+        );
+      }
       const sessionId = (await trx.selectFrom("orders").select("sessionId").where("id", "=", order.id).executeTakeFirstOrThrow()).sessionId;
       if (sessionId) await trx.deleteFrom("cartItems").where("sessionId", "=", sessionId).execute();
       return "moved" as const;
     })
     .catch(async (error: unknown) => {
-      if (!(error instanceof SoldOutAfterExpiry)) throw error;
-      await refundLatePayment(ctx, order.id, paymentIntentId, intent.amountCents);
-      return "refunded" as const;
+      if (error instanceof SoldOutAfterExpiry) {
+        await refundLatePayment(ctx, order.id, paymentIntentId, intent.amountCents, "Sold out after the reservation expired");
+        return { refunded: "Your reservation ran out and the items sold out meanwhile. Your payment has been refunded in full." };
+      }
+      if (error instanceof OverLimitAfterExpiry) {
+        await refundLatePayment(
+          ctx,
+          order.id,
+          paymentIntentId,
+          intent.amountCents,
+          "Over the limit per customer after the reservation expired",
+        );
+        return {
+          refunded: `Your reservation ran out and you have ordered this item again since. ${error.message} Your payment has been refunded in full.`,
+        };
+      }
+      throw error;
     });
 
-  if (outcome === "refunded") {
-    return {
-      status: "cancelled",
-      orderId: order.id,
-      orderNumber,
-      message: "Your reservation ran out and the items sold out meanwhile. Your payment has been refunded in full.",
-    };
-  }
+  if (typeof outcome === "object") return { status: "cancelled", orderId: order.id, orderNumber, message: outcome.refunded };
   if (outcome === "already") return { status: "paid", orderId: order.id, orderNumber, paymentIntentId, firstTime: false };
   recordEvent(ctx, { kind: "payment", orderId: order.id });
   // Not inline: the answer does not wait for the label (a PDF or a Shippo call) and the e-mail. The
@@ -105,9 +131,13 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string): 
   return { status: "paid", orderId: order.id, orderNumber, paymentIntentId, firstTime: true };
 }
 
-class SoldOutAfterExpiry extends Error {}
+const CANCELLED_REFUNDED = "This order was cancelled and your payment has been refunded in full.";
+const CANCELLED = "This order was cancelled.";
 
-async function refundLatePayment(ctx: AppContext, orderId: number, paymentIntentId: string, amountCents: number) {
+class SoldOutAfterExpiry extends Error {}
+class OverLimitAfterExpiry extends Error {}
+
+async function refundLatePayment(ctx: AppContext, orderId: number, paymentIntentId: string, amountCents: number, reason: string) {
   const refund = await paymentsFor(ctx).refund({ paymentIntentId, amountCents, idempotencyKey: `late-refund-${orderId}` });
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
@@ -130,7 +160,7 @@ async function refundLatePayment(ctx: AppContext, orderId: number, paymentIntent
         orderId,
         refundId: refund.id,
         amountCents,
-        reason: "Sold out after the reservation expired",
+        reason,
         status: refund.status,
         processedAt: now,
       })

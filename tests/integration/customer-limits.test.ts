@@ -166,6 +166,94 @@ describe("Process Order counts every order of one customer", () => {
   });
 });
 
+describe("a payment that arrives after its hold ran out", () => {
+  // The hold was released and the intent cancelled, but the money went through anyway (it was
+  // being taken while the hold ran out): the provider reports the payment as succeeded.
+  async function placedAndExpired(productId: number, who: ReturnType<typeof customer>, sessionId: string) {
+    await ctx.db.insertInto("cartItems").values({ sessionId, productId, quantity: 1 }).execute();
+    const placed = await processOrder(ctx, { sessionId, customer: who, shippingMethod: "usps-ground_saver" });
+    ctx.clock.advance((ctx.config.holdMinutes + 1) * 60_000);
+    await releaseExpiredHolds(ctx);
+    await ctx.db.updateTable("localPaymentIntents").set({ status: "succeeded" }).where("id", "=", placed.paymentIntentId).execute();
+    return placed;
+  }
+  const inventoryOf = async (id: number) =>
+    (await ctx.db.selectFrom("products").select("inventory").where("id", "=", id).executeTakeFirstOrThrow()).inventory;
+
+  it("is refunded when the customer has bought the limit since, and the units stay on the shelf", async () => {
+    const id = await limited(1, "Late Jacket");
+    const who = customer();
+    const late = await placedAndExpired(id, who, "limit-late-1");
+    const again = await order(await bagWith(id), customer({ email: who.email.toUpperCase(), street: "999 Other Road" }));
+    expect(again.status).toBe(201);
+    const { clientSecret, paymentIntentId } = await again.json();
+    await payLocalIntent(ctx, { clientSecret, cardNumber: "4242 4242 4242 4242" });
+    expect((await confirmPayment(ctx, paymentIntentId)).status).toBe("paid");
+    expect(await inventoryOf(id)).toBe(49);
+
+    const outcome = await confirmPayment(ctx, late.paymentIntentId);
+    expect(outcome).toMatchObject({
+      status: "cancelled",
+      message:
+        "Your reservation ran out and you have ordered this item again since. Limit 1 per customer for Late Jacket. Your payment has been refunded in full.",
+    });
+    expect(await inventoryOf(id)).toBe(49);
+    const row = await ctx.db
+      .selectFrom("orders")
+      .select(["status", "refundStatus", "refundAmountCents", "totalCents"])
+      .where("id", "=", late.orderSummary.orderId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: "cancelled", refundStatus: "completed", refundAmountCents: row.totalCents });
+    const refund = await ctx.db
+      .selectFrom("refunds")
+      .select(["reason", "amountCents"])
+      .where("orderId", "=", late.orderSummary.orderId)
+      .executeTakeFirstOrThrow();
+    expect(refund).toEqual({ reason: "Over the limit per customer after the reservation expired", amountCents: row.totalCents });
+    const intent = await ctx.db
+      .selectFrom("localPaymentIntents")
+      .select("refundedCents")
+      .where("id", "=", late.paymentIntentId)
+      .executeTakeFirstOrThrow();
+    expect(intent.refundedCents).toBe(row.totalCents);
+    // Asked again (the webhook after the buyer's own call, or the success page reloaded): the same
+    // answer, and nothing more happens.
+    expect(await confirmPayment(ctx, late.paymentIntentId)).toMatchObject({
+      status: "cancelled",
+      message: "This order was cancelled and your payment has been refunded in full.",
+    });
+    expect(await ctx.db.selectFrom("refunds").select("id").where("orderId", "=", late.orderSummary.orderId).execute()).toHaveLength(1);
+  });
+
+  it("still counts when the customer has not ordered again: the units are taken again and the order is paid", async () => {
+    const id = await limited(1, "Late Cap");
+    const late = await placedAndExpired(id, customer(), "limit-late-2");
+    expect(await inventoryOf(id)).toBe(50);
+    expect((await confirmPayment(ctx, late.paymentIntentId)).status).toBe("paid");
+    expect(await inventoryOf(id)).toBe(49);
+    expect(await ctx.db.selectFrom("refunds").select("id").where("orderId", "=", late.orderSummary.orderId).execute()).toHaveLength(0);
+  });
+
+  it("is refunded when the last unit sold to someone else meanwhile", async () => {
+    const id = await addProduct(ctx, { name: "Late Last Tee", inventory: 1 });
+    const late = await placedAndExpired(id, customer(), "limit-late-3");
+    const other = await order(await bagWith(id), customer());
+    expect(other.status).toBe(201);
+    expect(await inventoryOf(id)).toBe(0);
+    expect(await confirmPayment(ctx, late.paymentIntentId)).toMatchObject({
+      status: "cancelled",
+      message: "Your reservation ran out and the items sold out meanwhile. Your payment has been refunded in full.",
+    });
+    expect(await inventoryOf(id)).toBe(0);
+    const refund = await ctx.db
+      .selectFrom("refunds")
+      .select("reason")
+      .where("orderId", "=", late.orderSummary.orderId)
+      .executeTakeFirstOrThrow();
+    expect(refund.reason).toBe("Sold out after the reservation expired");
+  });
+});
+
 describe("the address key", () => {
   it("is the same for spellings of one address and differs for another flat", () => {
     const a = { street: "12 North Main Street, Apt 4", city: "Albany ", state: "ny", zipCode: "12207", country: "US" };
