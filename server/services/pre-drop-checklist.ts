@@ -222,7 +222,16 @@ export async function preDropChecklist(ctx: AppContext): Promise<PreDropChecklis
       fixLabel: "App Settings",
     },
     ctx.config.payments.mode === "stripe"
-      ? { id: "payments", label: "Payments live", level: "green", reason: "Stripe takes the payments.", fixHref: null, fixLabel: null }
+      ? /^(sk|rk)_test_/.test(ctx.config.payments.secretKey)
+        ? {
+            id: "payments",
+            label: "Payments live",
+            level: "amber",
+            reason: "Stripe test keys: no real card is charged. Set the live keys (sk_live_…, pk_live_…) before the drop.",
+            fixHref: null,
+            fixLabel: null,
+          }
+        : { id: "payments", label: "Payments live", level: "green", reason: "Stripe takes the payments.", fixHref: null, fixLabel: null }
       : {
           id: "payments",
           label: "Payments live",

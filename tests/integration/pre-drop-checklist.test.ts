@@ -17,9 +17,11 @@ const ctx = createTestContext();
 // A store with Postmark and Stripe keys (vendor HTTP is mocked).
 const live = createTestContext({
   POSTMARK_SERVER_TOKEN: "postmark-test-token",
-  STRIPE_SECRET_KEY: "sk_test_123",
-  STRIPE_PUBLISHABLE_KEY: "pk_test_123",
+  STRIPE_SECRET_KEY: "sk_live_123",
+  STRIPE_PUBLISHABLE_KEY: "pk_live_123",
 });
+// Stripe's test keys: the store runs through Stripe, but no real card is charged.
+const stripeTest = createTestContext({ STRIPE_SECRET_KEY: "sk_test_123", STRIPE_PUBLISHABLE_KEY: "pk_test_123" });
 const admin = new CookieJar();
 const T0 = "2026-06-03T22:00:00.000Z";
 
@@ -148,6 +150,15 @@ describe("the test e-mail", () => {
       .where("tag", "=", "test-email")
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(2);
+  });
+
+  it("with Stripe's test keys: payments amber, saying no real card is charged", async () => {
+    await setSetting(stripeTest, "countdown_date", T0);
+    expect(byId((await preDropChecklist(stripeTest)).items).payments).toEqual({
+      level: "amber",
+      reason: "Stripe test keys: no real card is charged. Set the live keys (sk_live_…, pk_live_…) before the drop.",
+      fixHref: null,
+    });
   });
 
   it("with Postmark and Stripe set: mail is amber until a test e-mail goes out, then green; payments live", async () => {
