@@ -6,6 +6,7 @@ import { earlyAccessSkipsLine } from "../services/early-access";
 import { readPass as readEarlyAccessPass } from "../services/early-access-pass";
 import { renewedPass, retryAfterSeconds, validPass } from "../services/waiting-room";
 import { cachedRoom, freshCachedRoom, isGated, phaseOf, type Room } from "../services/waiting-room-state";
+import { authenticate } from "./auth";
 import { passOf as earlyAccessPassOf } from "./early-access";
 import { isTemplateRender } from "./page-template";
 import { BARE_PAGE_POLICY } from "./security-headers";
@@ -16,7 +17,8 @@ import { PASS_COOKIE, cookieValue, secureForNode, serializeCookie } from "./wait
  * need a pass: a page without one is a 303 to /waiting-room, a purchase (a form post, POST
  * /api/cart, POST /api/process-order) a 429. It runs ahead of the page cache on every such request,
  * so it is cheap: the room is read at most once a second per process and the pass is an HMAC,
- * checked without the database. Neither answer is cacheable, and the gate never writes a pass
+ * checked without the database (an early-access pass or a sign-in session, which few browsers carry,
+ * is read from it: an admin walks past the line). Neither answer is cacheable, and the gate never writes a pass
  * into a page: it only renews one on /checkout, which is never cached.
  */
 
@@ -61,7 +63,19 @@ function decide(ctx: AppContext, room: Room, req: IncomingMessage, res: ServerRe
   if (early && readEarlyAccessPass(ctx.config.sessionSecret, early)) {
     return earlyAccessSkipsLine(ctx, early, room.dropAt).then((skips) => (skips ? false : refuse(room, req, res)));
   }
+  if (SIGNED_IN.test(req.headers.cookie ?? "")) {
+    return isAdmin(ctx, req.headers.cookie!).then((admin) => (admin ? false : refuse(room, req, res)));
+  }
   return refuse(room, req, res);
+}
+
+// Only a browser that carries a sign-in session costs a database read here.
+const SIGNED_IN = /(?:^|;\s*)session=[^;]/;
+
+/** A signed-in admin walks past the line: the brand's own people look at the store during the drop. */
+async function isAdmin(ctx: AppContext, cookie: string): Promise<boolean> {
+  const { user } = await authenticate(ctx, new Request("http://localhost/", { headers: { Cookie: cookie } }));
+  return user?.isAdmin === true;
 }
 
 function refuse(room: Room, req: IncomingMessage, res: ServerResponse): true {
@@ -111,6 +125,7 @@ async function mayPass(ctx: AppContext, request: Request): Promise<{ ok: true } 
   const cookies = request.headers.get("Cookie");
   if (validPass(ctx, room, cookieValue(cookies, PASS_COOKIE))) return { ok: true };
   if (await earlyAccessSkipsLine(ctx, earlyAccessPassOf(cookies), room.dropAt)) return { ok: true };
+  if ((await authenticate(ctx, request)).user?.isAdmin) return { ok: true };
   return { ok: false, room };
 }
 

@@ -3,9 +3,11 @@ import type { AddressInfo } from "node:net";
 import { http as mswHttp, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useAppContextForTests } from "../../server/boot";
-import { requirePassForPage, requirePassForPurchase, waitingRoomGate } from "../../server/http/waiting-room-gate";
+import { refuseWithoutPass, requirePassForPage, requirePassForPurchase, waitingRoomGate } from "../../server/http/waiting-room-gate";
 import { waitingRoomPage } from "../../server/http/waiting-room-door";
 import { TEMPLATE_HEADER } from "../../server/http/page-template";
+import { cookiesFor } from "../../server/http/cookies";
+import { createSession } from "../../server/services/sessions";
 import { setSetting } from "../../server/services/settings";
 import { issuePass } from "../../server/services/waiting-room";
 import { mockServer } from "../mocks/server";
@@ -96,6 +98,56 @@ describe("the gate in front of the page cache", () => {
     expect((await get("/store", { Cookie: `waiting_room_pass=${encodeURIComponent(forged)}` })).status).toBe(303);
     ctx.clock.advance(5 * MINUTE);
     expect((await get("/store", cookie)).status).toBe(303);
+  });
+});
+
+describe("an admin during the drop", () => {
+  /** A browser signed in as a new user, admin or not: its Cookie header. */
+  async function signedIn(isAdmin: 0 | 1): Promise<string> {
+    const user = await ctx.db
+      .insertInto("users")
+      .values({
+        username: `gate-user-${Math.random()}`,
+        passwordHash: "x",
+        email: "gate@example.com",
+        isAdmin,
+        createdAt: ctx.clock.now().toISOString(),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const { token } = await createSession(ctx, user.id);
+    const setCookie = await cookiesFor(ctx.config, new Request("http://localhost/")).session.serialize(token);
+    return setCookie.split(";")[0]!;
+  }
+
+  it("walks past the line to the store, a product, the bag and checkout, and may buy; a shopper's sign-in or a made-up session does not", async () => {
+    await dropAt(MINUTE);
+    const admin = await signedIn(1);
+    for (const path of ["/store", "/store/3", "/cart", "/checkout"]) {
+      expect(await (await get(path, { Cookie: `cart=x; ${admin}` })).text(), path).toBe("through");
+    }
+    // POST /api/cart and /api/process-order (the API table asks the gate's rule).
+    expect(
+      await refuseWithoutPass(ctx, new Request("http://localhost/api/cart", { method: "POST", headers: { Cookie: admin } })),
+    ).toBeNull();
+    await expect(requirePassForPage(new Request("http://localhost/store.data", { headers: { Cookie: admin } }))).resolves.toBeUndefined();
+    await expect(
+      requirePassForPurchase(new Request("http://localhost/cart.data", { method: "POST", headers: { Cookie: admin } })),
+    ).resolves.toBeUndefined();
+
+    const shopper = await signedIn(0);
+    for (const cookie of [shopper, "session=bm90LWEtdG9rZW4%3D", "session=garbage"]) {
+      const response = await get("/store", { Cookie: cookie });
+      expect(response.status, cookie).toBe(303);
+      expect(response.headers.get("Location")).toBe("/waiting-room");
+      const refused = await requirePassForPage(new Request("http://localhost/store.data", { headers: { Cookie: cookie } })).catch(
+        (e: unknown) => e,
+      );
+      expect((refused as Response).status).toBe(303);
+      expect(
+        (await refuseWithoutPass(ctx, new Request("http://localhost/api/cart", { method: "POST", headers: { Cookie: cookie } })))?.status,
+      ).toBe(429);
+    }
   });
 });
 
