@@ -16,6 +16,7 @@ const {
   booted,
   refuseCrossSiteWrites,
   resignSweeper,
+  serverDoors,
   startFulfilmentJob,
   startupBanner,
   staticAssets,
@@ -43,15 +44,16 @@ if (config.trustProxy) app.set("trust proxy", true);
 // short cache.
 app.use("/assets", staticAssets(path.join(root, "build/client/assets")));
 app.use(compression());
+// The caller's address (from X-Forwarded-For only under TRUST_PROXY), for the API and Remix alike.
+const loadContext = (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" });
+// /healthz and uploaded media: doors that are not pages, outside Remix (decision 0033).
+app.use(serverDoors(loadContext));
 // Files in public/ all have an extension; pages (/checkout, /cart) never do, so they skip the
 // disk lookup express.static would make for each of them.
 const publicFiles = express.static(path.join(root, "build/client"), { maxAge: "1h" });
 app.use((req, res, next) => (/\.[^/]*$/.test(req.path) ? publicFiles(req, res, next) : next()));
 
 app.use(refuseCrossSiteWrites(config));
-
-// The caller's address (from X-Forwarded-For only under TRUST_PROXY), for the API and Remix alike.
-const loadContext = (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" });
 
 // The API is a table, not pages: one lookup answers /api/*, REST and tRPC, without Remix's route
 // matching (server/api/). After the Origin check, which guards its writes too.

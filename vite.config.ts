@@ -55,11 +55,13 @@ export default defineConfig({
   },
   build: {
     rollupOptions: {
-      // Remix makes a browser module for every route; a resource route (api, healthz, logout,
-      // uploads) or a redirect-only one has nothing for the browser, so its module is empty by
-      // design. That warning says nothing; every other warning is printed (decision 0029).
+      // Remix makes a browser module for every route, so a route with nothing for the browser (a
+      // resource route) ships an empty one (remix-run/remix#9055). Such doors are served outside
+      // Remix (decision 0033); a new one fails the build here rather than ship an empty chunk.
       onwarn(warning, warn) {
-        if (warning.code === "EMPTY_BUNDLE") return;
+        if (warning.code === "EMPTY_BUNDLE") {
+          throw new Error(`${warning.message}: a route with nothing for the browser belongs outside Remix (decision 0033).`);
+        }
         warn(warning);
       },
     },

@@ -12,7 +12,7 @@ import { contentSecurityPolicy, pageSecurityHeaders, servedOverHttps } from "../
 import { preloadNonceStream, scriptsStart, withPreloadNonce } from "./preload-nonce.server";
 import { bodyFor, memoisedRender, renderMemoKey } from "./render-memo.server";
 
-export { apiMiddleware } from "../server/api/express";
+export { apiMiddleware, serverDoors } from "../server/api/express";
 export { booted, prepareStore } from "../server/boot";
 export { superviseWorkers, workerCount } from "../server/cluster";
 export { startupBanner } from "../server/startup-banner";

@@ -1,10 +1,11 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AdminSection } from "~/components/admin/admin-section";
 import { DashboardPanel } from "~/components/admin/dashboard/dashboard-panel";
 import { PreDropChecklistPanel } from "~/components/admin/drops/pre-drop-checklist";
 import { getAppContext } from "../../server/boot";
 import { requireAdminPage } from "../../server/http/auth";
+import { testEmailAction } from "../../server/http/test-email-door";
 import { getDashboard } from "../../server/services/dashboard";
 import { preDropChecklist } from "../../server/services/pre-drop-checklist";
 
@@ -15,6 +16,9 @@ export const meta: MetaFunction = () => [{ title: "Dashboard · Admin Dashboard"
  * &includeTest=1), so it works without JavaScript. Loaders run in parallel with the layout's, so
  * this one checks the admin itself.
  */
+/** The checklist's "Send a test e-mail" posts here (`/admin?index`). */
+export const action = (args: ActionFunctionArgs) => testEmailAction(args);
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await getAppContext();
   await requireAdminPage(ctx, request);

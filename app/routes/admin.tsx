@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData, useNavigation } from "@remix-run/react";
 import { LogOut } from "lucide-react";
 import { AdminDataProvider } from "~/components/admin/trpc-provider";
@@ -6,6 +6,7 @@ import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
 import { getAppContext } from "../../server/boot";
 import { requireAdminPage } from "../../server/http/auth";
+import { logoutAction } from "../../server/http/logout-door";
 
 export const meta: MetaFunction = () => [{ title: "Admin Dashboard" }, { name: "robots", content: "noindex" }];
 
@@ -14,6 +15,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAdminPage(ctx, request);
   return { username: user.username };
 }
+
+/** The header's Logout posts here (`/admin`, the layout's own action): signed out, home with a toast. */
+export const action = (args: ActionFunctionArgs) => logoutAction(args);
 
 export const ADMIN_TABS = [
   { to: "/admin", label: "Dashboard" },
@@ -30,7 +34,7 @@ export const ADMIN_TABS = [
 export default function AdminLayout() {
   const { username } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
-  const loggingOut = navigation.state !== "idle" && navigation.formAction === "/logout";
+  const loggingOut = navigation.state !== "idle" && navigation.formAction === "/admin";
   return (
     <AdminDataProvider>
       <div className="mx-auto w-full max-w-7xl flex-1 px-4 py-8 sm:px-6">
@@ -41,7 +45,7 @@ export default function AdminLayout() {
               Signed in as <span className="font-medium text-foreground">{username}</span>
             </p>
           </div>
-          <Form method="post" action="/logout">
+          <Form method="post" action="/admin">
             <Button type="submit" variant="outline" disabled={loggingOut}>
               <LogOut aria-hidden className="size-4" />
               {loggingOut ? "Logging out..." : "Logout"}

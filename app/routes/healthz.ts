@@ -1,19 +1,4 @@
-import { sql } from "kysely";
-import { getAppContext } from "../../server/boot";
+import { healthCheck } from "../../server/http/healthz-door";
 
-/**
- * GET /healthz: 200 when the database answers, 503 otherwise. For the host's health check. `pid`
- * names the process that answered: under `npm start`'s workers, which one.
- */
-export async function loader() {
-  try {
-    const ctx = await getAppContext();
-    await sql`SELECT 1`.execute(ctx.db);
-    return Response.json({ status: "ok", database: "ok", pid: process.pid }, { headers: { "Cache-Control": "no-store" } });
-  } catch {
-    return Response.json(
-      { status: "error", database: "unavailable", pid: process.pid },
-      { status: 503, headers: { "Cache-Control": "no-store" } },
-    );
-  }
-}
+// Under `npm run dev` only: server.js answers /healthz ahead of Remix (decision 0033).
+export const loader = () => healthCheck();

@@ -1,82 +1,9 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { getAppContext } from "../../server/boot";
+import { serveUpload } from "../../server/http/uploads-door";
 
-const TYPES: Record<string, string> = {
-  ".webp": "image/webp",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".png": "image/png",
-  ".gif": "image/gif",
-  ".mp4": "video/mp4",
-  ".webm": "video/webm",
-  ".mp3": "audio/mpeg",
-  ".ogg": "audio/ogg",
-  ".wav": "audio/wav",
-  ".pdf": "application/pdf",
-};
-
-/**
- * Serves files stored under DATA_DIR/uploads. Upload names are content-derived and never
- * reused, so they can be cached for a year. Only known media types; never outside the folder.
- */
-export async function loader({ params, request }: LoaderFunctionArgs) {
-  const ctx = await getAppContext();
-  const root = path.resolve(ctx.config.uploadsDir);
-  const file = path.resolve(root, params["*"] ?? "");
-  const type = TYPES[path.extname(file).toLowerCase()];
-  if (!file.startsWith(root + path.sep) || !type) throw new Response("Not found", { status: 404 });
-  let stat: fs.Stats;
-  try {
-    stat = await fs.promises.stat(file);
-  } catch {
-    throw new Response("Not found", { status: 404 });
-  }
-  if (!stat.isFile()) throw new Response("Not found", { status: 404 });
-  const etag = `"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"`;
-  const headers = {
-    "Content-Type": type,
-    "Cache-Control": "public, max-age=31536000, immutable",
-    ETag: etag,
-    "X-Content-Type-Options": "nosniff",
-  };
-  if (request.headers.get("If-None-Match") === etag) return new Response(null, { status: 304, headers });
-  // Safari and iOS only play video served in byte ranges; browsers seek audio the same way.
-  const range = parseRange(request.headers.get("Range"), stat.size);
-  if (range === "unsatisfiable") {
-    return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${stat.size}` } });
-  }
-  if (range) {
-    const body = createReadableStreamFromReadable(fs.createReadStream(file, { start: range.start, end: range.end }));
-    return new Response(body, {
-      status: 206,
-      headers: {
-        ...headers,
-        "Accept-Ranges": "bytes",
-        "Content-Range": `bytes ${range.start}-${range.end}/${stat.size}`,
-        "Content-Length": String(range.end - range.start + 1),
-      },
-    });
-  }
-  const body = createReadableStreamFromReadable(fs.createReadStream(file));
-  return new Response(body, { headers: { ...headers, "Accept-Ranges": "bytes", "Content-Length": String(stat.size) } });
-}
-
-/** A single "bytes=start-end" range (the only kind media players send); null means the whole file. */
-export function parseRange(header: string | null, size: number): { start: number; end: number } | "unsatisfiable" | null {
-  const match = header?.match(/^bytes=(\d*)-(\d*)$/);
-  if (!match || (match[1] === "" && match[2] === "")) return null;
-  let start: number;
-  let end: number;
-  if (match[1] === "") {
-    start = Math.max(0, size - Number(match[2]));
-    end = size - 1;
-  } else {
-    start = Number(match[1]);
-    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
-  }
-  if (start >= size || start > end) return "unsatisfiable";
-  return { start, end };
+// Under `npm run dev` only: server.js serves /uploads ahead of Remix (decision 0033).
+export async function loader({ request }: LoaderFunctionArgs) {
+  const file = new URL(request.url).pathname.slice("/uploads/".length);
+  return serveUpload(await getAppContext(), file, request);
 }

@@ -1,21 +1,46 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import { getAppContext } from "../boot";
+import { healthCheck } from "../http/healthz-door";
+import { serveUpload } from "../http/uploads-door";
 import { dispatchApi } from "./dispatch";
 
+type FetchDoor = (request: Request, context: AppLoadContext) => Promise<Response>;
+
 /**
- * The table mounted in Express ahead of Remix: every /api request becomes a fetch Request for
- * `dispatchApi`, its body streamed untouched (webhooks read it raw, uploads count its bytes).
- * `getLoadContext` is the one server.js gives Remix, so rate limits see the same client address.
+ * A door that speaks fetch, mounted in Express ahead of Remix: the request becomes a fetch Request,
+ * its body streamed untouched (webhooks read it raw, uploads count its bytes). `getLoadContext` is
+ * the one server.js gives Remix, so rate limits see the same client address.
  */
-export function apiMiddleware(getLoadContext: (req: ExpressRequest) => AppLoadContext): RequestHandler {
+export function fetchDoor(door: FetchDoor, getLoadContext: (req: ExpressRequest) => AppLoadContext): RequestHandler {
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
-      const response = await dispatchApi(toFetchRequest(req, res), getLoadContext(req));
-      await send(res, response);
+      await send(res, await door(toFetchRequest(req, res), getLoadContext(req)));
     } catch (error) {
       next(error);
     }
+  };
+}
+
+/** The API table: every /api request, REST and tRPC, answered by `dispatchApi`. */
+export const apiMiddleware = (getLoadContext: (req: ExpressRequest) => AppLoadContext) => fetchDoor(dispatchApi, getLoadContext);
+
+/**
+ * The doors that are not pages, served ahead of Remix so that Remix makes no (empty) browser module
+ * for them (decision 0033): GET /healthz and GET /uploads/{file}.
+ */
+export function serverDoors(getLoadContext: (req: ExpressRequest) => AppLoadContext): RequestHandler {
+  const health = fetchDoor(() => healthCheck(), getLoadContext);
+  const uploads = fetchDoor(async (request) => {
+    const file = new URL(request.url).pathname.slice("/uploads/".length);
+    return serveUpload(await getAppContext(), file, request);
+  }, getLoadContext);
+  return (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    if (req.path === "/healthz") return void health(req, res, next);
+    if (req.path.startsWith("/uploads/")) return void uploads(req, res, next);
+    next();
   };
 }
 

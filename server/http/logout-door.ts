@@ -3,7 +3,7 @@ import { getAppContext } from "../boot";
 import { signOut } from "./auth";
 import { redirectWithToast } from "./flash";
 
-/** POST /logout from the admin screens: ends the session and goes home with the spec's toast. */
+/** The admin header's Logout (a form post to /admin): ends the session and goes home with the spec's toast. */
 export async function logoutAction({ request }: ActionFunctionArgs) {
   const ctx = await getAppContext();
   const clear = await signOut(ctx, request);

@@ -252,7 +252,9 @@ export function pageCache(options: PageCacheOptions) {
     const notModified = ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim() === variant.etag);
     const nonce = notModified ? "" : freshNonce();
     // Brotli or gzip kept compressed around the nonces (decisions 0028, 0032).
-    const { body, encoding } = notModified ? { body: null, encoding: null } : bodyWithNonce(variant.copy, nonce, req.headers["accept-encoding"]);
+    const { body, encoding } = notModified
+      ? { body: null, encoding: null }
+      : bodyWithNonce(variant.copy, nonce, req.headers["accept-encoding"]);
     const heads: (string | string[])[] = [...headsFor(page, variant, personal, encoding, body)];
     // A 304 carries no policy: the browser keeps the one that came with the nonces of its copy.
     if (body && page.policy) heads.push("Content-Security-Policy", page.policy.join(nonce));

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { action as testEmailAction } from "../../app/routes/admin.test-email";
+import { action as testEmailAction } from "../../app/routes/admin._index";
 import { useAppContextForTests } from "../../server/boot";
 import type { ChecklistItem } from "../../server/contracts/drops";
 import { preDropChecklist } from "../../server/services/pre-drop-checklist";
@@ -141,7 +141,7 @@ describe("the test e-mail", () => {
   });
 
   it("the checklist's button (a form post without JavaScript) sends one and goes back to /admin", async () => {
-    const result = await runRoute(testEmailAction, { path: "/admin/test-email", form: {}, jar: admin });
+    const result = await runRoute(testEmailAction, { path: "/admin?index", form: {}, jar: admin });
     expect(result.status).toBe(302);
     expect(result.headers.get("Location")).toBe("/admin");
     const count = await ctx.db

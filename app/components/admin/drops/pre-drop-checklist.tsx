@@ -51,7 +51,7 @@ export function PreDropChecklistPanel({ checklist }: { checklist: PreDropCheckli
               </div>
               <div className="flex shrink-0 flex-wrap items-center gap-2">
                 {item.id === "mail" ? (
-                  <Form method="post" action="/admin/test-email">
+                  <Form method="post" action="/admin?index">
                     <Button type="submit" variant="outline">
                       Send a test e-mail
                     </Button>

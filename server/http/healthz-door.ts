@@ -1,0 +1,19 @@
+import { sql } from "kysely";
+import { getAppContext } from "../boot";
+
+/**
+ * GET /healthz: 200 when the database answers, 503 otherwise. For the host's health check. `pid`
+ * names the process that answered: under `npm start`'s workers, which one.
+ */
+export async function healthCheck(): Promise<Response> {
+  try {
+    const ctx = await getAppContext();
+    await sql`SELECT 1`.execute(ctx.db);
+    return Response.json({ status: "ok", database: "ok", pid: process.pid }, { headers: { "Cache-Control": "no-store" } });
+  } catch {
+    return Response.json(
+      { status: "error", database: "unavailable", pid: process.pid },
+      { status: 503, headers: { "Cache-Control": "no-store" } },
+    );
+  }
+}
