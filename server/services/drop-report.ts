@@ -1,4 +1,5 @@
 import type { DropFunnel, DropMinute, DropProductLine, DropReport } from "../contracts/drops";
+import { INCLUDE_TEST_MESSAGE, parseIncludeTest } from "../contracts/reports";
 import type { AppContext } from "../context";
 import { toDollars } from "./catalog";
 import { customerKeyOf } from "./customer-limits";
@@ -270,7 +271,8 @@ export async function dropReport(
 
 /** The `includeTest` query value: absent, 0/false or 1/true; anything else is refused. */
 export function includeTestFrom(value: string | null): boolean {
-  if (value === null || value === "" || value === "0" || value === "false") return false;
-  if (value === "1" || value === "true") return true;
-  throw new Invalid("includeTest must be 1 or 0.", { includeTest: ["Use 1 to include test orders, 0 to leave them out."] });
+  const includeTest = parseIncludeTest(value);
+  // The same rule and words as the reports' summary (one parameter, one answer).
+  if (includeTest === null) throw new Invalid(INCLUDE_TEST_MESSAGE, { includeTest: [INCLUDE_TEST_MESSAGE] });
+  return includeTest;
 }

@@ -236,7 +236,7 @@ describe("GET /api/admin/drops/:id", () => {
     expect(report.minutes[0]).toEqual(minute(0, 8, 330));
     const refused = await api("GET", `/api/admin/drops/${dropId}?includeTest=maybe`, { jar: admin });
     expect(refused.status).toBe(400);
-    expect((await refused.json()).message).toBe("includeTest must be 1 or 0.");
+    expect((await refused.json()).message).toBe('"includeTest" must be 1 or 0.');
   });
 
   it("answers 404 for an unknown drop", async () => {
