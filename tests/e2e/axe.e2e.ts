@@ -27,12 +27,20 @@ async function violations(page: Page): Promise<string[]> {
   return found.flatMap((v) => v.nodes.map((n) => `${v.id}: ${v.help} at ${n.target.join(" ")}`));
 }
 
-/** Every width, after the page has settled (fonts, hydration, the dropdown code if any). */
+/**
+ * Every width, after the page has settled (fonts, hydration, the dropdown code if any). With a
+ * path, the page checked must be that path: a redirect (to a sign-in, say) fails the test rather
+ * than have axe pass another page.
+ */
 async function expectNoViolations(page: Page, path: string): Promise<void> {
   const problems: string[] = [];
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 844 });
-    if (path) await page.goto(path);
+    if (path) {
+      await page.goto(path);
+      const { pathname, search } = new URL(page.url());
+      assert.equal(pathname + search, path, `axe was to check ${path}, but the browser is at ${page.url()}`);
+    }
     await page.waitForLoadState("networkidle");
     problems.push(...(await violations(page)).map((line) => `${path || page.url()} at ${width}px: ${line}`));
   }
@@ -80,6 +88,12 @@ describe("axe on the storefront", () => {
   });
 });
 
+/** Signs the shared admin in and waits for the dashboard, so the next page asked for is an admin's. */
+async function signedIn(page: Page) {
+  await signIn(page, ADMIN);
+  await page.waitForURL((url) => url.pathname === "/admin");
+}
+
 describe("axe on the admin", () => {
   test("the sign-in page has no violation", async () => {
     const { page } = await newPage();
@@ -102,7 +116,7 @@ describe("axe on the admin", () => {
   ]) {
     test(`${path} has no violation`, async () => {
       const { page } = await newPage();
-      await signIn(page, ADMIN);
+      await signedIn(page);
       await expectNoViolations(page, path);
     });
   }
@@ -112,7 +126,7 @@ describe("axe on the admin", () => {
     const drops = (await (await api.get("/api/admin/drops")).json()) as { id: number }[];
     assert.ok(drops.length > 0, "the current countdown is a drop");
     const { page } = await newPage();
-    await signIn(page, ADMIN);
+    await signedIn(page);
     await expectNoViolations(page, `/admin/drops/${drops[0]!.id}`);
   });
 });

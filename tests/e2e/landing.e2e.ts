@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { describe, expectSettled, expectVisible, MODES, newPage, test } from "./browser";
+import { describe, expectSettled, expectVisible, MODES, newPage, test, type Mode, type TestPage } from "./browser";
 
 const HEADING = "Time's almost up, Legacy begins in:";
 const UNITS = ["Days", "Hours", "Mins", "Secs"];
@@ -53,6 +53,27 @@ function refuseAutoplayWithoutGesture(page: Page) {
 
 /** The default clip: VP9 WebM first, H.264 MP4 after it (decision 0029). */
 const CLIP_SOURCES = ["/media/background.webm", "/media/background.mp4"];
+
+/**
+ * Opens / with the given motion preference and records every request for a video under /media/
+ * through the load and the idle time after it: with JavaScript the clip is attached after load and
+ * an idle callback (background-video.tsx), so the visit lasts until that callback has run, and 2 s more.
+ */
+async function visitRecordingClip(mode: Mode, reducedMotion: "reduce" | "no-preference"): Promise<TestPage & { clip: string[] }> {
+  const opened = await newPage(mode);
+  const { page } = opened;
+  await page.emulateMedia({ reducedMotion });
+  const clip: string[] = [];
+  page.on("request", (request) => {
+    const { pathname } = new URL(request.url());
+    if (/^\/media\/.+\.(?:webm|mp4)$/.test(pathname)) clip.push(pathname);
+  });
+  await page.goto("/", { waitUntil: "load" });
+  // Hydrated by now, so the clip's idle callback is queued: one queued after it has run once this resolves.
+  if (mode.javaScriptEnabled) await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+  await page.waitForTimeout(2_000);
+  return { ...opened, clip };
+}
 
 for (const mode of MODES) {
   const tag = mode.javaScriptEnabled ? "js" : "nojs";
@@ -168,12 +189,17 @@ for (const mode of MODES) {
       await terms.waitFor({ state: "hidden" });
     });
 
-    test("with reduced motion only the poster shows", async () => {
-      const { page } = await newPage(mode);
-      await page.emulateMedia({ reducedMotion: "reduce" });
-      await page.goto("/");
+    test("with reduced motion only the poster shows and the clip is never fetched", async () => {
+      // The same visit without reduced motion first: the clip is fetched there, so the listener and
+      // the wait below are enough to see it (a test that could not see the clip would always pass).
+      const control = await visitRecordingClip(mode, "no-preference");
+      assert.notDeepEqual(control.clip, [], "without reduced motion the clip is fetched");
+
+      const { page, problems, clip } = await visitRecordingClip(mode, "reduce");
+      assert.deepEqual(clip, [], "no request for the background clip under reduced motion");
       await expectVisible(page.locator(".background-video img[src='/media/background-poster.webp']"));
       assert.equal(await page.locator("video.background-video-media").isVisible(), false);
+      assert.deepEqual(problems, []);
     });
   });
 

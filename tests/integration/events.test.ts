@@ -4,9 +4,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAppContextForTests } from "../../server/boot";
 import { countPageView } from "../../server/http/page-view-door";
+import { payLocalIntent } from "../../server/integrations/payments/local";
 import { getCheckoutBag } from "../../server/services/cart";
 import { rollUpEvents } from "../../server/services/event-rollup";
 import { flushEvents, recordEvent, sessionKeyOf } from "../../server/services/events";
+import { confirmPayment } from "../../server/services/order-confirmation";
 import { pageKindOf, recordPageView, sessionIdOf, type PageRequest } from "../../server/services/page-views";
 import { funnelFor } from "../../server/services/reports/funnel";
 import { createTestContext } from "../setup/context";
@@ -113,6 +115,56 @@ describe("recording", () => {
     await flushEvents(ctx);
     const rows = await rawEvents("2026-05-06T15:00:00.000Z", "2026-05-06T16:00:00.000Z");
     expect(rows.map((r) => [r.kind, r.sessionKey])).toEqual([["checkout_view", sessionKeyOf(ctx, "full-bag-session-00001")]]);
+  });
+
+  it("records one order and one payment event for a paid order, never the buyer's address or e-mail", async () => {
+    ctx.clock.set("2026-05-07T15:10:00.000Z");
+    const productId = await addProduct(ctx, { name: "Paid Events Tee", inventory: 5 });
+    const ip = "198.51.100.77";
+    const jar = new CookieJar();
+    expect((await api("POST", "/api/cart", { body: { productId, quantity: 1 }, jar, ip })).status).toBe(201);
+    const sessionId = sessionIdOf(jar.header())!;
+    const customerInfo = {
+      email: "events-buyer@example.com",
+      name: "Eve Entsbuyer",
+      phone: "",
+      street: "7 Funnel Street",
+      city: "Albany",
+      state: "NY",
+      zipCode: "12207",
+      country: "US",
+    };
+    const placed = await api("POST", "/api/process-order", {
+      jar,
+      ip,
+      body: { customerInfo, shippingMethod: "usps-ground_saver", shippingCost: 5.95 },
+    });
+    expect(placed.status).toBe(201);
+    const { clientSecret, paymentIntentId, orderSummary } = await placed.json();
+    const orderId: number = orderSummary.orderId;
+    await payLocalIntent(ctx, { clientSecret, cardNumber: "4242 4242 4242 4242" });
+    // The buyer's confirm and the webhook arrive together, and the success page asks again later:
+    // the order is paid once, and its payment counted once.
+    const outcomes = await Promise.all([
+      api("POST", "/api/confirm-order", { body: { paymentIntentId }, jar, ip }).then((r) => r.json()),
+      confirmPayment(ctx, paymentIntentId),
+      confirmPayment(ctx, paymentIntentId),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["paid", "paid", "paid"]);
+    expect(outcomes.filter((o) => o.firstTime)).toHaveLength(1);
+    expect(await confirmPayment(ctx, paymentIntentId)).toMatchObject({ status: "paid", firstTime: false });
+    await flushEvents(ctx);
+
+    const rows = await rawEvents("2026-05-07T15:00:00.000Z", "2026-05-07T16:00:00.000Z");
+    expect(rows.filter((r) => r.orderId === orderId).map((r) => [r.kind, r.orderId, r.sessionKey])).toEqual([
+      ["order", orderId, sessionKeyOf(ctx, sessionId)],
+      ["payment", orderId, null],
+    ]);
+    expect(rows.filter((r) => r.kind === "order" || r.kind === "payment")).toHaveLength(2);
+    const stored = JSON.stringify(rows);
+    expect(stored).not.toContain(ip);
+    expect(stored).not.toContain(sessionId);
+    expect(stored).not.toContain(customerInfo.email);
   });
 });
 

@@ -228,6 +228,47 @@ describe("the page cache on the built store", () => {
     }
   });
 
+  it("counts a cookieless visitor's page views without giving them a cookie, cached page or rendered (decision 0025)", async () => {
+    const db = database.open(dataDir);
+    try {
+      // No other test here visits /about or /cart without cookies.
+      const cookielessViews = async () =>
+        (
+          await db
+            .selectFrom("events")
+            .select(["pageKind"])
+            .where("kind", "=", "view")
+            .where("sessionKey", "is", null)
+            .where("pageKind", "in", ["about", "cart"])
+            .execute()
+        ).map((row) => row.pageKind);
+      const before = await cookielessViews();
+      expect(before).toEqual([]);
+      // A browser's User-Agent: fetch's own ("node") is a bot's, and bots are not counted.
+      const browser = { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36" };
+      const nobody = new Shopper();
+      for (const [route, fromCache] of [
+        ["/about", "HIT"],
+        ["/cart", null],
+      ] as const) {
+        const response = await nobody.get(route, browser);
+        await response.arrayBuffer();
+        expect(response.status, route).toBe(200);
+        expect(response.headers.get("x-page-cache"), route).toBe(fromCache);
+        expect(response.headers.getSetCookie(), `${route} sets no cookie`).toEqual([]);
+      }
+      // The store writes its events within a second (server/services/events.ts).
+      let views: (string | null)[] = [];
+      for (const started = Date.now(); Date.now() - started < 5_000 && views.length < 2;) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        views = await cookielessViews();
+      }
+      expect(views.sort()).toEqual(["about", "cart"]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
   it("lets a CDN keep cookieless answers briefly, and answers 304 to a matching ETag", async () => {
     const nobody = new Shopper();
     const first = await nobody.get("/store");
