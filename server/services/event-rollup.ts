@@ -20,6 +20,9 @@ const DELETE_BATCH = 20_000;
 
 type Counts = Map<string, number>;
 
+// The metrics this roll-up owns: the same hours hold the orders' (order-rollup.ts), kept on a recount.
+const EVENT_METRICS = ["views", "entries", "visitors", "bag_adds", "checkout_views", "orders", "payments", "bagged", "checkout_sessions"];
+
 const hourOf = (instantPrefix: string) => `${instantPrefix.slice(0, 13)}:00:00.000Z`;
 
 function add(counts: Counts, hour: string, metric: string, n: number) {
@@ -77,7 +80,13 @@ async function writeDay(ctx: AppContext, start: string, end: string, counts: Cou
     return { hour, metric, count };
   });
   await ctx.db.transaction().execute(async (trx) => {
-    if (mode === "replace") await trx.deleteFrom("eventHours").where("hour", ">=", start).where("hour", "<", end).execute();
+    if (mode === "replace")
+      await trx
+        .deleteFrom("eventHours")
+        .where("hour", ">=", start)
+        .where("hour", "<", end)
+        .where((eb) => eb.or([eb("metric", "in", EVENT_METRICS), eb("metric", "like", "views:%")]))
+        .execute();
     for (let i = 0; i < rows.length; i += 200) {
       await trx
         .insertInto("eventHours")

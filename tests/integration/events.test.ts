@@ -180,6 +180,29 @@ describe("roll-ups and the funnel", () => {
     expect(await funnelFor(ctx, day)).toEqual({ visitors: 6, bagged: 2, checkout: 1, ordered: 0, paid: 0 });
   });
 
+  it("keeps the orders' hours when a late event recounts a day", async () => {
+    // 2026-07-25 ended days ago: its order hours are rolled up (order-rollup.ts, which goes back
+    // three days only), then one late event makes the events' roll-up recount the day whole.
+    ctx.clock.set("2026-07-29T12:00:00.000Z");
+    await ctx.db.insertInto("eventHours").values({ hour: "2026-07-25T14:00:00.000Z", metric: "orders:placed", count: 2 }).execute();
+    recordEvent(ctx, { kind: "view", pageKind: "store", entry: true, at: new Date("2026-07-25T14:10:00.000Z") });
+    await flushEvents(ctx);
+    await rollUpEvents(ctx);
+    const hours = await ctx.db
+      .selectFrom("eventHours")
+      .select(["metric", "count"])
+      .where("hour", "=", "2026-07-25T14:00:00.000Z")
+      .orderBy("metric")
+      .execute();
+    expect(hours).toEqual([
+      { metric: "entries", count: 1 },
+      { metric: "orders:placed", count: 2 },
+      { metric: "views", count: 1 },
+      { metric: "views:store", count: 1 },
+      { metric: "visitors", count: 1 },
+    ]);
+  });
+
   it("compacts raw events older than 30 days into the roll-ups and keeps the totals", async () => {
     ctx.clock.set("2026-03-01T12:00:00.000Z");
     const old = (time: string) => new Date(`2026-03-01T${time}Z`);
