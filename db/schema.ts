@@ -276,6 +276,7 @@ export interface DB {
   events: EventsTable;
   eventHours: EventHoursTable;
   eventRollup: EventRollupTable;
+  eventSessions: EventSessionsTable;
   drops: DropsTable;
   soldOutMisses: SoldOutMissesTable;
 }
@@ -312,6 +313,20 @@ export interface EventRollupTable {
   id: number;
   rolledToId: number;
   rolledAt: string;
+}
+
+/**
+ * The sessions of the store days the roll-up adds to (0017, decision 0033): when each first did
+ * what that day, as event_hours counts it. The row with an empty `sessionKey` says the day's
+ * sessions are all here.
+ */
+export interface EventSessionsTable {
+  /** The store day, "2026-11-27" (New York). */
+  day: string;
+  sessionKey: string;
+  seenAt: string | null;
+  baggedAt: string | null;
+  checkoutAt: string | null;
 }
 
 /** A signed, single-use, revocable early-access link (0012, decision 0020). */

@@ -14,6 +14,7 @@ import { earlyAccessAndLimits } from "./0012_early_access_and_limits";
 import { events } from "./0013_events";
 import { pageVersionsPerProduct } from "./0014_page_versions_per_product";
 import { drops } from "./0016_drops";
+import { eventSessions } from "./0017_event_sessions";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   "0013_events": events,
   "0014_page_versions_per_product": pageVersionsPerProduct,
   "0016_drops": drops,
+  "0017_event_sessions": eventSessions,
 };

@@ -2,6 +2,7 @@
 // up per hour and compacted after 30 days. Every figure is checked against events and orders this
 // file made itself.
 import { beforeAll, describe, expect, it } from "vitest";
+import type { EventKind } from "../../db/schema";
 import { useAppContextForTests } from "../../server/boot";
 import { countPageView } from "../../server/http/page-view-door";
 import { payLocalIntent } from "../../server/integrations/payments/local";
@@ -232,6 +233,29 @@ describe("roll-ups and the funnel", () => {
     expect(await funnelFor(ctx, day)).toEqual({ visitors: 6, bagged: 2, checkout: 1, ordered: 0, paid: 0 });
   });
 
+  it("keeps the orders' hours when a late event recounts a day", async () => {
+    // 2026-07-25 ended days ago: its order hours are rolled up (order-rollup.ts, which goes back
+    // three days only), then one late event makes the events' roll-up recount the day whole.
+    ctx.clock.set("2026-07-29T12:00:00.000Z");
+    await ctx.db.insertInto("eventHours").values({ hour: "2026-07-25T14:00:00.000Z", metric: "orders:placed", count: 2 }).execute();
+    recordEvent(ctx, { kind: "view", pageKind: "store", entry: true, at: new Date("2026-07-25T14:10:00.000Z") });
+    await flushEvents(ctx);
+    await rollUpEvents(ctx);
+    const hours = await ctx.db
+      .selectFrom("eventHours")
+      .select(["metric", "count"])
+      .where("hour", "=", "2026-07-25T14:00:00.000Z")
+      .orderBy("metric")
+      .execute();
+    expect(hours).toEqual([
+      { metric: "entries", count: 1 },
+      { metric: "orders:placed", count: 2 },
+      { metric: "views", count: 1 },
+      { metric: "views:store", count: 1 },
+      { metric: "visitors", count: 1 },
+    ]);
+  });
+
   it("compacts raw events older than 30 days into the roll-ups and keeps the totals", async () => {
     ctx.clock.set("2026-03-01T12:00:00.000Z");
     const old = (time: string) => new Date(`2026-03-01T${time}Z`);
@@ -257,5 +281,232 @@ describe("roll-ups and the funnel", () => {
     await flushEvents(ctx);
     await rollUpEvents(ctx);
     expect(await funnelFor(ctx, range)).toEqual({ ...before, visitors: 9 });
+  });
+});
+
+describe("incremental roll-ups (decision 0033)", () => {
+  /** An event as this file makes it, and what a from-scratch count of its day must say (the definitions of decision 0025). */
+  interface Made {
+    kind: EventKind;
+    at: string;
+    session?: string;
+    pageKind?: string;
+    entry?: boolean;
+  }
+  const made: Made[] = [];
+  const make = (...events: Made[]) => {
+    for (const e of events) {
+      made.push(e);
+      recordEvent(ctx, { kind: e.kind, pageKind: e.pageKind ?? null, sessionId: e.session ?? null, entry: e.entry, at: new Date(e.at) });
+    }
+    return flushEvents(ctx);
+  };
+  const EACH: Partial<Record<EventKind, string>> = {
+    bag_add: "bag_adds",
+    checkout_view: "checkout_views",
+    order: "orders",
+    payment: "payments",
+  };
+  function expectedHours(events: Made[]) {
+    const counts = new Map<string, number>();
+    const bump = (at: string, metric: string) => {
+      const key = `${at.slice(0, 13)}:00:00.000Z|${metric}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    };
+    const firsts = new Map<string, string>();
+    const first = (metric: string, session: string, at: string) => {
+      const key = `${metric}|${session}`;
+      if (!firsts.has(key) || at < firsts.get(key)!) firsts.set(key, at);
+    };
+    for (const e of events) {
+      if (e.kind === "view") {
+        bump(e.at, "views");
+        bump(e.at, `views:${e.pageKind}`);
+        if (e.entry && !e.session) ["entries", "visitors"].forEach((metric) => bump(e.at, metric));
+      } else bump(e.at, EACH[e.kind]!);
+      if (!e.session || !["view", "bag_add", "checkout_view"].includes(e.kind)) continue;
+      first("visitors", e.session, e.at);
+      if (e.kind === "bag_add") first("bagged", e.session, e.at);
+      if (e.kind === "checkout_view") first("checkout_sessions", e.session, e.at);
+    }
+    for (const [key, at] of firsts) bump(at, key.split("|")[0]!);
+    return [...counts]
+      .map(([key, count]) => ({ hour: key.split("|")[0]!, metric: key.split("|")[1]!, count }))
+      .sort((a, b) => (a.hour === b.hour ? (a.metric < b.metric ? -1 : 1) : a.hour < b.hour ? -1 : 1));
+  }
+  const hoursOf = (day: { from: string; to: string }) =>
+    ctx.db
+      .selectFrom("eventHours")
+      .select(["hour", "metric", "count"])
+      .where("hour", ">=", day.from)
+      .where("hour", "<", day.to)
+      .orderBy("hour")
+      .orderBy("metric")
+      .execute();
+  const keptSessions = async (day: string) =>
+    (await ctx.db.selectFrom("eventSessions").select("sessionKey").where("day", "=", day).execute()).length;
+
+  it("adds each run's events to today's hours, exactly as a whole recount of the day counts them", async () => {
+    // 2026-07-15 is a Wednesday in New York (EDT): the store day runs 04:00Z to 04:00Z next day.
+    const day = { from: "2026-07-15T04:00:00.000Z", to: "2026-07-16T04:00:00.000Z" };
+    const t = (time: string) => `2026-07-15T${time}:00.000Z`;
+    const steps: { clock: string; events: Made[] }[] = [
+      {
+        // The day's first run counts it whole and keeps its sessions; every later run only adds.
+        clock: t("16:00"),
+        events: [
+          { kind: "view", pageKind: "store", session: "incr-session-a", at: t("14:05") },
+          { kind: "view", pageKind: "product", session: "incr-session-a", at: t("14:20") },
+          { kind: "view", pageKind: "home", entry: true, at: t("14:30") },
+          { kind: "view", pageKind: "store", at: t("14:31") },
+          { kind: "bag_add", session: "incr-session-b", at: t("15:10") },
+          { kind: "order", session: "incr-session-a", at: t("15:50") },
+          { kind: "payment", at: t("15:55") },
+        ],
+      },
+      {
+        clock: t("17:00"),
+        events: [
+          { kind: "view", pageKind: "store", session: "incr-session-a", at: t("14:50") }, // seen before, same hour
+          { kind: "bag_add", session: "incr-session-a", at: t("16:10") }, // A's first bag add
+          { kind: "view", pageKind: "product", session: "incr-session-b", at: t("16:15") }, // seen before, an hour earlier
+          { kind: "view", pageKind: "home", session: "incr-session-c", at: t("16:20") },
+          { kind: "checkout_view", session: "incr-session-c", at: t("16:25") },
+          { kind: "view", pageKind: "home", entry: true, at: t("16:40") },
+        ],
+      },
+      {
+        clock: t("18:00"),
+        events: [
+          { kind: "bag_add", session: "incr-session-a", at: t("17:05") },
+          { kind: "checkout_view", session: "incr-session-b", at: t("17:10") },
+          { kind: "view", pageKind: "store", session: "incr-session-c", at: t("17:20") },
+          { kind: "bag_add", session: "incr-session-d", at: t("17:30") }, // first seen by a bag add
+          // Late (a batch retried), from earlier hours: C first visited at 15, A first bagged at 15.
+          { kind: "view", pageKind: "store", session: "incr-session-c", at: t("15:30") },
+          { kind: "bag_add", session: "incr-session-a", at: t("15:40") },
+        ],
+      },
+      {
+        clock: t("18:30"),
+        events: [
+          { kind: "view", pageKind: "home", session: "incr-session-b", at: t("15:05") }, // late, earlier, same hour
+          { kind: "view", pageKind: "store", session: "incr-session-e", at: t("17:59") },
+        ],
+      },
+      {
+        clock: t("19:00"),
+        events: [
+          { kind: "view", pageKind: "store", session: "incr-session-e", at: t("18:01") }, // the next hour
+          { kind: "checkout_view", session: "incr-session-c", at: t("16:05") }, // late, earlier, same hour
+        ],
+      },
+    ];
+    for (const [i, step] of steps.entries()) {
+      ctx.clock.set(step.clock);
+      await make(...step.events);
+      // Step 3: two leaders at once (a lease lost and taken over mid-run): the new events are added once.
+      if (i === 2) await Promise.all([rollUpEvents(ctx), rollUpEvents(ctx)]);
+      else await rollUpEvents(ctx);
+      expect([i, await hoursOf(day)]).toEqual([i, expectedHours(made)]);
+    }
+    const h = (time: string) => `2026-07-15T${time}:00:00.000Z`;
+    const added = await hoursOf(day);
+    expect(added).toEqual([
+      { hour: h("14"), metric: "entries", count: 1 },
+      { hour: h("14"), metric: "views", count: 5 },
+      { hour: h("14"), metric: "views:home", count: 1 },
+      { hour: h("14"), metric: "views:product", count: 1 },
+      { hour: h("14"), metric: "views:store", count: 3 },
+      { hour: h("14"), metric: "visitors", count: 2 }, // A and the first entry
+      { hour: h("15"), metric: "bag_adds", count: 2 },
+      { hour: h("15"), metric: "bagged", count: 2 }, // B, and A moved here from 16 by its late bag add
+      { hour: h("15"), metric: "orders", count: 1 },
+      { hour: h("15"), metric: "payments", count: 1 },
+      { hour: h("15"), metric: "views", count: 2 },
+      { hour: h("15"), metric: "views:home", count: 1 },
+      { hour: h("15"), metric: "views:store", count: 1 },
+      { hour: h("15"), metric: "visitors", count: 2 }, // B, and C moved here from 16 by its late view
+      { hour: h("16"), metric: "bag_adds", count: 1 },
+      { hour: h("16"), metric: "checkout_sessions", count: 1 }, // C
+      { hour: h("16"), metric: "checkout_views", count: 2 },
+      { hour: h("16"), metric: "entries", count: 1 },
+      { hour: h("16"), metric: "views", count: 3 },
+      { hour: h("16"), metric: "views:home", count: 2 },
+      { hour: h("16"), metric: "views:product", count: 1 },
+      { hour: h("16"), metric: "visitors", count: 1 }, // the second entry
+      { hour: h("17"), metric: "bag_adds", count: 2 },
+      { hour: h("17"), metric: "bagged", count: 1 }, // D
+      { hour: h("17"), metric: "checkout_sessions", count: 1 }, // B
+      { hour: h("17"), metric: "checkout_views", count: 1 },
+      { hour: h("17"), metric: "views", count: 2 },
+      { hour: h("17"), metric: "views:store", count: 2 },
+      { hour: h("17"), metric: "visitors", count: 2 }, // D and E
+      { hour: h("18"), metric: "views", count: 1 },
+      { hour: h("18"), metric: "views:store", count: 1 },
+    ]);
+    expect(await funnelFor(ctx, day)).toEqual({ visitors: 7, bagged: 3, checkout: 2, ordered: 0, paid: 0 });
+    expect(await keptSessions("2026-07-15")).toBe(5 + 1); // A to E, and the row saying they are all there
+
+    // Once the day has ended and settled, it is recounted whole: the same rows, and its sessions forgotten.
+    ctx.clock.set("2026-07-16T04:06:00.000Z");
+    await rollUpEvents(ctx);
+    expect(await hoursOf(day)).toEqual(added);
+    expect(await keptSessions("2026-07-15")).toBe(0);
+  });
+
+  it("counts an event whose id a run passed before it was committed when its day is recounted after it settled", async () => {
+    // 2026-07-20, a Monday (EDT). On PostgreSQL a batch can take an id, and another batch a higher
+    // one and commit first; a run that counts up to the higher id never sees the lower. The row
+    // below stands for that batch: it has its id before the run and becomes an event after it.
+    const day = { from: "2026-07-20T04:00:00.000Z", to: "2026-07-21T04:00:00.000Z" };
+    const t = (time: string) => `2026-07-20T${time}:00.000Z`;
+    ctx.clock.set(t("15:00"));
+    const before = made.length;
+    await make(
+      { kind: "view", pageKind: "store", session: "late-session-f", at: t("13:00") },
+      { kind: "view", pageKind: "home", entry: true, at: t("13:10") },
+    );
+    const { id } = await ctx.db
+      .insertInto("events")
+      .values({
+        kind: "not-yet" as EventKind,
+        pageKind: null,
+        sessionKey: null,
+        isEntry: 0,
+        productId: null,
+        orderId: null,
+        occurredAt: t("12:30"),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await rollUpEvents(ctx);
+    const committedLate: Made = { kind: "view", pageKind: "store", session: "late-session-g", at: t("12:30") };
+    await ctx.db
+      .updateTable("events")
+      .set({ kind: "view", pageKind: "store", sessionKey: sessionKeyOf(ctx, "late-session-g") })
+      .where("id", "=", id)
+      .execute();
+    ctx.clock.set(t("15:30"));
+    await make({ kind: "bag_add", session: "late-session-f", at: t("14:00") });
+    await rollUpEvents(ctx);
+    const counted = made.slice(before);
+    expect(await hoursOf(day)).toEqual(expectedHours(counted));
+
+    // Just after midnight the day is still added to (its last batches may be on their way); once
+    // it has settled, it is recounted whole, with no new event needed, and the late one is in.
+    ctx.clock.set("2026-07-21T04:02:00.000Z");
+    await rollUpEvents(ctx);
+    expect(await hoursOf(day)).toEqual(expectedHours(counted));
+    ctx.clock.set("2026-07-21T04:06:00.000Z");
+    await rollUpEvents(ctx);
+    expect(await hoursOf(day)).toEqual(expectedHours([...counted, committedLate]));
+    expect((await hoursOf(day)).find((row) => row.hour === "2026-07-20T12:00:00.000Z" && row.metric === "visitors")?.count).toBe(1);
+
+    // A batch for that day written later still (new ids, an earlier hour) recounts it whole again.
+    const later: Made = { kind: "bag_add", session: "late-session-h", at: t("11:00") };
+    await make(later);
+    await rollUpEvents(ctx);
+    expect(await hoursOf(day)).toEqual(expectedHours([...counted, committedLate, later]));
   });
 });

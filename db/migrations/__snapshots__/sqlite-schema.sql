@@ -155,6 +155,16 @@ CREATE TABLE event_rollup (
       rolled_at TEXT NOT NULL
     );
 
+-- table event_sessions
+CREATE TABLE event_sessions (
+      day TEXT NOT NULL,
+      session_key TEXT NOT NULL,
+      seen_at TEXT,
+      bagged_at TEXT,
+      checkout_at TEXT,
+      PRIMARY KEY (day, session_key)
+    ) WITHOUT ROWID;
+
 -- table events
 CREATE TABLE events (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
