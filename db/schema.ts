@@ -316,7 +316,7 @@ export interface EventRollupTable {
 }
 
 /**
- * The sessions of the store days the roll-up adds to (0017, decision 0033): when each first did
+ * The sessions of the store days the roll-up adds to (0017, decision 0034): when each first did
  * what that day, as event_hours counts it. The row with an empty `sessionKey` says the day's
  * sessions are all here.
  */

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import { runStatements } from "./dialect";
 
 /**
- * The incremental roll-up (decision 0033): for each store day it adds to (today, and yesterday
+ * The incremental roll-up (decision 0034): for each store day it adds to (today, and yesterday
  * just after midnight), every session already counted and when it first visited, first added to
  * the bag and first reached checkout, so a run asks about its new events' sessions here, in a
  * table of at most two days' sessions, not in the day's raw events. Written by the roll-up only,

@@ -12,7 +12,7 @@ import type { AppContext } from "../context";
  * once per store day it came back on.
  *
  * A day is counted whole (countWholeDay), or a run's new events are counted on top of what the
- * hours already hold (countNewEvents, decision 0033), given when each of their sessions first did
+ * hours already hold (countNewEvents, decision 0034), given when each of their sessions first did
  * what as counted so far (`event_sessions`).
  */
 export type Counts = Map<string, number>;

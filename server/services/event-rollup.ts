@@ -5,7 +5,7 @@ import { countNewEvents, countWholeDay, type Counts, type DayCounts } from "./ev
 import { storeDayOf, storeDayStart, nextStoreDay } from "./report-range";
 
 /**
- * The roll-ups behind the funnel and the charts (decisions 0025 and 0033), run by the sweeper's
+ * The roll-ups behind the funnel and the charts (decisions 0025 and 0034), run by the sweeper's
  * leader every 30 s: what arrived since the last run is counted into `event_hours`
  * (event-counts.ts), then raw events older than KEEP_RAW_DAYS, which the roll-ups hold, are deleted.
  *

@@ -284,7 +284,7 @@ describe("roll-ups and the funnel", () => {
   });
 });
 
-describe("incremental roll-ups (decision 0033)", () => {
+describe("incremental roll-ups (decision 0034)", () => {
   /** An event as this file makes it, and what a from-scratch count of its day must say (the definitions of decision 0025). */
   interface Made {
     kind: EventKind;
