@@ -141,6 +141,9 @@ export function prepareBrotli(copy: NonceCopy): Promise<BrotliSplice | null> {
   return pending;
 }
 
+/** Whether the copy's brotli form is settled (made, or found impossible). */
+export const brotliMade = (copy: NonceCopy): boolean => made.has(copy);
+
 /**
  * The brotli body with `nonce` in place of every stand-in, or null while the brotli copy is being
  * made (then started) or when the page cannot take it: the caller sends gzip instead.

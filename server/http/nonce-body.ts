@@ -1,4 +1,4 @@
-import { brotliWithNonce } from "./brotli-splice";
+import { brotliMade, brotliWithNonce, prepareBrotli } from "./brotli-splice";
 import { encodingFor, gzipAccepted } from "./compressed-copy";
 import { gzipWithNonce, withNonce, type NonceCopy } from "./nonce-splice";
 
@@ -21,4 +21,16 @@ export function bodyWithNonce(copy: NonceCopy, nonce: string, acceptEncoding: st
     return { body: gzipWithNonce(copy, nonce), encoding: "gzip" };
   }
   return { body: withNonce(copy, nonce), encoding: null };
+}
+
+/**
+ * As `bodyWithNonce`, but a browser taking brotli waits the few milliseconds the copy's brotli form
+ * takes on the thread pool, rather than the event loop deflating a gzip form that no browser may
+ * ask for again (the landing page changes every second: each new copy would pay for both).
+ */
+export function bodyWithNonceWhenReady(copy: NonceCopy, nonce: string, acceptEncoding: string | undefined): NonceBody | Promise<NonceBody> {
+  if (encodingFor(acceptEncoding) === "br" && !brotliMade(copy)) {
+    return prepareBrotli(copy).then(() => bodyWithNonce(copy, nonce, acceptEncoding));
+  }
+  return bodyWithNonce(copy, nonce, acceptEncoding);
 }

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NOBODY, type Visitor } from "../contracts/visitor";
-import { bodyWithNonce } from "./nonce-body";
+import { bodyWithNonceWhenReady } from "./nonce-body";
 import { freshNonce, NONCE_STANDIN, nonceCopy, type NonceCopy } from "./nonce-splice";
 import { TEMPLATE_HEADER } from "./page-template";
 import { everyFew } from "./version-reader";
@@ -250,16 +250,32 @@ export function pageCache(options: PageCacheOptions) {
     const variant = variantFor(page, read.visitor);
     const ifNoneMatch = req.headers["if-none-match"];
     const notModified = ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim() === variant.etag);
-    const nonce = notModified ? "" : freshNonce();
+    if (notModified) return send(req, res, page, variant, read, personal, "", { body: null, encoding: null });
+    const nonce = freshNonce();
     // Brotli or gzip kept compressed around the nonces (decisions 0028, 0032).
-    const { body, encoding } = notModified
-      ? { body: null, encoding: null }
-      : bodyWithNonce(variant.copy, nonce, req.headers["accept-encoding"]);
+    const encoded = bodyWithNonceWhenReady(variant.copy, nonce, req.headers["accept-encoding"]);
+    if (encoded instanceof Promise) {
+      // A new copy's brotli form is a few milliseconds away on the thread pool.
+      return void encoded.then((ready) => send(req, res, page, variant, read, personal, nonce, ready));
+    }
+    send(req, res, page, variant, read, personal, nonce, encoded);
+  }
+
+  function send(
+    req: NodeRequest,
+    res: ServerResponse,
+    page: Template,
+    variant: Variant,
+    read: VisitorRead,
+    personal: boolean,
+    nonce: string,
+    { body, encoding }: { body: Buffer | null; encoding: "br" | "gzip" | null },
+  ) {
     const heads: (string | string[])[] = [...headsFor(page, variant, personal, encoding, body)];
     // A 304 carries no policy: the browser keeps the one that came with the nonces of its copy.
     if (body && page.policy) heads.push("Content-Security-Policy", page.policy.join(nonce));
     if (read.setCookies.length) heads.push("Set-Cookie", read.setCookies);
-    res.writeHead(notModified ? 304 : 200, heads);
+    res.writeHead(body ? 200 : 304, heads);
     res.end(req.method === "HEAD" || !body ? undefined : body);
   }
 

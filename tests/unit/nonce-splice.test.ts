@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { brotliWithNonce, prepareBrotli } from "../../server/http/brotli-splice";
-import { bodyWithNonce } from "../../server/http/nonce-body";
+import { bodyWithNonce, bodyWithNonceWhenReady } from "../../server/http/nonce-body";
 import { freshNonce, gzipWithNonce, NONCE_LENGTH, NONCE_STANDIN, nonceCopy, withNonce } from "../../server/http/nonce-splice";
 
 // Pages shaped like the store's: markup, then scripts and preloads carrying the nonce, JSON between.
@@ -107,6 +107,21 @@ describe("the brotli copy of a kept page (decision 0032)", () => {
     expect(bodyWithNonce(copy, nonce, "br;q=0, gzip").encoding).toBe("gzip");
     expect(bodyWithNonce(copy, nonce, undefined).encoding).toBeNull();
     expect(bodyWithNonce(copy, nonce, "identity").body.toString()).toBe(html.replaceAll(NONCE_STANDIN, nonce));
+  });
+
+  it("when ready: a browser waits for a new copy's brotli form, and no gzip form is made for it", async () => {
+    const html = page(9);
+    const copy = nonceCopy(Buffer.from(html));
+    const nonce = freshNonce();
+    const pending = bodyWithNonceWhenReady(copy, nonce, "gzip, deflate, br");
+    expect(pending).toBeInstanceOf(Promise);
+    const answer = await pending;
+    expect(answer.encoding).toBe("br");
+    expect(zlib.brotliDecompressSync(answer.body).toString()).toBe(html.replaceAll(NONCE_STANDIN, nonce));
+    expect(copy.gzip).toBeUndefined();
+    // Made: later answers are at once; gzip-only clients still get gzip.
+    expect(bodyWithNonceWhenReady(copy, nonce, "br")).not.toBeInstanceOf(Promise);
+    expect((bodyWithNonceWhenReady(copy, nonce, "gzip") as { encoding: string }).encoding).toBe("gzip");
   });
 
   it("falls back to gzip for a page whose text holds the marker bytes in the way of the splice", async () => {
