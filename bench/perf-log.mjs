@@ -23,7 +23,7 @@ export function formatSection({ startedAt, machine: m, loadAfter, options, ratio
   );
   if (ratio) {
     lines.push(
-      `**Same-bytes ratio** (${options.rounds} alternating rounds of ${options.requests} requests, ${options.concurrency} at a time; median of the rounds):`,
+      `**Same-bytes ratio** (${options.rounds} alternating rounds of ${options.requests} requests, ${options.ratioConcurrency} at a time; median of the rounds):`,
       "",
     );
     const p = ratio[0]?.processes;
@@ -50,7 +50,7 @@ export function formatSection({ startedAt, machine: m, loadAfter, options, ratio
   if (rush) {
     const { outcome: o } = rush;
     lines.push(
-      `**Rush**: ${options.shoppers} shoppers for ${options.units} units, ${options.concurrency} at a time: ` +
+      `**Rush**: ${options.shoppers} shoppers for ${options.units} units, ${options.rushConcurrency} at a time: ` +
         `${fixed(rush.shoppersPerSecond, 1)} shoppers/s over ${fixed(rush.seconds, 1)} s; ` +
         `paid ${o.paid} (${rush.sold.paidUnits} units in the database, ${rush.sold.left} left), sold out ${o.soldOut}, ` +
         `**oversold ${rush.sold.oversold}**, errors ${o.errors}${o.notRun ? `, not run (time bound) ${o.notRun}` : ""}.`,

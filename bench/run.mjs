@@ -93,7 +93,7 @@ try {
         { label: "/store/:id (bag cookie)", path: `/store/${productId}`, headers: withBag },
         { label: "/api/products", path: "/api/products" },
       ],
-      { ...options, deadline },
+      { ...options, concurrency: options.ratioConcurrency, deadline },
     );
     console.table(
       results.ratio.map((r) => ({
@@ -111,7 +111,7 @@ try {
   client.close();
 
   if (options.rush) {
-    console.log(`(b) rush: ${options.shoppers} shoppers for ${options.units} units, ${options.concurrency} at a time…`);
+    console.log(`(b) rush: ${options.shoppers} shoppers for ${options.units} units, ${options.rushConcurrency} at a time…`);
     // CPU of every store process (primaries and workers, all threads) over the rush, then until every
     // paid order has its e-mail and label: work moved off the answer still counts.
     const pids = store.stores.flatMap((s) => processTree(s.pid));
@@ -120,7 +120,7 @@ try {
     results.rush = await rush(store.bases, {
       productId,
       shoppers: options.shoppers,
-      concurrency: options.concurrency,
+      concurrency: options.rushConcurrency,
       deadline,
       balance: options.balance,
     });

@@ -22,6 +22,12 @@ describe("the bench's knobs", () => {
     expect(readOptions([], {})).toMatchObject({ shoppers: 1000, units: 200, ratio: true, rush: true, log: true });
   });
 
+  it("runs the rush with every shopper at once and the ratio with 50 in flight, unless told", () => {
+    expect(readOptions([], {})).toMatchObject({ rushConcurrency: 1000, ratioConcurrency: 50, requests: 10_000 });
+    expect(readOptions(["--shoppers", "300"], {})).toMatchObject({ rushConcurrency: 300, ratioConcurrency: 50 });
+    expect(readOptions(["--concurrency", "20"], {})).toMatchObject({ rushConcurrency: 20, ratioConcurrency: 20 });
+  });
+
   it("takes a flag over the environment variable", () => {
     const options = readOptions(["--shoppers", "200", "--only", "rush"], {
       BENCH_SHOPPERS: "50",
