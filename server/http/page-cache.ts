@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NOBODY, type Visitor } from "../contracts/visitor";
 import { bodyWithNonceWhenReady } from "./nonce-body";
-import { freshNonce, NONCE_STANDIN, nonceCopy, type NonceCopy } from "./nonce-splice";
+import { freshNonce, NONCE_STANDIN, nonceCopy, withNonce, type NonceCopy } from "./nonce-splice";
 import { TEMPLATE_HEADER } from "./page-template";
 import { everyFew } from "./version-reader";
 
@@ -256,7 +256,14 @@ export function pageCache(options: PageCacheOptions) {
     const encoded = bodyWithNonceWhenReady(variant.copy, nonce, req.headers["accept-encoding"]);
     if (encoded instanceof Promise) {
       // A new copy's brotli form is a few milliseconds away on the thread pool.
-      return void encoded.then((ready) => send(req, res, page, variant, read, personal, nonce, ready));
+      return void encoded
+        .then((ready) => send(req, res, page, variant, read, personal, nonce, ready))
+        .catch((error: unknown) => {
+          // Never an unhandled rejection (it would end the process): the page goes out uncompressed.
+          console.error("The page cache could not encode", req.url, error);
+          if (!res.headersSent)
+            send(req, res, page, variant, read, personal, nonce, { body: withNonce(variant.copy, nonce), encoding: null });
+        });
     }
     send(req, res, page, variant, read, personal, nonce, encoded);
   }
