@@ -4,6 +4,5 @@ import { serveUpload } from "../../server/http/uploads-door";
 
 // Under `npm run dev` only: server.js serves /uploads ahead of Remix (decision 0033).
 export async function loader({ request }: LoaderFunctionArgs) {
-  const file = new URL(request.url).pathname.slice("/uploads/".length);
-  return serveUpload(await getAppContext(), file, request);
+  return serveUpload(await getAppContext(), request);
 }

@@ -32,10 +32,7 @@ export const apiMiddleware = (getLoadContext: (req: ExpressRequest) => AppLoadCo
  */
 export function serverDoors(getLoadContext: (req: ExpressRequest) => AppLoadContext): RequestHandler {
   const health = fetchDoor(() => healthCheck(), getLoadContext);
-  const uploads = fetchDoor(async (request) => {
-    const file = new URL(request.url).pathname.slice("/uploads/".length);
-    return serveUpload(await getAppContext(), file, request);
-  }, getLoadContext);
+  const uploads = fetchDoor(async (request) => serveUpload(await getAppContext(), request), getLoadContext);
   return (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     if (req.path === "/healthz") return void health(req, res, next);

@@ -19,16 +19,20 @@ const TYPES: Record<string, string> = {
 
 const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
+const PREFIX = "/uploads/";
+
 /**
  * GET /uploads/{file}: files stored under UPLOADS_DIR. Upload names are content-derived and never
  * reused, so they can be cached for a year. Only known media types; never outside the folder.
- * `file` is the path after /uploads/, still URL-encoded.
  */
-export async function serveUpload(ctx: AppContext, file: string, request: Request): Promise<Response> {
+export async function serveUpload(ctx: AppContext, request: Request): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  if (!pathname.startsWith(PREFIX)) return notFound();
   const root = path.resolve(ctx.config.uploadsDir);
   let relative: string;
   try {
-    relative = decodeURIComponent(file);
+    // Still URL-encoded here: an encoded slash is decoded before the folder check below.
+    relative = decodeURIComponent(pathname.slice(PREFIX.length));
   } catch {
     return notFound();
   }
