@@ -137,6 +137,7 @@ function useToastFocus() {
     const wrapper = ref.current;
     if (!wrapper) return;
     const observer = new MutationObserver(() => {
+      keepFocusClear(wrapper);
       if (!inside.current || wrapper.contains(document.activeElement)) return;
       inside.current = false;
       jumped.current = false;
@@ -183,6 +184,26 @@ function useToastFocus() {
       origin.current.focus({ preventScroll: true });
     },
   };
+}
+
+/*
+ * The stylesheet's scroll-padding has the browser scroll a control it focuses clear of a toast
+ * (WCAG 2.4.11), but a toast that arrives over a control already focused from the keyboard (the
+ * button that raised it, low on a phone's screen) would hide it: the page scrolls that control
+ * clear instead, once, as the toast comes in. Pointer users' focus (no focus ring) is left alone.
+ */
+function keepFocusClear(wrapper: HTMLElement) {
+  const list = wrapper.querySelector<HTMLElement>(TOASTER);
+  if (!list?.querySelector("[data-sonner-toast]:not([data-removed=true])")) return;
+  const focused = document.activeElement;
+  if (!(focused instanceof HTMLElement) || wrapper.contains(focused) || !focused.matches(":focus-visible")) return;
+  // Where the toast settles once it has risen: the band the stylesheet keeps clear for it.
+  const band = parseFloat(getComputedStyle(document.documentElement).scrollPaddingBottom) || 0;
+  const box = focused.getBoundingClientRect();
+  const column = list.getBoundingClientRect();
+  const onScreen = box.top < window.innerHeight && box.bottom > 0;
+  const underToast = box.bottom > window.innerHeight - band && box.left < column.right && box.right > column.left;
+  if (onScreen && underToast) focused.scrollIntoView({ block: "nearest" });
 }
 
 export function Toasts() {
