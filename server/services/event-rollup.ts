@@ -177,11 +177,10 @@ export async function rollUpEvents(ctx: AppContext, stillLeader: () => Promise<b
       const counts = whole ? await countWholeDay(ctx, start, end, upToId) : await countNewEvents(ctx, day, start, end, { afterId, upToId });
       additions.push({ day, start, end, whole, keep: true, ...counts });
     } else if (start >= cutoff) {
+      // Written with the mark, not at once: a run beside a newer one (a lease lost mid-run) would
+      // otherwise put back its older count of the day over the newer run's.
       const { counts } = await countWholeDay(ctx, start, end, upToId);
-      await ctx.db.transaction().execute(async (trx) => {
-        await clearDay(trx, day, start, end);
-        await addCounts(trx, counts);
-      });
+      additions.push({ day, start, end, whole: true, keep: false, counts, sessions: new Map() });
     } else {
       const counts = await countNewEvents(ctx, day, start, end, { afterId, upToId });
       if (counts.counts.size === 0) continue;
@@ -189,7 +188,7 @@ export async function rollUpEvents(ctx: AppContext, stillLeader: () => Promise<b
     }
     counted += 1;
   }
-  if (upToId > afterId) {
+  if (upToId > afterId || additions.length > 0) {
     const mark = { from: state ? afterId : null, to: upToId, at: now.toISOString() };
     if (!(await addAndMark(ctx, additions, mark))) return { days: 0, compacted: 0 };
   }

@@ -7,7 +7,7 @@ import { useAppContextForTests } from "../../server/boot";
 import { countPageView } from "../../server/http/page-view-door";
 import { payLocalIntent } from "../../server/integrations/payments/local";
 import { getCheckoutBag } from "../../server/services/cart";
-import { rollUpEvents } from "../../server/services/event-rollup";
+import { rollUpEvents, type RollUpResult } from "../../server/services/event-rollup";
 import { flushEvents, recordEvent, sessionKeyOf } from "../../server/services/events";
 import { confirmPayment } from "../../server/services/order-confirmation";
 import { pageKindOf, recordPageView, sessionIdOf, type PageRequest } from "../../server/services/page-views";
@@ -453,6 +453,33 @@ describe("incremental roll-ups (decision 0034)", () => {
     await rollUpEvents(ctx);
     expect(await hoursOf(day)).toEqual(added);
     expect(await keptSessions("2026-07-15")).toBe(0);
+  });
+
+  it("never puts back an older count of a past day when a second leader ran in the middle of the first's run", async () => {
+    // 2026-08-03 and 04 (EDT), both ended: each is recounted whole. Leader A counts the 3rd, then,
+    // before it reaches the 4th, leader B (a lease lost and taken over) counts a late event for the
+    // 3rd too. A's count of the 3rd, older than B's, must not be the one that stays.
+    const third = { from: "2026-08-03T04:00:00.000Z", to: "2026-08-04T04:00:00.000Z" };
+    const onThird: Made[] = [
+      { kind: "view", pageKind: "store", session: "overlap-session-a", at: "2026-08-03T14:00:00.000Z" },
+      { kind: "bag_add", session: "overlap-session-a", at: "2026-08-03T14:10:00.000Z" },
+    ];
+    const late: Made = { kind: "view", pageKind: "home", session: "overlap-session-b", at: "2026-08-03T16:00:00.000Z" };
+    ctx.clock.set("2026-08-06T12:00:00.000Z");
+    await make(...onThird, { kind: "view", pageKind: "store", session: "overlap-session-c", at: "2026-08-04T15:00:00.000Z" });
+    let calls = 0;
+    let secondLeader: RollUpResult | null = null;
+    const first = await rollUpEvents(ctx, async () => {
+      calls += 1;
+      if (calls === 2) {
+        await make(late);
+        secondLeader = await rollUpEvents(ctx);
+      }
+      return true;
+    });
+    expect(secondLeader).toMatchObject({ days: 2 });
+    expect(first.days).toBe(0); // A found the mark moved and wrote nothing
+    expect(await hoursOf(third)).toEqual(expectedHours([...onThird, late]));
   });
 
   it("counts an event whose id a run passed before it was committed when its day is recounted after it settled", async () => {
