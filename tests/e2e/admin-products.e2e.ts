@@ -92,6 +92,48 @@ describe("admin products with JavaScript", () => {
   });
 });
 
+describe("admin product images uploaded while their list loads", () => {
+  test("both images show once the batch is done, though the list's first answer was sent before them", async () => {
+    const { page, context, problems } = await newPage();
+    const name = uniqueName("E2E Slow List Tee");
+    removeProductNamedAtEnd(context.request, name);
+    // The new product's image list is asked for as its editor opens; that first answer is held
+    // until both uploads are in, as on a busy server. It says "no images" by then.
+    let uploads = 0;
+    let uploaded!: () => void;
+    const bothUploaded = new Promise<void>((resolve) => (uploaded = resolve));
+    page.on("response", (response) => {
+      if (/\/api\/admin\/products\/\d+\/images$/.test(response.url()) && response.ok() && ++uploads === 2) uploaded();
+    });
+    let held = false;
+    await page.route(/\/api\/trpc\/[^?]*admin\.products\.images\.list/, async (route) => {
+      if (held) return route.continue();
+      held = true;
+      const response = await route.fetch();
+      await bothUploaded;
+      // The page may have given up on it by then.
+      await route.fulfill({ response }).catch(() => undefined);
+    });
+    await toProducts(page);
+    await page.getByRole("link", { name: "Add/Edit Product" }).click();
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    await page.getByLabel("Description").fill("Two pictures uploaded while the list was on its way.");
+    await page.getByLabel("Price ($)").fill("30");
+    await page.getByLabel("Inventory").fill("3");
+    await page.getByRole("button", { name: "Black", exact: true }).click();
+    await page.locator("#product-images-input").setInputFiles(files);
+    await page.getByRole("button", { name: "Create Product" }).click();
+    await expectVisible(page.getByText("Batch Upload Complete"), 15_000);
+    assert.ok(held, "the list's first answer was held");
+    await page.getByTestId("saved-image").nth(1).waitFor({ timeout: 5_000 });
+    assert.equal(await page.getByTestId("saved-image").count(), 2);
+    assert.deepEqual(
+      problems.filter((problem) => !problem.startsWith("third-party request: blob:")),
+      [],
+    );
+  });
+});
+
 describe("admin product edits while the drop sells", () => {
   test("an edit keeps the stock sold meanwhile, and a stale stock number is refused with the current one", async () => {
     const { page, context, problems } = await newPage();

@@ -96,8 +96,13 @@ export function useImageQueue() {
         }
       }
       setRunning(false);
+      const saved = trpc.admin.products.images.list.queryKey({ id: productId });
+      // The list's first fetch (the editor opening as the batch began) may still be on its way with
+      // an answer from before these uploads: invalidating alone would wait for that fetch and show
+      // it (TanStack Query joins a fetch of a query that has no data yet). Cancelled, it is fetched anew.
+      await queryClient.cancelQueries({ queryKey: saved });
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: trpc.admin.products.images.list.queryKey({ id: productId }) }),
+        queryClient.invalidateQueries({ queryKey: saved }),
         queryClient.invalidateQueries({ queryKey: trpc.admin.products.list.queryKey() }),
       ]);
       if (pending.length === 1) {
