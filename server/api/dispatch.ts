@@ -49,11 +49,22 @@ async function answer(
     if (refused) return refused;
     const input = route.input ? await parseJsonBody(request, route.input) : undefined;
     const result = await route.handle({ request, params, context, ctx, input: input as never, user });
-    if (result instanceof Response) return result;
-    return Response.json(result, { status: route.status ?? 200, headers: route.headers });
+    const response = result instanceof Response ? result : Response.json(result, { status: route.status ?? 200, headers: route.headers });
+    return route.guard !== "public" || route.personal ? privately(response) : response;
   } catch (error) {
     return toErrorResponse(error);
   }
+}
+
+/**
+ * A signed-in caller's answer (an admin's, or one caller's own) is kept by no cache: a proxy cache
+ * set up for the store's pages must never hand it to the next caller.
+ */
+function privately(response: Response): Response {
+  if (response.headers.has("Cache-Control")) return response;
+  const headers = new Headers(response.headers);
+  headers.set("Cache-Control", "private, no-store");
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 function withoutBody(response: Response): Response {

@@ -37,6 +37,11 @@ export interface ApiRoute {
   headers?: HeadersInit;
   /** A purchase: in the waiting room's window it needs a pass, else 429 (decision 0019). */
   needsPass?: boolean;
+  /**
+   * The answer is the caller's own behind a public door (tRPC checks its callers itself): like a
+   * signed-in door's, it is sent `private, no-store` unless it says otherwise.
+   */
+  personal?: boolean;
   handle: (args: RouteArgs<never, Guard>) => unknown;
 }
 
@@ -50,6 +55,7 @@ export function route<G extends Guard, S extends ZodType | undefined = undefined
   status?: number;
   headers?: HeadersInit;
   needsPass?: boolean;
+  personal?: boolean;
   handle: (args: RouteArgs<S extends ZodType ? z.output<S> : undefined, G>) => unknown;
 }): ApiRoute {
   return spec as unknown as ApiRoute;

@@ -145,3 +145,25 @@ describe("the table", () => {
     for (const entry of apiRouter.entries) expect(entry.path).toMatch(/^\/api\//);
   });
 });
+
+describe("caches", () => {
+  it("keeps a signed-in caller's answers out of every cache, cookies and all", async () => {
+    const jar = new CookieJar();
+    const login = await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar });
+    expect(login.status).toBe(200);
+    expect(login.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(login.headers.getSetCookie()).toHaveLength(1);
+    const me = await api("GET", "/api/user", { jar });
+    expect([me.status, me.headers.get("Cache-Control"), (await me.json()).username]).toEqual([200, "private, no-store", "boss"]);
+    const orders = await api("GET", "/api/admin/orders", { jar });
+    expect([orders.status, orders.headers.get("Cache-Control")]).toEqual([200, "private, no-store"]);
+    const trpc = await api("GET", "/api/trpc/admin.overview", { jar });
+    expect([trpc.status, trpc.headers.get("Cache-Control")]).toEqual([200, "private, no-store"]);
+  });
+
+  it("leaves a public answer's caching to its route", async () => {
+    const products = await api("GET", "/api/products");
+    expect(products.status).toBe(200);
+    expect(products.headers.get("Cache-Control") ?? "").not.toMatch(/private|no-store/);
+  });
+});

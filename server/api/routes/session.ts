@@ -12,6 +12,7 @@ export const sessionRoutes = [
     method: "GET",
     path: "/api/user",
     guard: "public",
+    personal: true,
     handle: async ({ request, ctx }) => {
       const { user, setCookie } = await authenticate(ctx, request);
       const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
@@ -25,6 +26,7 @@ export const sessionRoutes = [
     method: "POST",
     path: "/api/login",
     guard: "public",
+    personal: true,
     input: loginSchema,
     handle: async ({ request, input, context, ctx }) => {
       const { user, token, expiresAt } = await login(ctx, input, clientIpOf(context));
@@ -40,6 +42,7 @@ export const sessionRoutes = [
     method: "POST",
     path: "/api/register",
     guard: "public",
+    personal: true,
     input: registerSchema,
     handle: async ({ request, input, ctx }) => {
       const { user: actor } = await authenticate(ctx, request);

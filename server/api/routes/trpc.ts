@@ -12,6 +12,7 @@ const trpc = route({
   method: "GET",
   path: "/api/trpc/*",
   guard: "public",
+  personal: true,
   handle: ({ request, context, ctx: app }) =>
     fetchRequestHandler({
       endpoint: "/api/trpc",
