@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ADMIN, describe, expectVisible, MODES, newPage, signIn, test } from "./browser";
-import { uniqueToken } from "./support/data";
+import { adminApi, uniqueToken } from "./support/data";
 
 for (const mode of MODES) {
   describe(`admin sign-in ${mode.name}`, () => {
@@ -73,3 +73,13 @@ for (const mode of MODES) {
     });
   });
 }
+
+describe("admin pages and caches", () => {
+  test("every admin page and its data go out private, no-store: no proxy hands them on, no browser keeps them", async () => {
+    const admin = await adminApi();
+    for (const path of ["/admin", "/admin/orders", "/admin/products", "/admin/subscribers", "/admin/settings", "/admin/orders.data"]) {
+      const response = await admin.get(path, { maxRedirects: 0 });
+      assert.deepEqual([path, response.status(), response.headers()["cache-control"]], [path, 200, "private, no-store"]);
+    }
+  });
+});
