@@ -144,4 +144,38 @@ describe("the admin's drop page", () => {
       await patchRoom(api, { ended: true });
     }
   });
+
+  test("sets the room's window, a pass's length and the places per address from its settings form", { timeout: 60_000 }, async () => {
+    const api = await adminApi({ baseURL, ...ADMIN });
+    const read = async () => (await (await api.get("/api/admin/waiting-room")).json()) as Record<string, unknown>;
+    const before = await read();
+    const keep = ["enabled", "opensMinutesBefore", "closesMinutesAfter", "passMinutes", "perAddress"];
+    try {
+      const { page, problems } = await newPage({ baseURL, viewport: { width: 390, height: 844 } });
+      await signIn(page, ADMIN);
+      await page.waitForURL((url) => url.pathname === "/admin");
+      await page.goto("/admin/drop");
+      const form = page.getByRole("form", { name: "Settings" });
+      await form.waitFor();
+      await form.getByLabel("Opens, minutes before the drop").fill("45");
+      await form.getByLabel("Closes, minutes after the drop").fill("90");
+      await form.getByLabel("A pass lasts, minutes").fill("12");
+      await form.getByLabel("Places per address").fill("500");
+      // The browser itself refuses a place count below one, before anything is sent.
+      await form.getByLabel("Places per address").fill("0");
+      await form.getByRole("button", { name: "Save settings" }).click();
+      assert.equal(await form.getByLabel("Places per address").evaluate((input: HTMLInputElement) => input.validity.rangeUnderflow), true);
+      assert.equal((await read()).perAddress, before.perAddress);
+      await form.getByLabel("Places per address").fill("500");
+      await form.getByRole("button", { name: "Save settings" }).click();
+      const wanted = { opensMinutesBefore: 45, closesMinutesAfter: 90, passMinutes: 12, perAddress: 500, enabled: before.enabled };
+      for (let tries = 0; tries < 50 && (await read()).perAddress !== 500; tries++) await page.waitForTimeout(100);
+      const room = await read();
+      assert.deepEqual(Object.fromEntries(keep.map((key) => [key, room[key]])), wanted);
+      await expectVisible(page.getByText("at most 500 places per address."));
+      assert.deepEqual(problems, []);
+    } finally {
+      await patchRoom(api, Object.fromEntries(keep.map((key) => [key, before[key]])));
+    }
+  });
 });

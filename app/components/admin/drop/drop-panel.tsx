@@ -8,6 +8,7 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { useTRPC } from "~/lib/trpc";
+import { WaitingRoomSettings } from "./waiting-room-settings";
 
 /** The live line moves by the second: the figures are asked for this often. */
 const POLL_MS = 3_000;
@@ -31,7 +32,7 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
   );
 }
 
-/** /admin/drop: the live line (tRPC, every few seconds), pause and resume, the rate, ending the room. */
+/** /admin/drop: the live line (tRPC, every few seconds), pause and resume, the rate, ending the room, its settings. */
 export function DropPanel({ initial, loadedAt }: { initial: WaitingRoomAdmin; loadedAt: number }) {
   const trpc = useTRPC();
   const room = useQuery({
@@ -121,6 +122,7 @@ export function DropPanel({ initial, loadedAt }: { initial: WaitingRoomAdmin; lo
         Window: {data.opensMinutesBefore} min before to {data.closesMinutesAfter} min after the drop. A pass lasts {data.passMinutes} min;
         at most {data.perAddress} places per address. {data.enabled ? "" : "The waiting room is switched off."}
       </p>
+      <WaitingRoomSettings room={initial} saving={update.isPending} onSave={change} />
     </div>
   );
 }
