@@ -32,6 +32,17 @@ async function toProducts(page: Page) {
   await page.getByRole("heading", { name: "Product Management" }).waitFor();
 }
 
+/** Opens the new-product form, fills it in (in black) and queues the two test images. */
+async function newProductWithImages(page: Page, fields: { name: string; description: string; price: string; inventory: string }) {
+  await page.getByRole("link", { name: "Add/Edit Product" }).click();
+  await page.getByLabel("Name", { exact: true }).fill(fields.name);
+  await page.getByLabel("Description").fill(fields.description);
+  await page.getByLabel("Price ($)").fill(fields.price);
+  await page.getByLabel("Inventory").fill(fields.inventory);
+  await page.getByRole("button", { name: "Black", exact: true }).click();
+  await page.locator("#product-images-input").setInputFiles(files);
+}
+
 describe("admin products with JavaScript", () => {
   test("create a product with two images, see it in the store, hide it and see it gone", async () => {
     const { page, context, problems } = await newPage();
@@ -41,13 +52,12 @@ describe("admin products with JavaScript", () => {
     await toProducts(page);
     await expectVisible(page.getByRole("table", { name: "Products" }));
 
-    await page.getByRole("link", { name: "Add/Edit Product" }).click();
-    await page.getByLabel("Name", { exact: true }).fill(name);
-    await page.getByLabel("Description").fill("A tee made by the end-to-end test, with two pictures.");
-    await page.getByLabel("Price ($)").fill("42.50");
-    await page.getByLabel("Inventory").fill("7");
-    await page.getByRole("button", { name: "Black", exact: true }).click();
-    await page.locator("#product-images-input").setInputFiles(files);
+    await newProductWithImages(page, {
+      name,
+      description: "A tee made by the end-to-end test, with two pictures.",
+      price: "42.50",
+      inventory: "7",
+    });
     assert.equal(await page.getByTestId("queued-image").count(), 2);
 
     await page.getByRole("button", { name: "Create Product" }).click();
@@ -115,13 +125,12 @@ describe("admin product images uploaded while their list loads", () => {
       await route.fulfill({ response }).catch(() => undefined);
     });
     await toProducts(page);
-    await page.getByRole("link", { name: "Add/Edit Product" }).click();
-    await page.getByLabel("Name", { exact: true }).fill(name);
-    await page.getByLabel("Description").fill("Two pictures uploaded while the list was on its way.");
-    await page.getByLabel("Price ($)").fill("30");
-    await page.getByLabel("Inventory").fill("3");
-    await page.getByRole("button", { name: "Black", exact: true }).click();
-    await page.locator("#product-images-input").setInputFiles(files);
+    await newProductWithImages(page, {
+      name,
+      description: "Two pictures uploaded while the list was on its way.",
+      price: "30",
+      inventory: "3",
+    });
     await page.getByRole("button", { name: "Create Product" }).click();
     await expectVisible(page.getByText("Batch Upload Complete"), 15_000);
     assert.ok(held, "the list's first answer was held");
