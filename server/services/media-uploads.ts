@@ -119,10 +119,14 @@ export async function storeMedia(ctx: AppContext, kind: MediaKind, chunks: Async
   const name = `${kind}-${crypto.randomBytes(12).toString("hex")}`;
   const partial = path.join(dir, `.${name}.part`);
   let ext = "";
+  // Opened before the body is read: a stream left to open the file itself could create it after
+  // a refused upload's clean-up had run, leaving an empty part behind (seen once in CI).
+  const file = await fs.promises.open(partial, "wx");
   try {
-    await pipeline(Readable.from(checked(kind, chunks, (found) => (ext = found))), fs.createWriteStream(partial, { flags: "wx" }));
+    await pipeline(Readable.from(checked(kind, chunks, (found) => (ext = found))), file.createWriteStream());
     await fs.promises.rename(partial, path.join(dir, name + ext));
   } catch (error) {
+    await file.close().catch(() => undefined);
     await fs.promises.rm(partial, { force: true });
     throw error;
   }
