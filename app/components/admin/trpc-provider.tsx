@@ -1,8 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { useState, type ReactNode } from "react";
-import type { AppRouter } from "../../../server/trpc/router";
-import { TRPCProvider } from "~/lib/trpc";
+import { TRPCProvider, type AppRouter } from "~/lib/trpc";
 
 /** react-query + tRPC for the admin area, with the spec's data-loading defaults (§9). */
 export function AdminDataProvider({ children }: { children: ReactNode }) {

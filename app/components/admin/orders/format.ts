@@ -1,5 +1,5 @@
 import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "../../../../server/trpc/router";
+import type { AppRouter } from "~/lib/trpc";
 import type { Address } from "../../../../server/contracts/checkout-form";
 import { formatStoreTime } from "../../../../server/contracts/store-time";
 
