@@ -7,6 +7,7 @@ import { cn } from "~/lib/utils";
 import { getAppContext } from "../../server/boot";
 import { requireAdminPage } from "../../server/http/auth";
 import { logoutAction } from "../../server/http/logout-door";
+import { PRIVATE_NO_STORE } from "../../server/http/rest";
 
 export const meta: MetaFunction = () => [{ title: "Admin Dashboard" }, { name: "robots", content: "noindex" }];
 
@@ -15,7 +16,7 @@ export const meta: MetaFunction = () => [{ title: "Admin Dashboard" }, { name: "
  * admin's orders and subscribers must not be handed on by a proxy, nor outlive a sign-out on a
  * shared computer. Every admin page is under this layout, and no child sets headers of its own.
  */
-export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+export const headers: HeadersFunction = () => ({ "Cache-Control": PRIVATE_NO_STORE });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await getAppContext();

@@ -3,7 +3,7 @@ import { getAppContext } from "../boot";
 import { NotFound } from "../errors";
 import { shopperContext } from "../http/early-access";
 import { refuseWithoutPass } from "../http/waiting-room-gate";
-import { jsonError, methodNotAllowed, parseJsonBody, toErrorResponse } from "../http/rest";
+import { jsonError, methodNotAllowed, parseJsonBody, PRIVATE_NO_STORE, toErrorResponse } from "../http/rest";
 import { enforceGuard, weakestGuard } from "./guards";
 import type { ApiRoute } from "./route";
 import { Router, type PathEntry } from "./router";
@@ -63,7 +63,7 @@ async function answer(
 function privately(response: Response): Response {
   if (response.headers.has("Cache-Control")) return response;
   const headers = new Headers(response.headers);
-  headers.set("Cache-Control", "private, no-store");
+  headers.set("Cache-Control", PRIVATE_NO_STORE);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 

@@ -3,6 +3,7 @@ import type { AppContext } from "../context";
 import { readPass } from "../services/early-access-pass";
 import { passOpenedAt } from "../services/early-access";
 import { secureCookies } from "./cookies";
+import { PRIVATE_NO_STORE } from "./rest";
 
 /** The early-access pass cookie (decision 0020). */
 export const EARLY_ACCESS_COOKIE = "early_access";
@@ -46,4 +47,4 @@ export function passCookie(config: Config, request: Request, pass: string): stri
 }
 
 /** A page rendered for a pass holder is that browser's alone: no shared cache (a CDN, nginx) may keep it. */
-export const PASS_HOLDER_HEADERS = { "Cache-Control": "private, no-store" };
+export const PASS_HOLDER_HEADERS = { "Cache-Control": PRIVATE_NO_STORE };

@@ -1,6 +1,9 @@
 import type { ZodType } from "zod";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
 
+/** What an answer for one signed-in caller (or one browser's own) says: no cache keeps it. */
+export const PRIVATE_NO_STORE = "private, no-store";
+
 /** The REST error body: a message a person can read, and per-field messages. */
 export interface ErrorBody {
   message: string;

@@ -7,6 +7,7 @@ import { cachedRoom } from "../services/waiting-room-state";
 import { clientIpOf } from "./client-ip";
 import { PASS_COOKIE, PLACE_COOKIE, cookieValue, serializeCookie } from "./waiting-room-cookies";
 import { secureCookies } from "./cookies";
+import { PRIVATE_NO_STORE } from "./rest";
 
 /** What the doors read from a browser: its place and its pass. */
 export function placeCookiesOf(request: Request): { placeId: string | null; passToken: string | null } {
@@ -31,8 +32,6 @@ export function passSetCookie(ctx: AppContext, request: Request, pass: { token: 
   const seconds = (pass.expiresAt - ctx.clock.now().getTime()) / 1000;
   return serializeCookie(PASS_COOKIE, pass.token, seconds, secureCookies(ctx.config, request));
 }
-
-export const PRIVATE_NO_STORE = "private, no-store";
 
 /** The drop on the waiting-room page: the newest product a shopper may already see (never an unreleased one). */
 export interface DropShowcase {

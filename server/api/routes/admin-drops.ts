@@ -7,8 +7,6 @@ import { preDropChecklist } from "../../services/pre-drop-checklist";
 import { sendTestEmail } from "../../services/test-email";
 import { route } from "../route";
 
-const PRIVATE = { "Cache-Control": "private, no-store" };
-
 /** The drop report and the pre-drop checklist (issue 14 parts 2–3, decision 0026). */
 export const adminDropRoutes = [
   /** GET /api/admin/drops → `[{ id, countdownAt, from, to, state }]`, newest T-0 first. */
@@ -16,7 +14,6 @@ export const adminDropRoutes = [
     method: "GET",
     path: "/api/admin/drops",
     guard: "admin",
-    headers: PRIVATE,
     handle: ({ ctx }) => listDrops(ctx),
   }),
 
@@ -28,7 +25,6 @@ export const adminDropRoutes = [
     method: "GET",
     path: "/api/admin/drops/:id",
     guard: "admin",
-    headers: PRIVATE,
     handle: async ({ ctx, params, request }) => {
       const raw = params.id ?? "";
       const csv = raw.toLowerCase().endsWith(".csv");
@@ -40,7 +36,6 @@ export const adminDropRoutes = [
         headers: {
           "Content-Type": "text/csv; charset=utf-8",
           "Content-Disposition": `attachment; filename="${dropCsvFilename(report)}"`,
-          ...PRIVATE,
         },
       });
     },
@@ -51,7 +46,6 @@ export const adminDropRoutes = [
     method: "GET",
     path: "/api/admin/pre-drop-checklist",
     guard: "admin",
-    headers: PRIVATE,
     handle: ({ ctx }) => preDropChecklist(ctx),
   }),
 

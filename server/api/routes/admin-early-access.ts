@@ -4,8 +4,6 @@ import { siteOrigin } from "../../http/site-origin";
 import { createEarlyAccessLink, earlyAccessOverview, revokeEarlyAccessLink, setEarlyMinutes } from "../../services/early-access";
 import { route } from "../route";
 
-const PRIVATE = { "Cache-Control": "private, no-store" };
-
 /** Early-access links (issue 12 part 2, decision 0020). */
 export const adminEarlyAccessRoutes = [
   /** GET /api/admin/early-access → `{ earlyMinutes, links: [{ id, email, campaignId, createdAt, openedAt, revokedAt, status }] }`, newest first. */
@@ -13,7 +11,6 @@ export const adminEarlyAccessRoutes = [
     method: "GET",
     path: "/api/admin/early-access",
     guard: "admin",
-    headers: PRIVATE,
     handle: ({ ctx }) => earlyAccessOverview(ctx),
   }),
 
@@ -24,7 +21,6 @@ export const adminEarlyAccessRoutes = [
     guard: "admin",
     input: earlyAccessCreateSchema,
     status: 201,
-    headers: PRIVATE,
     handle: ({ request, input, ctx }) => createEarlyAccessLink(ctx, input.email, siteOrigin(request, ctx.config)),
   }),
 
@@ -33,7 +29,6 @@ export const adminEarlyAccessRoutes = [
     method: "POST",
     path: "/api/admin/early-access/:id/revoke",
     guard: "admin",
-    headers: PRIVATE,
     handle: ({ params, ctx }) => revokeEarlyAccessLink(ctx, pathId(params.id, EARLY_ACCESS_MESSAGES.notFound)),
   }),
 
@@ -43,7 +38,6 @@ export const adminEarlyAccessRoutes = [
     path: "/api/admin/early-access/settings",
     guard: "admin",
     input: earlyMinutesSchema,
-    headers: PRIVATE,
     handle: ({ input, ctx }) => setEarlyMinutes(ctx, input.earlyMinutes),
   }),
 ];

@@ -6,9 +6,6 @@ import { readLabel } from "../../services/labels";
 import { processRefund, refundEligibility } from "../../services/refunds";
 import { route } from "../route";
 
-const NO_STORE = { "Cache-Control": "no-store" };
-const PRIVATE = { "Cache-Control": "private, no-store" };
-
 export const adminOrderRoutes = [
   /**
    * GET /api/admin/orders → `{ orders }`, newest first, each with its items; money in dollars.
@@ -20,7 +17,6 @@ export const adminOrderRoutes = [
     method: "GET",
     path: "/api/admin/orders",
     guard: "admin",
-    headers: PRIVATE,
     handle: async ({ ctx }) => ({ orders: await listOrders(ctx) }),
   }),
 
@@ -34,7 +30,6 @@ export const adminOrderRoutes = [
     path: "/api/admin/orders/:id/status",
     guard: "admin",
     input: orderStatusSchema,
-    headers: NO_STORE,
     handle: ({ params, input, ctx }) => setOrderStatus(ctx, pathId(params.id, "Order not found."), input.status),
   }),
 
@@ -47,7 +42,6 @@ export const adminOrderRoutes = [
     method: "GET",
     path: "/api/admin/orders/:id/refund-eligibility",
     guard: "admin",
-    headers: PRIVATE,
     handle: ({ params, ctx }) => refundEligibility(ctx, pathId(params.id, "Order not found.")),
   }),
 
@@ -62,7 +56,6 @@ export const adminOrderRoutes = [
     guard: "admin",
     input: refundSchema,
     status: 201,
-    headers: NO_STORE,
     handle: ({ params, input, ctx, user }) => processRefund(ctx, pathId(params.id, "Order not found."), input, user.id),
   }),
 
@@ -76,7 +69,6 @@ export const adminOrderRoutes = [
     path: "/api/admin/orders/:id/label",
     guard: "admin",
     status: 201,
-    headers: NO_STORE,
     handle: ({ params, ctx }) => buyLabelAgain(ctx, pathId(params.id, "Order not found.")),
   }),
 
@@ -92,7 +84,6 @@ export const adminOrderRoutes = [
       return new Response(pdf, {
         headers: {
           "Content-Type": "application/pdf",
-          "Cache-Control": "private, no-store",
           "Content-Disposition": `inline; filename="${name}"`,
         },
       });

@@ -22,8 +22,6 @@ import {
 } from "../../services/product-images";
 import { route } from "../route";
 
-const NO_STORE = { "Cache-Control": "private, no-store" };
-
 const idOf = (params: Record<string, string | undefined>) => pathId(params.id, PRODUCT_MESSAGES.notFound);
 
 const imageIdOf = (params: Record<string, string | undefined>) => {
@@ -51,7 +49,6 @@ export const adminProductRoutes = [
     method: "GET",
     path: "/api/admin/products",
     guard: "admin",
-    headers: NO_STORE,
     handle: ({ ctx }) => listAdminProducts(ctx),
   }),
 
@@ -62,7 +59,6 @@ export const adminProductRoutes = [
     guard: "admin",
     input: productInputSchema,
     status: 201,
-    headers: NO_STORE,
     handle: ({ input, ctx }) => createProduct(ctx, input),
   }),
 
@@ -71,7 +67,6 @@ export const adminProductRoutes = [
     method: "GET",
     path: "/api/admin/products/:id",
     guard: "admin",
-    headers: NO_STORE,
     handle: ({ params, ctx }) => getAdminProduct(ctx, idOf(params)),
   }),
 
@@ -81,7 +76,6 @@ export const adminProductRoutes = [
     path: "/api/admin/products/:id",
     guard: "admin",
     input: productPatchSchema,
-    headers: NO_STORE,
     handle: ({ params, input, ctx }) => updateProduct(ctx, idOf(params), input),
   }),
 
@@ -90,7 +84,6 @@ export const adminProductRoutes = [
     method: "DELETE",
     path: "/api/admin/products/:id",
     guard: "admin",
-    headers: NO_STORE,
     handle: async ({ params, ctx }) => {
       const { id } = await deleteProduct(ctx, idOf(params));
       return { message: "Product deleted.", id };
@@ -102,7 +95,6 @@ export const adminProductRoutes = [
     method: "GET",
     path: "/api/admin/products/:id/images",
     guard: "admin",
-    headers: NO_STORE,
     handle: ({ params, ctx }) => listAdminImages(ctx, idOf(params)),
   }),
 
@@ -126,7 +118,7 @@ export const adminProductRoutes = [
       if (!options.success) throw Invalid.fromZod(options.error);
       try {
         const image = await addProductImage(ctx, productId, await imageBytesOf(form.get("image")), options.data);
-        return Response.json(image, { status: 201, headers: NO_STORE });
+        return Response.json(image, { status: 201 });
       } catch (error) {
         if (error instanceof ImageRejected) return jsonError(error.status, error.message, error.fieldErrors);
         throw error;
@@ -140,7 +132,6 @@ export const adminProductRoutes = [
     path: "/api/admin/products/images/:imageId",
     guard: "admin",
     input: imagePatchSchema,
-    headers: NO_STORE,
     handle: ({ params, input, ctx }) => updateProductImage(ctx, imageIdOf(params), input),
   }),
 
@@ -149,7 +140,6 @@ export const adminProductRoutes = [
     method: "DELETE",
     path: "/api/admin/products/images/:imageId",
     guard: "admin",
-    headers: NO_STORE,
     handle: async ({ params, ctx }) => ({ message: "Image deleted.", ...(await deleteProductImage(ctx, imageIdOf(params))) }),
   }),
 
@@ -167,7 +157,7 @@ export const adminProductRoutes = [
       if (form instanceof Response) return form;
       try {
         const uploaded = await uploadProductImage(ctx, await imageBytesOf(form.get("image")));
-        return Response.json(uploaded, { status: 201, headers: NO_STORE });
+        return Response.json(uploaded, { status: 201 });
       } catch (error) {
         if (error instanceof ImageRejected) return jsonError(error.status, error.message, error.fieldErrors);
         throw error;

@@ -1,7 +1,6 @@
 import { subscriberReport, summaryReport } from "../../services/reports/rest";
 import { route } from "../route";
 
-const PRIVATE = { "Cache-Control": "private, no-store" };
 const paramsOf = (request: Request) => {
   const params = new URL(request.url).searchParams;
   return { from: params.get("from"), to: params.get("to"), includeTest: params.get("includeTest") };
@@ -22,7 +21,6 @@ export const adminReportRoutes = [
     method: "GET",
     path: "/api/admin/reports/summary",
     guard: "admin",
-    headers: PRIVATE,
     handle: ({ request, ctx }) => summaryReport(ctx, paramsOf(request)),
   }),
 
@@ -35,7 +33,6 @@ export const adminReportRoutes = [
     method: "GET",
     path: "/api/admin/reports/subscribers",
     guard: "admin",
-    headers: PRIVATE,
     handle: ({ request, ctx }) => subscriberReport(ctx, paramsOf(request)),
   }),
 ];

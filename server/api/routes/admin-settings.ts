@@ -68,7 +68,6 @@ export const adminSettingsRoutes = [
     method: "GET",
     path: "/api/admin/settings/countdown_date",
     guard: "admin",
-    headers: { "Cache-Control": "private, no-store" },
     handle: ({ ctx }) => getCountdownSetting(ctx),
   }),
 

@@ -9,9 +9,6 @@ import { exportFile, exportSubscribers, getEmailTemplate, listSubscribers } from
 import { getCampaign, resumeCampaign, sendCampaign } from "../../services/campaigns";
 import { route } from "../route";
 
-const NO_STORE = { "Cache-Control": "no-store" };
-const PRIVATE = { "Cache-Control": "private, no-store" };
-
 export const adminSubscriberRoutes = [
   /**
    * GET /api/admin/subscribers?page=2&pageSize=50 → `{ subscribers: [{ id, email, subscribedAt }],
@@ -24,7 +21,6 @@ export const adminSubscriberRoutes = [
     method: "GET",
     path: "/api/admin/subscribers",
     guard: "admin",
-    headers: PRIVATE,
     handle: ({ request, ctx }) => {
       const params = new URL(request.url).searchParams;
       return listSubscribers(ctx, { page: params.get("page"), pageSize: params.get("pageSize") });
@@ -39,7 +35,6 @@ export const adminSubscriberRoutes = [
     method: "GET",
     path: "/api/admin/export-subscribers",
     guard: "admin",
-    headers: NO_STORE,
     handle: ({ ctx }) => exportSubscribers(ctx),
   }),
 
@@ -61,7 +56,6 @@ export const adminSubscriberRoutes = [
           "Content-Type": "text/csv; charset=utf-8",
           "Content-Disposition": `attachment; filename="${found.filename}"`,
           "Content-Length": String(stat.size),
-          "Cache-Control": "private, no-store",
           "X-Content-Type-Options": "nosniff",
         },
       });
@@ -73,7 +67,6 @@ export const adminSubscriberRoutes = [
     method: "GET",
     path: "/api/admin/email-template",
     guard: "admin",
-    headers: PRIVATE,
     handle: ({ ctx }) => getEmailTemplate(ctx),
   }),
 
@@ -102,7 +95,6 @@ export const adminSubscriberRoutes = [
     method: "GET",
     path: "/api/admin/campaigns/:id",
     guard: "admin",
-    headers: NO_STORE,
     handle: ({ params, ctx }) => getCampaign(ctx, pathId(params.id, "Campaign not found.")),
   }),
 

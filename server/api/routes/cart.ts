@@ -9,7 +9,6 @@ import { addToCart, clearCart, getCart, removeFromCart, setQuantity } from "../.
 import { route } from "../route";
 
 // A bag is personal: never let a shared cache keep one.
-const PRIVATE = { "Cache-Control": "private, no-store" };
 
 /** The line a PATCH or DELETE /api/cart/{productId} names, in this browser's bag. */
 async function lineOf(ctx: AppContext, request: Request, param: string | undefined) {
@@ -25,7 +24,7 @@ export const cartRoutes = [
     method: "GET",
     path: "/api/cart",
     guard: "public",
-    headers: PRIVATE,
+    personal: true,
     handle: async ({ request, ctx }) => getCart(ctx, await cartSessionIdOf(ctx, request)),
   }),
 
@@ -36,11 +35,12 @@ export const cartRoutes = [
     guard: "public",
     input: addToCartSchema,
     needsPass: true,
+    personal: true,
     handle: async ({ request, input, ctx }) => {
       refuseFilledHoneypot(input[BOT_FIELD]);
       const session = await ensureCartSession(ctx, request);
       const { cart, created } = await addToCart(ctx, session.id, input.productId, input.quantity);
-      const headers = new Headers(PRIVATE);
+      const headers = new Headers();
       if (session.setCookie) headers.append("Set-Cookie", session.setCookie);
       return Response.json(cart, { status: created ? 201 : 200, headers });
     },
@@ -51,7 +51,7 @@ export const cartRoutes = [
     method: "DELETE",
     path: "/api/cart",
     guard: "public",
-    headers: PRIVATE,
+    personal: true,
     handle: async ({ request, ctx }) => clearCart(ctx, await cartSessionIdOf(ctx, request)),
   }),
 
@@ -64,7 +64,7 @@ export const cartRoutes = [
     path: "/api/cart/:productId",
     guard: "public",
     input: setQuantitySchema,
-    headers: PRIVATE,
+    personal: true,
     handle: async ({ request, params, input, ctx }) => {
       const { sessionId, productId } = await lineOf(ctx, request, params.productId);
       return setQuantity(ctx, sessionId, productId, input.quantity);
@@ -76,7 +76,7 @@ export const cartRoutes = [
     method: "DELETE",
     path: "/api/cart/:productId",
     guard: "public",
-    headers: PRIVATE,
+    personal: true,
     handle: async ({ request, params, ctx }) => {
       const { sessionId, productId } = await lineOf(ctx, request, params.productId);
       return removeFromCart(ctx, sessionId, productId);

@@ -1,6 +1,7 @@
 import { waitingRoomPatchSchema } from "../../contracts/waiting-room";
 import { clientIpOf } from "../../http/client-ip";
-import { PRIVATE_NO_STORE, placeCookiesOf, placeSetCookies } from "../../http/waiting-room-door";
+import { PRIVATE_NO_STORE } from "../../http/rest";
+import { placeCookiesOf, placeSetCookies } from "../../http/waiting-room-door";
 import { joinLine, lineStatus } from "../../services/waiting-room";
 import { updateWaitingRoom, waitingRoomAdmin } from "../../services/waiting-room-admin";
 import { route } from "../route";

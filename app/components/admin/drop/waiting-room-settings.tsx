@@ -29,7 +29,7 @@ const asText = (settings: Settings) =>
 
 /**
  * The waiting room's settings on /admin/drop (the same PATCH as the REST door): whether it runs,
- * its window around the drop, how long a turn lasts and how many places one address may take.
+ * its window around the drop, how long a pass lasts and how many places one address may take.
  */
 export function WaitingRoomSettings({
   room,
