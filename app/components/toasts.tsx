@@ -1,3 +1,4 @@
+import { useLocation } from "@remix-run/react";
 import { CircleAlert, CircleCheck, Info } from "lucide-react";
 import { useEffect, useRef, useState, type ComponentType, type FocusEvent, type KeyboardEvent } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -51,10 +52,27 @@ function loadSonner(): Promise<Sonner> {
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
 
 let nextId = 0;
+/** The page (pathname) each toast still up was raised on. */
+const raisedOn = new Map<string, string>();
+
 function showToast(kind: ToastKind, title: string, options: { id?: string; description?: string } = {}): string {
   const id = options.id ?? `toast-${++nextId}`;
+  raisedOn.set(id, window.location.pathname);
   void loadSonner().then(({ toast }) => toast[kind](title, { ...options, id }));
   return id;
+}
+
+/*
+ * A toast speaks of the page it was raised on: "Added to Bag" over the bag or the checkout is old
+ * news, and it lay over the checkout's controls. Moving to another page closes it. A flash from a
+ * redirect is raised once the new page is there, so it stays.
+ */
+function dismissRaisedElsewhere(pathname: string) {
+  for (const [id, page] of raisedOn) {
+    if (page === pathname) continue;
+    raisedOn.delete(id);
+    dismissToast(id);
+  }
 }
 
 /** Closes a toast `notify` opened (by the id it returned). */
@@ -208,6 +226,8 @@ function keepFocusClear(wrapper: HTMLElement) {
 
 export function Toasts() {
   const hydrated = useHydrated();
+  const { pathname } = useLocation();
+  useEffect(() => dismissRaisedElsewhere(pathname), [pathname]);
   // The visitor's own flash: a hole in a cached page (decision 0014).
   const flash = useVisitor().toast;
   const flashId = flash?.id;

@@ -185,11 +185,8 @@ async function tabTo(page: Page, name: RegExp, { limit = 80, back = false } = {}
   assert.fail(`${name} was not reached in ${limit} presses: ${stops.join(" → ")}`);
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  const width = page.viewportSize()?.width ?? 0;
-  // Let entrances (a toast rising) finish first; looping animations never do.
+/** Lets entrances (a toast rising) finish; looping animations never do. */
+async function settle(page: Page): Promise<void> {
   await page.evaluate(() =>
     Promise.all(
       document
@@ -198,6 +195,13 @@ async function shot(page: Page, name: string): Promise<void> {
         .map((animation) => animation.finished.catch(() => undefined)),
     ),
   );
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await settle(page);
   await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`) });
 }
 
@@ -290,6 +294,8 @@ describe("the keyboard", () => {
         await tabTo(page, /^Process Order - \$\d/);
         await page.keyboard.press("Enter");
         await expectVisible(page.getByTestId("payment-form"));
+        // The button gave way to the card form: the focus is on the step it opened, not the body.
+        await expectFocusOn(page, /Payment$/);
         await tabTo(page, /^Card number/);
         await page.keyboard.type("4242 4242 4242 4242");
         await typeInto(page, /^Expiry/, "12 / 34");
@@ -382,6 +388,52 @@ describe("the keyboard", () => {
       settled && over && settled.y + settled.height <= over.y,
       `the button ${JSON.stringify(settled)} is above the toast ${JSON.stringify(over)}`,
     );
+    assert.deepEqual(problems, []);
+  });
+
+  test("Tab onto a control that sits under a toast scrolls it clear of the toast", async () => {
+    const product = await createProduct(await adminApi(), { name: uniqueName("E2E Under Tee"), price: 25, inventory: 10 });
+    const { page, problems } = await keyboardPage(390);
+    await page.goto(`/store/${product.id}`);
+    await hydrated(page);
+    await tabTo(page, /^Add To Bag$/i);
+    await page.keyboard.press("Enter");
+    const added = toast(page, "Added to Bag");
+    await expectVisible(added);
+    await settle(page);
+    // The next stop, "View bag", put right under the toast: on screen, so the browser's own focus
+    // scrolling leaves it where it is.
+    const viewBag = page.getByRole("link", { name: "View bag" });
+    const over = await added.boundingBox();
+    assert.ok(over, "the toast is on screen");
+    await viewBag.evaluate((link, toastTop) => {
+      const box = link.getBoundingClientRect();
+      window.scrollBy(0, box.top - (toastTop + 4));
+    }, over.y);
+    const before = await viewBag.boundingBox();
+    assert.ok(before && before.y > over.y && before.y + before.height < 844, `"View bag" sits under the toast: ${JSON.stringify(before)}`);
+    await tabTo(page, /^View bag$/, { limit: 1 });
+    const [settled, toastBox] = [await viewBag.boundingBox(), await added.boundingBox()];
+    assert.ok(
+      settled && toastBox && settled.y + settled.height <= toastBox.y,
+      `"View bag" ${JSON.stringify(settled)} is above the toast ${JSON.stringify(toastBox)}`,
+    );
+    assert.deepEqual(problems, []);
+  });
+
+  test("a toast raised on one page goes when the shopper moves on to another", async () => {
+    const product = await createProduct(await adminApi(), { name: uniqueName("E2E Moving Tee"), price: 25, inventory: 10 });
+    const { page, problems } = await keyboardPage(390);
+    await page.goto(`/store/${product.id}`);
+    await hydrated(page);
+    await tabTo(page, /^Add To Bag$/i);
+    await page.keyboard.press("Enter");
+    await expectVisible(toast(page, "Added to Bag"));
+    await tabTo(page, /^View bag$/, { limit: 1 });
+    await page.keyboard.press("Enter");
+    await page.waitForURL("**/cart");
+    // Gone well inside its five seconds: "Added to Bag" over the bag (or the checkout) is old news.
+    await page.locator("[data-sonner-toast]").first().waitFor({ state: "detached", timeout: 2_000 });
     assert.deepEqual(problems, []);
   });
 

@@ -59,9 +59,20 @@ interface FieldsProps {
   onChange: (name: keyof CheckoutValues, value: string) => void;
 }
 
-export function SectionTitle({ id, step, children }: { id: string; step?: number; children: React.ReactNode }) {
+export function SectionTitle({
+  id,
+  step,
+  focusable,
+  children,
+}: {
+  id: string;
+  step?: number;
+  /** The page can put the focus on it (out of the Tab order). */
+  focusable?: boolean;
+  children: React.ReactNode;
+}) {
   return (
-    <h2 id={id} className="flex items-center gap-3 font-display text-3xl tracking-wide">
+    <h2 id={id} tabIndex={focusable ? -1 : undefined} className="flex items-center gap-3 font-display text-3xl tracking-wide">
       {step ? (
         <span
           aria-hidden="true"

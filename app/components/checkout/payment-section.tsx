@@ -55,7 +55,7 @@ export function PaymentSection({
 }) {
   return (
     <section id="payment" aria-labelledby="payment-title" className="scroll-mt-24 space-y-5">
-      <SectionTitle id="payment-title" step={4}>
+      <SectionTitle id="payment-title" step={4} focusable>
         Payment
       </SectionTitle>
       {paidNumber !== null ? (
