@@ -8,9 +8,12 @@ import { NonceContext } from "~/lib/nonce";
 import { getAppContext } from "../server/boot";
 import { freshNonce, NONCE_STANDIN } from "../server/http/nonce-splice";
 import { isTemplateRender } from "../server/http/page-template";
+import { PERSONAL_CACHE_CONTROL } from "../server/http/page-cache";
+import { PRIVATE_NO_STORE } from "../server/http/rest";
 import { contentSecurityPolicy, pageSecurityHeaders, servedOverHttps } from "../server/http/security-headers";
 import { preloadNonceStream, scriptsStart, withPreloadNonce } from "./preload-nonce.server";
 import { bodyFor, memoisedRender, renderMemoKey } from "./render-memo.server";
+import { isCachedPage } from "./store-page-cache.server";
 
 export { apiMiddleware, serverDoors } from "../server/api/express";
 export { booted, prepareStore } from "../server/boot";
@@ -25,10 +28,33 @@ export { startFulfilmentJob } from "../server/services/fulfilment-job";
 
 const ABORT_DELAY = 5_000;
 
-/** The page's type and security headers; the CSP carries this answer's nonce (decision 0028). */
+/**
+ * Who may keep an answer that no route set Cache-Control on: the visitor's own pages (the bag, the
+ * checkout, their place in line, the back office) and every page's data (the root's carries the
+ * visitor) are kept by no cache, shared or the browser's. The public pages (those the page cache
+ * serves) rendered here for a visitor with a cookie say what the cache says for them; the cache's
+ * own renders are left to it.
+ */
+function defaultCacheControl(request: Request): string | null {
+  if (isTemplateRender(request)) return null;
+  if (!isCachedPage(new URL(request.url).pathname)) return PRIVATE_NO_STORE;
+  return request.headers.has("Cookie") ? PERSONAL_CACHE_CONTROL : null;
+}
+
+/** Client navigations' `.data` answers: private unless their route said otherwise. */
+export function handleDataRequest(response: Response): Response {
+  if (response.headers.has("Cache-Control")) return response;
+  const headers = new Headers(response.headers);
+  headers.set("Cache-Control", PRIVATE_NO_STORE);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The page's type, caching and security headers; the CSP carries this answer's nonce (decision 0028). */
 async function pageHeaders(headers: Headers, request: Request, nonce: string) {
   const { config } = await getAppContext();
   headers.set("Content-Type", "text/html; charset=utf-8");
+  const cacheControl = headers.has("Cache-Control") ? null : defaultCacheControl(request);
+  if (cacheControl) headers.set("Cache-Control", cacheControl);
   for (const [name, value] of pageSecurityHeaders(config, servedOverHttps(config, request.url))) headers.set(name, value);
   headers.set("Content-Security-Policy", contentSecurityPolicy(config, nonce));
 }

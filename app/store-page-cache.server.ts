@@ -9,6 +9,7 @@ import { pageVersionOf, readPageVersions } from "../server/services/page-version
 // The public pages a drop's crowd reads. Never /cart, /checkout, /admin or /auth: those are
 // about one visitor through and through.
 const CACHED = /^\/(?:|countdown|store|store\/\d+|about|support)$/;
+export const isCachedPage = (pathname: string) => CACHED.test(pathname);
 
 /** The scheme as Express reads it (req.protocol), for the cache's answers ahead of Express. */
 export function protocolOf(ctx: AppContext, req: IncomingMessage): string {
@@ -33,7 +34,7 @@ export function storePageCache(
       return (pathname: string) => pageVersionOf(versions, pathname);
     },
     ...options,
-    match: (pathname) => CACHED.test(pathname),
+    match: isCachedPage,
     render: (request) => handle(request, { clientIp: "page-cache" }),
     readVisitor: (request) => readVisitor(ctx, request),
     quickVisitor: (cookieHeader) => quickVisitor(ctx, cookieHeader),

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData, useNavigation } from "@remix-run/react";
 import { LogOut } from "lucide-react";
 import { AdminDataProvider } from "~/components/admin/trpc-provider";
@@ -7,16 +7,8 @@ import { cn } from "~/lib/utils";
 import { getAppContext } from "../../server/boot";
 import { requireAdminPage } from "../../server/http/auth";
 import { logoutAction } from "../../server/http/logout-door";
-import { PRIVATE_NO_STORE } from "../../server/http/rest";
 
 export const meta: MetaFunction = () => [{ title: "Admin Dashboard" }, { name: "robots", content: "noindex" }];
-
-/**
- * The back office's pages and their data are kept by no cache, shared or the browser's own: an
- * admin's orders and subscribers must not be handed on by a proxy, nor outlive a sign-out on a
- * shared computer. Every admin page is under this layout, and no child sets headers of its own.
- */
-export const headers: HeadersFunction = () => ({ "Cache-Control": PRIVATE_NO_STORE });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await getAppContext();

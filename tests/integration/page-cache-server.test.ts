@@ -271,6 +271,42 @@ describe("the page cache on the built store", () => {
     }
   });
 
+  it("tells every cache to keep no visitor's own page, and no page's data", async () => {
+    const shopper = new Shopper();
+    await shopper.post("/api/cart", { productId: 1, quantity: 1 });
+    const answers: Record<string, string | null> = {};
+    for (const page of [
+      "/cart",
+      "/checkout",
+      "/auth",
+      "/waiting-room",
+      "/admin/login",
+      "/no-such-page",
+      "/cart.data",
+      "/store.data",
+      "/_root.data",
+    ]) {
+      const response = await shopper.get(page);
+      await response.arrayBuffer();
+      answers[`${page} ${response.status}`] = response.headers.get("cache-control");
+    }
+    expect(answers).toEqual({
+      "/cart 200": "private, no-store",
+      "/checkout 200": "private, no-store",
+      "/auth 200": "private, no-store",
+      "/waiting-room 200": "private, no-store",
+      "/admin/login 200": "private, no-store",
+      "/no-such-page 404": "private, no-store",
+      "/cart.data 200": "private, no-store",
+      "/store.data 200": "private, no-store",
+      "/_root.data 200": "private, no-store",
+    });
+    // The public pages stay cacheable: briefly by a CDN for nobody, by no shared cache for a shopper.
+    const store = await shopper.get("/store");
+    await store.arrayBuffer();
+    expect(store.headers.get("cache-control")).toBe("private, no-cache");
+  });
+
   it("lets a CDN keep cookieless answers briefly, and answers 304 to a matching ETag", async () => {
     const nobody = new Shopper();
     const first = await nobody.get("/store");
