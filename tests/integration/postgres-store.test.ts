@@ -14,7 +14,7 @@ import { loadConfig } from "../../server/config";
 import { systemClock } from "../../server/context";
 import { listVisibleProducts } from "../../server/services/catalog";
 import { mockServer } from "../mocks/server";
-import { buildIfStale, getFresh, startBuiltStore, type BuiltStore } from "../setup/built-store";
+import { getFresh, startBuiltStore, type BuiltStore } from "../setup/built-store";
 import { TMP_DIR } from "../setup/paths";
 import { describeOnPostgres, postgresDatabaseForFile } from "../setup/postgres-db";
 
@@ -43,7 +43,6 @@ describeOnPostgres("the store on PostgreSQL", () => {
   beforeAll(async () => {
     // Only the stores on loopback are talked to: no vendor to intercept.
     mockServer.close();
-    buildIfStale();
     for (const dir of dirs) fs.mkdirSync(dir, { recursive: true });
     const env = { DATABASE_URL: withPassword(database.url), SESSION_SECRET: "pg-store-secret" };
     const started = await Promise.allSettled([

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
+import { TMP_DIR } from "./paths";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -37,15 +38,38 @@ function newestMtime(dir: string): number {
 }
 
 /**
- * Builds the store when scripts/start.mjs would (no build, or sources newer than it), for a test
- * that starts several stores at once: each would otherwise build into the same folder.
+ * Builds the store when scripts/start.mjs would (no build, or sources newer than it), one test
+ * file at a time: test files run side by side, and each one's `npm start` would otherwise build
+ * into the same folder as another's (a fresh clone has no build). The lock is a folder under
+ * tests/.tmp, which the global setup empties, so a killed run leaves none behind.
  */
-export function buildIfStale(): void {
-  const built = path.join(root, "build/server/index.js");
-  const stale = !fs.existsSync(built) || ["app", "server", "db"].some((dir) => newestMtime(dir) > fs.statSync(built).mtimeMs);
-  if (!stale) return;
-  const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "pipe", encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`npm run build failed:\n${result.stdout}${result.stderr}`);
+export async function buildIfStale(): Promise<void> {
+  const lock = path.join(TMP_DIR, "build.lock");
+  fs.mkdirSync(TMP_DIR, { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    const built = path.join(root, "build/server/index.js");
+    const stale = !fs.existsSync(built) || ["app", "server", "db"].some((dir) => newestMtime(dir) > fs.statSync(built).mtimeMs);
+    if (!stale) return;
+    const result = spawnSync("npm", ["run", "build"], {
+      cwd: root,
+      stdio: "pipe",
+      encoding: "utf8",
+      // As `npm start` builds: vitest's own NODE_ENV and VITEST would change what the build makes.
+      env: { ...process.env, NODE_ENV: "production", VITEST: "" },
+    });
+    if (result.status !== 0) throw new Error(`npm run build failed:\n${result.stdout}${result.stderr}`);
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export interface BuiltStore {
@@ -64,6 +88,7 @@ export interface BuiltStore {
  * Resolves once /healthz answers.
  */
 export async function startBuiltStore(options: { dataDir: string; env?: Record<string, string> }): Promise<BuiltStore> {
+  await buildIfStale();
   const port = await freePort();
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: root,
@@ -105,8 +130,7 @@ export async function startBuiltStore(options: { dataDir: string; env?: Record<s
       await exited;
     },
   };
-  // The first start may build the app (a minute or two on a loaded machine).
-  const deadline = Date.now() + 300_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     try {
       if ((await getFresh(`${store.baseUrl}/healthz`)).status === 200) return store;
