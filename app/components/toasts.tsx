@@ -65,7 +65,8 @@ function showToast(kind: ToastKind, title: string, options: { id?: string; descr
 /*
  * A toast speaks of the page it was raised on: "Added to Bag" over the bag or the checkout is old
  * news, and it lay over the checkout's controls. Moving to another page closes it. A flash from a
- * redirect is raised once the new page is there, so it stays.
+ * redirect is raised once the new page is there, so it stays; so does one the page lets follow
+ * the shopper to where it sends them (`followToNextPage`).
  */
 function dismissRaisedElsewhere(pathname: string) {
   for (const [id, page] of raisedOn) {
@@ -73,6 +74,11 @@ function dismissRaisedElsewhere(pathname: string) {
     raisedOn.delete(id);
     dismissToast(id);
   }
+}
+
+/** Keeps a toast up when the page itself moves on (payment done: "Payment Successful!" goes home too). */
+export function followToNextPage(id: string) {
+  raisedOn.delete(id);
 }
 
 /** Closes a toast `notify` opened (by the id it returned). */

@@ -25,7 +25,7 @@ import { FORM_ID, loadOrderPayment, PaymentSection, type ProcessedOrder } from "
 import { Spinner } from "~/components/spinner";
 import { ShippingOptions } from "~/components/checkout/shipping-options";
 import { useCheckoutQuote } from "~/components/checkout/use-checkout-quote";
-import { notify } from "~/components/toasts";
+import { followToNextPage, notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { useNoticeToast } from "~/lib/use-notice-toast";
 import type { RenderMemoHandle } from "~/render-memo.server";
@@ -168,7 +168,8 @@ export default function CheckoutPage() {
 
   function paid(orderNumber: string) {
     setPaidNumber(orderNumber);
-    notify.success(CHECKOUT_UI.successTitle, CHECKOUT_UI.success);
+    // The page goes home in a moment (spec §7): the notice goes with the buyer.
+    followToNextPage(notify.success(CHECKOUT_UI.successTitle, CHECKOUT_UI.success));
     paidAndLeaving = true;
     revalidator.revalidate();
   }

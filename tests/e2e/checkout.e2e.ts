@@ -93,6 +93,11 @@ describe("checkout with JavaScript", () => {
     await expectVisible(page.getByTestId("payment-success").getByText("Payment Successful!"));
     await expectVisible(page.getByText("Thank you for your purchase. You will receive a confirmation email shortly.").first());
     await page.waitForURL((url) => url.pathname === "/", { timeout: 5_000 });
+    // The notice goes home with the buyer: a toast raised on a page closes when the shopper leaves
+    // it, unless the page sent them on. Looked at a moment after arriving, when a closing would show.
+    await page.waitForTimeout(500);
+    const notice = page.locator("[data-sonner-toast][data-removed=false]").filter({ hasText: "Payment Successful!" });
+    assert.equal(await notice.count(), 1, "the payment's notice is still up at home");
     assert.equal(await badge(page), "0");
     assert.deepEqual(problems, []);
   });
