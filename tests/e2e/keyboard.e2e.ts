@@ -161,8 +161,22 @@ async function settledFocus(page: Page): Promise<Focus | null> {
   return settled;
 }
 
-/** The focus is on a control whose name matches, and it is drawn. */
+/**
+ * The focus is on a control whose name matches, and it is drawn. Waits for the focus to get there
+ * first: after a client-side navigation the address changes before the new page's effects run
+ * (one of which may move the focus).
+ */
 async function expectFocusOn(page: Page, name: RegExp): Promise<Focus> {
+  await page
+    .waitForFunction(
+      ([source, flags]) => {
+        const focus = (window as unknown as { __focusProbe(): Focus }).__focusProbe();
+        return !focus.none && new RegExp(source, flags).test(focus.name);
+      },
+      [name.source, name.flags] as const,
+      { timeout: 5_000 },
+    )
+    .catch(() => undefined);
   const now = await settledFocus(page);
   assert.ok(now, `the focus is on ${name}, not on the page's body`);
   assert.match(now.name, name);
@@ -223,6 +237,25 @@ async function typeInto(page: Page, field: RegExp, text: string): Promise<void> 
 }
 
 const toast = (page: Page, text: string) => page.locator("[data-sonner-toast][data-removed=false]").filter({ hasText: text });
+
+/** A keyboard shopper on a phone, on a product of their own, with the focus on Add To Bag. */
+async function atAddToBag(productName: string) {
+  const product = await createProduct(await adminApi(), { name: uniqueName(productName), price: 25, inventory: 10 });
+  const opened = await keyboardPage(390);
+  await opened.page.goto(`/store/${product.id}`);
+  await hydrated(opened.page);
+  await tabTo(opened.page, /^Add To Bag$/i);
+  return opened;
+}
+
+/** The same shopper, who has just pressed Add To Bag: the toast is up. */
+async function addedToBag(productName: string) {
+  const opened = await atAddToBag(productName);
+  await opened.page.keyboard.press("Enter");
+  const added = toast(opened.page, "Added to Bag");
+  await expectVisible(added);
+  return { ...opened, added };
+}
 
 describe("the keyboard", () => {
   for (const width of [390, 1280]) {
@@ -366,11 +399,7 @@ describe("the keyboard", () => {
   });
 
   test("a toast that comes up over the control the shopper pressed scrolls that control clear of it", async () => {
-    const product = await createProduct(await adminApi(), { name: uniqueName("E2E Low Tee"), price: 25, inventory: 10 });
-    const { page, problems } = await keyboardPage(390);
-    await page.goto(`/store/${product.id}`);
-    await hydrated(page);
-    await tabTo(page, /^Add To Bag$/i);
+    const { page, problems } = await atAddToBag("E2E Low Tee");
     // The page scrolled so that the button sits where the toast will rise, at the screen's foot.
     const button = page.getByRole("button", { name: "Add To Bag" });
     await page.evaluate(() => {
@@ -392,14 +421,7 @@ describe("the keyboard", () => {
   });
 
   test("Tab onto a control that sits under a toast scrolls it clear of the toast", async () => {
-    const product = await createProduct(await adminApi(), { name: uniqueName("E2E Under Tee"), price: 25, inventory: 10 });
-    const { page, problems } = await keyboardPage(390);
-    await page.goto(`/store/${product.id}`);
-    await hydrated(page);
-    await tabTo(page, /^Add To Bag$/i);
-    await page.keyboard.press("Enter");
-    const added = toast(page, "Added to Bag");
-    await expectVisible(added);
+    const { page, problems, added } = await addedToBag("E2E Under Tee");
     await settle(page);
     // The next stop, "View bag", put right under the toast: on screen, so the browser's own focus
     // scrolling leaves it where it is.
@@ -422,13 +444,7 @@ describe("the keyboard", () => {
   });
 
   test("a toast raised on one page goes when the shopper moves on to another", async () => {
-    const product = await createProduct(await adminApi(), { name: uniqueName("E2E Moving Tee"), price: 25, inventory: 10 });
-    const { page, problems } = await keyboardPage(390);
-    await page.goto(`/store/${product.id}`);
-    await hydrated(page);
-    await tabTo(page, /^Add To Bag$/i);
-    await page.keyboard.press("Enter");
-    await expectVisible(toast(page, "Added to Bag"));
+    const { page, problems } = await addedToBag("E2E Moving Tee");
     await tabTo(page, /^View bag$/, { limit: 1 });
     await page.keyboard.press("Enter");
     await page.waitForURL("**/cart");
