@@ -87,17 +87,6 @@ export default function CheckoutPage() {
     return () => window.clearTimeout(timer);
   }, [paidNumber, navigate]);
 
-  // The details fold into a summary once the order is made: bring the card form into view. The
-  // Process Order button gave way to that form: its focus goes to the step it opened ("Payment"),
-  // not to the page's body, where a screen reader loses its place.
-  const heldIntent = order?.paymentIntentId;
-  useEffect(() => {
-    if (!heldIntent) return;
-    if (document.activeElement === document.body) document.getElementById("payment-title")?.focus({ preventScroll: true });
-    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    document.getElementById("payment")?.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
-  }, [heldIntent]);
-
   // The bag changed (from the cart dropdown) under a held order: that order no longer matches.
   useEffect(() => {
     if (order && order.bagKey !== bagKey && paidNumber === null) {

@@ -89,6 +89,22 @@ describe("checkout with JavaScript", () => {
     const cap = await ownCap();
     const { page, problems } = await newPage({ ...JS, viewport: { width: 390, height: 844 } });
     await reachPaymentWithJs(page, cap);
+    // The step comes into view once its card form is in: its heading in the top third of the phone's
+    // screen, under the sticky header (as high as the page's end allows), not left low where the
+    // page, shorter while the form loaded, had it.
+    const headingTop = () => page.evaluate(() => document.getElementById("payment-title")?.getBoundingClientRect().top ?? null);
+    await page
+      .waitForFunction(
+        () => {
+          const top = document.getElementById("payment-title")?.getBoundingClientRect().top ?? -1;
+          return top >= 60 && top <= 844 / 3;
+        },
+        null,
+        { timeout: 5_000 },
+      )
+      .catch(() => undefined);
+    const top = await headingTop();
+    assert.ok(top !== null && top >= 60 && top <= 844 / 3, `"Payment" is brought to the top third of the screen: its top is at ${top}px`);
     await payWith(page, "4242 4242 4242 4242");
     await expectVisible(page.getByTestId("payment-success").getByText("Payment Successful!"));
     await expectVisible(page.getByText("Thank you for your purchase. You will receive a confirmation email shortly.").first());

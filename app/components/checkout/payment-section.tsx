@@ -1,5 +1,5 @@
 import { CircleCheck, Lock, ShieldCheck } from "lucide-react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import type { OrderSummary } from "../../../server/contracts/checkout";
 import { formatUsd } from "../../../server/contracts/money";
 import type { CheckoutLoaderData } from "../../../server/contracts/checkout-page";
@@ -69,6 +69,7 @@ export function PaymentSection({
           {order ? (
             <Suspense fallback={<Spinner className="size-6" label="Loading the payment form" />}>
               <OrderPayment payment={payment} order={order} confirmExtras={confirmExtras} onPaid={onPaid} onExpire={onExpire} />
+              <ShowPaymentStep />
             </Suspense>
           ) : (
             <Button
@@ -114,4 +115,19 @@ function PaidNotice({ orderNumber }: { orderNumber: string }) {
       </p>
     </div>
   );
+}
+
+/**
+ * Once the card form is in (it and the details' summary come as chunks of their own, so the page
+ * is its final height only then), the step is brought into view. The Process Order button gave way
+ * to it: the focus it had goes to the step's heading, not to the page's body, where a screen
+ * reader loses its place.
+ */
+function ShowPaymentStep() {
+  useEffect(() => {
+    if (document.activeElement === document.body) document.getElementById("payment-title")?.focus({ preventScroll: true });
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    document.getElementById("payment")?.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+  }, []);
+  return null;
 }
