@@ -9,7 +9,7 @@ import { getAppContext } from "../server/boot";
 import { freshNonce, NONCE_STANDIN } from "../server/http/nonce-splice";
 import { isTemplateRender } from "../server/http/page-template";
 import { PERSONAL_CACHE_CONTROL } from "../server/http/page-cache";
-import { PRIVATE_NO_STORE } from "../server/http/rest";
+import { PRIVATE_NO_STORE, privately } from "../server/http/rest";
 import { contentSecurityPolicy, pageSecurityHeaders, servedOverHttps } from "../server/http/security-headers";
 import { preloadNonceStream, scriptsStart, withPreloadNonce } from "./preload-nonce.server";
 import { bodyFor, memoisedRender, renderMemoKey } from "./render-memo.server";
@@ -42,12 +42,7 @@ function defaultCacheControl(request: Request): string | null {
 }
 
 /** Client navigations' `.data` answers: private unless their route said otherwise. */
-export function handleDataRequest(response: Response): Response {
-  if (response.headers.has("Cache-Control")) return response;
-  const headers = new Headers(response.headers);
-  headers.set("Cache-Control", PRIVATE_NO_STORE);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-}
+export const handleDataRequest = (response: Response): Response => privately(response);
 
 /** The page's type, caching and security headers; the CSP carries this answer's nonce (decision 0028). */
 async function pageHeaders(headers: Headers, request: Request, nonce: string) {

@@ -3,7 +3,7 @@ import { getAppContext } from "../boot";
 import { NotFound } from "../errors";
 import { shopperContext } from "../http/early-access";
 import { refuseWithoutPass } from "../http/waiting-room-gate";
-import { jsonError, methodNotAllowed, parseJsonBody, PRIVATE_NO_STORE, toErrorResponse } from "../http/rest";
+import { jsonError, methodNotAllowed, parseJsonBody, privately, toErrorResponse } from "../http/rest";
 import { enforceGuard, weakestGuard } from "./guards";
 import type { ApiRoute } from "./route";
 import { Router, type PathEntry } from "./router";
@@ -50,21 +50,12 @@ async function answer(
     const input = route.input ? await parseJsonBody(request, route.input) : undefined;
     const result = await route.handle({ request, params, context, ctx, input: input as never, user });
     const response = result instanceof Response ? result : Response.json(result, { status: route.status ?? 200, headers: route.headers });
+    // A signed-in caller's answer (an admin's, or one caller's own): a proxy cache set up for the
+    // store's pages must never hand it to the next caller.
     return route.guard !== "public" || route.personal ? privately(response) : response;
   } catch (error) {
     return toErrorResponse(error);
   }
-}
-
-/**
- * A signed-in caller's answer (an admin's, or one caller's own) is kept by no cache: a proxy cache
- * set up for the store's pages must never hand it to the next caller.
- */
-function privately(response: Response): Response {
-  if (response.headers.has("Cache-Control")) return response;
-  const headers = new Headers(response.headers);
-  headers.set("Cache-Control", PRIVATE_NO_STORE);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 function withoutBody(response: Response): Response {

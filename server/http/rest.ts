@@ -4,6 +4,14 @@ import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthent
 /** What an answer for one signed-in caller (or one browser's own) says: no cache keeps it. */
 export const PRIVATE_NO_STORE = "private, no-store";
 
+/** The answer as it is if it says who may keep it; otherwise the same answer, kept by no cache. */
+export function privately(response: Response): Response {
+  if (response.headers.has("Cache-Control")) return response;
+  const headers = new Headers(response.headers);
+  headers.set("Cache-Control", PRIVATE_NO_STORE);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 /** The REST error body: a message a person can read, and per-field messages. */
 export interface ErrorBody {
   message: string;

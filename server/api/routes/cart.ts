@@ -8,8 +8,6 @@ import { cartSessionIdOf, ensureCartSession } from "../../http/cart-session";
 import { addToCart, clearCart, getCart, removeFromCart, setQuantity } from "../../services/cart";
 import { route } from "../route";
 
-// A bag is personal: never let a shared cache keep one.
-
 /** The line a PATCH or DELETE /api/cart/{productId} names, in this browser's bag. */
 async function lineOf(ctx: AppContext, request: Request, param: string | undefined) {
   const productId = productIdParam.safeParse(param);
