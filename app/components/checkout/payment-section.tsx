@@ -119,15 +119,16 @@ function PaidNotice({ orderNumber }: { orderNumber: string }) {
 
 /**
  * Once the card form is in (it and the details' summary come as chunks of their own, so the page
- * is its final height only then), the step is brought into view. The Process Order button gave way
- * to it: the focus it had goes to the step's heading, not to the page's body, where a screen
- * reader loses its place.
+ * is its final height only then), the step is brought into view. At once, not smoothly: the page
+ * has just changed under the shopper anyway (the details folded), and a page still gliding as
+ * they reach for the card field or Complete Order moves it from under their tap. The Process
+ * Order button gave way to the step: the focus it had goes to the step's heading, not to the
+ * page's body, where a screen reader loses its place.
  */
 function ShowPaymentStep() {
   useEffect(() => {
     if (document.activeElement === document.body) document.getElementById("payment-title")?.focus({ preventScroll: true });
-    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    document.getElementById("payment")?.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+    document.getElementById("payment")?.scrollIntoView({ block: "start", behavior: "instant" });
   }, []);
   return null;
 }
