@@ -73,6 +73,16 @@ describe("cross-site writes over HTTP", () => {
     expect(writes).toBe(0);
   });
 
+  it("takes a no-referrer page's own form post (Origin: null, same-origin), refuses any other opaque origin", async () => {
+    expect((await send(plain, "POST", { origin: "null", "sec-fetch-site": "same-origin" })).status).toBe(200);
+    expect(writes).toBe(1);
+    expect(await send(plain, "POST", { origin: "null" })).toEqual({ status: 403, body: refusal });
+    expect(await send(plain, "POST", { origin: "null", "sec-fetch-site": "cross-site" })).toEqual({ status: 403, body: refusal });
+    expect(await send(plain, "POST", { origin: "null", "sec-fetch-site": "same-site" })).toEqual({ status: 403, body: refusal });
+    expect(await send(plain, "POST", { origin: "null", "sec-fetch-site": "none" })).toEqual({ status: 403, body: refusal });
+    expect(writes).toBe(1);
+  });
+
   it("lets the store's own pages, callers without Origin and reads through", async () => {
     expect((await send(plain, "POST", { origin: `http://127.0.0.1:${plain}`, "sec-fetch-site": "same-origin" })).status).toBe(200);
     expect((await send(plain, "POST", {})).status).toBe(200);
