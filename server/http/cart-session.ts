@@ -81,9 +81,3 @@ export function ensureCartSession(ctx: AppContext, request: Request): Promise<{ 
   }
   return made;
 }
-
-/** This request's bag: the cookie's, or the one ensureCartSession made for it; null when neither. */
-export async function bagOfRequest(ctx: AppContext, request: Request): Promise<string | null> {
-  const made = madeFor.get(request);
-  return made ? (await made).id : cartSessionIdOf(ctx, request);
-}

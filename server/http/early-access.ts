@@ -2,7 +2,7 @@ import type { Config } from "../config";
 import type { AppContext } from "../context";
 import { readPass } from "../services/early-access-pass";
 import { passOpenedAt } from "../services/early-access";
-import { bagOfRequest } from "./cart-session";
+import { cartSessionIdOf } from "./cart-session";
 import { secureCookies } from "./cookies";
 import { PRIVATE_NO_STORE } from "./rest";
 
@@ -38,7 +38,7 @@ export function hasEarlyAccessCookie(cookieHeader: string | null | undefined, se
 export async function shopperContext(ctx: AppContext, request: Request): Promise<AppContext> {
   const pass = passOf(request.headers.get("Cookie"));
   if (!pass || !readPass(ctx.config.sessionSecret, pass)) return ctx;
-  const openedAt = await passOpenedAt(ctx, pass, await bagOfRequest(ctx, request));
+  const openedAt = await passOpenedAt(ctx, pass, await cartSessionIdOf(ctx, request));
   return openedAt === null ? ctx : { ...ctx, earlyAccess: { openedAt } };
 }
 

@@ -7,7 +7,7 @@ import { readPass as readEarlyAccessPass } from "../services/early-access-pass";
 import { passServesBag, renewedPass, retryAfterSeconds, validPass } from "../services/waiting-room";
 import { cachedRoom, freshCachedRoom, isGated, phaseOf, type Room } from "../services/waiting-room-state";
 import { authenticate } from "./auth";
-import { bagOfRequest, ensureCartSession } from "./cart-session";
+import { cartSessionIdOf, ensureCartSession } from "./cart-session";
 import { passOf as earlyAccessPassOf } from "./early-access";
 import { isTemplateRender } from "./page-template";
 import { BARE_PAGE_POLICY } from "./security-headers";
@@ -125,13 +125,17 @@ export function waitingRoomGate(getContext: () => Promise<AppContext> = getAppCo
 // The purchases that make a bag when the browser has none: a pass is bound to that new bag.
 const MAKES_BAG = /^\/(?:api\/cart|store\/\d+(?:\.data)?)\/?$/;
 
+type Bag = { id: string; isNew: boolean } | null;
+
 /**
  * The bag a pass is judged for (decision 0036): the browser's own, or, at the purchase that
- * makes its first bag, that bag (ensureCartSession hands the door the same one).
+ * starts its first bag, that new bag (ensureCartSession hands the door the same one).
  */
-function bagFor(ctx: AppContext, request: Request, purchase: boolean): Promise<string | null> {
-  if (purchase && MAKES_BAG.test(new URL(request.url).pathname)) return ensureCartSession(ctx, request).then((bag) => bag.id);
-  return bagOfRequest(ctx, request);
+async function bagFor(ctx: AppContext, request: Request, purchase: boolean): Promise<Bag> {
+  const id = await cartSessionIdOf(ctx, request);
+  if (id) return { id, isNew: false };
+  if (!purchase || !MAKES_BAG.test(new URL(request.url).pathname)) return null;
+  return { id: (await ensureCartSession(ctx, request)).id, isNew: true };
 }
 
 /**
@@ -145,16 +149,20 @@ async function mayPass(ctx: AppContext, request: Request, purchase = false): Pro
   const cookies = request.headers.get("Cookie");
   const early = earlyAccessPassOf(cookies);
   const signedEarly = early !== null && readEarlyAccessPass(ctx.config.sessionSecret, early) !== null;
-  let bag: Promise<string | null> | undefined;
+  let bag: Promise<Bag> | undefined;
   const bagOf = () => (bag ??= bagFor(ctx, request, purchase));
   if (purchase && signedEarly) {
-    const bagId = await bagOf();
-    if (bagId) await bindEarlyAccessPass(ctx, early, bagId);
+    const buying = await bagOf();
+    if (buying) await bindEarlyAccessPass(ctx, early, buying.id);
   }
   if (!isGated(phaseOf(room, ctx.clock.now().getTime()))) return { ok: true };
   const pass = validPass(ctx, room, cookieValue(cookies, PASS_COOKIE));
   if (pass && (await passServesBag(ctx, pass, await bagOf(), purchase))) return { ok: true };
-  if (signedEarly && (await earlyAccessSkipsLine(ctx, early, room.dropAt, await bagOf()))) return { ok: true };
+  if (signedEarly) {
+    // A new bag is no other bag yet (see passServesBag): it is judged at its next purchase.
+    const judged = await bagOf();
+    if (await earlyAccessSkipsLine(ctx, early, room.dropAt, judged && !judged.isNew ? judged.id : null)) return { ok: true };
+  }
   if ((await authenticate(ctx, request)).user?.isAdmin) return { ok: true };
   return { ok: false, room };
 }

@@ -50,8 +50,13 @@ export async function bindPassToBag(ctx: AppContext, pass: string, bagId: string
   return (await boundBagOf(ctx, pass)) === bagId;
 }
 
-/** Whether this bag may use the pass without binding it: unbound, or bound to this bag. */
+/**
+ * Whether a browser may use the pass without binding it: unbound, or bound to its bag. A browser
+ * without a bag is no other bag yet: it may look, and start a bag (that bag then meets the binding
+ * at its next purchase).
+ */
 export async function passFreeFor(ctx: AppContext, pass: string, bagId: string | null): Promise<boolean> {
+  if (bagId === null) return true;
   const bound = await boundBagOf(ctx, pass);
   return bound === null || bound === bagId;
 }

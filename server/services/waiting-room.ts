@@ -224,13 +224,21 @@ export function renewedPass(ctx: AppContext, room: Room, pass: Pass): { token: s
 export const waitingRoomPassKey = (pass: Pass) => `waiting-room:${pass.dropAt}:${pass.subject}`;
 
 /**
- * Whether this bag may shop with the pass (decision 0036). A purchase binds an unbound pass to
- * its bag; a page only looks. Either way a pass bound to another bag counts for nothing.
+ * Whether this browser may shop with the pass (decision 0036). A purchase with a bag binds an
+ * unbound pass to it, and a pass bound to another bag counts for nothing. A purchase that starts
+ * the browser's first bag (`newBag`) binds the pass if it is still free and goes on either way: an
+ * empty new bag gains nothing, and the pass refuses it from its next purchase on.
  */
-export function passServesBag(ctx: AppContext, pass: Pass, bagId: string | null, purchase: boolean): Promise<boolean> {
+export async function passServesBag(
+  ctx: AppContext,
+  pass: Pass,
+  bag: { id: string; isNew: boolean } | null,
+  purchase: boolean,
+): Promise<boolean> {
   const key = waitingRoomPassKey(pass);
-  if (purchase && bagId !== null) return bindPassToBag(ctx, key, bagId);
-  return passFreeFor(ctx, key, bagId);
+  if (!purchase || bag === null) return passFreeFor(ctx, key, bag?.id ?? null);
+  const bound = await bindPassToBag(ctx, key, bag.id);
+  return bound || bag.isNew;
 }
 
 /** Seconds a refused buyer should wait before trying again: about one place's turn, at least 5 s. */
