@@ -86,7 +86,9 @@ const give = (jar: CookieJar, name: string, value: string) =>
 async function browserWithBag(productId: number): Promise<{ jar: CookieJar; bagId: string }> {
   const bagId = crypto.randomBytes(18).toString("base64url");
   const jar = new CookieJar();
-  jar.store(new Response(null, { headers: { "Set-Cookie": await cookiesFor(ctx.config, new Request("http://localhost/")).cart.serialize(bagId) } }));
+  jar.store(
+    new Response(null, { headers: { "Set-Cookie": await cookiesFor(ctx.config, new Request("http://localhost/")).cart.serialize(bagId) } }),
+  );
   const now = ctx.clock.now().toISOString();
   await ctx.db.insertInto("cartItems").values({ sessionId: bagId, productId, quantity: 1, createdAt: now, updatedAt: now }).execute();
   return { jar, bagId };
@@ -95,7 +97,8 @@ async function browserWithBag(productId: number): Promise<{ jar: CookieJar; bagI
 const bagOf = async (jar: CookieJar) => cartSessionIdOf(ctx, new Request("http://localhost/", { headers: { Cookie: jar.header() } }));
 
 const addToBag = (jar: CookieJar, productId: number) => api("POST", "/api/cart", { jar, body: { productId, quantity: 1 } });
-const processOrder = (jar: CookieJar) => api("POST", "/api/process-order", { jar, body: { customerInfo, shippingMethod: "usps-ground_saver" } });
+const processOrder = (jar: CookieJar) =>
+  api("POST", "/api/process-order", { jar, body: { customerInfo, shippingMethod: "usps-ground_saver" } });
 const formAdd = (jar: CookieJar, productId: number) =>
   runRoute(productPage.action, { path: `/store/${productId}`, params: { productId: String(productId) }, form: { quantity: "1" }, jar });
 const page = (jar: CookieJar, which: "cart" | "checkout") =>
@@ -103,7 +106,11 @@ const page = (jar: CookieJar, which: "cart" | "checkout") =>
 
 /** Where the purchase doors and the purchase pages send a browser (the node gate's GET pages only read the HMAC). */
 async function verdicts(jar: CookieJar, productId: number) {
-  const [cart, form, order] = [(await addToBag(jar, productId)).status, (await formAdd(jar, productId)).status, (await processOrder(jar)).status];
+  const [cart, form, order] = [
+    (await addToBag(jar, productId)).status,
+    (await formAdd(jar, productId)).status,
+    (await processOrder(jar)).status,
+  ];
   const pages = await Promise.all(
     (["cart", "checkout"] as const).map(async (which) => {
       const answer = await page(jar, which);
@@ -255,7 +262,8 @@ describe("an early-access pass copied to another browser", () => {
     return { jar, parka, tee };
   }
 
-  const names = async (jar: CookieJar) => ((await (await api("GET", "/api/products", { jar })).json()) as PublicProduct[]).map((p) => p.name);
+  const names = async (jar: CookieJar) =>
+    ((await (await api("GET", "/api/products", { jar })).json()) as PublicProduct[]).map((p) => p.name);
 
   it("before the waiting room opens: opens the drop to the first bag that buys with it, and to no other", async () => {
     await newDrop(-25 * MINUTE);
@@ -270,7 +278,10 @@ describe("an early-access pass copied to another browser", () => {
     expect((await formAdd(copy.jar, parka)).status).toBe(302);
     // A parka already in its bag (put there before the pass was bound) is not sold to it either.
     const now = ctx.clock.now().toISOString();
-    await ctx.db.insertInto("cartItems").values({ sessionId: copy.bagId, productId: parka, quantity: 1, createdAt: now, updatedAt: now }).execute();
+    await ctx.db
+      .insertInto("cartItems")
+      .values({ sessionId: copy.bagId, productId: parka, quantity: 1, createdAt: now, updatedAt: now })
+      .execute();
     expect((await processOrder(copy.jar)).status).not.toBe(201);
 
     expect(await names(first)).toContain(parkaName);
