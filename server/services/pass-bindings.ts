@@ -46,8 +46,9 @@ export async function bindPassToBag(ctx: AppContext, pass: string, bagId: string
     .onConflict((oc) => oc.column("pass").doNothing())
     .returning("bagId")
     .executeTakeFirst();
-  if (inserted) return remember(ctx, pass, bagId) === bagId;
-  return (await boundBagOf(ctx, pass)) === bagId;
+  if (!inserted) return (await boundBagOf(ctx, pass)) === bagId;
+  remember(ctx, pass, bagId);
+  return true;
 }
 
 /**
