@@ -279,6 +279,7 @@ export interface DB {
   eventSessions: EventSessionsTable;
   drops: DropsTable;
   soldOutMisses: SoldOutMissesTable;
+  passBindings: PassBindingsTable;
 }
 
 export type EventKind = "view" | "bag_add" | "checkout_view" | "order" | "payment";
@@ -442,4 +443,12 @@ export interface SoldOutMissesTable {
   sessionId: string | null;
   customerKey: string | null;
   createdAt: string;
+}
+
+/** A pass and the bag it was first used to buy with (0018, decision 0036); written once. */
+export interface PassBindingsTable {
+  /** "waiting-room:<drop>:<subject>" or "early-access:<link id>". */
+  pass: string;
+  bagId: string;
+  boundAt: string;
 }

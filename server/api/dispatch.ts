@@ -50,9 +50,10 @@ async function answer(
     const input = route.input ? await parseJsonBody(request, route.input) : undefined;
     const result = await route.handle({ request, params, context, ctx, input: input as never, user });
     const response = result instanceof Response ? result : Response.json(result, { status: route.status ?? 200, headers: route.headers });
-    // A signed-in caller's answer (an admin's, or one caller's own): a proxy cache set up for the
-    // store's pages must never hand it to the next caller.
-    return route.guard !== "public" || route.personal ? privately(response) : response;
+    // A signed-in caller's answer (an admin's, or one caller's own), or one made for an
+    // early-access pass (the product list it opens): a proxy cache set up for the store's pages
+    // must never hand it to the next caller.
+    return route.guard !== "public" || route.personal || ctx.earlyAccess ? privately(response) : response;
   } catch (error) {
     return toErrorResponse(error);
   }

@@ -63,10 +63,21 @@ export async function cartSessionIdOf(ctx: AppContext, request: Request): Promis
   return header ? cartIdOf(ctx, rawCookie(header, "cart")) : null;
 }
 
+// A bag made for a request is the same bag however many steps of that request ask (the waiting
+// room's gate binds a pass to it before the door adds to it: decision 0036).
+const madeFor = new WeakMap<Request, Promise<{ id: string; setCookie: string | null }>>();
+
 /** The cart id, creating one (and the Set-Cookie that carries it) when the browser has none. */
-export async function ensureCartSession(ctx: AppContext, request: Request): Promise<{ id: string; setCookie: string | null }> {
-  const existing = await cartSessionIdOf(ctx, request);
-  if (existing) return { id: existing, setCookie: null };
-  const id = crypto.randomBytes(18).toString("base64url");
-  return { id, setCookie: await cookiesFor(ctx.config, request).cart.serialize(id) };
+export function ensureCartSession(ctx: AppContext, request: Request): Promise<{ id: string; setCookie: string | null }> {
+  let made = madeFor.get(request);
+  if (!made) {
+    made = (async () => {
+      const existing = await cartSessionIdOf(ctx, request);
+      if (existing) return { id: existing, setCookie: null };
+      const id = crypto.randomBytes(18).toString("base64url");
+      return { id, setCookie: await cookiesFor(ctx.config, request).cart.serialize(id) };
+    })();
+    madeFor.set(request, made);
+  }
+  return made;
 }

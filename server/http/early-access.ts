@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import type { AppContext } from "../context";
 import { readPass } from "../services/early-access-pass";
 import { passOpenedAt } from "../services/early-access";
+import { cartSessionIdOf } from "./cart-session";
 import { secureCookies } from "./cookies";
 import { PRIVATE_NO_STORE } from "./rest";
 
@@ -30,13 +31,14 @@ export function hasEarlyAccessCookie(cookieHeader: string | null | undefined, se
 
 /**
  * The context for a shopper's request: with `earlyAccess` when the browser holds a good pass
- * (checked in the database, so a revoked link stops at once). Every door that shows or sells
- * products to shoppers asks here instead of using the bare context.
+ * (checked in the database, so a revoked link stops at once) that no other bag has bought with
+ * (decision 0036). Every door that shows or sells products to shoppers asks here instead of using
+ * the bare context.
  */
 export async function shopperContext(ctx: AppContext, request: Request): Promise<AppContext> {
   const pass = passOf(request.headers.get("Cookie"));
-  if (!pass) return ctx;
-  const openedAt = await passOpenedAt(ctx, pass);
+  if (!pass || !readPass(ctx.config.sessionSecret, pass)) return ctx;
+  const openedAt = await passOpenedAt(ctx, pass, await cartSessionIdOf(ctx, request));
   return openedAt === null ? ctx : { ...ctx, earlyAccess: { openedAt } };
 }
 

@@ -2,11 +2,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { getAppContext } from "../boot";
 import { WAITING_ROOM_MESSAGES, WAITING_ROOM_URL } from "../contracts/waiting-room";
 import type { AppContext } from "../context";
-import { earlyAccessSkipsLine } from "../services/early-access";
+import { bindEarlyAccessPass, earlyAccessSkipsLine } from "../services/early-access";
 import { readPass as readEarlyAccessPass } from "../services/early-access-pass";
-import { renewedPass, retryAfterSeconds, validPass } from "../services/waiting-room";
+import { passServesBag, renewedPass, retryAfterSeconds, validPass } from "../services/waiting-room";
 import { cachedRoom, freshCachedRoom, isGated, phaseOf, type Room } from "../services/waiting-room-state";
 import { authenticate } from "./auth";
+import { cartSessionIdOf, ensureCartSession } from "./cart-session";
 import { passOf as earlyAccessPassOf } from "./early-access";
 import { isTemplateRender } from "./page-template";
 import { BARE_PAGE_POLICY } from "./security-headers";
@@ -51,8 +52,11 @@ function decide(ctx: AppContext, room: Room, req: IncomingMessage, res: ServerRe
   if (pass) {
     if (RENEWS.test(pathname)) {
       const renewed = renewedPass(ctx, room, pass);
-      const seconds = (renewed.expiresAt - ctx.clock.now().getTime()) / 1000;
-      res.appendHeader("Set-Cookie", serializeCookie(PASS_COOKIE, renewed.token, seconds, secureForNode(ctx.config, req)));
+      // At its cap (decision 0036) a pass is not renewed: it runs out as it stands.
+      if (renewed.expiresAt > pass.expiresAt) {
+        const seconds = (renewed.expiresAt - ctx.clock.now().getTime()) / 1000;
+        res.appendHeader("Set-Cookie", serializeCookie(PASS_COOKIE, renewed.token, seconds, secureForNode(ctx.config, req)));
+      }
     }
     return false;
   }
@@ -61,7 +65,8 @@ function decide(ctx: AppContext, room: Room, req: IncomingMessage, res: ServerRe
   // "Handled" is the answer: a pass that skips the line is not handled here (false), it goes on.
   const early = earlyAccessPassOf(req.headers.cookie);
   if (early && readEarlyAccessPass(ctx.config.sessionSecret, early)) {
-    return earlyAccessSkipsLine(ctx, early, room.dropAt).then((skips) => (skips ? false : refuse(room, req, res)));
+    // Which bag holds the pass is judged in the loaders and actions (mayPass), not on this fast path.
+    return earlyAccessSkipsLine(ctx, early, room.dropAt, undefined).then((skips) => (skips ? false : refuse(room, req, res)));
   }
   if (SIGNED_IN.test(req.headers.cookie ?? "")) {
     return isAdmin(ctx, req.headers.cookie!).then((admin) => (admin ? false : refuse(room, req, res)));
@@ -117,14 +122,47 @@ export function waitingRoomGate(getContext: () => Promise<AppContext> = getAppCo
   };
 }
 
-/** Whether this Fetch request may go on: outside the window, a template render, or a valid pass. */
-async function mayPass(ctx: AppContext, request: Request): Promise<{ ok: true } | { ok: false; room: Room }> {
+// The purchases that make a bag when the browser has none: a pass is bound to that new bag.
+const MAKES_BAG = /^\/(?:api\/cart|store\/\d+(?:\.data)?)\/?$/;
+
+type Bag = { id: string; isNew: boolean } | null;
+
+/**
+ * The bag a pass is judged for (decision 0036): the browser's own, or, at the purchase that
+ * starts its first bag, that new bag (ensureCartSession hands the door the same one).
+ */
+async function bagFor(ctx: AppContext, request: Request, purchase: boolean): Promise<Bag> {
+  const id = await cartSessionIdOf(ctx, request);
+  if (id) return { id, isNew: false };
+  if (!purchase || !MAKES_BAG.test(new URL(request.url).pathname)) return null;
+  return { id: (await ensureCartSession(ctx, request)).id, isNew: true };
+}
+
+/**
+ * Whether this Fetch request may go on: outside the window, a template render, or a valid pass
+ * that no other bag has bought with. A purchase binds the passes it carries to its bag (decision
+ * 0036), an early-access one before the window too: it opens restricted products then.
+ */
+async function mayPass(ctx: AppContext, request: Request, purchase = false): Promise<{ ok: true } | { ok: false; room: Room }> {
   if (isTemplateRender(request)) return { ok: true };
   const room = await cachedRoom(ctx);
-  if (!isGated(phaseOf(room, ctx.clock.now().getTime()))) return { ok: true };
   const cookies = request.headers.get("Cookie");
-  if (validPass(ctx, room, cookieValue(cookies, PASS_COOKIE))) return { ok: true };
-  if (await earlyAccessSkipsLine(ctx, earlyAccessPassOf(cookies), room.dropAt)) return { ok: true };
+  const early = earlyAccessPassOf(cookies);
+  const signedEarly = early !== null && readEarlyAccessPass(ctx.config.sessionSecret, early) !== null;
+  let bag: Promise<Bag> | undefined;
+  const bagOf = () => (bag ??= bagFor(ctx, request, purchase));
+  if (purchase && signedEarly) {
+    const buying = await bagOf();
+    if (buying) await bindEarlyAccessPass(ctx, early, buying.id);
+  }
+  if (!isGated(phaseOf(room, ctx.clock.now().getTime()))) return { ok: true };
+  const pass = validPass(ctx, room, cookieValue(cookies, PASS_COOKIE));
+  if (pass && (await passServesBag(ctx, pass, await bagOf(), purchase))) return { ok: true };
+  if (signedEarly) {
+    // A new bag is no other bag yet (see passServesBag): it is judged at its next purchase.
+    const judged = await bagOf();
+    if (await earlyAccessSkipsLine(ctx, early, room.dropAt, judged && !judged.isNew ? judged.id : null)) return { ok: true };
+  }
   if ((await authenticate(ctx, request)).user?.isAdmin) return { ok: true };
   return { ok: false, room };
 }
@@ -143,7 +181,7 @@ export async function requirePassForPage(request: Request): Promise<void> {
 /** For the actions of the bag and checkout forms: a purchase without a pass is a 429. */
 export async function requirePassForPurchase(request: Request): Promise<void> {
   const ctx = await getAppContext();
-  const verdict = await mayPass(ctx, request);
+  const verdict = await mayPass(ctx, request, true);
   if (verdict.ok) return;
   const isDocument = !new URL(request.url).pathname.endsWith(".data");
   throw busyResponse(verdict.room, isDocument && wantsHtml(request.headers.get("Accept")));
@@ -151,6 +189,6 @@ export async function requirePassForPurchase(request: Request): Promise<void> {
 
 /** For the API table's POST /api/cart and POST /api/process-order: the 429 to answer, or null to go on. */
 export async function refuseWithoutPass(ctx: AppContext, request: Request): Promise<Response | null> {
-  const verdict = await mayPass(ctx, request);
+  const verdict = await mayPass(ctx, request, true);
   return verdict.ok ? null : busyResponse(verdict.room, false);
 }

@@ -12,8 +12,10 @@ import { STORE_TIME_ZONE } from "../contracts/store-time";
 import type { AppContext } from "../context";
 import { Conflict, NotFound } from "../errors";
 import { linkIdOf, linkToken, newPass, readPass } from "./early-access-pass";
+import { bindPassToBag, passFreeFor } from "./pass-bindings";
 import { escapeHtml } from "./sanitize";
 import { getSettingValue } from "./settings";
+import { cachedRoom } from "./waiting-room-state";
 
 /**
  * Early access (issue 12 part 2, decision 0020). An admin makes a link per subscriber; the first
@@ -199,11 +201,21 @@ export async function claimEarlyAccessLink(ctx: AppContext, token: string, pass:
   return { pass: fresh.value };
 }
 
+/** The name an early-access pass is bound to a bag under (pass-bindings.ts): its link, which has one pass. */
+const passKey = (linkId: number) => `early-access:${linkId}`;
+
 /**
- * A browser's pass, checked against the database: when it was claimed (what the catalogue needs),
- * or null for a forged, unknown, revoked or superseded pass.
+ * How long a claimed pass counts (decision 0036): a link opens at most `earlyMinutes` before its
+ * release, and after the release its holder gets what an admitted shopper gets, `passMinutes` and
+ * the hold time. A copied pass is not a way in for the rest of the drop.
  */
-export async function passOpenedAt(ctx: AppContext, pass: string | null): Promise<number | null> {
+async function passLifeMs(ctx: AppContext, earlyMinutes: number): Promise<number> {
+  const room = await cachedRoom(ctx);
+  return (earlyMinutes + room.passMinutes + ctx.config.holdMinutes) * 60_000;
+}
+
+/** A genuine, unrevoked, current pass that has not run out: its link, when it was claimed and the window setting. */
+async function livePass(ctx: AppContext, pass: string | null): Promise<{ linkId: number; openedAt: number; earlyMinutes: number } | null> {
   const read = readPass(ctx.config.sessionSecret, pass);
   if (!read) return null;
   const row = await ctx.db
@@ -212,7 +224,31 @@ export async function passOpenedAt(ctx: AppContext, pass: string | null): Promis
     .where("id", "=", read.linkId)
     .where("revokedAt", "is", null)
     .executeTakeFirst();
-  return row?.openedAt && row.passHash === read.hash ? Date.parse(row.openedAt) : null;
+  if (!row?.openedAt || row.passHash !== read.hash) return null;
+  const openedAt = Date.parse(row.openedAt);
+  const earlyMinutes = await getEarlyMinutes(ctx);
+  if (ctx.clock.now().getTime() >= openedAt + (await passLifeMs(ctx, earlyMinutes))) return null;
+  return { linkId: read.linkId, openedAt, earlyMinutes };
+}
+
+/**
+ * A browser's pass, checked against the database: when it was claimed (what the catalogue needs),
+ * or null for a forged, unknown, revoked, superseded or run-out pass, or one another bag has bought
+ * with (decision 0036; `bagId` is this browser's bag, null when it has none).
+ */
+export async function passOpenedAt(ctx: AppContext, pass: string | null, bagId: string | null): Promise<number | null> {
+  const live = await livePass(ctx, pass);
+  if (!live || !(await passFreeFor(ctx, passKey(live.linkId), bagId))) return null;
+  return live.openedAt;
+}
+
+/**
+ * At a purchase: binds a live pass to the bag buying with it, unless another bag has it already
+ * (decision 0036). True when the pass is this bag's; false for no pass, a dead one or another bag's.
+ */
+export async function bindEarlyAccessPass(ctx: AppContext, pass: string | null, bagId: string): Promise<boolean> {
+  const live = await livePass(ctx, pass);
+  return live !== null && (await bindPassToBag(ctx, passKey(live.linkId), bagId));
 }
 
 /** The campaign's content for one recipient: the merge tag replaced by their link (escaped for HTML). */
@@ -223,12 +259,18 @@ export function withEarlyAccessLink<C extends { htmlContent: string }>(campaign:
 
 /**
  * Whether an early-access pass lets its browser past the waiting room for the drop at `dropAt`:
- * claimed (links open only within earlyMinutes of a release) for this drop, not a past one, and not
- * revoked. Early access is the point of the link; sending its holder to the back of the line at
- * T-0 would undo it.
+ * claimed (links open only within earlyMinutes of a release) for this drop, not a past one, not
+ * revoked, not run out, and not another bag's. Early access is the point of the link; sending its
+ * holder to the back of the line at T-0 would undo it.
  */
-export async function earlyAccessSkipsLine(ctx: AppContext, pass: string | null, dropAt: number): Promise<boolean> {
-  const openedAt = await passOpenedAt(ctx, pass);
-  if (openedAt === null) return false;
-  return openedAt >= dropAt - (await getEarlyMinutes(ctx)) * 60_000;
+export async function earlyAccessSkipsLine(
+  ctx: AppContext,
+  pass: string | null,
+  dropAt: number,
+  /** This browser's bag (null: none); undefined where the bag is not judged (the node gate's pages: decision 0036). */
+  bagId: string | null | undefined,
+): Promise<boolean> {
+  const live = await livePass(ctx, pass);
+  if (!live || live.openedAt < dropAt - live.earlyMinutes * 60_000) return false;
+  return bagId === undefined || passFreeFor(ctx, passKey(live.linkId), bagId);
 }

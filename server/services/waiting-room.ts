@@ -3,6 +3,7 @@ import { WAITING_ROOM_MESSAGES, type WaitingRoomStatus } from "../contracts/wait
 import type { AppContext } from "../context";
 import { TooMany } from "../errors";
 import { recordLineLength } from "./drops";
+import { bindPassToBag, passFreeFor } from "./pass-bindings";
 import { readPass, signPass, type Pass } from "./waiting-room-pass";
 import {
   admittedCount,
@@ -38,8 +39,12 @@ function placeIdValid(id: string | null | undefined): id is string {
   return typeof id === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(id);
 }
 
+// A pass counts for its own place only: another place's pass (a copied cookie) extends nothing.
 const passUntilOf = (room: Room, place: PlaceRow, pass: Pass | null) =>
-  Math.max(place.admittedAt ? Date.parse(place.admittedAt) + room.passMinutes * MINUTE : 0, pass?.expiresAt ?? 0);
+  Math.max(
+    place.admittedAt ? Date.parse(place.admittedAt) + room.passMinutes * MINUTE : 0,
+    pass?.subject === place.id ? pass.expiresAt : 0,
+  );
 
 /** A place whose pass has run out is spent: its browser joins again at the back. */
 function isSpent(room: Room, place: PlaceRow, pass: Pass | null, now: number): boolean {
@@ -90,13 +95,14 @@ async function withPass(
   pass: Pass | null,
 ): Promise<PlaceStatus> {
   if (status.state !== "admitted") return { status, placeId: place.id, pass: null };
-  if (!place.admittedAt) {
-    const admittedAt = new Date(now).toISOString();
+  let admittedAt = place.admittedAt;
+  if (!admittedAt) {
+    admittedAt = new Date(now).toISOString();
     await ctx.db.updateTable("waitingRoomPlaces").set({ admittedAt }).where("id", "=", place.id).where("admittedAt", "is", null).execute();
     place = { ...place, admittedAt };
   }
   const expiresAt = passUntilOf(room, place, pass);
-  const token = signPass(ctx.config, { subject: place.id, expiresAt, dropAt: room.dropAt });
+  const token = signPass(ctx.config, { subject: place.id, admittedAt: Date.parse(admittedAt), expiresAt, dropAt: room.dropAt });
   return { status: { ...status, admittedUntil: new Date(expiresAt).toISOString() }, placeId: place.id, pass: { token, expiresAt } };
 }
 
@@ -195,7 +201,7 @@ export async function issuePass(
   const room = await readRoom(ctx);
   const subject = "placeId" in input ? input.placeId : (input.subject ?? `ea-${crypto.randomBytes(12).toString("base64url")}`);
   const expiresAt = now + room.passMinutes * MINUTE;
-  return { token: signPass(ctx.config, { subject, expiresAt, dropAt: room.dropAt }), expiresAt };
+  return { token: signPass(ctx.config, { subject, admittedAt: now, expiresAt, dropAt: room.dropAt }), expiresAt };
 }
 
 /** The pass from a cookie when it is valid for the current drop, checked without the database (the room is cached). */
@@ -203,10 +209,36 @@ export function validPass(ctx: AppContext, room: Room, token: string | null | un
   return readPass(ctx.config, token, ctx.clock.now().getTime(), room.dropAt);
 }
 
-/** A pass renewed for `passMinutes` from now: a shopper in checkout is not sent back to the line mid-payment. */
+/**
+ * A pass renewed for `passMinutes` from now: a shopper in checkout is not sent back to the line
+ * mid-payment. Never past admission + `passMinutes` + the hold time (decision 0036): enough to pay
+ * for a bag held at the last moment, and then the pass runs out, however often it is renewed.
+ */
 export function renewedPass(ctx: AppContext, room: Room, pass: Pass): { token: string; expiresAt: number } {
-  const expiresAt = Math.max(pass.expiresAt, ctx.clock.now().getTime() + room.passMinutes * MINUTE);
+  const cap = pass.admittedAt + (room.passMinutes + ctx.config.holdMinutes) * MINUTE;
+  const expiresAt = Math.max(pass.expiresAt, Math.min(cap, ctx.clock.now().getTime() + room.passMinutes * MINUTE));
   return { token: signPass(ctx.config, { ...pass, expiresAt }), expiresAt };
+}
+
+/** The name a waiting-room pass is bound to a bag under (pass-bindings.ts): its drop and subject, whatever its expiry. */
+export const waitingRoomPassKey = (pass: Pass) => `waiting-room:${pass.dropAt}:${pass.subject}`;
+
+/**
+ * Whether this browser may shop with the pass (decision 0036). A purchase with a bag binds an
+ * unbound pass to it, and a pass bound to another bag counts for nothing. A purchase that starts
+ * the browser's first bag (`newBag`) binds the pass if it is still free and goes on either way: an
+ * empty new bag gains nothing, and the pass refuses it from its next purchase on.
+ */
+export async function passServesBag(
+  ctx: AppContext,
+  pass: Pass,
+  bag: { id: string; isNew: boolean } | null,
+  purchase: boolean,
+): Promise<boolean> {
+  const key = waitingRoomPassKey(pass);
+  if (!purchase || bag === null) return passFreeFor(ctx, key, bag?.id ?? null);
+  const bound = await bindPassToBag(ctx, key, bag.id);
+  return bound || bag.isNew;
 }
 
 /** Seconds a refused buyer should wait before trying again: about one place's turn, at least 5 s. */

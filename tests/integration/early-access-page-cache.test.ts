@@ -64,7 +64,8 @@ afterAll(async () => {
   await db?.destroy();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-beforeEach(() => {});
+// Each test's handlers are reset after it: the loopback passthrough again for each.
+beforeEach(() => mockServer.use(http.all(/^http:\/\/127\.0\.0\.1:\d+\//, () => passthrough())));
 
 async function read(page: string, cookie: string | null) {
   const response = await fetch(base + page, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
@@ -104,6 +105,32 @@ describe("early access and the shared page cache", () => {
     // And afterwards too: nothing the holder's reads did stayed behind in the cache.
     const after = await read("/store", null);
     expect(after.cache).toBe("HIT");
+    expect(after.html).not.toContain(NAME);
+  }, 60_000);
+
+  it("answers the holder's product list and pictures privately, and everyone else, at the same time, the shared list without the drop", async () => {
+    // Issue 21, item 10: the list a pass opens is that browser's; no shared cache may keep it.
+    const holder = `early_access=${pass}`;
+    const others = [null, "cart=someone-elses-bag", `early_access=${pass.slice(0, -4)}AAAA`];
+    const paths = ["/api/products", `/api/products/${productId}/images`];
+    const reads = Array.from({ length: 8 }, () => paths)
+      .flat()
+      .flatMap((path) => [
+        read(path, holder).then((r) => ({ path, who: "holder", ...r })),
+        ...others.map((cookie) => read(path, cookie).then((r) => ({ path, who: cookie ?? "none", ...r }))),
+      ]);
+    for (const r of await Promise.all(reads)) {
+      if (r.who === "holder") {
+        expect(r.status, r.path).toBe(200);
+        expect(r.control, r.path).toBe("private, no-store");
+        if (r.path === "/api/products") expect(r.html).toContain(NAME);
+      } else {
+        expect(r.html, `${r.who} on ${r.path}`).not.toContain(NAME);
+        expect(r.control ?? "", `${r.who} on ${r.path}`).not.toMatch(/private/);
+        if (r.path !== "/api/products") expect(r.status).toBe(404);
+      }
+    }
+    const after = await read("/api/products", null);
     expect(after.html).not.toContain(NAME);
   }, 60_000);
 });

@@ -235,15 +235,16 @@ describe("the pass", () => {
     expect(order.status).toBe(429);
   });
 
-  it("is refused once tampered with: another place, a later expiry or a forged signature", async () => {
+  it("is refused once tampered with: another place, a later expiry or admission, or a forged signature", async () => {
     const { jar, productId } = await admittedShopper();
     expect((await addToBag(jar, productId)).status).toBe(201);
     const token = decodeURIComponent(/waiting_room_pass=([^;]+)/.exec(jar.header())![1]!);
-    const [subject, expires, drop, sig] = token.split(".") as [string, string, string, string];
+    const [subject, expires, drop, admitted, sig] = token.split(".") as [string, string, string, string, string];
     const forged = [
-      `${subject.slice(0, -1)}${subject.endsWith("A") ? "B" : "A"}.${expires}.${drop}.${sig}`,
-      `${subject}.${Number(expires) + 3_600_000}.${drop}.${sig}`,
-      `${subject}.${expires}.${drop}.${sig.slice(0, -2)}AA`,
+      `${subject.slice(0, -1)}${subject.endsWith("A") ? "B" : "A"}.${expires}.${drop}.${admitted}.${sig}`,
+      `${subject}.${Number(expires) + 3_600_000}.${drop}.${admitted}.${sig}`,
+      `${subject}.${expires}.${drop}.${Number(admitted) + 3_600_000}.${sig}`,
+      `${subject}.${expires}.${drop}.${admitted}.${sig.slice(0, -2)}AA`,
     ];
     for (const pass of forged) {
       const response = await addToBag(undefined, productId, { Cookie: `waiting_room_pass=${encodeURIComponent(pass)}` });

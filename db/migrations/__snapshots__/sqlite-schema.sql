@@ -268,6 +268,13 @@ CREATE TABLE orders (
 -- table page_version
 CREATE TABLE page_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, list_version INTEGER NOT NULL DEFAULT 0);
 
+-- table pass_bindings
+CREATE TABLE pass_bindings (
+      pass TEXT PRIMARY KEY,
+      bag_id TEXT NOT NULL,
+      bound_at TEXT NOT NULL
+    ) WITHOUT ROWID;
+
 -- table payment_events
 CREATE TABLE payment_events (
         id TEXT PRIMARY KEY,
