@@ -23,12 +23,20 @@ const PG_GONE = /^Connection terminated|is not queryable$/;
  * a few seconds later will very likely succeed (the pool opens new connections by itself). Looks
  * through `cause` chains and AggregateErrors (a host with several addresses refuses on each).
  * SQLite's errors never match: its file does not go away.
+ *
+ * A socket's code counts only on the error itself (as node-postgres rejects with it), not as the
+ * `cause` of another: a vendor's `fetch failed` caused by ECONNRESET is the vendor's outage, not
+ * the store's database.
  */
-export function isConnectionLost(error: unknown, depth = 0): boolean {
+export function isConnectionLost(error: unknown): boolean {
+  return lost(error, 0, true);
+}
+
+function lost(error: unknown, depth: number, socketCounts: boolean): boolean {
   if (depth > 5 || typeof error !== "object" || error === null) return false;
   const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof code === "string" && (SERVER_GONE.has(code) || SOCKET_GONE.has(code))) return true;
+  if (typeof code === "string" && (SERVER_GONE.has(code) || (socketCounts && SOCKET_GONE.has(code)))) return true;
   if (typeof message === "string" && PG_GONE.test(message)) return true;
-  if (Array.isArray(errors) && errors.some((inner) => isConnectionLost(inner, depth + 1))) return true;
-  return isConnectionLost(cause, depth + 1);
+  if (Array.isArray(errors) && errors.some((inner) => lost(inner, depth + 1, socketCounts))) return true;
+  return lost(cause, depth + 1, false);
 }

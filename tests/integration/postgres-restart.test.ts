@@ -35,7 +35,8 @@ const customerInfo = (n: number) => ({
 });
 
 /** One request's fate: its HTTP status and body, or what stopped it from getting one. */
-type Answer = { status: number; body: string; retryAfter: string | null } | { failed: string };
+type Answered = { status: number; body: string; retryAfter: string | null };
+type Answer = Answered | { failed: string };
 
 describeOnPostgres(
   postgresSkipped ? `PostgreSQL going away and coming back (skipped: ${postgresSkipped})` : "PostgreSQL going away and coming back",
@@ -97,7 +98,7 @@ describeOnPostgres(
       send(store, pathname, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), jar });
 
     /** A 503 as the store answers a lost database: Retry-After, and on /api the JSON error. */
-    function expectBusy(answer: Answer & { status: number }, api: boolean) {
+    function expectBusy(answer: Answered, api: boolean) {
       expect(Number(answer.retryAfter)).toBeGreaterThan(0);
       if (api) expect(JSON.parse(answer.body)).toEqual(BUSY);
       else expect(answer.body).toContain("Busy for a moment");
@@ -129,7 +130,7 @@ describeOnPostgres(
     it("answers 503 then 200 when an administrator ends the stores' sessions, from the same processes", async () => {
       const pids = await Promise.all(stores.map(pidOf));
       const productId = await newProduct(1000);
-      const answers: (Answer & { status: number; api: boolean })[] = [];
+      const answers: (Answered & { api: boolean })[] = [];
       let ending = true;
       // Shoppers bagging and looking at their bag (a page and the API, each a transaction or a
       // few queries), at both stores, while every session of the stores is ended over and over.
@@ -164,6 +165,8 @@ describeOnPostgres(
       const busy = answers.filter((answer) => answer.status === 503);
       expect(busy.length, "some requests met a connection that was ended").toBeGreaterThan(0);
       for (const answer of busy) expectBusy(answer, answer.api);
+      // Pages too: the branded page, not a 500.
+      expect(busy.filter((answer) => !answer.api).length, "some pages met a connection that was ended").toBeGreaterThan(0);
       expect(answers.filter((answer) => answer.status !== 503 && answer.status >= 400)).toEqual([]);
 
       // The pool reconnects by itself: the next requests answer as usual, from the same processes.

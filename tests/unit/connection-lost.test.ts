@@ -30,6 +30,7 @@ describe("isConnectionLost", () => {
     ["SQLite busy", coded("SQLITE_BUSY", "database is locked")],
     ["a programming error", new TypeError("Cannot read properties of undefined")],
     ["a message that merely mentions terminated", new Error("Subscription terminated by the customer")],
+    ["a vendor's request failing (fetch failed, caused by ECONNRESET)", new TypeError("fetch failed", { cause: coded("ECONNRESET") })],
     ["not an error", "Connection terminated"],
     ["nothing", undefined],
   ])("is false for %s", (_, error) => {
