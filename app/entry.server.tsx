@@ -13,6 +13,7 @@ import { PRIVATE_NO_STORE, privately } from "../server/http/rest";
 import { contentSecurityPolicy, pageSecurityHeaders, servedOverHttps } from "../server/http/security-headers";
 import { preloadNonceStream, scriptsStart, withPreloadNonce } from "./preload-nonce.server";
 import { bodyFor, memoisedRender, renderMemoKey } from "./render-memo.server";
+import { storeBusyData, storeBusyPage } from "./store-busy.server";
 import { isCachedPage } from "./store-page-cache.server";
 
 export { apiMiddleware, serverDoors } from "../server/api/express";
@@ -25,6 +26,8 @@ export { storeFastPath } from "./store-fast-path.server";
 export { waitingRoomGate } from "../server/http/waiting-room-gate";
 export { resignSweeper, sweep, SWEEP_EVERY_MS } from "../server/services/sweeper";
 export { startFulfilmentJob } from "../server/services/fulfilment-job";
+// A lost database is a 503 page, not a logged 500 (decision 0041).
+export { handleError } from "./store-busy.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -42,7 +45,8 @@ function defaultCacheControl(request: Request): string | null {
 }
 
 /** Client navigations' `.data` answers: private unless their route said otherwise. */
-export const handleDataRequest = (response: Response): Response => privately(response);
+export const handleDataRequest = (response: Response, { request }: { request: Request }): Response =>
+  privately(storeBusyData(request, response));
 
 /** The page's type, caching and security headers; the CSP carries this answer's nonce (decision 0028). */
 async function pageHeaders(headers: Headers, request: Request, nonce: string) {
@@ -95,6 +99,7 @@ export default async function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
+  storeBusyPage(request, responseStatusCode, responseHeaders);
   const key = renderMemoKey(request, responseStatusCode, remixContext);
   if (key) {
     try {

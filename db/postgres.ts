@@ -62,6 +62,13 @@ export function poolClosedOnEnd(config: pg.PoolConfig, companions: ReadonlySet<(
   const pool = new pg.Pool(config);
   const open = new Set<pg.PoolClient>();
   pool.on("connect", (client) => {
+    // pg-pool listens for errors only on its idle connections. One lent out (a transaction
+    // between two statements, a query about to be sent) that the server ends (57P01 from a
+    // restart, a failover, pg_terminate_backend) emits 'error' with nobody listening, and an
+    // unheard 'error' ends the process. Heard here, the failure reaches the request as its
+    // query's rejection (db/connection-lost.ts: a 503), and the pool drops the broken connection
+    // when it comes back (pg marks it not queryable).
+    client.on("error", () => {});
     open.add(client);
     client.once("end", () => open.delete(client));
   });

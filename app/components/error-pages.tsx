@@ -2,6 +2,7 @@ import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderD
 import { ArrowLeft } from "lucide-react";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
+import { STORE_BUSY_MESSAGE } from "../../server/contracts/store-busy";
 
 export const notFoundMeta = [{ title: "404 Page Not Found" }];
 
@@ -76,18 +77,24 @@ interface RouteErrorCopy {
  */
 export function RouteErrorPage({ notFoundMessage, failedMessage, back }: RouteErrorCopy) {
   const error = useRouteError();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const inAdminFrame = useRouteLoaderData("routes/admin") !== undefined;
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const notFound = status === 404;
   const admin = pathname === "/admin" || pathname.startsWith("/admin/");
-  const way = back ?? (admin ? { to: "/admin", label: "Back to Admin" } : { to: "/", label: "Back to Home" });
+  // 503: the database was out of reach for a moment (decision 0041); the same page again is the remedy.
+  const busy = status === 503;
+  const way = busy
+    ? { to: `${pathname}${search}`, label: "Try Again" }
+    : (back ?? (admin ? { to: "/admin", label: "Back to Admin" } : { to: "/", label: "Back to Home" }));
   const Heading = inAdminFrame ? "h2" : "h1";
   const message = notFound
     ? (notFoundMessage ?? "The page you are looking for does not exist, moved, or never dropped.")
-    : status >= 500
-      ? (failedMessage ?? "We hit a snag on our side. Please try again in a moment.")
-      : "We couldn't complete that request.";
+    : busy
+      ? STORE_BUSY_MESSAGE
+      : status >= 500
+        ? (failedMessage ?? "We hit a snag on our side. Please try again in a moment.")
+        : "We couldn't complete that request.";
   return (
     <section
       aria-labelledby="error-title"
@@ -101,7 +108,7 @@ export function RouteErrorPage({ notFoundMessage, failedMessage, back }: RouteEr
           inAdminFrame ? "text-5xl" : "text-6xl sm:text-7xl md:text-8xl",
         )}
       >
-        {notFound ? "Page not found" : "Something went wrong"}
+        {notFound ? "Page not found" : busy ? "Busy for a moment" : "Something went wrong"}
       </Heading>
       <p role="alert" className="mt-6 max-w-xl text-base text-muted-foreground">
         {message} {notFound ? null : <span className="whitespace-nowrap">Status code: {status}.</span>}

@@ -18,6 +18,7 @@ import type { AppContext } from "../context";
 import { DomainError, Invalid, NotFound } from "../errors";
 import { addToCart, decrementItem, getCart, incrementItem, removeFromCart } from "../services/cart";
 import { cartSessionIdOf, ensureCartSession } from "./cart-session";
+import { isConnectionLost } from "./store-busy";
 import { redirectWithToast } from "./flash";
 import { statusOf } from "./rest";
 
@@ -29,6 +30,8 @@ import { statusOf } from "./rest";
  * counts it, and a reload does not post again.
  */
 function failure(error: unknown, fallback: string): { notice: ActionNotice; status: number } {
+  // The database out of reach for a moment: thrown on, to the 503 page that says to try again (decision 0041).
+  if (isConnectionLost(error)) throw error;
   if (error instanceof DomainError) {
     return { notice: { kind: "error", title: CART_MESSAGES.errorTitle, description: error.message }, status: statusOf(error) };
   }

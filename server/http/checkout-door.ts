@@ -33,6 +33,7 @@ import { redirectWithToast } from "./flash";
 import { requestBag } from "./request-bag";
 import { statusOf } from "./rest";
 import { siteOrigin } from "./site-origin";
+import { isConnectionLost } from "./store-busy";
 
 /**
  * The page doors of the checkout. With JavaScript the screen talks to the REST doors
@@ -108,6 +109,8 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
     quoted = await quote(ctx, sessionId, values, chosen);
   } catch (error) {
     if (isEmptyCart(error)) return emptyCartRedirect(ctx, request);
+    // The database out of reach for a moment: the 503 page that says to try again (decision 0041).
+    if (isConnectionLost(error)) throw error;
     if (!(error instanceof DomainError)) console.error(error);
     const notice =
       error instanceof DomainError
@@ -156,6 +159,7 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
     if (isEmptyCart(error)) return emptyCartRedirect(ctx, request);
     if (error instanceof DomainError)
       return reply({ ...quoted, errors: error.fieldErrors, notice: errorNotice(error.message) }, statusOf(error));
+    if (isConnectionLost(error)) throw error;
     console.error(error);
     return reply({ ...quoted, notice: errorNotice(CHECKOUT_MESSAGES.processFailed) }, 500);
   }
@@ -275,6 +279,7 @@ export async function payAction({ request, params }: ActionFunctionArgs) {
       const fieldErrors = error.fieldErrors.cardNumber ? { cardNumber: error.fieldErrors.cardNumber[0] } : {};
       return failed(error.message, statusOf(error), fieldErrors);
     }
+    if (isConnectionLost(error)) throw error;
     console.error(error);
     return failed(CHECKOUT_UI.unexpected, 500, {}, CHECKOUT_UI.paymentErrorTitle);
   }

@@ -1,5 +1,6 @@
 import type { ZodType } from "zod";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
+import { isConnectionLost, reportConnectionLost, storeBusyJson } from "./store-busy";
 
 /** What an answer for one signed-in caller (or one browser's own) says: no cache keeps it. */
 export const PRIVATE_NO_STORE = "private, no-store";
@@ -32,12 +33,17 @@ export function statusOf(error: DomainError): number {
   return 400;
 }
 
-/** Turns a thrown domain error into the REST convention; anything else is a logged 500. */
+/** Turns a thrown domain error into the REST convention, a lost database into a 503; anything else is a logged 500. */
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof Response) return error;
   if (error instanceof DomainError) {
     const headers: HeadersInit = error instanceof TooMany ? { "Retry-After": String(error.retryAfterSeconds) } : {};
     return jsonError(statusOf(error), error.message, error.fieldErrors, headers);
+  }
+  // The database is restarting or failing over: the same request shortly will do (decision 0041).
+  if (isConnectionLost(error)) {
+    reportConnectionLost(error);
+    return storeBusyJson();
   }
   console.error(error);
   return jsonError(500, "Something went wrong on our side. Please try again.");

@@ -5,6 +5,7 @@ import { HONEYPOT_FIELD, SUBSCRIBE_MESSAGES, subscribeSchema, type SubscribeActi
 import { Conflict, TooMany } from "../errors";
 import { subscribe } from "../services/subscribers";
 import { clientIpOf } from "./client-ip";
+import { isConnectionLost } from "./store-busy";
 
 /**
  * The sign-up card's form action, shared by every page that shows the card (it posts to the
@@ -33,6 +34,8 @@ export async function subscribeAction({ request, context }: ActionFunctionArgs, 
   } catch (error) {
     if (error instanceof Conflict) return reply({ kind: "error", title: SUBSCRIBE_MESSAGES.failureTitle, description: error.message }, 409);
     if (error instanceof TooMany) return reply({ kind: "error", title: SUBSCRIBE_MESSAGES.failureTitle, description: error.message }, 429);
+    // The database out of reach for a moment: the 503 page that says to try again (decision 0041).
+    if (isConnectionLost(error)) throw error;
     console.error(error);
     return reply({ kind: "error", title: SUBSCRIBE_MESSAGES.failureTitle, description: SUBSCRIBE_MESSAGES.failure }, 500);
   }

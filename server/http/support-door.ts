@@ -6,6 +6,7 @@ import { SUPPORT_MESSAGES, supportSchema } from "../contracts/support";
 import { TooMany } from "../errors";
 import { sendSupportMessage } from "../services/support";
 import { clientIpOf } from "./client-ip";
+import { isConnectionLost } from "./store-busy";
 
 export interface SupportActionData {
   sent: boolean;
@@ -28,6 +29,8 @@ export async function supportAction({ request, context }: ActionFunctionArgs) {
       notice: { kind: "success", title: SUPPORT_MESSAGES.successTitle, description: SUPPORT_MESSAGES.successDescription },
     });
   } catch (error) {
+    // The database out of reach for a moment: the 503 page that says to try again (decision 0041).
+    if (isConnectionLost(error)) throw error;
     const description = error instanceof TooMany ? error.message : SUPPORT_MESSAGES.failureDefault;
     if (!(error instanceof TooMany)) console.error(error);
     return data<SupportActionData>(

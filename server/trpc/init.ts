@@ -1,6 +1,8 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
+import { isConnectionLost } from "../../db/connection-lost";
 import type { PublicUser } from "../contracts/auth";
+import { STORE_BUSY_MESSAGE } from "../contracts/store-busy";
 import type { AppContext } from "../context";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
 import { assertAdmin } from "../http/auth";
@@ -16,6 +18,15 @@ export interface TrpcContext {
 const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape, error }) {
     const cause = error.cause;
+    // The database could not be reached (a restart, a failover), in a procedure or in the context:
+    // a 503 that says to try again, not an internal error (decision 0041; Retry-After: api/routes/trpc.ts).
+    if (isConnectionLost(cause)) {
+      return {
+        ...shape,
+        message: STORE_BUSY_MESSAGE,
+        data: { ...shape.data, code: "SERVICE_UNAVAILABLE" as const, httpStatus: 503, stack: undefined, fieldErrors: {} },
+      };
+    }
     return {
       ...shape,
       data: { ...shape.data, fieldErrors: cause instanceof DomainError ? cause.fieldErrors : {} },

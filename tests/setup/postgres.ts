@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -18,6 +18,12 @@ export interface PostgresServer {
   port: number;
   /** A URL for another database on the same server. */
   urlFor(database: string): string;
+  /**
+   * `pg_ctl restart -m fast`, as an operator's maintenance restart: every session is ended (57P01),
+   * the server is down for a moment and back on the same port. Asynchronous, so the test's own
+   * requests go on meanwhile.
+   */
+  restart(): Promise<void>;
   stop(): void;
 }
 
@@ -62,16 +68,31 @@ function freePort(): Promise<number> {
   });
 }
 
+function commandFor(bin: string, program: string, args: string[]): [string, string[]] {
+  const file = path.join(bin, program);
+  return isRoot() ? ["runuser", ["-u", "postgres", "--", file, ...args]] : [file, args];
+}
+
 /** Runs a PostgreSQL program, as `postgres` when we are root. Throws with its output on failure. */
 function run(bin: string, program: string, args: string[]) {
-  const file = path.join(bin, program);
-  const [command, argv] = isRoot() ? ["runuser", ["-u", "postgres", "--", file, ...args]] : [file, args];
+  const [command, argv] = commandFor(bin, program, args);
   try {
     execFileSync(command, argv, { stdio: "pipe", encoding: "utf8", timeout: 120_000 });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${program} ${args.join(" ")} failed: ${e.message}\n${e.stdout ?? ""}${e.stderr ?? ""}`);
   }
+}
+
+/** As `run`, without blocking the event loop meanwhile. */
+function runInBackground(bin: string, program: string, args: string[]): Promise<void> {
+  const [command, argv] = commandFor(bin, program, args);
+  return new Promise((resolve, reject) => {
+    execFile(command, argv, { encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${program} ${args.join(" ")} failed: ${error.message}\n${stdout}${stderr}`));
+      else resolve();
+    });
+  });
 }
 
 const PREFIX = "store-pg-";
@@ -133,6 +154,21 @@ export async function startPostgres(): Promise<PostgresServer> {
     url: urlFor("postgres"),
     port,
     urlFor,
+    restart: () =>
+      runInBackground(bin, "pg_ctl", [
+        "-D",
+        data,
+        "-o",
+        options,
+        "-l",
+        path.join(dir, "server.log"),
+        "-m",
+        "fast",
+        "-w",
+        "-t",
+        "60",
+        "restart",
+      ]),
     stop() {
       if (stopped) return;
       stopped = true;

@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { authenticate } from "../../http/auth";
 import { clientIpOf } from "../../http/client-ip";
+import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "../../http/store-busy";
 import { appRouter } from "../../trpc/router";
 import { route } from "../route";
 
@@ -23,8 +24,11 @@ const trpc = route({
         return { app, user, sessionToken: token, clientIp: clientIpOf(context) };
       },
       onError({ error }) {
-        if (error.code === "INTERNAL_SERVER_ERROR") console.error(error);
+        if (isConnectionLost(error.cause)) reportConnectionLost(error.cause);
+        else if (error.code === "INTERNAL_SERVER_ERROR") console.error(error);
       },
+      // A procedure that met a lost database answers 503 (server/trpc/init.ts): say when to retry.
+      responseMeta: ({ errors }) => (errors.some((error) => isConnectionLost(error.cause)) ? { headers: STORE_BUSY_HEADERS } : {}),
     }),
 });
 
