@@ -8,12 +8,12 @@ import { quoteTax } from "../integrations/tax";
 import { discountedCents, publicFilter } from "./catalog";
 import { addressKeyOf, assertWithinLimits, customerKeyOf } from "./customer-limits";
 import { expireOrder, releaseExpiredHolds } from "./holds";
-import { RateLimiter } from "./rate-limit";
+import { AddressRateLimiter } from "./rate-limit";
 import { recordEvent } from "./events";
 import { recordSoldOutMiss, SoldOut } from "./sold-out-misses";
 
 // Generous: a drop-day crowd behind one carrier address must get through; a script must not.
-const checkoutsPerIp = new RateLimiter("checkouts-per-ip", Number(process.env.CHECKOUTS_PER_IP) || 60, 10 * 60 * 1000);
+const checkoutsPerIp = new AddressRateLimiter("checkouts-per-ip", Number(process.env.CHECKOUTS_PER_IP) || 60, 10 * 60 * 1000);
 
 /** Test hook. */
 export async function resetCheckoutLimits(ctx: AppContext): Promise<void> {

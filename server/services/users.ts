@@ -1,13 +1,13 @@
 import type { LoginInput, PublicUser, RegisterInput } from "../contracts/auth";
 import type { AppContext } from "../context";
 import { Conflict, Unauthenticated } from "../errors";
-import { RateLimiter } from "./rate-limit";
+import { AddressRateLimiter, RateLimiter } from "./rate-limit";
 import { decoyHash, hashPassword, verifyPassword } from "./passwords";
 import { createSession } from "./sessions";
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 // Per address: generous enough for an office behind one NAT, tight enough to stop guessing.
-const loginsPerIp = new RateLimiter("logins-per-ip", Number(process.env.LOGIN_ATTEMPTS_PER_IP) || 30, FIFTEEN_MINUTES);
+const loginsPerIp = new AddressRateLimiter("logins-per-ip", Number(process.env.LOGIN_ATTEMPTS_PER_IP) || 30, FIFTEEN_MINUTES);
 // Per account: failures only, so a locked-out attacker cannot lock the owner out for long.
 const failuresPerAccount = new RateLimiter("login-failures-per-account", 5, FIFTEEN_MINUTES);
 
