@@ -1,3 +1,4 @@
+import url from "node:url";
 import { sql, type Transaction } from "kysely";
 import type { DB } from "../../db/schema";
 import { limitMessage } from "../contracts/limits";
@@ -5,11 +6,39 @@ import { Conflict } from "../errors";
 
 /**
  * The per-customer limit (issue 12 part 3, decision 0020). A "customer" is the same e-mail
- * (case-folded) or the same shipping address (normalised): a second address or e-mail alone does
- * not make a second customer.
+ * (folded as one mailbox) or the same shipping address (normalised): a second address or e-mail
+ * alone does not make a second customer.
  */
 
-export const customerKeyOf = (email: string): string => email.normalize("NFKC").trim().toLowerCase();
+/**
+ * Case folding for any script: upper then lower folds what lower alone keeps apart (ß and SS,
+ * final and medial sigma). Compatibility forms (full-width letters, ligatures) first become plain.
+ */
+const fold = (text: string): string => text.normalize("NFKC").toUpperCase().toLowerCase().normalize("NFKC");
+
+const GMAIL = new Set(["gmail.com", "googlemail.com"]);
+
+/**
+ * One key per mailbox, as the mail providers deliver: case-folded in every script; a `+tag` is
+ * the same mailbox at any provider that delivers it (all the large ones do, and a shop's limit
+ * would rather fold one stranger too many than let `+1` ... `+99` each buy); Gmail ignores dots
+ * and answers to googlemail.com too. The domain is compared in its ASCII (punycode) form.
+ */
+export function customerKeyOf(email: string): string {
+  const address = fold(email).trim();
+  const at = address.lastIndexOf("@");
+  if (at < 1) return address;
+  let local = address.slice(0, at);
+  let domain = address.slice(at + 1).replace(/\.$/, "");
+  domain = url.domainToASCII(domain) || domain;
+  const plus = local.indexOf("+");
+  if (plus > 0) local = local.slice(0, plus);
+  if (GMAIL.has(domain)) {
+    local = local.replaceAll(".", "") || local;
+    domain = "gmail.com";
+  }
+  return `${local}@${domain}`;
+}
 
 // The spellings people type for the same street; enough to catch "12 Main Street" = "12 main st.".
 const ABBREVIATIONS: Record<string, string> = {
@@ -30,13 +59,16 @@ const ABBREVIATIONS: Record<string, string> = {
   west: "w",
 };
 
+// Words of any script: Latin accents are dropped ("Café" is "cafe"), other scripts' letters and
+// marks kept (a Tokyo or Delhi street is not an empty string; Cyrillic й is not и), case folded
+// as for e-mail.
 const words = (text: string): string =>
-  text
+  fold(text)
     .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
+    .replace(/(\p{Script=Latin})\p{M}+/gu, "$1")
+    .normalize("NFC")
     .replace(/#/g, " apt ")
-    .split(/[^a-z0-9]+/)
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
     .filter(Boolean)
     .map((word) => ABBREVIATIONS[word] ?? word)
     .join(" ");
