@@ -6,7 +6,7 @@ import { paymentsFor } from "../integrations/payments";
 import { parcelFor, shippingFor, type RateQuote } from "../integrations/shipping";
 import { quoteTax } from "../integrations/tax";
 import { discountedCents, publicFilter } from "./catalog";
-import { addressKeyOf, assertWithinLimits, customerKeyOf } from "./customer-limits";
+import { addressKeyOf, assertWithinLimits, customerKeyOf, lockProductRows } from "./customer-limits";
 import { expireOrder, releaseExpiredHolds } from "./holds";
 import { AddressRateLimiter } from "./rate-limit";
 import { recordEvent } from "./events";
@@ -167,6 +167,9 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
   const addressKey = addressKeyOf(customer);
   const holdAndCreate = () =>
     ctx.db.transaction().execute(async (trx) => {
+      // Every product of the bag locked at once, in id order, before its stock or the limit is
+      // touched: bags holding the same products in any order queue instead of deadlocking.
+      await lockProductRows(trx, lines.map((l) => l.productId));
       const order = await trx
         .insertInto("orders")
         .values({

@@ -1,5 +1,6 @@
 import url from "node:url";
 import { sql, type Transaction } from "kysely";
+import { forUpdateOnPostgres } from "../../db/engine";
 import type { DB } from "../../db/schema";
 import { limitMessage } from "../contracts/limits";
 import { Conflict } from "../errors";
@@ -82,16 +83,31 @@ export function addressKeyOf(address: { street: string; city: string; state: str
 }
 
 /**
- * Inside Process Order's write transaction (BEGIN IMMEDIATE: one writer at a time, across every
- * worker), after this order's items are written: refuses when this customer's units of a limited
- * product, over every order that still counts, pass the limit. What counts: paid orders that are
- * not cancelled or refunded, and unpaid ones whose hold is still live. Expired, cancelled and
- * refunded orders do not: the shopper never got (or gave back) those units.
+ * Locks the products' rows to the end of the transaction, in id order, on PostgreSQL (`SELECT …
+ * ORDER BY id FOR UPDATE`): two orders of one customer then queue before either counts what the
+ * customer owns, and two bags holding the same products in opposite order take their locks in
+ * the same order, so neither waits on the other (no deadlock). On SQLite the transaction is
+ * BEGIN IMMEDIATE, already the only writer, and the same SELECT locks nothing more.
+ */
+export async function lockProductRows(trx: Transaction<DB>, productIds: number[]): Promise<void> {
+  const ids = [...new Set(productIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return;
+  await forUpdateOnPostgres(trx, trx.selectFrom("products").select("id").where("id", "in", ids).orderBy("id")).execute();
+}
+
+/**
+ * Inside Process Order's write transaction, after this order's items are written: refuses when
+ * this customer's units of a limited product, over every order that still counts, pass the limit.
+ * The products' rows are locked first (`lockProductRows`; a no-op when the caller already holds
+ * them), so a concurrent order of the same customer counts after this one commits. What counts:
+ * paid orders that are not cancelled or refunded, and unpaid ones whose hold is still live.
+ * Expired, cancelled and refunded orders do not: the shopper never got (or gave back) those units.
  */
 export async function assertWithinLimits(
   trx: Transaction<DB>,
   input: { customerKey: string; addressKey: string; productIds: number[]; now: string },
 ): Promise<void> {
+  await lockProductRows(trx, input.productIds);
   const limited = await trx
     .selectFrom("products")
     .select(["id", "name", "maxPerCustomer"])
