@@ -42,7 +42,9 @@ export function trustProxyHops(app: Express, hops: number): void {
     configurable: true,
     enumerable: true,
     get(this: IncomingMessage) {
-      return forwardedProto(this.headers["x-forwarded-proto"], hops) ?? ((this.socket as { encrypted?: boolean }).encrypted ? "https" : "http");
+      return (
+        forwardedProto(this.headers["x-forwarded-proto"], hops) ?? ((this.socket as { encrypted?: boolean }).encrypted ? "https" : "http")
+      );
     },
   });
   const hostname = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(app.request), "hostname")!.get!;

@@ -165,11 +165,12 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
   const payments = paymentsFor(ctx);
   const customerKey = customerKeyOf(customer.email);
   const addressKey = addressKeyOf(customer);
+  const productIds = lines.map((l) => l.productId);
   const holdAndCreate = () =>
     ctx.db.transaction().execute(async (trx) => {
       // Every product of the bag locked at once, in id order, before its stock or the limit is
       // touched: bags holding the same products in any order queue instead of deadlocking.
-      await lockProductRows(trx, lines.map((l) => l.productId));
+      await lockProductRows(trx, productIds);
       const order = await trx
         .insertInto("orders")
         .values({
@@ -228,7 +229,7 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
           .execute();
       }
       // In the same transaction as the holds: two racing orders of one customer queue here.
-      await assertWithinLimits(trx, { customerKey, addressKey, productIds: lines.map((l) => l.productId), now: now.toISOString() });
+      await assertWithinLimits(trx, { customerKey, addressKey, productIds, now: now.toISOString() });
       return order.id;
     });
 

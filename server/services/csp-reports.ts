@@ -139,7 +139,8 @@ export function cspReportSink({
   const lines = new MinuteCounter(now);
   return {
     take(clientIp: string, mediaType: string, body: string): number {
-      if (perAddress.hit(networkOf(clientIp)) > CSP_REPORTS_PER_MINUTE) throw new TooMany(CSP_REPORT_MESSAGES.tooMany, perAddress.secondsLeft());
+      const calls = perAddress.hit(networkOf(clientIp));
+      if (calls > CSP_REPORTS_PER_MINUTE) throw new TooMany(CSP_REPORT_MESSAGES.tooMany, perAddress.secondsLeft());
       const violations = violationsIn(mediaType, body);
       for (const violation of violations) if (lines.hit("all") <= LOG_LINES_PER_MINUTE) log(violationLine(violation));
       return violations.length;

@@ -12,11 +12,7 @@ const loginsPerIp = new AddressRateLimiter("logins-per-ip", Number(process.env.L
 const failuresPerAccount = new RateLimiter("login-failures-per-account", 5, FIFTEEN_MINUTES);
 
 // New accounts per network: each is an argon2 hash and a row, and a bot's accounts are its tries.
-const registrationsPerIp = new AddressRateLimiter(
-  "registrations-per-ip",
-  Number(process.env.REGISTRATIONS_PER_IP) || 10,
-  10 * 60 * 1000,
-);
+const registrationsPerIp = new AddressRateLimiter("registrations-per-ip", Number(process.env.REGISTRATIONS_PER_IP) || 10, 10 * 60 * 1000);
 
 const tooManyLogins = (minutes: number) =>
   `Too many sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;

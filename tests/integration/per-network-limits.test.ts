@@ -23,7 +23,8 @@ beforeEach(async () => {
   ctx.clock.set("2026-06-01T12:00:00.000Z");
 });
 
-const subscribeFrom = (ip: string, i: number) => api("POST", "/api/subscribe", { body: { email: `v6fan${ip.length}-${i}@example.com` }, ip });
+const subscribeFrom = (ip: string, i: number) =>
+  api("POST", "/api/subscribe", { body: { email: `v6fan${ip.length}-${i}@example.com` }, ip });
 
 describe("per-address allowances count networks", () => {
   it("gives every address of one IPv6 /64 one allowance between them: ten sign-ups, then 429", async () => {
@@ -36,7 +37,13 @@ describe("per-address allowances count networks", () => {
   });
 
   it("counts an IPv4-mapped IPv6 address as the IPv4 address", async () => {
-    const valid = { name: "Ann", email: "ann@example.com", subject: "Sizing", message: "Does the tee run small or true to size?", supportType: "shipping" };
+    const valid = {
+      name: "Ann",
+      email: "ann@example.com",
+      subject: "Sizing",
+      message: "Does the tee run small or true to size?",
+      supportType: "shipping",
+    };
     const from = ["198.51.100.7", "::ffff:198.51.100.7", "198.51.100.7", "::FFFF:c633:6407", "198.51.100.7"];
     for (const ip of from) expect((await api("POST", "/api/support/contact", { body: valid, ip })).status, ip).toBe(201);
     const blocked = await api("POST", "/api/support/contact", { body: valid, ip: "::ffff:198.51.100.7" });
@@ -50,11 +57,15 @@ describe("POST /api/register", () => {
     api("POST", "/api/register", { body: { username: `burst${n}`, password: "burst-password", email: `burst${n}@example.com` }, ip, jar });
 
   it("takes ten new accounts from one network in ten minutes, then answers 429 before hashing or writing anything", async () => {
-    for (let n = 0; n < 10; n++) expect((await register(n, n % 2 ? "2001:db8:9:9::1" : "2001:db8:9:9::2")).status, `account ${n}`).toBe(201);
+    for (let n = 0; n < 10; n++)
+      expect((await register(n, n % 2 ? "2001:db8:9:9::1" : "2001:db8:9:9::2")).status, `account ${n}`).toBe(201);
     const blocked = await register(10, "2001:db8:9:9::3");
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("Retry-After")).toBe("600");
-    expect(await blocked.json()).toEqual({ message: "Too many new accounts from your network. Please try again in 10 minutes.", errors: {} });
+    expect(await blocked.json()).toEqual({
+      message: "Too many new accounts from your network. Please try again in 10 minutes.",
+      errors: {},
+    });
     expect(await ctx.db.selectFrom("users").select("id").where("username", "=", "burst10").executeTakeFirst()).toBeUndefined();
     // Another network is not affected, and the window ends.
     expect((await register(11, "203.0.113.60")).status).toBe(201);
@@ -64,7 +75,9 @@ describe("POST /api/register", () => {
 
   it("does not count an admin creating accounts", async () => {
     const admin = new CookieJar();
-    expect((await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin, ip: "192.0.2.90" })).status).toBe(200);
+    expect(
+      (await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin, ip: "192.0.2.90" })).status,
+    ).toBe(200);
     for (let n = 20; n < 32; n++) expect((await register(n, "192.0.2.90", admin)).status, `account ${n}`).toBe(201);
   });
 });

@@ -94,7 +94,11 @@ describeOnPostgres("on PostgreSQL, two workers at once", () => {
       const { first, second, bags } = await twoProductBags(round, "crossed", null);
       const results = await Promise.allSettled(
         bags.map((sessionId, i) =>
-          processOrder(i ? workerB : store.ctx, { sessionId, customer: customer(`crossed${round}-${i}@example.com`), shippingMethod: "usps-ground_saver" }),
+          processOrder(i ? workerB : store.ctx, {
+            sessionId,
+            customer: customer(`crossed${round}-${i}@example.com`),
+            shippingMethod: "usps-ground_saver",
+          }),
         ),
       );
       const refused = results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason));

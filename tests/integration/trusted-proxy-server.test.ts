@@ -47,7 +47,11 @@ afterAll(async () => {
 }, 60_000);
 
 const subscribe = (base: string, email: string, headers: Record<string, string>) =>
-  fetch(`${base}/api/subscribe`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify({ email }) });
+  fetch(`${base}/api/subscribe`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify({ email }),
+  });
 
 describe("TRUST_PROXY=1 behind a proxy that appends the address it saw", () => {
   it("gives a client that rotates X-Forwarded-For one address's allowance: ten sign-ups, then 429", async () => {
@@ -63,7 +67,9 @@ describe("TRUST_PROXY=1 behind a proxy that appends the address it saw", () => {
     // What the proxy sends on for IPv6 clients: the client's own entry, then the address it saw.
     const statuses: number[] = [];
     for (let i = 1; i <= 12; i++) {
-      const answer = await subscribe(store.baseUrl, `v6-${i}@example.com`, { "X-Forwarded-For": `198.51.100.${i}, 2001:db8:77:1::${i.toString(16)}` });
+      const answer = await subscribe(store.baseUrl, `v6-${i}@example.com`, {
+        "X-Forwarded-For": `198.51.100.${i}, 2001:db8:77:1::${i.toString(16)}`,
+      });
       statuses.push(answer.status);
     }
     expect(statuses).toEqual([...Array(10).fill(201), 429, 429]);

@@ -64,7 +64,11 @@ const cases: Array<[string, Case]> = [
   // several only when every proxy that wrote one is trusted; with one trusted, the last.
   [
     "the first of several forwarded schemes when both proxies are trusted",
-    { site: { ...proxied, trustProxy: 2 }, headers: { host, origin: `https://${host}`, "x-forwarded-proto": "https, http" }, refused: false },
+    {
+      site: { ...proxied, trustProxy: 2 },
+      headers: { host, origin: `https://${host}`, "x-forwarded-proto": "https, http" },
+      refused: false,
+    },
   ],
   [
     "a forwarded scheme written ahead of the one trusted proxy's",
@@ -74,7 +78,12 @@ const cases: Array<[string, Case]> = [
     "a forwarded host written ahead of the one trusted proxy's",
     {
       site: proxied,
-      headers: { host: "127.0.0.1:3000", origin: "https://evil.example", "x-forwarded-proto": "https", "x-forwarded-host": "evil.example, shop.example" },
+      headers: {
+        host: "127.0.0.1:3000",
+        origin: "https://evil.example",
+        "x-forwarded-proto": "https",
+        "x-forwarded-host": "evil.example, shop.example",
+      },
       refused: true,
     },
   ],

@@ -34,7 +34,9 @@ describe("TRUST_PROXY (a hop count)", () => {
         `TRUST_PROXY must be true (one reverse proxy in front of the store, such as nginx), the number of proxies in front of it (1 to 10), or false; not "${raw}".`,
       );
     }
-    expect(() => loadConfig({ NODE_ENV: "test", SESSION_SECRET: "t", DATA_DIR: "/nonexistent", PAYMENTS: "test", TRUST_PROXY: "yes please" })).toThrow(
+    expect(() =>
+      loadConfig({ NODE_ENV: "test", SESSION_SECRET: "t", DATA_DIR: "/nonexistent", PAYMENTS: "test", TRUST_PROXY: "yes please" }),
+    ).toThrow(
       'TRUST_PROXY must be true (one reverse proxy in front of the store, such as nginx), the number of proxies in front of it (1 to 10), or false; not "yes please".',
     );
   });
