@@ -22,6 +22,7 @@ const {
   staticAssets,
   storeFastPath,
   sweep,
+  trustProxyHops,
   SWEEP_EVERY_MS,
   waitingRoomGate,
 } = build.entry.module;
@@ -37,7 +38,7 @@ const { config } = ctx;
 
 const app = express();
 app.disable("x-powered-by");
-if (config.trustProxy) app.set("trust proxy", true);
+trustProxyHops(app, config.trustProxy);
 
 // Fingerprinted build assets never change: served from memory with the .br/.gz the build made,
 // ahead of compression(), which would only compress them again. Everything else in public/ gets a

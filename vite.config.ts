@@ -1,9 +1,13 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { vitePlugin as remix } from "@remix-run/dev";
+// Remix's own hook for a dev load context (its Cloudflare proxy plugin sets it the same way).
+import { setRemixDevLoadContext } from "@remix-run/dev/dist/vite/plugin.js";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
 import { denyImports } from "vite-env-only";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { ConfigError, loadConfig } from "./server/config";
+import { clientAddressOf } from "./server/http/forwarded";
 import { refuseCrossSiteWrites } from "./server/http/origin";
 
 declare module "@remix-run/node" {
@@ -15,13 +19,18 @@ declare module "@remix-run/node" {
 const buildOnly = (plugins: unknown): Plugin[] => [plugins].flat(2).map((plugin) => ({ ...(plugin as Plugin), apply: "build" as const }));
 
 // `npm run dev` has no server.js: it refuses the configuration `npm start` refuses, with the same
-// message, and puts the same cross-site check in front of Remix.
+// message, puts the same cross-site check in front of Remix, and gives Remix the caller's address
+// for rate limits as server.js does (TRUST_PROXY's hop rule, server/http/forwarded.ts).
+const callers = new AsyncLocalStorage<string>();
 const devServerGuards: Plugin = {
   name: "store-dev-server-guards",
   apply: "serve",
   configureServer(server) {
     try {
-      server.middlewares.use(refuseCrossSiteWrites(loadConfig()));
+      const config = loadConfig();
+      server.middlewares.use((req, _res, next) => callers.run(clientAddressOf(req, config.trustProxy) ?? "unknown", next));
+      setRemixDevLoadContext(() => ({ clientIp: callers.getStore() ?? "local" }));
+      server.middlewares.use(refuseCrossSiteWrites(config));
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       console.error(`The store cannot start: ${error.message}`);

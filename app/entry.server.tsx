@@ -21,6 +21,7 @@ export { booted, prepareStore } from "../server/boot";
 export { superviseWorkers, workerCount } from "../server/cluster";
 export { startupBanner } from "../server/startup-banner";
 export { refuseCrossSiteWrites } from "../server/http/origin";
+export { trustProxyHops } from "../server/http/forwarded";
 export { staticAssets } from "../server/http/static-assets";
 export { storeFastPath } from "./store-fast-path.server";
 export { waitingRoomGate } from "../server/http/waiting-room-gate";

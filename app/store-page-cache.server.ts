@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { renderVisitorFragments } from "~/components/visitor-fragments.server";
 import type { AppContext } from "../server/context";
+import { forwardedProto } from "../server/http/forwarded";
 import { pageCache } from "../server/http/page-cache";
 import { quickVisitor, readVisitor } from "../server/http/visitor";
 import { pageVersionOf, readPageVersions } from "../server/services/page-version";
@@ -14,9 +15,7 @@ export const isCachedPage = (pathname: string) => CACHED.test(pathname);
 /** The scheme as Express reads it (req.protocol), for the cache's answers ahead of Express. */
 export function protocolOf(ctx: AppContext, req: IncomingMessage): string {
   if ("encrypted" in req.socket && req.socket.encrypted) return "https";
-  const proto = req.headers["x-forwarded-proto"];
-  if (!ctx.config.trustProxy || typeof proto !== "string") return "http";
-  return proto.split(",")[0]!.trim() || "http";
+  return forwardedProto(req.headers["x-forwarded-proto"], ctx.config.trustProxy) ?? "http";
 }
 
 /** The page cache as server.js mounts it: the store's pages, version, visitor and holes. */

@@ -28,7 +28,11 @@ export interface Config {
   seedOnEmpty: boolean;
   admin: { username: string; password: string; email: string; usingDefaults: boolean };
   brand: { name: string; socialHandle: string; supportEmail: string };
-  trustProxy: boolean;
+  /**
+   * TRUST_PROXY: how many reverse proxies stand between the store and the internet (0: none). The
+   * client's address, scheme and host are read from what the outermost of them wrote (decision 0037).
+   */
+  trustProxy: number;
   /** The store's own origin from PUBLIC_URL (behind a proxy that rewrites the host); null: each request's. */
   publicUrl: string | null;
   postmark: { serverToken: string | null; from: string; broadcastStream: string };
@@ -43,6 +47,25 @@ export const DEFAULT_ADMIN = { username: "admin", password: "change-me-now", ema
 function flag(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === "") return fallback;
   return !["0", "false", "no", "off"].includes(value.toLowerCase());
+}
+
+/** Enough for a CDN, a load balancer and nginx; more is a typo, not a network. */
+const MAX_PROXY_HOPS = 10;
+
+/**
+ * TRUST_PROXY as a hop count: unset or false trusts no proxy, true (or 1) the one nginx in front,
+ * N the N proxies nearest the store. Anything else is refused: a guessed hop count either lets
+ * clients write their own address or puts every shopper behind one.
+ */
+export function proxyHopsFrom(raw: string | undefined): number {
+  const value = raw?.trim().toLowerCase() ?? "";
+  if (["", "0", "false", "no", "off"].includes(value)) return 0;
+  if (["true", "yes", "on"].includes(value)) return 1;
+  const hops = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (hops >= 1 && hops <= MAX_PROXY_HOPS) return hops;
+  throw new ConfigError(
+    `TRUST_PROXY must be true (one reverse proxy in front of the store, such as nginx), the number of proxies in front of it (1 to ${MAX_PROXY_HOPS}), or false; not "${raw}".`,
+  );
 }
 
 /**
@@ -167,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || "./data");
   // Also first, for the same reason: nothing is created for a DATABASE_URL the store refuses.
   const database = databaseFrom(env, dataDir);
+  const trustProxy = proxyHopsFrom(env.TRUST_PROXY);
   const username = env.ADMIN_USERNAME || DEFAULT_ADMIN.username;
   const password = env.ADMIN_PASSWORD || DEFAULT_ADMIN.password;
   return {
@@ -189,7 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       socialHandle: env.SOCIAL_HANDLE || "legacy.worn",
       supportEmail: env.SUPPORT_EMAIL || "support@legacy.example",
     },
-    trustProxy: flag(env.TRUST_PROXY, false),
+    trustProxy,
     publicUrl: originFrom(env.PUBLIC_URL),
     postmark: {
       serverToken: env.POSTMARK_SERVER_TOKEN || null,

@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
 import { getAppContext } from "../boot";
+import { fromTrustedHop } from "../http/forwarded";
 import { healthCheck } from "../http/healthz-door";
 import { serveUpload } from "../http/uploads-door";
 import { dispatchApi } from "./dispatch";
@@ -43,7 +44,9 @@ export function serverDoors(getLoadContext: (req: ExpressRequest) => AppLoadCont
 
 // As @remix-run/express builds it, so request.url (and the links made from it) do not change.
 function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request {
-  const port = [req.get("X-Forwarded-Host"), req.get("host")]
+  // The forwarded host as req.hostname reads it: the trusted hop's (server/http/forwarded.ts).
+  const hops = Number(req.app.get("trust proxy")) || 0;
+  const port = [fromTrustedHop(req.get("X-Forwarded-Host"), hops), req.get("host")]
     .map((host) => Number.parseInt(host?.split(":")[1] ?? "", 10))
     .find((value) => Number.isSafeInteger(value));
   const url = `${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`;

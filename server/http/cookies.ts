@@ -1,6 +1,7 @@
 import { createCookie, type Cookie } from "@remix-run/node";
 import type { Config } from "../config";
 import { SESSION_DAYS } from "../services/sessions";
+import { forwardedProto } from "./forwarded";
 
 export interface Cookies {
   session: Cookie;
@@ -20,13 +21,10 @@ function makeCookies(config: Config, secure: boolean): Cookies {
   };
 }
 
-/** True when the browser reached the store over https; a proxy's X-Forwarded-Proto counts only under TRUST_PROXY. */
+/** True when the browser reached the store over https; a proxy's X-Forwarded-Proto counts only from a trusted hop (TRUST_PROXY). */
 export function cameOverHttps(config: Config, request: Request): boolean {
   if (new URL(request.url).protocol === "https:") return true;
-  if (!config.trustProxy) return false;
-  // The first entry is the one the proxy nearest the browser wrote, as Express reads it.
-  const proto = request.headers.get("X-Forwarded-Proto")?.split(",")[0]?.trim().toLowerCase();
-  return proto === "https";
+  return forwardedProto(request.headers.get("X-Forwarded-Proto"), config.trustProxy) === "https";
 }
 
 /** The https origin of PUBLIC_URL, or null when PUBLIC_URL is unset or plain http. */

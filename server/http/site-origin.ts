@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import { forwardedProto, fromTrustedHop } from "./forwarded";
 
 /** What the configuration says about the site's own address. */
 export type SiteAddressing = Pick<Config, "publicUrl" | "trustProxy">;
@@ -9,22 +10,20 @@ export interface RequestAddress {
   header(name: string): string | null | undefined;
 }
 
-// Proxies append to these; the first value is the one the browser's request came in with.
-const first = (value: string | null | undefined) => value?.split(",")[0]?.trim() || undefined;
 // Only a host and port: "evil.example/x" or "user@host" in a Host header is not a host.
 const HOST = /^[^\s/\\?#@]+$/;
 
 /**
  * The origin (scheme, host and port) of this store for a request: PUBLIC_URL when set; otherwise
- * the Host the request came to over the connection's scheme, where under TRUST_PROXY the proxy's
- * X-Forwarded-Proto and X-Forwarded-Host speak for the browser (as they do for Express). Nobody
- * else may: without TRUST_PROXY a client could claim any scheme. null when no host is named.
+ * the Host the request came to over the connection's scheme, where under TRUST_PROXY the trusted
+ * proxy's X-Forwarded-Proto and X-Forwarded-Host speak for the browser (the hop rule of
+ * server/http/forwarded.ts, as Express reads them). Nobody else may: entries a client wrote ahead
+ * of the trusted hop's are not read. null when no host is named.
  */
 export function siteOriginOf(request: RequestAddress, site: SiteAddressing): string | null {
   if (site.publicUrl) return site.publicUrl;
-  const forwardedProto = site.trustProxy ? first(request.header("x-forwarded-proto"))?.toLowerCase() : undefined;
-  const scheme = forwardedProto === "http" || forwardedProto === "https" ? forwardedProto : request.scheme;
-  const host = (site.trustProxy ? first(request.header("x-forwarded-host")) : undefined) ?? request.header("host");
+  const scheme = forwardedProto(request.header("x-forwarded-proto"), site.trustProxy) ?? request.scheme;
+  const host = fromTrustedHop(request.header("x-forwarded-host"), site.trustProxy) ?? request.header("host");
   if (!host || !HOST.test(host)) return null;
   try {
     return new URL(`${scheme}://${host}`).origin;

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Config } from "../config";
+import { forwardedProto } from "./forwarded";
 
 /**
  * The waiting room's two cookies: the browser's place in line (a random id, one per browser) and
@@ -29,7 +30,5 @@ export function serializeCookie(name: string, value: string, maxAgeSeconds: numb
 export function secureForNode(config: Config, req: IncomingMessage): boolean {
   if (config.publicUrl?.startsWith("https:")) return true;
   if ((req.socket as { encrypted?: boolean }).encrypted) return true;
-  if (!config.trustProxy) return false;
-  const proto = req.headers["x-forwarded-proto"];
-  return (Array.isArray(proto) ? proto[0] : proto)?.split(",")[0]?.trim().toLowerCase() === "https";
+  return forwardedProto(req.headers["x-forwarded-proto"], config.trustProxy) === "https";
 }

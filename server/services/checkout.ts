@@ -6,14 +6,14 @@ import { paymentsFor } from "../integrations/payments";
 import { parcelFor, shippingFor, type RateQuote } from "../integrations/shipping";
 import { quoteTax } from "../integrations/tax";
 import { discountedCents, publicFilter } from "./catalog";
-import { addressKeyOf, assertWithinLimits, customerKeyOf } from "./customer-limits";
+import { addressKeyOf, assertWithinLimits, customerKeyOf, lockProductRows } from "./customer-limits";
 import { expireOrder, releaseExpiredHolds } from "./holds";
-import { RateLimiter } from "./rate-limit";
+import { AddressRateLimiter } from "./rate-limit";
 import { recordEvent } from "./events";
 import { recordSoldOutMiss, SoldOut } from "./sold-out-misses";
 
 // Generous: a drop-day crowd behind one carrier address must get through; a script must not.
-const checkoutsPerIp = new RateLimiter("checkouts-per-ip", Number(process.env.CHECKOUTS_PER_IP) || 60, 10 * 60 * 1000);
+const checkoutsPerIp = new AddressRateLimiter("checkouts-per-ip", Number(process.env.CHECKOUTS_PER_IP) || 60, 10 * 60 * 1000);
 
 /** Test hook. */
 export async function resetCheckoutLimits(ctx: AppContext): Promise<void> {
@@ -165,8 +165,12 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
   const payments = paymentsFor(ctx);
   const customerKey = customerKeyOf(customer.email);
   const addressKey = addressKeyOf(customer);
+  const productIds = lines.map((l) => l.productId);
   const holdAndCreate = () =>
     ctx.db.transaction().execute(async (trx) => {
+      // Every product of the bag locked at once, in id order, before its stock or the limit is
+      // touched: bags holding the same products in any order queue instead of deadlocking.
+      await lockProductRows(trx, productIds);
       const order = await trx
         .insertInto("orders")
         .values({
@@ -225,7 +229,7 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
           .execute();
       }
       // In the same transaction as the holds: two racing orders of one customer queue here.
-      await assertWithinLimits(trx, { customerKey, addressKey, productIds: lines.map((l) => l.productId), now: now.toISOString() });
+      await assertWithinLimits(trx, { customerKey, addressKey, productIds, now: now.toISOString() });
       return order.id;
     });
 

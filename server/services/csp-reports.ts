@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Invalid, TooMany } from "../errors";
+import { networkOf } from "./client-network";
 
 /**
  * Content-Security-Policy violation reports (decision 0028): browsers post them to
@@ -138,7 +139,8 @@ export function cspReportSink({
   const lines = new MinuteCounter(now);
   return {
     take(clientIp: string, mediaType: string, body: string): number {
-      if (perAddress.hit(clientIp) > CSP_REPORTS_PER_MINUTE) throw new TooMany(CSP_REPORT_MESSAGES.tooMany, perAddress.secondsLeft());
+      const calls = perAddress.hit(networkOf(clientIp));
+      if (calls > CSP_REPORTS_PER_MINUTE) throw new TooMany(CSP_REPORT_MESSAGES.tooMany, perAddress.secondsLeft());
       const violations = violationsIn(mediaType, body);
       for (const violation of violations) if (lines.hit("all") <= LOG_LINES_PER_MINUTE) log(violationLine(violation));
       return violations.length;

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { AppContext } from "../context";
 import { TooMany } from "../errors";
+import { networkOf } from "./client-network";
 
 /**
  * Fixed-window counters kept in the database (`rate_limits`), so that every worker of `npm start`
@@ -74,6 +75,24 @@ export class RateLimiter {
 
   private secondsUntil(ctx: AppContext, resetAt: string): number {
     return Math.max(0, Math.ceil((new Date(resetAt).getTime() - ctx.clock.now().getTime()) / 1000));
+  }
+}
+
+/**
+ * A limit per caller's network: the key is the client's address, counted as `networkOf` folds it
+ * (an IPv6 /64 is one caller, ::ffff:1.2.3.4 is 1.2.3.4). Every per-address allowance is one.
+ */
+export class AddressRateLimiter extends RateLimiter {
+  override retryAfter(ctx: AppContext, address: string): Promise<number> {
+    return super.retryAfter(ctx, networkOf(address));
+  }
+
+  override hit(ctx: AppContext, address: string): Promise<{ count: number; resetAt: string }> {
+    return super.hit(ctx, networkOf(address));
+  }
+
+  override reset(ctx: AppContext, address: string): Promise<void> {
+    return super.reset(ctx, networkOf(address));
   }
 }
 

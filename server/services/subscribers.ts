@@ -2,10 +2,10 @@ import type { SubscribeInput } from "../contracts/subscribe";
 import { SUBSCRIBE_MESSAGES } from "../contracts/subscribe";
 import type { AppContext } from "../context";
 import { Conflict } from "../errors";
-import { RateLimiter } from "./rate-limit";
+import { AddressRateLimiter } from "./rate-limit";
 
 // A person subscribes once; a script hammering the form from one address is stopped.
-const subscribesPerIp = new RateLimiter("subscribes-per-ip", Number(process.env.SUBSCRIBES_PER_IP) || 10, 10 * 60 * 1000);
+const subscribesPerIp = new AddressRateLimiter("subscribes-per-ip", Number(process.env.SUBSCRIBES_PER_IP) || 10, 10 * 60 * 1000);
 
 export interface Subscriber {
   id: number;

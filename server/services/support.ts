@@ -2,10 +2,10 @@ import type { SupportInput } from "../contracts/support";
 import { SUPPORT_TYPES } from "../contracts/support";
 import type { AppContext } from "../context";
 import { mailerFor } from "../integrations/mail";
-import { RateLimiter } from "./rate-limit";
+import { AddressRateLimiter } from "./rate-limit";
 import { escapeHtml } from "./sanitize";
 
-const messagesPerIp = new RateLimiter("support-messages-per-ip", 5, 10 * 60 * 1000);
+const messagesPerIp = new AddressRateLimiter("support-messages-per-ip", 5, 10 * 60 * 1000);
 
 /**
  * Stores the message first, so nothing is lost if mail fails, then e-mails it to the support

@@ -1,15 +1,18 @@
 import type { LoginInput, PublicUser, RegisterInput } from "../contracts/auth";
 import type { AppContext } from "../context";
 import { Conflict, Unauthenticated } from "../errors";
-import { RateLimiter } from "./rate-limit";
+import { AddressRateLimiter, RateLimiter } from "./rate-limit";
 import { decoyHash, hashPassword, verifyPassword } from "./passwords";
 import { createSession } from "./sessions";
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 // Per address: generous enough for an office behind one NAT, tight enough to stop guessing.
-const loginsPerIp = new RateLimiter("logins-per-ip", Number(process.env.LOGIN_ATTEMPTS_PER_IP) || 30, FIFTEEN_MINUTES);
+const loginsPerIp = new AddressRateLimiter("logins-per-ip", Number(process.env.LOGIN_ATTEMPTS_PER_IP) || 30, FIFTEEN_MINUTES);
 // Per account: failures only, so a locked-out attacker cannot lock the owner out for long.
 const failuresPerAccount = new RateLimiter("login-failures-per-account", 5, FIFTEEN_MINUTES);
+
+// New accounts per network: each is an argon2 hash and a row, and a bot's accounts are its tries.
+const registrationsPerIp = new AddressRateLimiter("registrations-per-ip", Number(process.env.REGISTRATIONS_PER_IP) || 10, 10 * 60 * 1000);
 
 const tooManyLogins = (minutes: number) =>
   `Too many sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
@@ -46,9 +49,17 @@ export async function login(
 
 /**
  * Creates an ordinary user. Only an admin acting may create another admin: an anonymous
- * `isAdmin: true` is ignored rather than refused, as the public form never sends it.
+ * `isAdmin: true` is ignored rather than refused, as the public form never sends it. Anyone but
+ * a signed-in admin counts against their network's allowance, before any hashing.
  */
-export async function register(ctx: AppContext, input: RegisterInput, actor: PublicUser | null): Promise<PublicUser> {
+export async function register(ctx: AppContext, input: RegisterInput, actor: PublicUser | null, clientIp: string): Promise<PublicUser> {
+  if (actor?.isAdmin !== true) {
+    await registrationsPerIp.take(
+      ctx,
+      clientIp,
+      (m) => `Too many new accounts from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`,
+    );
+  }
   const isAdmin = input.isAdmin === true && actor?.isAdmin === true;
   const passwordHash = await hashPassword(input.password);
   const row = await ctx.db
@@ -96,4 +107,5 @@ export async function upsertAdmin(
 export async function resetLoginLimits(ctx: AppContext): Promise<void> {
   await loginsPerIp.clear(ctx);
   await failuresPerAccount.clear(ctx);
+  await registrationsPerIp.clear(ctx);
 }

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { WAITING_ROOM_MESSAGES, type WaitingRoomStatus } from "../contracts/waiting-room";
 import type { AppContext } from "../context";
 import { TooMany } from "../errors";
+import { networkOf } from "./client-network";
 import { recordLineLength } from "./drops";
 import { bindPassToBag, passFreeFor } from "./pass-bindings";
 import { readPass, signPass, type Pass } from "./waiting-room-pass";
@@ -150,7 +151,8 @@ export async function joinLine(
   if (existing.placeId || existing.status.state === "closed") return { ...existing, joined: false };
   const now = ctx.clock.now().getTime();
   const id = crypto.randomBytes(18).toString("base64url");
-  const address = input.address.slice(0, 100);
+  // Per network, as every per-address allowance: one /64 is one caller.
+  const address = networkOf(input.address);
   const placed = await ctx.db.transaction().execute(async (trx) => {
     let room = await roomForWrite(ctx, trx);
     if (!isGated(phaseOf(room, now))) return null;

@@ -4,7 +4,7 @@ import { useAppContextForTests } from "../../server/boot";
 import { productFormSchema } from "../../server/contracts/admin-products";
 import { payLocalIntent } from "../../server/integrations/payments/local";
 import { processOrder } from "../../server/services/checkout";
-import { addressKeyOf } from "../../server/services/customer-limits";
+import { addressKeyOf, customerKeyOf } from "../../server/services/customer-limits";
 import { releaseExpiredHolds } from "../../server/services/holds";
 import { confirmPayment } from "../../server/services/order-confirmation";
 import { ensureAdmin } from "../../server/services/users";
@@ -254,7 +254,59 @@ describe("a payment that arrives after its hold ran out", () => {
   });
 });
 
+describe("the customer key", () => {
+  it("folds a +tag at any provider, Gmail's dots and googlemail.com, and case in every script", () => {
+    const same: [string, string][] = [
+      ["Jane.Doe+drop1@GMail.com", "janedoe@gmail.com"],
+      ["j.a.n.e.d.o.e@googlemail.com", "janedoe@gmail.com"],
+      ["JaneDoe+a+b@gmail.com.", "janedoe@gmail.com"],
+      ["jane.doe+drop@example.com", "jane.doe@example.com"],
+      ["Jane.Doe@Example.COM", "jane.doe@example.com"],
+      ["STRASSE@beispiel.de", "strasse@beispiel.de"],
+      ["straße@beispiel.de", "strasse@beispiel.de"],
+      ["ΣΊΣΥΦΟΣ@example.gr", "σίσυφος@example.gr"],
+      ["ｊａｎｅ@example.com", "jane@example.com"],
+      ["用户+抢购@例子.广告", "用户@xn--fsqu00a.xn--4rr70v"],
+      ["用户@xn--fsqu00a.xn--4rr70v", "用户@xn--fsqu00a.xn--4rr70v"],
+      ["ИВАН+1@пример.рф", "иван@xn--e1afmkfd.xn--p1ai"],
+    ];
+    for (const [email, key] of same) expect(customerKeyOf(email), email).toBe(key);
+  });
+
+  it("keeps apart what is another mailbox", () => {
+    // Dots count outside Gmail; a leading + is the whole local part, not a tag.
+    expect(customerKeyOf("jane.doe@example.com")).not.toBe(customerKeyOf("janedoe@example.com"));
+    expect(customerKeyOf("+tag@example.com")).toBe("+tag@example.com");
+    expect(customerKeyOf("иван@пример.рф")).not.toBe(customerKeyOf("иона@пример.рф"));
+    expect(customerKeyOf("用户@example.com")).not.toBe(customerKeyOf("客户@example.com"));
+  });
+
+  it("makes Process Order refuse a second order under a +tag or Gmail's dots", async () => {
+    const id = await limited(1, "Tagged Tee");
+    expect((await order(await bagWith(id), customer({ email: "drop.fan@gmail.com" }))).status).toBe(201);
+    for (const email of ["drop.fan+2@gmail.com", "DropFan@googlemail.com", "d.r.o.p.f.a.n+bot7@gmail.com"]) {
+      const again = await order(await bagWith(id), customer({ email }));
+      expect(again.status, email).toBe(409);
+      expect((await again.json()).message).toBe("Limit 1 per customer for Tagged Tee.");
+    }
+  });
+});
+
 describe("the address key", () => {
+  it("keeps letters of every script: two streets that differ only in them are two addresses", () => {
+    const tokyo = { street: "中央通り1-2", city: "千代田区", state: "東京都", zipCode: "100-0001", country: "JP" };
+    expect(addressKeyOf(tokyo)).toBe("中央通り1 2|千代田区|東京都|100-0001|JP");
+    expect(addressKeyOf(tokyo)).not.toBe(addressKeyOf({ ...tokyo, street: "本町通り1-2" }));
+    expect(addressKeyOf({ ...tokyo, street: "中央通り１－２" })).toBe(addressKeyOf(tokyo));
+    const kyiv = { street: "вул. Хрещатик 22", city: "Київ", state: "", zipCode: "01001", country: "UA" };
+    expect(addressKeyOf(kyiv)).toBe(addressKeyOf({ ...kyiv, street: "ВУЛ. ХРЕЩАТИК 22", city: "КИЇВ" }));
+    expect(addressKeyOf(kyiv)).not.toBe(addressKeyOf({ ...kyiv, street: "вул. Саксаганського 22" }));
+    expect(addressKeyOf({ ...kyiv, city: "Київ" })).not.toBe(addressKeyOf({ ...kyiv, city: "Кіів" }));
+    expect(addressKeyOf({ street: "12 Straße", city: "Köln", state: "", zipCode: "50667", country: "DE" })).toBe(
+      addressKeyOf({ street: "12 STRASSE", city: "Koln", state: "", zipCode: "50667", country: "de" }),
+    );
+  });
+
   it("is the same for spellings of one address and differs for another flat", () => {
     const a = { street: "12 North Main Street, Apt 4", city: "Albany ", state: "ny", zipCode: "12207", country: "US" };
     expect(addressKeyOf(a)).toBe(addressKeyOf({ ...a, street: "12 n. MAIN st #4", zipCode: "12207-1234", city: "albany" }));

@@ -52,8 +52,8 @@ describeOnPostgres("on PostgreSQL, two workers at once", () => {
   });
 
   // Decision 0020 counts a customer's units after this order's rows are written, trusting that two
-  // orders of one customer queue. On PostgreSQL they do because the stock UPDATE of the product
-  // row comes first and holds that row until commit; this checks it, round after round.
+  // orders of one customer queue. On PostgreSQL they do because Process Order locks the products'
+  // rows (FOR UPDATE, in id order) before it takes stock or counts; this checks it, round after round.
   it("let one customer's two simultaneous orders for a product limited to one through exactly once", async () => {
     for (let round = 0; round < 10; round++) {
       const id = await addProduct(store.ctx, { name: `Limit Tee ${round}`, inventory: 5, maxPerCustomer: 1 });
@@ -70,6 +70,61 @@ describeOnPostgres("on PostgreSQL, two workers at once", () => {
       );
       const refused = results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason));
       expect(refused, `round ${round}`).toEqual([`Conflict: Limit 1 per customer for Limit Tee ${round}.`]);
+    }
+  });
+
+  // Two bags holding the same two products in opposite order. Without the rows locked up front in
+  // one order, each order's stock UPDATE locked its first product and waited for the other's:
+  // PostgreSQL broke the deadlock by failing one of them (40P01), a 500 for a shopper.
+  const twoProductBags = async (round: number, name: string, maxPerCustomer: number | null) => {
+    const first = await addProduct(store.ctx, { name: `${name} A ${round}`, inventory: 5, maxPerCustomer });
+    const second = await addProduct(store.ctx, { name: `${name} B ${round}`, inventory: 5, maxPerCustomer });
+    const bags = [`${name}-${round}-a`, `${name}-${round}-b`];
+    for (const [sessionId, order] of [
+      [bags[0]!, [first, second]],
+      [bags[1]!, [second, first]],
+    ] as const) {
+      for (const productId of order) await store.ctx.db.insertInto("cartItems").values({ sessionId, productId, quantity: 1 }).execute();
+    }
+    return { first, second, bags };
+  };
+
+  it("take two bags of the same products in opposite order at once without a deadlock", async () => {
+    for (let round = 0; round < 10; round++) {
+      const { first, second, bags } = await twoProductBags(round, "crossed", null);
+      const results = await Promise.allSettled(
+        bags.map((sessionId, i) =>
+          processOrder(i ? workerB : store.ctx, {
+            sessionId,
+            customer: customer(`crossed${round}-${i}@example.com`),
+            shippingMethod: "usps-ground_saver",
+          }),
+        ),
+      );
+      const refused = results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason));
+      expect(refused, `round ${round}`).toEqual([]);
+      const stock = await store.ctx.db.selectFrom("products").select("inventory").where("id", "in", [first, second]).execute();
+      expect(stock.map((row) => row.inventory)).toEqual([3, 3]);
+    }
+  });
+
+  it("hold one customer's limit over two multi-item orders in opposite product order: one order, no deadlock", async () => {
+    for (let round = 0; round < 10; round++) {
+      const { first, second, bags } = await twoProductBags(round, "limited-pair", 1);
+      const results = await Promise.allSettled(
+        bags.map((sessionId, i) =>
+          processOrder(i ? workerB : store.ctx, {
+            sessionId,
+            customer: customer(i ? `pair.buyer+${round}@gmail.com` : `PairBuyer@googlemail.com`),
+            shippingMethod: "usps-ground_saver",
+          }),
+        ),
+      );
+      const refused = results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason));
+      expect(refused, `round ${round}`).toHaveLength(1);
+      expect(refused[0], `round ${round}`).toMatch(new RegExp(`^Conflict: Limit 1 per customer for limited-pair [AB] ${round}\\.$`));
+      const stock = await store.ctx.db.selectFrom("products").select("inventory").where("id", "in", [first, second]).execute();
+      expect(stock.map((row) => row.inventory)).toEqual([4, 4]);
     }
   });
 

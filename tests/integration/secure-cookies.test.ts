@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 beforeEach(() => resetLoginLimits(ctx));
 afterEach(() => {
-  ctx.config.trustProxy = false;
+  ctx.config.trustProxy = 0;
   ctx.config.publicUrl = null;
 });
 
@@ -163,7 +163,7 @@ describe("Secure cookies", () => {
     await untrusted.send(apiTable, "/api/cart", { json: { productId: await addProduct(ctx, {}) }, ...forwarded });
     expect(isSecure(untrusted.received("cart")[0])).toBe(false);
 
-    ctx.config.trustProxy = true;
+    ctx.config.trustProxy = 1;
     const trusted = new Browser("http://10.0.0.2:3000");
     await trusted.send(apiTable, "/api/cart", { json: { productId: await addProduct(ctx, {}) }, ...forwarded });
     expect(isSecure(trusted.received("cart")[0])).toBe(true);

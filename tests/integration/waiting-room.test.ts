@@ -201,6 +201,20 @@ describe("admission", () => {
     expect(rows).toHaveLength(2);
     await updateWaitingRoom(workerA, { perAddress: 20 });
   });
+
+  it("counts an IPv6 /64 as one address, and ::ffff:a.b.c.d as a.b.c.d, for perAddress", async () => {
+    await newDrop(-MINUTE);
+    await updateWaitingRoom(workerA, { perAddress: 2 });
+    const join = (ip: string) => api("POST", "/api/waiting-room", { ip }).then((r) => r.status);
+    expect(await join("2001:db8:5:6::1")).toBe(201);
+    expect(await join("2001:db8:5:6::2")).toBe(201);
+    expect(await join("2001:db8:5:6:abcd::3")).toBe(429);
+    expect(await join("2001:db8:5:7::1")).toBe(201);
+    expect(await join("192.0.2.51")).toBe(201);
+    expect(await join("::ffff:192.0.2.51")).toBe(201);
+    expect(await join("::ffff:c000:233")).toBe(429);
+    await updateWaitingRoom(workerA, { perAddress: 20 });
+  });
 });
 
 describe("the pass", () => {

@@ -42,9 +42,9 @@ let plain = 0;
 let proxied = 0;
 let published = 0;
 beforeAll(async () => {
-  plain = await storeOn({ publicUrl: null, trustProxy: false });
-  proxied = await storeOn({ publicUrl: null, trustProxy: true });
-  published = await storeOn({ publicUrl: "https://shop.example", trustProxy: false });
+  plain = await storeOn({ publicUrl: null, trustProxy: 0 });
+  proxied = await storeOn({ publicUrl: null, trustProxy: 1 });
+  published = await storeOn({ publicUrl: "https://shop.example", trustProxy: 0 });
 });
 afterAll(() => servers.forEach((server) => server.close()));
 beforeEach(() => {

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { isCrossSiteWrite } from "../../server/http/origin";
 import type { SiteAddressing } from "../../server/http/site-origin";
 
-const plain: SiteAddressing = { publicUrl: null, trustProxy: false };
-const proxied: SiteAddressing = { publicUrl: null, trustProxy: true };
-const published: SiteAddressing = { publicUrl: "https://shop.example", trustProxy: false };
+const plain: SiteAddressing = { publicUrl: null, trustProxy: 0 };
+const proxied: SiteAddressing = { publicUrl: null, trustProxy: 1 };
+const published: SiteAddressing = { publicUrl: "https://shop.example", trustProxy: 0 };
 
 interface Case {
   method?: string;
@@ -60,9 +60,32 @@ const cases: Array<[string, Case]> = [
     "http Origin behind a proxy that says https",
     { site: proxied, headers: { host, origin: `http://${host}`, "x-forwarded-proto": "https" }, refused: true },
   ],
+  // TRUST_PROXY=N reads the entry the N-th proxy from the store wrote (decision 0037): the first of
+  // several only when every proxy that wrote one is trusted; with one trusted, the last.
   [
-    "the first of several forwarded schemes",
-    { site: proxied, headers: { host, origin: `https://${host}`, "x-forwarded-proto": "https, http" }, refused: false },
+    "the first of several forwarded schemes when both proxies are trusted",
+    {
+      site: { ...proxied, trustProxy: 2 },
+      headers: { host, origin: `https://${host}`, "x-forwarded-proto": "https, http" },
+      refused: false,
+    },
+  ],
+  [
+    "a forwarded scheme written ahead of the one trusted proxy's",
+    { site: proxied, headers: { host, origin: `https://${host}`, "x-forwarded-proto": "https, http" }, refused: true },
+  ],
+  [
+    "a forwarded host written ahead of the one trusted proxy's",
+    {
+      site: proxied,
+      headers: {
+        host: "127.0.0.1:3000",
+        origin: "https://evil.example",
+        "x-forwarded-proto": "https",
+        "x-forwarded-host": "evil.example, shop.example",
+      },
+      refused: true,
+    },
   ],
   [
     "a forwarded scheme that is not http(s) is ignored",
@@ -96,7 +119,7 @@ const cases: Array<[string, Case]> = [
   [
     "PUBLIC_URL wins over forwarded headers",
     {
-      site: { ...published, trustProxy: true },
+      site: { ...published, trustProxy: 1 },
       headers: { host, origin: "https://evil.example", "x-forwarded-proto": "https", "x-forwarded-host": "evil.example" },
       refused: true,
     },

@@ -44,9 +44,9 @@ export const sessionRoutes = [
     guard: "public",
     personal: true,
     input: registerSchema,
-    handle: async ({ request, input, ctx }) => {
+    handle: async ({ request, input, context, ctx }) => {
       const { user: actor } = await authenticate(ctx, request);
-      const user = await register(ctx, input, actor);
+      const user = await register(ctx, input, actor, clientIpOf(context));
       if (actor) return Response.json(user, { status: 201 });
       const { token, expiresAt } = await createSession(ctx, user.id);
       return Response.json(user, { status: 201, headers: { "Set-Cookie": await sessionCookieHeader(ctx, request, token, expiresAt) } });
