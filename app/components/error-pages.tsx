@@ -2,6 +2,7 @@ import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderD
 import { ArrowLeft } from "lucide-react";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
+import { REQUEST_BODY_MESSAGES } from "../../server/contracts/request-body";
 
 export const notFoundMeta = [{ title: "404 Page Not Found" }];
 
@@ -87,7 +88,9 @@ export function RouteErrorPage({ notFoundMessage, failedMessage, back }: RouteEr
     ? (notFoundMessage ?? "The page you are looking for does not exist, moved, or never dropped.")
     : status >= 500
       ? (failedMessage ?? "We hit a snag on our side. Please try again in a moment.")
-      : "We couldn't complete that request.";
+      : status === 413
+        ? REQUEST_BODY_MESSAGES.tooLarge
+        : "We couldn't complete that request.";
   return (
     <section
       aria-labelledby="error-title"

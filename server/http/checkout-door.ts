@@ -33,6 +33,7 @@ import { redirectWithToast } from "./flash";
 import { requestBag } from "./request-bag";
 import { statusOf } from "./rest";
 import { siteOrigin } from "./site-origin";
+import { readForm } from "./request-body";
 
 /**
  * The page doors of the checkout. With JavaScript the screen talks to the REST doors
@@ -90,7 +91,7 @@ const errorNotice = (description: string): ActionNotice => ({ kind: "error", tit
 export async function checkoutAction({ request, context }: ActionFunctionArgs) {
   const ctx = await shopperContext(await getAppContext(), request);
   const sessionId = await cartSessionIdOf(ctx, request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const values = valuesFrom(form);
   const chosen = String(form.get("shippingMethod") ?? "");
   const reply = (fields: Partial<CheckoutActionData>, status = 200) =>
@@ -238,7 +239,7 @@ export interface PayActionData {
 export async function payAction({ request, params }: ActionFunctionArgs) {
   const ctx = await getAppContext();
   const paymentIntentId = params.paymentIntentId ?? "";
-  const form = await request.formData();
+  const form = await readForm(request);
   const card = {
     cardNumber: String(form.get("cardNumber") ?? ""),
     expiry: String(form.get("expiry") ?? ""),

@@ -6,6 +6,7 @@ import { SUPPORT_MESSAGES, supportSchema } from "../contracts/support";
 import { TooMany } from "../errors";
 import { sendSupportMessage } from "../services/support";
 import { clientIpOf } from "./client-ip";
+import { readForm } from "./request-body";
 
 export interface SupportActionData {
   sent: boolean;
@@ -16,7 +17,7 @@ export interface SupportActionData {
 /** The /support form's action: validates, stores and mails; the page shows "Message Sent!" after. */
 export async function supportAction({ request, context }: ActionFunctionArgs) {
   const ctx = await getAppContext();
-  const submission = parseWithZod(await request.formData(), { schema: supportSchema });
+  const submission = parseWithZod(await readForm(request), { schema: supportSchema });
   if (submission.status !== "success") {
     return data<SupportActionData>({ sent: false, lastResult: submission.reply(), notice: null }, { status: 400 });
   }

@@ -10,7 +10,6 @@ import { Invalid, TooMany } from "../errors";
  */
 
 export const CSP_REPORT_TYPES = ["application/csp-report", "application/reports+json", "application/json"] as const;
-export const MAX_CSP_REPORT_BYTES = 64 * 1024;
 /** Reports one address may post per minute (a page with a real problem sends a few per view). */
 export const CSP_REPORTS_PER_MINUTE = 60;
 /** Violations logged per minute per process, whoever sent them. */
