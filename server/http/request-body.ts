@@ -25,11 +25,6 @@ export class BodyTooLarge extends Error {
   }
 }
 
-/**
- * What a refused body is answered with. `Connection: close`: the rest of the body is never read
- * into anything, and the connection it is still arriving on ends once the answer is out.
- */
-export const tooLargeHeaders = { Connection: "close" } as const;
 
 /** The body's bytes, at most `limit` of them; BodyTooLarge past it, without reading further. */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
@@ -44,7 +39,10 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
       const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
-      // Not cancelled: cancelling destroys the socket under the 413 about to be sent on it.
+      // Not cancelled: that would destroy the socket under the 413 about to be sent on it. Once it
+      // is sent, node:http discards what is still arriving (nothing buffered), and keeps the
+      // connection; closing it at once would reset it under the client's write, often before the
+      // client has read the answer.
       if (size > limit) throw new BodyTooLarge(limit);
       chunks.push(value);
     }
@@ -114,7 +112,7 @@ export async function readForm(request: Request): Promise<FormData> {
   try {
     bytes = await readBody(request, BODY_LIMITS.form);
   } catch (error) {
-    if (error instanceof BodyTooLarge) throw new Response(TOO_LARGE_MESSAGE, { status: 413, headers: tooLargeHeaders });
+    if (error instanceof BodyTooLarge) throw new Response(TOO_LARGE_MESSAGE, { status: 413 });
     throw error;
   }
   let form: FormData;

@@ -1,6 +1,6 @@
 import type { ZodType } from "zod";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
-import { BodyTooLarge, readJson, TOO_LARGE_MESSAGE, tooLargeHeaders } from "./request-body";
+import { BodyTooLarge, readJson, TOO_LARGE_MESSAGE } from "./request-body";
 
 /** What an answer for one signed-in caller (or one browser's own) says: no cache keeps it. */
 export const PRIVATE_NO_STORE = "private, no-store";
@@ -53,7 +53,7 @@ export async function parseJsonBody<T>(request: Request, schema: ZodType<T>): Pr
   try {
     body = await readJson(request);
   } catch (error) {
-    if (error instanceof BodyTooLarge) throw jsonError(413, TOO_LARGE_MESSAGE, {}, tooLargeHeaders);
+    if (error instanceof BodyTooLarge) throw jsonError(413, TOO_LARGE_MESSAGE);
     throw error;
   }
   const result = schema.safeParse(body);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Invalid, TooMany } from "../errors";
+import { logField, logQuoted } from "./log-field";
 
 /**
  * Content-Security-Policy violation reports (decision 0028): browsers post them to
@@ -98,11 +99,15 @@ export function violationsIn(mediaType: string, body: string): CspViolation[] {
     }));
 }
 
-/** One log line: what was blocked, by which directive, on which page. */
+/**
+ * One log line: what was blocked, by which directive, on which page. Every field is the sender's,
+ * so each is escaped (logField): a report cannot write a second line.
+ */
 export function violationLine(v: CspViolation): string {
-  const where = v.sourceFile ? ` at ${v.sourceFile}${v.line ? `:${v.line}` : ""}` : "";
-  const sample = v.sample ? ` sample ${JSON.stringify(v.sample.slice(0, 80))}` : "";
-  return `CSP violation: ${v.directive || "?"} blocked ${v.blockedUrl || "?"} on ${v.documentUrl || "?"}${where}${sample}`;
+  const field = (value: string | undefined) => (value ? logField(value) : "?");
+  const where = v.sourceFile ? ` at ${logField(`${v.sourceFile}${v.line ? `:${v.line}` : ""}`)}` : "";
+  const sample = v.sample ? ` sample ${logQuoted(v.sample.slice(0, 80))}` : "";
+  return `CSP violation: ${field(v.directive)} blocked ${field(v.blockedUrl)} on ${field(v.documentUrl)}${where}${sample}`;
 }
 
 /** Fixed one-minute windows kept in memory: reports are not worth a database write each. */

@@ -64,7 +64,11 @@ function post(url: string, options: { total: number; declare: boolean; type: str
       let body = "";
       response.setEncoding("utf8");
       response.on("data", (part) => (body += part));
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body, sent: at, ms: Date.now() - started }));
+      response.on("end", () => {
+        resolve({ status: response.statusCode!, headers: response.headers, body, sent: at, ms: Date.now() - started });
+        // The rest of a refused body is never sent: the store would only discard it.
+        request.destroy();
+      });
       response.on("error", reject);
     });
     // The store closing the connection while more was being written is expected once it answered.
@@ -94,18 +98,21 @@ describe("request bodies on the built store", () => {
     expect(answer.ms).toBeLessThan(5_000);
   });
 
-  it("refuses a chunked 1 MB POST to /api/subscribe once it passes 64 kB, while it is still being sent", async () => {
-    const answer = await post("/api/subscribe", { total: MB, declare: false, type: "application/json" });
+  it("refuses a chunked POST to /api/subscribe once it passes 64 kB, while it is still being sent", async () => {
+    // Up to 400 MB: the loopback's buffers take a few MB before the store has read any of it.
+    const answer = await post("/api/subscribe", { total: 400 * MB, declare: false, type: "application/json" });
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toEqual(TOO_LARGE);
-    expect(answer.sent).toBeLessThan(MB);
+    expect(answer.sent).toBeLessThan(50 * MB);
+    expect(answer.ms).toBeLessThan(5_000);
   });
 
   it("answers a page's form post over 64 kB with a readable 413 page, declared or chunked", async () => {
     for (const declare of [true, false]) {
-      const answer = await post("/support", { total: 200 * 1024, declare, type: "application/x-www-form-urlencoded" });
+      const answer = await post("/support", { total: 400 * MB, declare, type: "application/x-www-form-urlencoded" });
       expect(answer.status, `declared: ${declare}`).toBe(413);
       expect(answer.body).toContain("The request is too large.");
+      expect(answer.sent).toBeLessThan(50 * MB);
     }
     // A form of ordinary size is still the page's own business (its field errors: 400).
     const small = await post("/support", { total: 2048, declare: true, type: "application/x-www-form-urlencoded" });
@@ -115,14 +122,14 @@ describe("request bodies on the built store", () => {
   it("refuses Stripe's webhook past 1 MB before its signature is checked", async () => {
     for (const declare of [true, false]) {
       const answer = await post("/api/webhooks/stripe", {
-        total: 3 * MB,
+        total: 400 * MB,
         declare,
         type: "application/json",
         headers: { "Stripe-Signature": "t=1,v1=00" },
       });
       expect(answer.status, `declared: ${declare}`).toBe(413);
       expect(JSON.parse(answer.body)).toEqual(TOO_LARGE);
-      expect(answer.sent).toBeLessThan(3 * MB);
+      expect(answer.sent).toBeLessThan(50 * MB);
     }
   });
 
@@ -141,7 +148,7 @@ describe("request bodies on the built store", () => {
       .toBuffer();
     expect(image.length).toBeGreaterThan(200 * 1024);
     const form = new FormData();
-    form.set("image", new Blob([image], { type: "image/png" }), "noise.png");
+    form.set("image", new Blob([new Uint8Array(image)], { type: "image/png" }), "noise.png");
     const upload = await fetch(`${store.baseUrl}/api/admin/products/1/images`, {
       method: "POST",
       headers: { Origin: store.baseUrl, Cookie: jar.header() },

@@ -1,5 +1,5 @@
 import { clientIpOf } from "../../http/client-ip";
-import { BODY_LIMITS, BodyTooLarge, readText, tooLargeHeaders } from "../../http/request-body";
+import { BODY_LIMITS, BodyTooLarge, readText } from "../../http/request-body";
 import { jsonError } from "../../http/rest";
 import { CSP_REPORT_PATH } from "../../http/security-headers";
 import { CSP_REPORT_TYPES, cspReportSink } from "../../services/csp-reports";
@@ -27,7 +27,7 @@ export const cspReportRoutes = [
       try {
         body = await readText(request, BODY_LIMITS.form);
       } catch (error) {
-        if (error instanceof BodyTooLarge) return jsonError(413, TOO_LARGE, {}, tooLargeHeaders);
+        if (error instanceof BodyTooLarge) return jsonError(413, TOO_LARGE);
         throw error;
       }
       sink.take(clientIpOf(context), mediaType, body);

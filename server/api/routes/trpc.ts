@@ -1,7 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { authenticate } from "../../http/auth";
 import { clientIpOf } from "../../http/client-ip";
-import { BODY_LIMITS, BodyTooLarge, readBody, TOO_LARGE_MESSAGE, tooLargeHeaders } from "../../http/request-body";
+import { BODY_LIMITS, BodyTooLarge, readBody, TOO_LARGE_MESSAGE } from "../../http/request-body";
 import { jsonError } from "../../http/rest";
 import { appRouter } from "../../trpc/router";
 import { route } from "../route";
@@ -16,7 +16,7 @@ async function bounded(request: Request): Promise<Request> {
     const body = await readBody(request, BODY_LIMITS.form);
     return new Request(request, { body });
   } catch (error) {
-    if (error instanceof BodyTooLarge) throw jsonError(413, TOO_LARGE_MESSAGE, {}, tooLargeHeaders);
+    if (error instanceof BodyTooLarge) throw jsonError(413, TOO_LARGE_MESSAGE);
     throw error;
   }
 }

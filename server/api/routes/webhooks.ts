@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type Stripe from "stripe";
 import { z } from "zod";
-import { BODY_LIMITS, BodyTooLarge, readText, TOO_LARGE_MESSAGE, tooLargeHeaders } from "../../http/request-body";
+import { BODY_LIMITS, BodyTooLarge, readText, TOO_LARGE_MESSAGE } from "../../http/request-body";
 import { jsonError, parseJsonBody } from "../../http/rest";
 import { handleStripeEvent, verifiedStripeEvent } from "../../services/payment-events";
 import { unsubscribeByEmail } from "../../services/unsubscribe";
@@ -59,7 +59,7 @@ export const webhookRoutes = [
       try {
         payload = await readText(request, BODY_LIMITS.webhook);
       } catch (error) {
-        if (error instanceof BodyTooLarge) return jsonError(413, TOO_LARGE_MESSAGE, {}, tooLargeHeaders);
+        if (error instanceof BodyTooLarge) return jsonError(413, TOO_LARGE_MESSAGE);
         throw error;
       }
       let event: Stripe.Event;
