@@ -77,7 +77,7 @@ export async function getDashboard(ctx: AppContext, query: DashboardQuery): Prom
     subscriberSeries(ctx, range),
     topProducts(ctx, range, includeTest),
     ctx.db.selectFrom("eventRollup").select("rolledAt").where("id", "=", 1).executeTakeFirst(),
-    droppedEvents(ctx, range.from, range.to),
+    droppedEvents(ctx, range.start, range.end),
   ]);
   return {
     range: { preset, from: range.from, to: range.to, bucket: range.bucket },
