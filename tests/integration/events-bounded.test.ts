@@ -69,7 +69,8 @@ describe("events from strangers", () => {
     for (const statement of poison) await statement.execute(ctx.db);
     vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      for (let i = 0; i < 40; i++) recordEvent(ctx, { kind: "view", pageKind: i === 7 ? "poison" : "home", sessionId: `split-session-${i}-000000` });
+      for (let i = 0; i < 40; i++)
+        recordEvent(ctx, { kind: "view", pageKind: i === 7 ? "poison" : "home", sessionId: `split-session-${i}-000000` });
       await flushEvents(ctx);
       // Nothing left to retry: the next batch goes in at once.
       recordEvent(ctx, { kind: "view", pageKind: "store", sessionId: "split-session-after-0000" });

@@ -147,4 +147,3 @@ describe("text that is not valid Unicode is refused", () => {
     expect(await ctx.db.selectFrom("subscribers").select("email").where("email", "like", "a%").execute()).toEqual([]);
   });
 });
-
