@@ -54,7 +54,10 @@ function post(url: string, options: { total: number; declare: boolean; type: str
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { "Content-Type": options.type, Origin: store.baseUrl, ...options.headers };
     if (options.declare) headers["Content-Length"] = String(options.total);
-    const request = http.request(`${store.baseUrl}${url}`, { method: "POST", headers, agent: false });
+    // A keep-alive connection, as browsers and proxies use: a client that asks to close it gets it
+    // closed once answered, with the rest of its body unread, and may see a reset before the answer.
+    const agent = new http.Agent({ keepAlive: true });
+    const request = http.request(`${store.baseUrl}${url}`, { method: "POST", headers, agent });
     let sent = 0;
     let answered = false;
     const chunk = Buffer.alloc(16 * 1024, "a");
@@ -68,6 +71,7 @@ function post(url: string, options: { total: number; declare: boolean; type: str
         resolve({ status: response.statusCode!, headers: response.headers, body, sent: at, ms: Date.now() - started });
         // The rest of a refused body is never sent: the store would only discard it.
         request.destroy();
+        agent.destroy();
       });
       response.on("error", reject);
     });
