@@ -25,7 +25,6 @@ export class BodyTooLarge extends Error {
   }
 }
 
-
 /** The body's bytes, at most `limit` of them; BodyTooLarge past it, without reading further. */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = request.headers.get("Content-Length");

@@ -255,7 +255,16 @@ export async function flushEvents(ctx: AppContext, { counts = true }: { counts?:
   const rows = counts ? pending.rows.concat(countRows(pending)) : pending.rows;
   if (pending.dropped > 0) {
     const at = ctx.clock.now().toISOString();
-    const dropped: Row = { kind: "dropped", pageKind: null, sessionKey: null, isEntry: 0, productId: null, orderId: null, occurredAt: at, count: pending.dropped };
+    const dropped: Row = {
+      kind: "dropped",
+      pageKind: null,
+      sessionKey: null,
+      isEntry: 0,
+      productId: null,
+      orderId: null,
+      occurredAt: at,
+      count: pending.dropped,
+    };
     rows.push(dropped);
     pending.dropped = 0;
   }

@@ -23,13 +23,14 @@ function rangeText(from: string, to: string) {
   return from === to ? day(from) : `${day(from)} – ${day(to)}`;
 }
 
+/** Past a worker's ceiling a minute the store stops counting (a flood of bots); the admin is told how many it left out. */
+const droppedNote = (n: number) =>
+  n > 0 ? ` ${n.toLocaleString("en-US")} ${n === 1 ? "event was" : "events were"} not counted (over the limit a minute).` : "";
+
 /**
  * The dashboard (issue 14 part 1): rendered by the loader, refreshed every minute through tRPC
  * while the page is open with JavaScript.
  */
-/** Past a worker's ceiling a minute the store stops counting (a flood of bots); the admin is told how many it left out. */
-const droppedNote = (n: number) => (n > 0 ? ` ${n.toLocaleString("en-US")} ${n === 1 ? "event was" : "events were"} not counted (over the limit a minute).` : "");
-
 export function DashboardPanel({ initial, loadedAt }: { initial: DashboardView; loadedAt: number }) {
   const trpc = useTRPC();
   const input = { range: initial.range.preset, from: initial.range.from, to: initial.range.to, includeTest: initial.includeTest };
