@@ -35,6 +35,21 @@ export default tseslint.config(
     },
   },
   {
+    // Every body is read through server/http/request-body.ts, within its limit (decision 0040);
+    // uploads stream to disk with limits of their own.
+    files: ["app/**/*.{ts,tsx}", "server/**/*.ts"],
+    ignores: ["server/http/request-body.ts", "server/api/routes/admin-products.ts", "server/api/routes/admin-settings.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.object.name='request'][callee.property.name=/^(text|json|formData|arrayBuffer|blob)$/]",
+          message: "Read a request's body with readForm, readJson or readText (server/http/request-body.ts): they cap its size.",
+        },
+      ],
+    },
+  },
+  {
     files: ["**/*.{js,mjs}"],
     languageOptions: { globals: { ...globals.node } },
   },

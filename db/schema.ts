@@ -282,7 +282,7 @@ export interface DB {
   passBindings: PassBindingsTable;
 }
 
-export type EventKind = "view" | "bag_add" | "checkout_view" | "order" | "payment";
+export type EventKind = "view" | "bag_add" | "checkout_view" | "order" | "payment" | "dropped";
 
 /** One thing a shopper did, recorded by the server (0013, decision 0025). No address, no cookie of its own. */
 export interface EventsTable {
@@ -297,6 +297,8 @@ export interface EventsTable {
   productId: number | null;
   orderId: number | null;
   occurredAt: string;
+  /** How many events the row stands for: cookieless views per minute, and `dropped` rows, count more than 1 (0018). */
+  count: ColumnType<number, number | undefined, number>;
 }
 
 /** The roll-ups: one count per hour (its start, ISO UTC) and metric. */

@@ -3,6 +3,7 @@ import { ArrowLeft } from "lucide-react";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
 import { STORE_BUSY_MESSAGE } from "../../server/contracts/store-busy";
+import { REQUEST_BODY_MESSAGES } from "../../server/contracts/request-body";
 
 export const notFoundMeta = [{ title: "404 Page Not Found" }];
 
@@ -94,7 +95,9 @@ export function RouteErrorPage({ notFoundMessage, failedMessage, back }: RouteEr
       ? STORE_BUSY_MESSAGE
       : status >= 500
         ? (failedMessage ?? "We hit a snag on our side. Please try again in a moment.")
-        : "We couldn't complete that request.";
+        : status === 413
+          ? REQUEST_BODY_MESSAGES.tooLarge
+          : "We couldn't complete that request.";
   return (
     <section
       aria-labelledby="error-title"

@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { Button } from "~/components/ui/button";
 import { getAppContext } from "../../server/boot";
 import { Invalid } from "../../server/errors";
+import { readForm } from "../../server/http/request-body";
 import { INVALID_UNSUBSCRIBE_LINK, unsubscribeByToken, unsubscribeTarget } from "../../server/services/unsubscribe";
 
 type PageData =
@@ -50,7 +51,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * (body `List-Unsubscribe=One-Click`, no cookies, no Origin), to the same signed URL.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData().catch(() => new FormData());
+  // A mail client's one-click POST may send no form at all: the token is in the URL then.
+  const form = await readForm(request).catch((error: unknown) => {
+    if (error instanceof Response && error.status === 413) throw error;
+    return new FormData();
+  });
   const fromForm = form.get("token");
   const token = new URL(request.url).searchParams.get("token") ?? (typeof fromForm === "string" ? fromForm : "");
   return answer(async (ctx): Promise<PageData> => ({ state: "done", ...(await unsubscribeByToken(ctx, token)) }));

@@ -16,6 +16,7 @@ import { pageVersionsPerProduct } from "./0014_page_versions_per_product";
 import { drops } from "./0016_drops";
 import { eventSessions } from "./0017_event_sessions";
 import { passBindings } from "./0018_pass_bindings";
+import { eventCounts } from "./0020_event_counts";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   "0016_drops": drops,
   "0017_event_sessions": eventSessions,
   "0018_pass_bindings": passBindings,
+  "0020_event_counts": eventCounts,
 };

@@ -81,6 +81,8 @@ export interface DashboardView {
   topProducts: TopProduct[];
   /** When the visitor figures were last rolled up (ISO), or null before the first roll-up. */
   eventsAsOf: string | null;
+  /** Events the store did not count in the range: past a process's ceiling a minute, or refused (decision 0040). */
+  eventsDropped: number;
 }
 
 export interface DashboardQuery {

@@ -6,6 +6,7 @@ import { DomainError } from "../errors";
 import { authenticate, requireAdminPage } from "./auth";
 import { statusOf } from "./rest";
 import { changePassword, runShippingTest, ShippingTestFailed } from "../services/account";
+import { readForm } from "./request-body";
 
 // Passwords are never sent back into the page, not even after a failed attempt.
 const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmPassword"];
@@ -14,7 +15,7 @@ const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmPassword"];
 export async function accountAction({ request }: ActionFunctionArgs) {
   const ctx = await getAppContext();
   const user = await requireAdminPage(ctx, request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
 
   if (intent === "change-password") {

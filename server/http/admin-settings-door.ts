@@ -22,6 +22,7 @@ import { DomainError } from "../errors";
 import { requireAdminPage } from "./auth";
 import { statusOf } from "./rest";
 import { setBackgroundMusic, setBackgroundVideo, setCountdownDate, setText } from "../services/admin-settings";
+import { readForm } from "./request-body";
 
 interface Titles {
   /** The destructive toast's title when the save fails. */
@@ -65,7 +66,7 @@ const TEXT_INTENTS = new Set<string>(["countdown_text", "homepage_tagline", "hom
 export async function appSettingsAction({ request }: ActionFunctionArgs) {
   const ctx = await getAppContext();
   await requireAdminPage(ctx, request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
 
   if (intent === "countdown-date") {

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { compressOnce, encodingFor, type CompressedCopy, type Encoding } from "./compressed-copy";
 import { everyFew } from "./version-reader";
+import { logField } from "../services/log-field";
 
 type Next = () => void;
 
@@ -118,7 +119,7 @@ export function answerCache(options: AnswerCacheOptions) {
     if ((req.method !== "GET" && req.method !== "HEAD") || !watched.has(req.url ?? "")) return next();
     const failed = (error: unknown) => {
       // A shortcut only: when it fails, the API answers as it would without it.
-      console.error("The answer cache failed for", req.url, error);
+      console.error("The answer cache failed for", logField(req.url), error);
       if (!res.headersSent) next();
     };
     try {

@@ -21,6 +21,7 @@ import { cartSessionIdOf, ensureCartSession } from "./cart-session";
 import { isConnectionLost } from "./store-busy";
 import { redirectWithToast } from "./flash";
 import { statusOf } from "./rest";
+import { readForm } from "./request-body";
 
 /**
  * The page doors of the cart: real forms that work without JavaScript, and that fetchers post
@@ -48,7 +49,7 @@ function back(ctx: AppContext, request: Request, to: string, notice: ActionNotic
 /** "Add To Bag" on a product page: one unit of the product in the URL. */
 export async function addToBagAction({ request, params }: ActionFunctionArgs) {
   const ctx = await shopperContext(await getAppContext(), request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const enhanced = isEnhanced(form);
   const page = `/store/${encodeURIComponent(params.productId ?? "")}`;
   try {
@@ -79,7 +80,7 @@ const FALLBACK: Record<CartIntent, string> = {
 export async function cartFormAction({ request }: ActionFunctionArgs) {
   const ctx = await shopperContext(await getAppContext(), request);
   const sessionId = await cartSessionIdOf(ctx, request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const enhanced = isEnhanced(form);
   const parsed = cartFormSchema.safeParse(Object.fromEntries(form));
   const intent = parsed.success ? parsed.data.intent : null;

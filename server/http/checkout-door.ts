@@ -34,6 +34,7 @@ import { requestBag } from "./request-bag";
 import { statusOf } from "./rest";
 import { siteOrigin } from "./site-origin";
 import { isConnectionLost } from "./store-busy";
+import { readForm } from "./request-body";
 
 /**
  * The page doors of the checkout. With JavaScript the screen talks to the REST doors
@@ -91,7 +92,7 @@ const errorNotice = (description: string): ActionNotice => ({ kind: "error", tit
 export async function checkoutAction({ request, context }: ActionFunctionArgs) {
   const ctx = await shopperContext(await getAppContext(), request);
   const sessionId = await cartSessionIdOf(ctx, request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const values = valuesFrom(form);
   const chosen = String(form.get("shippingMethod") ?? "");
   const reply = (fields: Partial<CheckoutActionData>, status = 200) =>
@@ -242,7 +243,7 @@ export interface PayActionData {
 export async function payAction({ request, params }: ActionFunctionArgs) {
   const ctx = await getAppContext();
   const paymentIntentId = params.paymentIntentId ?? "";
-  const form = await request.formData();
+  const form = await readForm(request);
   const card = {
     cardNumber: String(form.get("cardNumber") ?? ""),
     expiry: String(form.get("expiry") ?? ""),

@@ -13,6 +13,7 @@ import { clientIpOf } from "./client-ip";
 import { cameOverHttps, httpsPublicOrigin, secureCookies } from "./cookies";
 import { redirectWithToast } from "./flash";
 import { safeRedirectPath } from "./safe-redirect";
+import { readForm } from "./request-body";
 
 const AFTER_SIGN_IN = "/admin";
 
@@ -71,7 +72,7 @@ export async function loginLoader({ request }: LoaderFunctionArgs): Promise<Logi
  */
 export async function loginAction({ request, context }: ActionFunctionArgs) {
   const ctx = await getAppContext();
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") return data<LoginActionData>(submission.reply({ hideFields: ["password"] }), { status: 400 });
   try {

@@ -5,6 +5,7 @@ import { bodyWithNonceWhenReady } from "./nonce-body";
 import { freshNonce, NONCE_STANDIN, nonceCopy, withNonce, type NonceCopy } from "./nonce-splice";
 import { TEMPLATE_HEADER } from "./page-template";
 import { everyFew } from "./version-reader";
+import { logField } from "../services/log-field";
 
 type Next = (error?: unknown) => void;
 type NodeRequest = IncomingMessage & { originalUrl?: string; protocol?: string };
@@ -178,7 +179,7 @@ export function pageCache(options: PageCacheOptions) {
     if (!pending) {
       pending = renderTemplate(key, key, req, atVersion, entry)
         .catch((error: unknown) => {
-          console.error("The page cache could not render", key, error);
+          console.error("The page cache could not render", logField(key), error);
           return null;
         })
         .finally(() => rendering.delete(key));
@@ -260,7 +261,7 @@ export function pageCache(options: PageCacheOptions) {
         .then((ready) => send(req, res, page, variant, read, personal, nonce, ready))
         .catch((error: unknown) => {
           // Never an unhandled rejection (it would end the process): the page goes out uncompressed.
-          console.error("The page cache could not encode", req.url, error);
+          console.error("The page cache could not encode", logField(req.url), error);
           if (!res.headersSent)
             send(req, res, page, variant, read, personal, nonce, { body: withNonce(variant.copy, nonce), encoding: null });
         });
@@ -306,7 +307,7 @@ export function pageCache(options: PageCacheOptions) {
 
   function failed(res: ServerResponse, next: Next, url: string, error: unknown) {
     // The cache is a shortcut: when it fails, the page is rendered as it would be without it.
-    console.error("The page cache failed for", url, error);
+    console.error("The page cache failed for", logField(url), error);
     if (!res.headersSent) next();
   }
 

@@ -1,6 +1,7 @@
 import type { ZodType } from "zod";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
 import { isConnectionLost, reportConnectionLost, storeBusyJson } from "./store-busy";
+import { BodyTooLarge, readJson, TOO_LARGE_MESSAGE } from "./request-body";
 
 /** What an answer for one signed-in caller (or one browser's own) says: no cache keeps it. */
 export const PRIVATE_NO_STORE = "private, no-store";
@@ -49,14 +50,17 @@ export function toErrorResponse(error: unknown): Response {
   return jsonError(500, "Something went wrong on our side. Please try again.");
 }
 
-/** Parses a JSON body with a contract; bad JSON or bad fields become a 400 Invalid. */
+/**
+ * Parses a JSON body with a contract (request-body.ts: at most 64 kB, its text valid Unicode);
+ * bad JSON or bad fields become a 400 Invalid, a body over the limit a thrown 413.
+ */
 export async function parseJsonBody<T>(request: Request, schema: ZodType<T>): Promise<T> {
   let body: unknown;
   try {
-    const text = await request.text();
-    body = text ? JSON.parse(text) : {};
-  } catch {
-    throw new Invalid("The request body must be valid JSON.");
+    body = await readJson(request);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) throw jsonError(413, TOO_LARGE_MESSAGE);
+    throw error;
   }
   const result = schema.safeParse(body);
   if (!result.success) throw Invalid.fromZod(result.error);

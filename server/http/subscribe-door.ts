@@ -6,6 +6,7 @@ import { Conflict, TooMany } from "../errors";
 import { subscribe } from "../services/subscribers";
 import { clientIpOf } from "./client-ip";
 import { isConnectionLost } from "./store-busy";
+import { readForm } from "./request-body";
 
 /**
  * The sign-up card's form action, shared by every page that shows the card (it posts to the
@@ -15,7 +16,7 @@ import { isConnectionLost } from "./store-busy";
  */
 export async function subscribeAction({ request, context }: ActionFunctionArgs, formData?: FormData) {
   const ctx = await getAppContext();
-  const form = formData ?? (await request.formData());
+  const form = formData ?? (await readForm(request));
   const submission = parseWithZod(form, { schema: subscribeSchema });
   const reply = (notice: SubscribeActionData["notice"], status: number, resetForm = false) =>
     data<SubscribeActionData>({ intent: "subscribe", lastResult: submission.reply({ resetForm }), notice }, { status });

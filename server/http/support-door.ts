@@ -7,6 +7,7 @@ import { TooMany } from "../errors";
 import { sendSupportMessage } from "../services/support";
 import { clientIpOf } from "./client-ip";
 import { isConnectionLost } from "./store-busy";
+import { readForm } from "./request-body";
 
 export interface SupportActionData {
   sent: boolean;
@@ -17,7 +18,7 @@ export interface SupportActionData {
 /** The /support form's action: validates, stores and mails; the page shows "Message Sent!" after. */
 export async function supportAction({ request, context }: ActionFunctionArgs) {
   const ctx = await getAppContext();
-  const submission = parseWithZod(await request.formData(), { schema: supportSchema });
+  const submission = parseWithZod(await readForm(request), { schema: supportSchema });
   if (submission.status !== "success") {
     return data<SupportActionData>({ sent: false, lastResult: submission.reply(), notice: null }, { status: 400 });
   }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Invalid, TooMany } from "../errors";
 import { networkOf } from "./client-network";
+import { logField, logQuoted } from "./log-field";
 
 /**
  * Content-Security-Policy violation reports (decision 0028): browsers post them to
@@ -11,7 +12,6 @@ import { networkOf } from "./client-network";
  */
 
 export const CSP_REPORT_TYPES = ["application/csp-report", "application/reports+json", "application/json"] as const;
-export const MAX_CSP_REPORT_BYTES = 64 * 1024;
 /** Reports one address may post per minute (a page with a real problem sends a few per view). */
 export const CSP_REPORTS_PER_MINUTE = 60;
 /** Violations logged per minute per process, whoever sent them. */
@@ -100,11 +100,15 @@ export function violationsIn(mediaType: string, body: string): CspViolation[] {
     }));
 }
 
-/** One log line: what was blocked, by which directive, on which page. */
+/**
+ * One log line: what was blocked, by which directive, on which page. Every field is the sender's,
+ * so each is escaped (logField): a report cannot write a second line.
+ */
 export function violationLine(v: CspViolation): string {
-  const where = v.sourceFile ? ` at ${v.sourceFile}${v.line ? `:${v.line}` : ""}` : "";
-  const sample = v.sample ? ` sample ${JSON.stringify(v.sample.slice(0, 80))}` : "";
-  return `CSP violation: ${v.directive || "?"} blocked ${v.blockedUrl || "?"} on ${v.documentUrl || "?"}${where}${sample}`;
+  const field = (value: string | undefined) => (value ? logField(value) : "?");
+  const where = v.sourceFile ? ` at ${logField(`${v.sourceFile}${v.line ? `:${v.line}` : ""}`)}` : "";
+  const sample = v.sample ? ` sample ${logQuoted(v.sample.slice(0, 80))}` : "";
+  return `CSP violation: ${field(v.directive)} blocked ${field(v.blockedUrl)} on ${field(v.documentUrl)}${where}${sample}`;
 }
 
 /** Fixed one-minute windows kept in memory: reports are not worth a database write each. */

@@ -3,6 +3,7 @@ import type { AppContext } from "../context";
 import { Invalid } from "../errors";
 import { toDollars } from "./catalog";
 import { presetRange, previousRange, storeDayOf, type ReportRange } from "./report-range";
+import { droppedEvents } from "./reports/funnel";
 import { subscriberSeries } from "./reports/subscribers";
 import { refundsIn, summaryFor } from "./reports/summary";
 import { topProducts } from "./reports/top-products";
@@ -69,13 +70,14 @@ export async function getDashboard(ctx: AppContext, query: DashboardQuery): Prom
     range = presetRange(preset, today, {});
   }
   const previous = previousRange(range);
-  const [summary, previousSummary, refunds, subscribers, top, rollup] = await Promise.all([
+  const [summary, previousSummary, refunds, subscribers, top, rollup, dropped] = await Promise.all([
     summaryFor(ctx, range, includeTest),
     summaryFor(ctx, previous, includeTest),
     refundsIn(ctx, range, includeTest),
     subscriberSeries(ctx, range),
     topProducts(ctx, range, includeTest),
     ctx.db.selectFrom("eventRollup").select("rolledAt").where("id", "=", 1).executeTakeFirst(),
+    droppedEvents(ctx, range.start, range.end),
   ]);
   return {
     range: { preset, from: range.from, to: range.to, bucket: range.bucket },
@@ -89,5 +91,6 @@ export async function getDashboard(ctx: AppContext, query: DashboardQuery): Prom
     subscribers,
     topProducts: top,
     eventsAsOf: rollup?.rolledAt ?? null,
+    eventsDropped: dropped,
   };
 }

@@ -47,9 +47,13 @@ const METRIC: Record<string, string> = {
   checkout_view: "checkout_views",
   order: "orders",
   payment: "payments",
+  dropped: "events_dropped",
 };
 
-/** The events counted one by one: views, entries, bag adds, checkout views, orders, payments. */
+/**
+ * The events counted one by one: views, entries, bag adds, checkout views, orders, payments, and
+ * those a process dropped (decision 0040); a row counts as many as its `count`.
+ */
 async function countEvents(ctx: AppContext, start: string, end: string, { afterId, upToId }: IdRange): Promise<Counts> {
   // Only ids up to upToId, even counted whole: the next run adds what came after, once. Without
   // a lower bound the planner reads the day by its time index, with one by the id range.
@@ -57,7 +61,7 @@ async function countEvents(ctx: AppContext, start: string, end: string, { afterI
   const counts: Counts = new Map();
   const { rows } = await sql<{ h: string; kind: string; pageKind: string | null; isEntry: number; keyed: number; n: number }>`
     SELECT substr(occurred_at, 1, 13) AS h, kind, page_kind, is_entry,
-      CASE WHEN session_key IS NULL THEN 0 ELSE 1 END AS keyed, count(*) AS n
+      CASE WHEN session_key IS NULL THEN 0 ELSE 1 END AS keyed, sum(count) AS n
     FROM events WHERE occurred_at >= ${start} AND occurred_at < ${end} ${inIds}
     GROUP BY substr(occurred_at, 1, 13), kind, page_kind, is_entry, CASE WHEN session_key IS NULL THEN 0 ELSE 1 END`.execute(ctx.db);
   for (const row of rows) {

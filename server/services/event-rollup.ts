@@ -23,7 +23,18 @@ const DELETE_BATCH = 20_000;
 const ALL_SESSIONS = "";
 
 // The metrics this roll-up owns: the same hours hold the orders' (order-rollup.ts), kept on a recount.
-const EVENT_METRICS = ["views", "entries", "visitors", "bag_adds", "checkout_views", "orders", "payments", "bagged", "checkout_sessions"];
+const EVENT_METRICS = [
+  "views",
+  "entries",
+  "visitors",
+  "bag_adds",
+  "checkout_views",
+  "orders",
+  "payments",
+  "bagged",
+  "checkout_sessions",
+  "events_dropped",
+];
 
 type Trx = Transaction<DB>;
 

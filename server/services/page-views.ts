@@ -1,6 +1,6 @@
 import { isbot } from "isbot";
 import type { AppContext } from "../context";
-import { recordEvent } from "./events";
+import { countCookielessView, eventId, recordEvent } from "./events";
 
 /**
  * The store's pages by kind, as the funnel and the drop report count them. A client-side
@@ -94,19 +94,16 @@ function fromThisStore(referer: string | undefined, host: string | undefined): b
  * Counts a page view (decision 0025): GET of a store page, not a prefetch, not a known bot. A
  * visitor without any cookie is counted by the first page of each visit (a view whose Referer is
  * not the store itself: they came from a link, a bookmark, the address bar), since nothing else
- * may tell their views apart.
+ * may tell their views apart; such views are counts written once a minute. A session's views of
+ * one page count once a minute (decision 0040): a reload loop writes one row, not thousands.
  */
 export function recordPageView(ctx: AppContext, request: PageRequest): void {
   if (request.method !== "GET" || request.purpose?.includes("prefetch")) return;
   const pageKind = pageKindOf(request.path);
   if (!pageKind || isbot(request.userAgent ?? "")) return;
   const sessionId = sessionIdOf(request.cookie);
-  const productId = pageKind === "product" ? Number(/\/store\/(\d+)/.exec(request.path)?.[1]) : null;
-  recordEvent(ctx, {
-    kind: "view",
-    pageKind,
-    sessionId,
-    entry: !sessionId && !fromThisStore(request.referer, request.host),
-    productId,
-  });
+  if (!sessionId) return countCookielessView(ctx, { pageKind, entry: !fromThisStore(request.referer, request.host) });
+  // /store/99999999999 is a product page no product has: a view, of no product.
+  const productId = pageKind === "product" ? eventId(Number(/\/store\/(\d{1,10})(?:\D|$)/.exec(request.path)?.[1])) : null;
+  recordEvent(ctx, { kind: "view", pageKind, sessionId, productId, oncePerMinute: true });
 }

@@ -6,6 +6,7 @@ import { STORE_BUSY_MESSAGE } from "../contracts/store-busy";
 import type { AppContext } from "../context";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
 import { assertAdmin } from "../http/auth";
+import { refuseBrokenText } from "../http/request-body";
 
 export interface TrpcContext {
   app: AppContext;
@@ -57,9 +58,15 @@ const domainErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/** Text that is not valid Unicode (a lone surrogate) is refused before any contract sees it (decision 0040). */
+const wellFormedText = t.middleware(async ({ getRawInput, next }) => {
+  refuseBrokenText(await getRawInput());
+  return next();
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure.use(domainErrors);
+export const publicProcedure = t.procedure.use(domainErrors).use(wellFormedText);
 
 // The guard's Unauthenticated and Forbidden become UNAUTHORIZED and FORBIDDEN in domainErrors.
 export const adminProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { ...ctx, user: assertAdmin(ctx.user) } }));

@@ -79,6 +79,30 @@ describe("POST /api/csp-report", () => {
     expect(warn).not.toHaveBeenCalled();
   });
 
+  it("escapes every field it logs: a newline in a report cannot start a line of its own", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const forged = "https://x.example/\nCSP violation: script-src blocked nothing on https://shop.example/admin";
+    const hostile = {
+      "csp-report": {
+        "document-uri": "https://shop.example/store\r\nAdmin signed in",
+        "effective-directive": "img-src\u2028x",
+        "blocked-uri": forged,
+        "source-file": "a b",
+        "line-number": 3,
+        "script-sample": "x\ny",
+      },
+    };
+    const response = await report(hostile, "application/csp-report", "198.51.100.15");
+    expect(response.status).toBe(204);
+    expect(warn).toHaveBeenCalledTimes(1);
+    const line = String(warn.mock.calls[0]![0]);
+    expect(line).not.toMatch(/[\r\n\u2028\u2029]/);
+    expect(line).toBe(
+      'CSP violation: "img-src\\u2028x" blocked "https://x.example/\\nCSP violation: script-src blocked nothing on https://shop.example/admin"' +
+        ' on "https://shop.example/store\\r\\nAdmin signed in" at "a b:3" sample "x\\ny"',
+    );
+  });
+
   it("answers 429 past 60 reports a minute from one address, other addresses still heard", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     for (let i = 0; i < CSP_REPORTS_PER_MINUTE; i++)

@@ -175,7 +175,7 @@ CREATE TABLE events (
       product_id INTEGER,
       order_id INTEGER,
       occurred_at TEXT NOT NULL
-    );
+    , count INTEGER NOT NULL DEFAULT 1);
 
 -- table inventory_holds
 CREATE TABLE inventory_holds (

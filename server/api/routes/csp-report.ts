@@ -1,28 +1,12 @@
 import { clientIpOf } from "../../http/client-ip";
+import { BODY_LIMITS, BodyTooLarge, readText } from "../../http/request-body";
 import { jsonError } from "../../http/rest";
 import { CSP_REPORT_PATH } from "../../http/security-headers";
-import { CSP_REPORT_TYPES, cspReportSink, MAX_CSP_REPORT_BYTES } from "../../services/csp-reports";
+import { CSP_REPORT_TYPES, cspReportSink } from "../../services/csp-reports";
 import { route } from "../route";
 
 const sink = cspReportSink();
-const TOO_LARGE = `A report is at most ${MAX_CSP_REPORT_BYTES / 1024} kB.`;
-
-/** The body as text, refused past the limit without reading further. */
-async function limitedText(request: Request): Promise<string | null> {
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_CSP_REPORT_BYTES) return null;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body?.getReader();
-  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
-    size += read.value.byteLength;
-    if (size > MAX_CSP_REPORT_BYTES) {
-      await reader!.cancel();
-      return null;
-    }
-    chunks.push(read.value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
+const TOO_LARGE = `A report is at most ${BODY_LIMITS.form / 1024} kB.`;
 
 export const cspReportRoutes = [
   /**
@@ -39,8 +23,13 @@ export const cspReportRoutes = [
       const mediaType = (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
       if (!(CSP_REPORT_TYPES as readonly string[]).includes(mediaType))
         return jsonError(415, `A report is ${CSP_REPORT_TYPES.slice(0, 2).join(" or ")}.`);
-      const body = await limitedText(request);
-      if (body === null) return jsonError(413, TOO_LARGE);
+      let body: string;
+      try {
+        body = await readText(request, BODY_LIMITS.form);
+      } catch (error) {
+        if (error instanceof BodyTooLarge) return jsonError(413, TOO_LARGE);
+        throw error;
+      }
       sink.take(clientIpOf(context), mediaType, body);
       return new Response(null, { status: 204 });
     },

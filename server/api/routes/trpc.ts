@@ -2,8 +2,25 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { authenticate } from "../../http/auth";
 import { clientIpOf } from "../../http/client-ip";
 import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "../../http/store-busy";
+import { BODY_LIMITS, BodyTooLarge, readBody, TOO_LARGE_MESSAGE } from "../../http/request-body";
+import { jsonError } from "../../http/rest";
 import { appRouter } from "../../trpc/router";
 import { route } from "../route";
+
+/**
+ * A mutation's body read here, within the form limit (request-body.ts), and handed to tRPC whole:
+ * its adapter would read any length. Past the limit, the API's own 413.
+ */
+async function bounded(request: Request): Promise<Request> {
+  if (request.method === "GET" || request.method === "HEAD") return request;
+  try {
+    const body = await readBody(request, BODY_LIMITS.form);
+    return new Request(request, { body });
+  } catch (error) {
+    if (error instanceof BodyTooLarge) throw jsonError(413, TOO_LARGE_MESSAGE);
+    throw error;
+  }
+}
 
 /**
  * The tRPC endpoint, /api/trpc/*, for the admin widgets: public here because every procedure
@@ -14,10 +31,10 @@ const trpc = route({
   path: "/api/trpc/*",
   guard: "public",
   personal: true,
-  handle: ({ request, context, ctx: app }) =>
+  handle: async ({ request, context, ctx: app }) =>
     fetchRequestHandler({
       endpoint: "/api/trpc",
-      req: request,
+      req: await bounded(request),
       router: appRouter,
       createContext: async () => {
         const { user, token } = await authenticate(app, request);

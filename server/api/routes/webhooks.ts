@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type Stripe from "stripe";
 import { z } from "zod";
+import { BODY_LIMITS, BodyTooLarge, readText, TOO_LARGE_MESSAGE } from "../../http/request-body";
 import { jsonError, parseJsonBody } from "../../http/rest";
 import { handleStripeEvent, verifiedStripeEvent } from "../../services/payment-events";
 import { unsubscribeByEmail } from "../../services/unsubscribe";
@@ -52,8 +53,15 @@ export const webhookRoutes = [
       const payments = ctx.config.payments;
       if (payments.mode !== "stripe" || !payments.webhookSecret) return jsonError(404, "Stripe webhooks are not configured.");
       const signature = request.headers.get("stripe-signature");
-      const payload = await request.text();
       if (!signature) return jsonError(400, "Invalid signature.");
+      // Bounded before anything else is done with it: the signature is over the whole body.
+      let payload: string;
+      try {
+        payload = await readText(request, BODY_LIMITS.webhook);
+      } catch (error) {
+        if (error instanceof BodyTooLarge) return jsonError(413, TOO_LARGE_MESSAGE);
+        throw error;
+      }
       let event: Stripe.Event;
       try {
         event = verifiedStripeEvent(ctx, payload, signature);

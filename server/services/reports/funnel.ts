@@ -95,6 +95,18 @@ export async function eventSteps(
   return { visitors: metric("visitors"), bagged: metric("bagged"), checkout: metric("checkout_sessions") };
 }
 
+/** Events dropped (a process's ceiling, rows refused) in the hours starting in [from, to), as rolled up. */
+export async function droppedEvents(ctx: AppContext, from: Date | string, to: Date | string): Promise<number> {
+  const row = await ctx.db
+    .selectFrom("eventHours")
+    .select((eb) => eb.fn.sum<number>("count").as("n"))
+    .where("hour", ">=", iso(from))
+    .where("hour", "<", iso(to))
+    .where("metric", "=", "events_dropped")
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** The last two steps from the order hours of the same span. */
 export function orderSteps(hours: OrderHour[]): Pick<Funnel, "ordered" | "paid"> {
   return {

@@ -23,6 +23,10 @@ function rangeText(from: string, to: string) {
   return from === to ? day(from) : `${day(from)} – ${day(to)}`;
 }
 
+/** Past a worker's ceiling a minute the store stops counting (a flood of bots); the admin is told how many it left out. */
+const droppedNote = (n: number) =>
+  n > 0 ? ` ${n.toLocaleString("en-US")} ${n === 1 ? "event was" : "events were"} not counted (over the limit a minute).` : "";
+
 /**
  * The dashboard (issue 14 part 1): rendered by the loader, refreshed every minute through tRPC
  * while the page is open with JavaScript.
@@ -89,7 +93,7 @@ export function DashboardPanel({ initial, loadedAt }: { initial: DashboardView; 
         <FunnelChart
           funnel={view.summary.funnel}
           previous={view.previousSummary.funnel}
-          description={`Sessions once a day, visits without cookies by their first page. Visitor figures as of ${formatStoreTime(view.eventsAsOf, "MMM d, HH:mm")}.`}
+          description={`Sessions once a day, visits without cookies by their first page. Visitor figures as of ${formatStoreTime(view.eventsAsOf, "MMM d, HH:mm")}.${droppedNote(view.eventsDropped)}`}
         />
         <TopProducts products={view.topProducts} />
       </div>
