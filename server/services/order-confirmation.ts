@@ -146,9 +146,7 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string, r
   if (typeof outcome === "object") return { status: "cancelled", orderId: order.id, orderNumber, message: outcome.refunded };
   // Someone else moved the order first (paid, or refunding): answer what it became.
   if (outcome === "already") {
-    return reread
-      ? { status: "pending", orderId: order.id, orderNumber }
-      : confirmPayment(ctx, paymentIntentId, true);
+    return reread ? { status: "pending", orderId: order.id, orderNumber } : confirmPayment(ctx, paymentIntentId, true);
   }
   recordEvent(ctx, { kind: "payment", orderId: order.id });
   // Not inline: the answer does not wait for the label (a PDF or a Shippo call) and the e-mail. The
