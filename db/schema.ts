@@ -179,7 +179,7 @@ export interface ShippingLabelsTable {
   trackingNumber: ColumnType<string, string | undefined, string>;
   carrier: string;
   costCents: number;
-  /** created, failed, or purchasing: written before the provider is asked (0018, decision 0038). */
+  /** created, failed, or purchasing: written before the provider is asked (0019, decision 0038). */
   status: ColumnType<string, string | undefined, string>;
   errorMessage: string | null;
   /** What the provider sees with the purchase (Shippo: the transaction's metadata; local: the label's name). */
@@ -200,7 +200,7 @@ export interface RefundsTable {
   adminUserId: number | null;
   createdAt: Timestamp;
   processedAt: string | null;
-  /** A late payment's refund: the key the provider call carries, written before the call (0018). */
+  /** A late payment's refund: the key the provider call carries, written before the call (0019). */
   idempotencyKey: ColumnType<string | null, string | null | undefined, string | null>;
 }
 

@@ -15,7 +15,7 @@ import { events } from "./0013_events";
 import { pageVersionsPerProduct } from "./0014_page_versions_per_product";
 import { drops } from "./0016_drops";
 import { eventSessions } from "./0017_event_sessions";
-import { crashSafeRefundsAndLabels } from "./0018_crash_safe_refunds_and_labels";
+import { crashSafeRefundsAndLabels } from "./0019_crash_safe_refunds_and_labels";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -38,5 +38,5 @@ export const migrations: Record<string, Migration> = {
   "0014_page_versions_per_product": pageVersionsPerProduct,
   "0016_drops": drops,
   "0017_event_sessions": eventSessions,
-  "0018_crash_safe_refunds_and_labels": crashSafeRefundsAndLabels,
+  "0019_crash_safe_refunds_and_labels": crashSafeRefundsAndLabels,
 };

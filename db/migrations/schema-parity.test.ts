@@ -10,7 +10,7 @@ import { openDatabase, type Db } from "../client";
 import { migrations } from "./index";
 
 /** The last migration that runs on PostgreSQL; the ones after it are still SQLite-only. */
-const PORTABLE_UP_TO = "0017_event_sessions";
+const PORTABLE_UP_TO = "0019_crash_safe_refunds_and_labels";
 
 interface Schema {
   columns: string[];

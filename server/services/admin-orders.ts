@@ -86,7 +86,7 @@ export async function getOrderDetail(ctx: AppContext, id: number) {
   ]);
   return {
     ...toAdminOrder(order, items),
-    // The crash-safety keys (0018) are the store's bookkeeping with its providers, not the admin's.
+    // The crash-safety keys (0019) are the store's bookkeeping with its providers, not the admin's.
     shippingLabels: labels.map(({ idempotencyKey: _key, providerRef: _ref, ...l }) => ({ ...l, cost: dollars(l.costCents) })),
     refunds: refunds.map(({ idempotencyKey: _key, ...r }) => ({
       ...r,
