@@ -179,8 +179,13 @@ export interface ShippingLabelsTable {
   trackingNumber: ColumnType<string, string | undefined, string>;
   carrier: string;
   costCents: number;
+  /** created, failed, or purchasing: written before the provider is asked (0019, decision 0038). */
   status: ColumnType<string, string | undefined, string>;
   errorMessage: string | null;
+  /** What the provider sees with the purchase (Shippo: the transaction's metadata; local: the label's name). */
+  idempotencyKey: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Finds the purchase again after a crash: Shippo's rate before buying, its transaction after. */
+  providerRef: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
 }
 
@@ -195,6 +200,18 @@ export interface RefundsTable {
   adminUserId: number | null;
   createdAt: Timestamp;
   processedAt: string | null;
+  /** A late payment's refund: the key the provider call carries, written before the call (0019). */
+  idempotencyKey: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The test processor's refunds (local mode), one per idempotency key. */
+export interface LocalRefundsTable {
+  id: string;
+  paymentIntentId: string;
+  idempotencyKey: string;
+  amountCents: number;
+  status: ColumnType<string, string | undefined, string>;
+  createdAt: Timestamp;
 }
 
 export type SupportType = "order" | "product" | "shipping" | "refund" | "technical" | "other";
@@ -263,6 +280,7 @@ export interface DB {
   mailMessages: MailMessagesTable;
   inventoryHolds: InventoryHoldsTable;
   localPaymentIntents: LocalPaymentIntentsTable;
+  localRefunds: LocalRefundsTable;
   paymentEvents: PaymentEventsTable;
   emailCampaigns: EmailCampaignsTable;
   campaignRecipients: CampaignRecipientsTable;

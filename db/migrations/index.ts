@@ -16,6 +16,7 @@ import { pageVersionsPerProduct } from "./0014_page_versions_per_product";
 import { drops } from "./0016_drops";
 import { eventSessions } from "./0017_event_sessions";
 import { passBindings } from "./0018_pass_bindings";
+import { crashSafeRefundsAndLabels } from "./0019_crash_safe_refunds_and_labels";
 import { eventCounts } from "./0020_event_counts";
 
 /**
@@ -40,5 +41,6 @@ export const migrations: Record<string, Migration> = {
   "0016_drops": drops,
   "0017_event_sessions": eventSessions,
   "0018_pass_bindings": passBindings,
+  "0019_crash_safe_refunds_and_labels": crashSafeRefundsAndLabels,
   "0020_event_counts": eventCounts,
 };

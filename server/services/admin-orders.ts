@@ -86,8 +86,13 @@ export async function getOrderDetail(ctx: AppContext, id: number) {
   ]);
   return {
     ...toAdminOrder(order, items),
-    shippingLabels: labels.map((l) => ({ ...l, cost: dollars(l.costCents) })),
-    refunds: refunds.map((r) => ({ ...r, amount: dollars(r.amountCents), shippingRefunded: r.shippingRefunded === 1 })),
+    // The crash-safety keys (0019) are the store's bookkeeping with its providers, not the admin's.
+    shippingLabels: labels.map(({ idempotencyKey: _key, providerRef: _ref, ...l }) => ({ ...l, cost: dollars(l.costCents) })),
+    refunds: refunds.map(({ idempotencyKey: _key, ...r }) => ({
+      ...r,
+      amount: dollars(r.amountCents),
+      shippingRefunded: r.shippingRefunded === 1,
+    })),
   };
 }
 

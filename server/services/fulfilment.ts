@@ -5,7 +5,7 @@ import type { Address } from "../contracts/checkout-form";
 import type { AppContext } from "../context";
 import { Conflict, NotFound } from "../errors";
 import { mailerFor } from "../integrations/mail";
-import { parcelFor, shippingFor } from "../integrations/shipping";
+import { parcelFor, shippingFor, type BoughtLabel, type FoundLabel } from "../integrations/shipping";
 import { holdLease, releaseLease } from "./leases";
 import { orderConfirmationEmail } from "./order-emails";
 
@@ -133,7 +133,8 @@ export async function buyLabelAgain(ctx: AppContext, orderId: number) {
   if (!release) throw new Conflict(LABEL_MESSAGES.busy);
   try {
     const labels = await ctx.db.selectFrom("shippingLabels").select("status").where("orderId", "=", orderId).execute();
-    if (labels.some((l) => l.status !== "failed")) throw new Conflict(LABEL_MESSAGES.exists);
+    // A `purchasing` row (a try that crashed) is finished, not refused: ensureLabel finds its label.
+    if (labels.some((l) => l.status === "created")) throw new Conflict(LABEL_MESSAGES.exists);
     const result = await ensureLabel(ctx, order, await itemsOf(ctx, orderId));
     if (!result.ok) throw new Conflict(`${LABEL_MESSAGES.failed}: ${result.error}`);
     return await ctx.db
@@ -191,68 +192,91 @@ async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): P
 
 /**
  * Buys the label unless the order has one. An order keeps one label row: a failure is recorded on
- * it (the admin sees why), and a later success turns that same row into the label.
+ * it (the admin sees why), and a later success turns that same row into the label. Crash-safe
+ * (decision 0038): the row is written (`purchasing`, with an idempotency key the provider sees)
+ * before buying, so a try after a crash or a lost answer first asks the provider for the label
+ * bought with that key, and buys only when there is none.
  */
 async function ensureLabel(ctx: AppContext, order: Order, items: Item[]): Promise<{ ok: true } | { ok: false; error: string }> {
   const existing = await ctx.db
     .selectFrom("shippingLabels")
-    .select(["id", "status"])
+    .select(["id", "status", "idempotencyKey", "providerRef"])
     .where("orderId", "=", order.id)
     .orderBy("id", "desc")
     .execute();
-  if (existing.some((l) => l.status !== "failed")) return { ok: true };
-  const failedRow = existing[0]?.id;
+  if (existing.some((l) => l.status === "created")) return { ok: true };
+  const earlier = existing[0];
+  const row = earlier
+    ? { id: earlier.id, idempotencyKey: earlier.idempotencyKey ?? crypto.randomUUID(), providerRef: earlier.providerRef }
+    : { id: null, idempotencyKey: crypto.randomUUID(), providerRef: null };
+  const carrier = (order.shippingMethod ?? "unknown-unknown").split("-")[0]!.toUpperCase();
+  const labelId = row.id
+    ? (
+        await ctx.db
+          .updateTable("shippingLabels")
+          .set({ status: "purchasing", idempotencyKey: row.idempotencyKey })
+          .where("id", "=", row.id)
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id
+    : (
+        await ctx.db
+          .insertInto("shippingLabels")
+          .values({ orderId: order.id, carrier, costCents: order.shippingCents, status: "purchasing", idempotencyKey: row.idempotencyKey })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id;
+
   const address = JSON.parse(order.shippingAddress) as Address;
   const parcel = parcelFor(
     items.map((i) => ({ quantity: i.quantity, weight: i.weight ?? 1, length: i.length ?? 12, width: i.width ?? 9, height: i.height ?? 6 })),
   );
+  const shipping = shippingFor(ctx);
   try {
-    const label = await shippingFor(ctx).buyLabel({
-      orderId: order.id,
-      to: { ...address, name: order.customerName, phone: order.customerPhone ?? undefined, email: order.customerEmail },
-      parcel,
-      methodKey: order.shippingMethod ?? "",
-      contents: items.map((i) => ({
-        description: i.productName,
-        quantity: i.quantity,
-        weightLbs: i.weight ?? 1,
-        valueCents: i.totalCents,
-      })),
-    });
-    const row = {
-      labelUrl: label.labelUrl,
-      trackingNumber: label.trackingNumber,
-      carrier: label.carrier,
-      costCents: label.costCents,
-      status: "created",
-      errorMessage: null,
-    };
-    if (failedRow)
-      await ctx.db
-        .updateTable("shippingLabels")
-        .set({ ...row, createdAt: ctx.clock.now().toISOString() })
-        .where("id", "=", failedRow)
-        .execute();
-    else
-      await ctx.db
-        .insertInto("shippingLabels")
-        .values({ orderId: order.id, ...row })
-        .execute();
+    // An earlier try may have bought the label and lost the answer (a crash, a timeout).
+    const found = earlier
+      ? await shipping.findLabel({ orderId: order.id, idempotencyKey: row.idempotencyKey, providerRef: row.providerRef })
+      : null;
+    const label: FoundLabel & Partial<Pick<BoughtLabel, "carrier" | "costCents">> =
+      found ??
+      (await shipping.buyLabel({
+        orderId: order.id,
+        to: { ...address, name: order.customerName, phone: order.customerPhone ?? undefined, email: order.customerEmail },
+        parcel,
+        methodKey: order.shippingMethod ?? "",
+        contents: items.map((i) => ({
+          description: i.productName,
+          quantity: i.quantity,
+          weightLbs: i.weight ?? 1,
+          valueCents: i.totalCents,
+        })),
+        idempotencyKey: row.idempotencyKey,
+        remember: async (providerRef) => {
+          await ctx.db.updateTable("shippingLabels").set({ providerRef }).where("id", "=", labelId).execute();
+        },
+      }));
+    await ctx.db
+      .updateTable("shippingLabels")
+      .set({
+        labelUrl: label.labelUrl,
+        trackingNumber: label.trackingNumber,
+        // Found again, the row keeps the carrier and cost it was written with.
+        ...(label.carrier !== undefined && label.costCents !== undefined ? { carrier: label.carrier, costCents: label.costCents } : {}),
+        ...(label.providerRef ? { providerRef: label.providerRef } : {}),
+        status: "created",
+        errorMessage: null,
+        createdAt: ctx.clock.now().toISOString(),
+      })
+      .where("id", "=", labelId)
+      .execute();
     return { ok: true };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const carrier = (order.shippingMethod ?? "unknown-unknown").split("-")[0]!.toUpperCase();
-    if (failedRow)
-      await ctx.db
-        .updateTable("shippingLabels")
-        .set({ errorMessage: message, createdAt: ctx.clock.now().toISOString() })
-        .where("id", "=", failedRow)
-        .execute();
-    else
-      await ctx.db
-        .insertInto("shippingLabels")
-        .values({ orderId: order.id, carrier, costCents: order.shippingCents, status: "failed", errorMessage: message })
-        .execute();
+    await ctx.db
+      .updateTable("shippingLabels")
+      .set({ status: "failed", errorMessage: message, createdAt: ctx.clock.now().toISOString() })
+      .where("id", "=", labelId)
+      .execute();
     return { ok: false, error: message };
   }
 }

@@ -220,7 +220,14 @@ describe("Shippo labels", () => {
     expect(outcome).toMatchObject({ status: "paid", firstTime: true });
 
     const [transaction] = shippoState.transactionRequests();
-    expect(transaction).toMatchObject({ label_file_type: "PDF_4x6", async: false, metadata: `Order ${orderId}` });
+    // The order for a person reading Shippo, then the label row's idempotency key (decision 0038).
+    const { idempotencyKey } = await ctx.db
+      .selectFrom("shippingLabels")
+      .select("idempotencyKey")
+      .where("orderId", "=", orderId)
+      .executeTakeFirstOrThrow();
+    expect(idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(transaction).toMatchObject({ label_file_type: "PDF_4x6", async: false, metadata: `Order ${orderId} ${idempotencyKey}` });
     // The rate comes from a fresh quote at label time, for the method the buyer chose.
     const bought = shippoState.rates.get(transaction!.rate as string);
     expect(bought?.rate).toMatchObject({ provider: "USPS", servicelevel: { token: "usps_ground_advantage" } });

@@ -271,4 +271,19 @@ export const shippoHandlers = [
     shippoState.transactions.set(id, transaction);
     return HttpResponse.json(transaction, { status: 201 });
   }),
+
+  // Labels bought, newest first, filtered as Shippo filters them (rate, object_status).
+  http.get(`${SHIPPO_API}/transactions`, ({ request }) => {
+    const denied = unauthorized(request);
+    if (denied) return denied;
+    const url = new URL(request.url);
+    shippoState.requests.push({ method: "GET", path: "/transactions", body: Object.fromEntries(url.searchParams) });
+    const rate = url.searchParams.get("rate");
+    const status = url.searchParams.get("object_status");
+    const results = [...shippoState.transactions.values()]
+      .filter((t) => (!rate || t.rate === rate) && (!status || t.status === status))
+      .reverse()
+      .slice(0, Number(url.searchParams.get("results") ?? 25));
+    return HttpResponse.json({ results });
+  }),
 ];

@@ -278,6 +278,23 @@ function endpoint(method: "GET" | "POST", answer: (params: Params, pathParams: R
   };
 }
 
+/** The intent's latest charge as `expand[]=latest_charge` answers it. */
+function chargeOf(intent: MockPaymentIntent) {
+  const refunded = [...stripeState.refunds.values()].filter((r) => r.payment_intent === intent.id).reduce((sum, r) => sum + r.amount, 0);
+  return {
+    id: intent.latest_charge,
+    object: "charge",
+    amount: intent.amount,
+    amount_captured: intent.amount,
+    amount_refunded: refunded,
+    currency: intent.currency,
+    paid: true,
+    payment_intent: intent.id,
+    refunded: refunded >= intent.amount,
+    status: "succeeded",
+  };
+}
+
 const missing = (kind: string, id: string) =>
   fail(404, "invalid_request_error", `No such ${kind}: '${id}'`, { code: "resource_missing", param: "id" });
 
@@ -318,9 +335,25 @@ export const stripeHandlers = [
 
   http.get(
     `${STRIPE_API}/v1/payment_intents/:id`,
-    endpoint("GET", (_params, { id }) => {
+    endpoint("GET", (params, { id }) => {
       const intent = stripeState.intents.get(id!);
-      return intent ? ok(structuredClone(intent)) : missing("payment_intent", id!);
+      if (!intent) return missing("payment_intent", id!);
+      const answer: Record<string, unknown> = { ...structuredClone(intent) };
+      // `expand[]=latest_charge`: the charge object, with what its refunds took back (pending ones too).
+      if (Object.values(params).includes("latest_charge") && intent.latest_charge) answer.latest_charge = chargeOf(intent);
+      return ok(answer);
+    }),
+  ),
+
+  http.get(
+    `${STRIPE_API}/v1/refunds`,
+    endpoint("GET", (params) => {
+      const intentId = typeof params.payment_intent === "string" ? params.payment_intent : null;
+      const data = [...stripeState.refunds.values()]
+        .filter((r) => !intentId || r.payment_intent === intentId)
+        .reverse()
+        .slice(0, Number(params.limit ?? 10));
+      return ok({ object: "list", url: "/v1/refunds", has_more: false, data: structuredClone(data) });
     }),
   ),
 

@@ -17,6 +17,9 @@ CREATE INDEX events_occurred_at ON events (occurred_at);
 -- index inventory_holds_open
 CREATE INDEX inventory_holds_open ON inventory_holds(status, expires_at);
 
+-- index local_refunds_payment_intent_id
+CREATE INDEX local_refunds_payment_intent_id ON local_refunds (payment_intent_id);
+
 -- index mail_messages_created_at
 CREATE INDEX mail_messages_created_at ON mail_messages(created_at);
 
@@ -50,11 +53,17 @@ CREATE INDEX rate_limits_reset_at ON rate_limits (reset_at);
 -- index refunds_created_at
 CREATE INDEX refunds_created_at ON refunds (created_at);
 
+-- index refunds_idempotency_key
+CREATE UNIQUE INDEX refunds_idempotency_key ON refunds (idempotency_key) WHERE idempotency_key IS NOT NULL;
+
 -- index refunds_order_id
 CREATE INDEX refunds_order_id ON refunds(order_id);
 
 -- index sessions_user_id
 CREATE INDEX sessions_user_id ON sessions(user_id);
+
+-- index shipping_labels_idempotency_key
+CREATE UNIQUE INDEX shipping_labels_idempotency_key ON shipping_labels (idempotency_key) WHERE idempotency_key IS NOT NULL;
 
 -- index shipping_labels_order_id
 CREATE INDEX shipping_labels_order_id ON shipping_labels(order_id);
@@ -211,6 +220,16 @@ CREATE TABLE local_payment_intents (
         updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
       );
 
+-- table local_refunds
+CREATE TABLE local_refunds (
+      id TEXT PRIMARY KEY,
+      payment_intent_id TEXT NOT NULL,
+      idempotency_key TEXT NOT NULL UNIQUE,
+      amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+      status TEXT NOT NULL DEFAULT 'succeeded',
+      created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+    );
+
 -- table mail_messages
 CREATE TABLE mail_messages (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -344,7 +363,7 @@ CREATE TABLE refunds (
     admin_user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
     processed_at TEXT
-  );
+  , idempotency_key TEXT);
 
 -- table sessions
 CREATE TABLE sessions (
@@ -365,7 +384,7 @@ CREATE TABLE shipping_labels (
     status TEXT NOT NULL DEFAULT 'created',
     error_message TEXT,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
-  );
+  , idempotency_key TEXT, provider_ref TEXT);
 
 -- table sold_out_misses
 CREATE TABLE sold_out_misses (

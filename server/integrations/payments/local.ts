@@ -45,16 +45,39 @@ export function localPayments(ctx: AppContext): PaymentProvider {
         .where("status", "not in", ["succeeded", "canceled"])
         .execute();
     },
-    async refund({ paymentIntentId, amountCents }) {
-      const updated = await ctx.db
-        .updateTable("localPaymentIntents")
-        .set((eb) => ({ refundedCents: eb("refundedCents", "+", amountCents), updatedAt: ctx.clock.now().toISOString() }))
-        .where("id", "=", paymentIntentId)
-        .where("status", "=", "succeeded")
-        .where((eb) => eb(eb("refundedCents", "+", amountCents), "<=", eb.ref("amountCents")))
+    async refund({ paymentIntentId, amountCents, idempotencyKey }) {
+      // As Stripe does: a key already used answers its refund again (the same parameters only).
+      return ctx.db.transaction().execute(async (trx) => {
+        const earlier = await trx.selectFrom("localRefunds").selectAll().where("idempotencyKey", "=", idempotencyKey).executeTakeFirst();
+        if (earlier) {
+          if (earlier.paymentIntentId !== paymentIntentId || earlier.amountCents !== amountCents)
+            throw new Conflict("This idempotency key was used for another refund.");
+          return { id: earlier.id, status: earlier.status };
+        }
+        const updated = await trx
+          .updateTable("localPaymentIntents")
+          .set((eb) => ({ refundedCents: eb("refundedCents", "+", amountCents), updatedAt: ctx.clock.now().toISOString() }))
+          .where("id", "=", paymentIntentId)
+          .where("status", "=", "succeeded")
+          .where((eb) => eb(eb("refundedCents", "+", amountCents), "<=", eb.ref("amountCents")))
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) throw new Conflict("This payment cannot be refunded by that amount.");
+        const refund = { id: id("re"), status: "succeeded" };
+        await trx
+          .insertInto("localRefunds")
+          .values({ ...refund, paymentIntentId, idempotencyKey, amountCents, createdAt: ctx.clock.now().toISOString() })
+          .execute();
+        return refund;
+      });
+    },
+    async findRefund({ paymentIntentId, idempotencyKey }) {
+      const row = await ctx.db
+        .selectFrom("localRefunds")
+        .select(["id", "status", "amountCents"])
+        .where("idempotencyKey", "=", idempotencyKey)
+        .where("paymentIntentId", "=", paymentIntentId)
         .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) throw new Conflict("This payment cannot be refunded by that amount.");
-      return { id: id("re"), status: "succeeded" };
+      return row ?? null;
     },
   };
 }
@@ -65,8 +88,16 @@ function toView(row: {
   amountCents: number;
   lastError: string | null;
   orderId: number | null;
+  refundedCents: number;
 }): PaymentIntentView {
-  return { id: row.id, status: row.status as IntentStatus, amountCents: row.amountCents, lastError: row.lastError, orderId: row.orderId };
+  return {
+    id: row.id,
+    status: row.status as IntentStatus,
+    amountCents: row.amountCents,
+    lastError: row.lastError,
+    orderId: row.orderId,
+    refundedCents: row.refundedCents,
+  };
 }
 
 /**

@@ -34,14 +34,18 @@ export function stripePayments(secretKey: string): PaymentProvider {
       return { id: intent.id, clientSecret: intent.client_secret };
     },
     async retrieveIntent(id) {
-      const intent = await stripe.paymentIntents.retrieve(id);
+      // The charge comes along (no second request) for what was refunded of it: its amount_refunded
+      // counts pending refunds too, so a payment being refunded never becomes a paid order.
+      const intent = await stripe.paymentIntents.retrieve(id, { expand: ["latest_charge"] });
       const orderId = Number(intent.metadata?.orderId);
+      const charge = intent.latest_charge;
       return {
         id: intent.id,
         status: intent.status as IntentStatus,
         amountCents: intent.amount,
         lastError: intent.last_payment_error?.message ?? null,
         orderId: Number.isInteger(orderId) && orderId > 0 ? orderId : null,
+        refundedCents: charge && typeof charge === "object" ? charge.amount_refunded : 0,
       };
     },
     async cancelIntent(id) {
@@ -53,8 +57,17 @@ export function stripePayments(secretKey: string): PaymentProvider {
       }
     },
     async refund({ paymentIntentId, amountCents, idempotencyKey }) {
-      const refund = await stripe.refunds.create({ payment_intent: paymentIntentId, amount: amountCents }, { idempotencyKey });
+      const refund = await stripe.refunds.create(
+        { payment_intent: paymentIntentId, amount: amountCents, metadata: { idempotencyKey } },
+        { idempotencyKey },
+      );
       return { id: refund.id, status: refund.status ?? "pending" };
+    },
+    async findRefund({ paymentIntentId, idempotencyKey }) {
+      // A payment has few refunds: the first page holds them all (Stripe's most is 100).
+      const { data } = await stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 });
+      const refund = data.find((r) => r.metadata?.idempotencyKey === idempotencyKey && r.status !== "failed" && r.status !== "canceled");
+      return refund ? { id: refund.id, status: refund.status ?? "pending", amountCents: refund.amount } : null;
     },
     async createHostedCheckout({ orderId, amountCents, email, description, successUrl, cancelUrl, expiresAt, idempotencyKey }) {
       const session = await stripe.checkout.sessions.create(

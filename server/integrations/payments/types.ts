@@ -9,6 +9,17 @@ export interface PaymentIntentView {
   /** The provider's message for the last failed attempt, e.g. "Your card was declined." */
   lastError: string | null;
   orderId: number | null;
+  /**
+   * Refunded, or being refunded, at the provider: a payment with any refund never becomes a paid
+   * order (decision 0038). Stripe: the latest charge's `amount_refunded`.
+   */
+  refundedCents: number;
+}
+
+export interface RefundView {
+  id: string;
+  status: string;
+  amountCents: number;
 }
 
 export interface CreatedIntent {
@@ -46,7 +57,14 @@ export interface PaymentProvider {
   retrieveIntent(id: string): Promise<PaymentIntentView>;
   /** Best effort: an intent that can no longer be paid (its hold expired). */
   cancelIntent(id: string): Promise<void>;
+  /**
+   * Refunds a payment. The same idempotency key answers the same refund (Stripe for 24 hours, the
+   * local processor always); the key also goes with the refund (Stripe: its metadata) so that
+   * `findRefund` can find it again after the store lost the answer.
+   */
   refund(input: { paymentIntentId: string; amountCents: number; idempotencyKey: string }): Promise<{ id: string; status: string }>;
+  /** The refund of this payment made with this idempotency key, or null when there is none. */
+  findRefund(input: { paymentIntentId: string; idempotencyKey: string }): Promise<RefundView | null>;
   /** Stripe only: the hosted payment page. */
   createHostedCheckout?(input: HostedCheckoutInput): Promise<HostedCheckoutView>;
   retrieveHostedCheckout?(id: string): Promise<HostedCheckoutView>;

@@ -3,7 +3,7 @@ import { localShipping } from "./local";
 import { shippoShipping } from "./shippo";
 import type { Parcel, ShippingProvider } from "./types";
 
-export type { BoughtLabel, Parcel, RateQuote, ShippingAddress, ShippingProvider } from "./types";
+export type { BoughtLabel, FoundLabel, Parcel, RateQuote, ShippingAddress, ShippingProvider } from "./types";
 export { methodKeyOf } from "./types";
 
 /** Shippo rates and labels when SHIPPO_API_KEY is set; the local rate table and PDF labels otherwise. */

@@ -19,15 +19,38 @@ export function localShipping(ctx: AppContext): ShippingProvider {
     async quote(to, parcel) {
       return localRates({ country: to.country, state: to.state, zipCode: to.zipCode }, parcel.weightLbs);
     },
-    async buyLabel({ orderId, to, parcel, methodKey }) {
+    async buyLabel({ orderId, to, parcel, methodKey, idempotencyKey = crypto.randomUUID() }) {
       const rate = localRates(to, parcel.weightLbs).find((r) => r.key === methodKey);
       if (!rate) throw new Invalid(`No ${methodKey} service to this address any more.`);
-      const trackingNumber = `LOCAL${String(orderId).padStart(6, "0")}${crypto.randomInt(100000, 999999)}`;
+      const found = await findLocalLabel(ctx, orderId, idempotencyKey);
+      if (found) return { ...found, carrier: rate.carrier, costCents: rate.costCents };
+      const { file, trackingNumber } = localLabelOf(orderId, idempotencyKey);
       const pdf = await renderLabelPdf({ orderId, to, parcel, carrier: rate.carrier, service: rate.description, trackingNumber });
-      const file = `${orderId}-${crypto.randomBytes(16).toString("hex")}.pdf`;
       await fs.mkdir(labelsDir(ctx), { recursive: true });
-      await fs.writeFile(path.join(labelsDir(ctx), file), pdf);
+      // Written whole or not at all: a label file that exists is a label that was bought.
+      const partial = path.join(labelsDir(ctx), `${file}.${crypto.randomBytes(4).toString("hex")}.tmp`);
+      await fs.writeFile(partial, pdf);
+      await fs.rename(partial, path.join(labelsDir(ctx), file));
       return { labelUrl: `/api/admin/labels/${file}`, trackingNumber, carrier: rate.carrier, costCents: rate.costCents };
     },
+    findLabel: ({ orderId, idempotencyKey }) => findLocalLabel(ctx, orderId, idempotencyKey),
   };
+}
+
+/** The label's file and tracking number follow from its key: the same key is the same label. */
+function localLabelOf(orderId: number, idempotencyKey: string) {
+  const digest = crypto.createHash("sha256").update(idempotencyKey).digest("hex");
+  const file = `${orderId}-${digest.slice(0, 32)}.pdf`;
+  const trackingNumber = `LOCAL${String(orderId).padStart(6, "0")}${100000 + (parseInt(digest.slice(32, 40), 16) % 900000)}`;
+  return { file, trackingNumber };
+}
+
+async function findLocalLabel(ctx: AppContext, orderId: number, idempotencyKey: string) {
+  const { file, trackingNumber } = localLabelOf(orderId, idempotencyKey);
+  try {
+    await fs.access(path.join(labelsDir(ctx), file));
+  } catch {
+    return null;
+  }
+  return { labelUrl: `/api/admin/labels/${file}`, trackingNumber };
 }

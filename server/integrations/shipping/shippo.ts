@@ -161,23 +161,30 @@ export function shippoShipping(apiKey: string, options: { from?: ShipFromAddress
       parcel,
       methodKey,
       contents,
+      idempotencyKey,
+      remember,
     }: {
       orderId: number;
       to: ShippingAddress;
       parcel: Parcel;
       methodKey: string;
       contents?: ParcelContent[];
+      idempotencyKey?: string;
+      remember?: (providerRef: string) => Promise<void>;
     }): Promise<BoughtLabel> {
       // Rates expire: quote again (with the customs declaration abroad) and buy the one the buyer chose.
       const rate = (await quote(to, parcel, contents)).find((r) => r.key === methodKey);
       if (!rate?.providerRateId) throw new Error(`Shippo offers no ${methodKey} service to this address any more.`);
+      // Shippo takes no idempotency key for a transaction: the rate is recorded before buying and
+      // the key rides in the metadata, so `findLabel` finds this purchase if its answer is lost.
+      await remember?.(rate.providerRateId);
       let transaction: Awaited<ReturnType<Shippo["transactions"]["create"]>>;
       try {
         transaction = await shippo.transactions.create({
           rate: rate.providerRateId,
           labelFileType: "PDF_4x6",
           async: false,
-          metadata: `Order ${orderId}`,
+          metadata: metadataOf(orderId, idempotencyKey),
         });
       } catch (error) {
         throw new Error(shippoMessage(error), { cause: error });
@@ -194,7 +201,25 @@ export function shippoShipping(apiKey: string, options: { from?: ShipFromAddress
         trackingNumber: transaction.trackingNumber,
         carrier: rate.carrier,
         costCents: rate.costCents,
+        providerRef: transaction.objectId,
       };
+    },
+    async findLabel({ orderId, idempotencyKey, providerRef }) {
+      // Nothing recorded: the purchase never started (the rate is remembered before buying).
+      if (!providerRef) return null;
+      const metadata = metadataOf(orderId, idempotencyKey);
+      let page;
+      try {
+        page = await shippo.transactions.list({ rate: providerRef, objectStatus: "SUCCESS", results: 25 });
+      } catch (error) {
+        throw new Error(shippoMessage(error), { cause: error });
+      }
+      const bought = (page.results ?? []).find((t) => t.metadata === metadata && t.labelUrl && t.trackingNumber);
+      return bought ? { labelUrl: bought.labelUrl!, trackingNumber: bought.trackingNumber!, providerRef: bought.objectId } : null;
     },
   };
 }
+
+/** What a label's transaction carries: the order for a person reading Shippo, the key for findLabel. */
+const metadataOf = (orderId: number, idempotencyKey?: string) =>
+  idempotencyKey ? `Order ${orderId} ${idempotencyKey}` : `Order ${orderId}`;

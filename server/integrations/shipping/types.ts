@@ -43,7 +43,12 @@ export interface BoughtLabel {
   trackingNumber: string;
   carrier: string;
   costCents: number;
+  /** The provider's own id of the purchase (Shippo's transaction), when it has one. */
+  providerRef?: string;
 }
+
+/** A purchase found again by its idempotency key: what the label row lacks after a crash. */
+export type FoundLabel = Pick<BoughtLabel, "labelUrl" | "trackingNumber" | "providerRef">;
 
 export interface ShippingProvider {
   readonly mode: "shippo" | "local";
@@ -51,13 +56,23 @@ export interface ShippingProvider {
     to: Pick<ShippingAddress, "street" | "city" | "state" | "zipCode" | "country"> & Partial<ShippingAddress>,
     parcel: Parcel,
   ): Promise<RateQuote[]>;
+  /**
+   * Buys one label. The idempotency key goes with the purchase (Shippo: the transaction's
+   * metadata; local: it names the label, so the same key is the same label, never a second);
+   * `remember` is called with what finds the purchase again (Shippo's rate) before buying.
+   */
   buyLabel(input: {
     orderId: number;
     to: ShippingAddress;
     parcel: Parcel;
     methodKey: string;
     contents?: ParcelContent[];
+    /** None: a purchase of its own (the admin's shipping test). */
+    idempotencyKey?: string;
+    remember?: (providerRef: string) => Promise<void>;
   }): Promise<BoughtLabel>;
+  /** The label bought with this key (and the reference `remember` got), or null when none was bought. */
+  findLabel(input: { orderId: number; idempotencyKey: string; providerRef: string | null }): Promise<FoundLabel | null>;
 }
 
 /**
