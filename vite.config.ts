@@ -4,6 +4,7 @@ import { defineConfig, type Plugin } from "vite";
 import { denyImports } from "vite-env-only";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { ConfigError, loadConfig } from "./server/config";
+import { stripInternalHeaders } from "./server/http/internal-headers";
 import { refuseCrossSiteWrites } from "./server/http/origin";
 
 declare module "@remix-run/node" {
@@ -15,11 +16,16 @@ declare module "@remix-run/node" {
 const buildOnly = (plugins: unknown): Plugin[] => [plugins].flat(2).map((plugin) => ({ ...(plugin as Plugin), apply: "build" as const }));
 
 // `npm run dev` has no server.js: it refuses the configuration `npm start` refuses, with the same
-// message, and puts the same cross-site check in front of Remix.
+// message, takes off the internal header names first as server.js does, and puts the same
+// cross-site check in front of Remix.
 const devServerGuards: Plugin = {
   name: "store-dev-server-guards",
   apply: "serve",
   configureServer(server) {
+    server.middlewares.use((req, _res, next) => {
+      stripInternalHeaders(req);
+      next();
+    });
     try {
       server.middlewares.use(refuseCrossSiteWrites(loadConfig()));
     } catch (error) {

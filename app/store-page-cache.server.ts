@@ -3,6 +3,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { renderVisitorFragments } from "~/components/visitor-fragments.server";
 import type { AppContext } from "../server/context";
 import { pageCache } from "../server/http/page-cache";
+import { templateRenderContext } from "../server/http/page-template";
 import { quickVisitor, readVisitor } from "../server/http/visitor";
 import { pageVersionOf, readPageVersions } from "../server/services/page-version";
 
@@ -35,7 +36,7 @@ export function storePageCache(
     },
     ...options,
     match: isCachedPage,
-    render: (request) => handle(request, { clientIp: "page-cache" }),
+    render: (request) => handle(request, templateRenderContext()),
     readVisitor: (request) => readVisitor(ctx, request),
     quickVisitor: (cookieHeader) => quickVisitor(ctx, cookieHeader),
     protocolOf: (req) => protocolOf(ctx, req),

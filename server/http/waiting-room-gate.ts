@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AppLoadContext } from "@remix-run/node";
 import { getAppContext } from "../boot";
 import { WAITING_ROOM_MESSAGES, WAITING_ROOM_URL } from "../contracts/waiting-room";
 import type { AppContext } from "../context";
@@ -117,9 +118,12 @@ export function waitingRoomGate(getContext: () => Promise<AppContext> = getAppCo
   };
 }
 
-/** Whether this Fetch request may go on: outside the window, a template render, or a valid pass. */
-async function mayPass(ctx: AppContext, request: Request): Promise<{ ok: true } | { ok: false; room: Room }> {
-  if (isTemplateRender(request)) return { ok: true };
+/**
+ * Whether this Fetch request may go on: outside the window, the page cache's own render (marked in
+ * its load context, never by anything the client sends), or a valid pass.
+ */
+async function mayPass(ctx: AppContext, request: Request, context?: AppLoadContext): Promise<{ ok: true } | { ok: false; room: Room }> {
+  if (isTemplateRender(context)) return { ok: true };
   const room = await cachedRoom(ctx);
   if (!isGated(phaseOf(room, ctx.clock.now().getTime()))) return { ok: true };
   const cookies = request.headers.get("Cookie");
@@ -134,9 +138,9 @@ async function mayPass(ctx: AppContext, request: Request): Promise<{ ok: true } 
  * and the dev server, which the node gate does not see. The page cache's own render for nobody
  * passes (it carries no visitor; the gate in front of the cache judges the visitor).
  */
-export async function requirePassForPage(request: Request): Promise<void> {
+export async function requirePassForPage(request: Request, context?: AppLoadContext): Promise<void> {
   const ctx = await getAppContext();
-  if ((await mayPass(ctx, request)).ok) return;
+  if ((await mayPass(ctx, request, context)).ok) return;
   throw new Response(null, { status: 303, headers: { Location: WAITING_ROOM_URL, "Cache-Control": "no-store" } });
 }
 
