@@ -30,7 +30,8 @@ export async function readCookie(cookie: Cookie, header: string | null | undefin
   const raw = rawCookieValue(header, cookie.name);
   if (raw === null) return null;
   try {
-    return await cookie.parse(`${cookie.name}=${raw}`);
+    const value: unknown = await cookie.parse(`${cookie.name}=${raw}`);
+    return value === "" ? null : value;
   } catch {
     return null;
   }
