@@ -194,6 +194,13 @@ describe("hostile cookies on every page and /api path", () => {
   }
 });
 
+/** A client navigation's answer that sends the shopper to the line: single fetch's redirect (202), nothing of the page's data. */
+function expectSentToLine(answer: Answer, label: string) {
+  expect([202, 303], `${label}: ${answer.status}`).toContain(answer.status);
+  expect(answer.headers.location ?? answer.body, label).toContain("/waiting-room");
+  expect(answer.body.length, `${label}: ${answer.body.slice(0, 200)}`).toBeLessThan(200);
+}
+
 describe("internal header names from outside", () => {
   it("open nothing: every gated route without a pass is sent to the line (303) or refused (429)", async () => {
     await waitingRoom(true);
@@ -208,10 +215,7 @@ describe("internal header names from outside", () => {
         }
         // Remix's client navigations: the loaders' own gate answers single fetch's redirect.
         for (const data of ["/store.data", `/store/${productId}.data`, "/cart.data", "/checkout.data"]) {
-          const answer = await send("GET", data, forged);
-          expect(answer.status === 303 || answer.status === 202, `${name}: ${value} GET ${data} ${answer.status}`).toBe(true);
-          expect(answer.headers.location ?? answer.body, `${name}: ${value} GET ${data}`).toContain("/waiting-room");
-          expect(answer.body).not.toContain('"products"');
+          expectSentToLine(await send("GET", data, forged), `${name}: ${value} GET ${data}`);
         }
         const purchases = [
           { path: "/api/cart", headers: json, body: JSON.stringify({ productId, quantity: 1 }) },
@@ -227,6 +231,26 @@ describe("internal header names from outside", () => {
           const answer = await send("POST", purchase.path, { ...purchase.headers, ...forged }, purchase.body);
           expect(answer.status, `${name}: ${value} POST ${purchase.path}`).toBe(429);
         }
+      }
+    }
+    // The way round the line that was found (issue 21): a pass cookie the gate cannot read, met
+    // when the worker's copy of the room is over a second old (the gate then reads the room
+    // first, so what it throws is a rejected promise), with an internal header riding along.
+    for (const name of INTERNAL_HEADERS) {
+      const forged = { [name]: "1", Cookie: "waiting_room_pass=%" };
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 1_100));
+      for (const purchase of [
+        { path: "/api/cart", headers: json, body: JSON.stringify({ productId, quantity: 1 }) },
+        { path: "/api/process-order", headers: json, body: JSON.stringify({}) },
+        { path: "/checkout", headers: form, body: "intent=details" },
+      ]) {
+        await pause();
+        const answer = await send("POST", purchase.path, { ...purchase.headers, ...forged }, purchase.body);
+        expect(answer.status, `${name} and a bad pass: POST ${purchase.path}`).toBe(429);
+      }
+      for (const data of ["/store.data", "/checkout.data"]) {
+        await pause();
+        expectSentToLine(await send("GET", data, forged), `${name} and a bad pass: GET ${data}`);
       }
     }
     const bagLinesAfter = Number((await db.selectFrom("cartItems").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
