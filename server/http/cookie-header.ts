@@ -1,3 +1,5 @@
+import { percentDecoded } from "./percent-decode";
+
 /**
  * The one reader of the Cookie header (issue 21, DESIGN "Parsers are total"). Every cookie the
  * store reads (session, cart, flash, waiting_room_place, waiting_room_pass, early_access) comes
@@ -10,17 +12,8 @@
 export const MAX_COOKIE_VALUE = 4096;
 
 // C0 controls and DEL: nothing the store writes into a cookie has them.
+// eslint-disable-next-line no-control-regex -- finding them is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
-
-/** Percent-decoding that answers null instead of throwing on a broken escape. */
-export function percentDecoded(text: string): string | null {
-  if (!text.includes("%")) return text;
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
-}
 
 export interface CookieRead {
   /** The value as sent (quotes taken off), for a signed cookie whose own parser decodes it. */

@@ -31,7 +31,12 @@ export function wellFormedHost(host: string | undefined): boolean {
 function wellFormedHosts(req: IncomingMessage): boolean {
   if (!wellFormedHost(req.headers.host)) return false;
   const forwarded = req.headers["x-forwarded-host"];
-  return forwarded === undefined || String(forwarded).split(",").every((entry) => wellFormedHost(entry.trim()));
+  return (
+    forwarded === undefined ||
+    String(forwarded)
+      .split(",")
+      .every((entry) => wellFormedHost(entry.trim()))
+  );
 }
 
 /**
