@@ -269,13 +269,21 @@ describe("internal header names from outside", () => {
 });
 
 describe("the supervisor", () => {
-  /** The living worker processes of the store's primary, as the system lists them. */
-  const workerPids = () =>
-    execFileSync("ps", ["-o", "pid=,stat=", "--ppid", String(store.child.pid)], { encoding: "utf8" })
+  /** The living worker processes of the store's primary, as the system lists them (ps exits 1 when there is none). */
+  const workerPids = (): number[] => {
+    let listing: string;
+    try {
+      listing = execFileSync("ps", ["-o", "pid=,stat=", "--ppid", String(store.child.pid)], { encoding: "utf8" });
+    } catch (error) {
+      if ((error as { status?: number }).status === 1) return [];
+      throw error;
+    }
+    return listing
       .split("\n")
       .map((line) => line.trim().split(/\s+/))
       .filter(([pid, stat]) => Number(pid) > 0 && !stat?.startsWith("Z"))
       .map(([pid]) => Number(pid));
+  };
 
   const stoppedLines = (pids: number[]) =>
     store
