@@ -14,6 +14,7 @@ const build = await import(path.join(root, "build/server/index.js"));
 const {
   apiMiddleware,
   booted,
+  rawRequestListener,
   refuseCrossSiteWrites,
   resignSweeper,
   serverDoors,
@@ -74,25 +75,19 @@ app.all(
 // node:http's own request, before Express and Remix do any work (decision 0017); they compress
 // their own copies once and only answer GET and HEAD, so the cross-site write check has nothing
 // to guard there. Everything else, and anything they cannot answer, goes to Express.
-const fastPath = storeFastPath(build, ctx);
-const toExpress = (req, res) => () => app(req, res);
 // In a drop's waiting-room window, /store, /cart and /checkout need a pass (decision 0019): the
 // gate runs first, so a cached page is never a way round the line. It answers at once when this
-// process read the room within the last second (nearly always).
-const gate = waitingRoomGate();
-const server = http.createServer((req, res) => {
-  const handled = gate(req, res);
-  if (handled === false) return fastPath(req, res, toExpress(req, res));
-  if (handled === true) return;
-  handled.then(
-    (done) => done || fastPath(req, res, toExpress(req, res)),
-    (error) => {
-      // The pages' own loaders and actions check the pass too: Remix still guards the line.
-      console.error("The waiting-room gate failed for", req.url, error);
-      if (!res.headersSent) app(req, res);
-    },
-  );
-});
+// process read the room within the last second (nearly always). The listener's first line takes
+// off internal header names, and a throw anywhere in it (or a failed gate) answers that request
+// 500 instead of ending the worker or letting the request past the gate (server/http/raw-listener.ts).
+const server = http.createServer(
+  rawRequestListener({
+    gate: waitingRoomGate(),
+    fastPath: storeFastPath(build, ctx),
+    fallback: app,
+    brandName: config.brand.name,
+  }),
+);
 
 const host = process.env.HOST || "0.0.0.0";
 server.listen(config.port, host, () => {
@@ -112,6 +107,9 @@ sweeper.unref();
 // Paid orders' e-mails and labels, after the payment's answer (decision 0027); the worker holding
 // the fulfilment lease works.
 const fulfilment = startFulfilmentJob(ctx);
+
+// A promise nobody awaited that fails is logged, not the end of this worker and every request in it.
+process.on("unhandledRejection", (error) => console.error("Unhandled rejection:", error));
 
 // Let in-flight requests (a payment confirmation, say) finish before exiting.
 for (const signal of ["SIGINT", "SIGTERM"]) {

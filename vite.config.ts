@@ -8,6 +8,7 @@ import { denyImports } from "vite-env-only";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { ConfigError, loadConfig } from "./server/config";
 import { clientAddressOf } from "./server/http/forwarded";
+import { stripInternalHeaders } from "./server/http/internal-headers";
 import { refuseCrossSiteWrites } from "./server/http/origin";
 
 declare module "@remix-run/node" {
@@ -19,13 +20,18 @@ declare module "@remix-run/node" {
 const buildOnly = (plugins: unknown): Plugin[] => [plugins].flat(2).map((plugin) => ({ ...(plugin as Plugin), apply: "build" as const }));
 
 // `npm run dev` has no server.js: it refuses the configuration `npm start` refuses, with the same
-// message, puts the same cross-site check in front of Remix, and gives Remix the caller's address
-// for rate limits as server.js does (TRUST_PROXY's hop rule, server/http/forwarded.ts).
+// message, takes off the internal header names first as server.js does, puts the same cross-site
+// check in front of Remix, and gives Remix the caller's address for rate limits as server.js does
+// (TRUST_PROXY's hop rule, server/http/forwarded.ts).
 const callers = new AsyncLocalStorage<string>();
 const devServerGuards: Plugin = {
   name: "store-dev-server-guards",
   apply: "serve",
   configureServer(server) {
+    server.middlewares.use((req, _res, next) => {
+      stripInternalHeaders(req);
+      next();
+    });
     try {
       const config = loadConfig();
       server.middlewares.use((req, _res, next) => callers.run(clientAddressOf(req, config.trustProxy) ?? "unknown", next));

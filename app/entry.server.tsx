@@ -22,6 +22,7 @@ export { superviseWorkers, workerCount } from "../server/cluster";
 export { startupBanner } from "../server/startup-banner";
 export { refuseCrossSiteWrites } from "../server/http/origin";
 export { trustProxyHops } from "../server/http/forwarded";
+export { rawRequestListener } from "../server/http/raw-listener";
 export { staticAssets } from "../server/http/static-assets";
 export { storeFastPath } from "./store-fast-path.server";
 export { waitingRoomGate } from "../server/http/waiting-room-gate";
@@ -39,8 +40,8 @@ const ABORT_DELAY = 5_000;
  * serves) rendered here for a visitor with a cookie say what the cache says for them; the cache's
  * own renders are left to it.
  */
-function defaultCacheControl(request: Request): string | null {
-  if (isTemplateRender(request)) return null;
+function defaultCacheControl(request: Request, loadContext: AppLoadContext): string | null {
+  if (isTemplateRender(loadContext)) return null;
   if (!isCachedPage(new URL(request.url).pathname)) return PRIVATE_NO_STORE;
   return request.headers.has("Cookie") ? PERSONAL_CACHE_CONTROL : null;
 }
@@ -50,10 +51,10 @@ export const handleDataRequest = (response: Response, { request }: { request: Re
   privately(storeBusyData(request, response));
 
 /** The page's type, caching and security headers; the CSP carries this answer's nonce (decision 0028). */
-async function pageHeaders(headers: Headers, request: Request, nonce: string) {
+async function pageHeaders(headers: Headers, request: Request, loadContext: AppLoadContext, nonce: string) {
   const { config } = await getAppContext();
   headers.set("Content-Type", "text/html; charset=utf-8");
-  const cacheControl = headers.has("Cache-Control") ? null : defaultCacheControl(request);
+  const cacheControl = headers.has("Cache-Control") ? null : defaultCacheControl(request, loadContext);
   if (cacheControl) headers.set("Cache-Control", cacheControl);
   for (const [name, value] of pageSecurityHeaders(config, servedOverHttps(config, request.url))) headers.set(name, value);
   headers.set("Content-Security-Policy", contentSecurityPolicy(config, nonce));
@@ -98,7 +99,7 @@ export default async function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
   storeBusyPage(request, responseStatusCode, responseHeaders);
   const key = renderMemoKey(request, responseStatusCode, remixContext);
@@ -106,7 +107,7 @@ export default async function handleRequest(
     try {
       const copy = await memoisedRender(key, () => renderWhole(request, remixContext));
       const nonce = freshNonce();
-      await pageHeaders(responseHeaders, request, nonce);
+      await pageHeaders(responseHeaders, request, loadContext, nonce);
       const body = bodyFor(copy, request, responseHeaders, nonce);
       responseHeaders.set("Content-Length", String(body.length));
       // Node buffers sit on a plain ArrayBuffer, which is what a Response body takes.
@@ -115,15 +116,21 @@ export default async function handleRequest(
       // Rendered again below, for this request alone, with the usual error handling.
     }
   }
-  return streamedPage(request, responseStatusCode, responseHeaders, remixContext);
+  return streamedPage(request, responseStatusCode, responseHeaders, remixContext, loadContext);
 }
 
-async function streamedPage(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
+async function streamedPage(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
   // Bots get the whole page at once; browsers get it as it streams.
   const readyEvent = isbot(request.headers.get("user-agent") || "") ? "onAllReady" : "onShellReady";
   // The page cache's template is shared by every visitor: it fills in each answer's nonce itself.
-  const nonce = isTemplateRender(request) ? NONCE_STANDIN : freshNonce();
-  await pageHeaders(responseHeaders, request, nonce);
+  const nonce = isTemplateRender(loadContext) ? NONCE_STANDIN : freshNonce();
+  await pageHeaders(responseHeaders, request, loadContext, nonce);
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(page(request, remixContext, nonce), {

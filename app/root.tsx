@@ -38,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
   // The page cache's template is rendered for nobody: its root data goes into every visitor's
   // copy, so the visitor is left to the holes (decision 0014).
-  if (isTemplateRender(request)) return data({ ...shared, visitor: null as Visitor | null });
+  if (isTemplateRender(context)) return data({ ...shared, visitor: null as Visitor | null });
   // The bag count includes what an early-access pass opens (decision 0020).
   // On /cart and /checkout the badge counts the page's own read of the bag (one read per request).
   const shopper = await shopperContext(ctx, request);

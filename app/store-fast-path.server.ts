@@ -5,7 +5,6 @@ import type { AppContext } from "../server/context";
 import { answerCache } from "../server/http/answer-cache";
 import { hasEarlyAccessCookie } from "../server/http/early-access";
 import { countPageView } from "../server/http/page-view-door";
-import { TEMPLATE_HEADER } from "../server/http/page-template";
 import { pageVersionMoved } from "../server/http/version-reader";
 import { readPageVersions, watchPageVersion } from "../server/services/page-version";
 import { storePageCache } from "./store-page-cache.server";
@@ -36,10 +35,7 @@ export function storeFastPath(build: ServerBuild, ctx: AppContext) {
     // A browser with an early-access pass sees products nobody else may (decision 0020): its
     // pages and product list are neither served from nor written to the shared copies; Remix and
     // the API answer it alone. The check is one HMAC of its cookie, no database.
-    if (hasEarlyAccessCookie(req.headers.cookie, ctx.config.sessionSecret)) {
-      delete req.headers[TEMPLATE_HEADER];
-      return next();
-    }
+    if (hasEarlyAccessCookie(req.headers.cookie, ctx.config.sessionSecret)) return next();
     pages(req, res, () => products(req, res, next));
   };
 }

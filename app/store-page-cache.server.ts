@@ -4,6 +4,7 @@ import { renderVisitorFragments } from "~/components/visitor-fragments.server";
 import type { AppContext } from "../server/context";
 import { forwardedProto } from "../server/http/forwarded";
 import { pageCache } from "../server/http/page-cache";
+import { templateRenderContext } from "../server/http/page-template";
 import { quickVisitor, readVisitor } from "../server/http/visitor";
 import { pageVersionOf, readPageVersions } from "../server/services/page-version";
 
@@ -34,7 +35,7 @@ export function storePageCache(
     },
     ...options,
     match: isCachedPage,
-    render: (request) => handle(request, { clientIp: "page-cache" }),
+    render: (request) => handle(request, templateRenderContext()),
     readVisitor: (request) => readVisitor(ctx, request),
     quickVisitor: (cookieHeader) => quickVisitor(ctx, cookieHeader),
     protocolOf: (req) => protocolOf(ctx, req),

@@ -32,6 +32,9 @@ export function schedulingPolicy(env: Record<string, string | undefined> = proce
 const HEALTHY_AFTER_MS = 10_000;
 const MAX_RESTART_DELAY_MS = 30_000;
 
+/** A death this long after the last one starts a new count: a loop's deaths come closer together. */
+const QUIET_AFTER_MS = 60_000;
+
 /**
  * How long to wait before replacing a worker, given how many in a row died young (this one
  * included): a one-off crash is replaced at once, a loop waits 0.5 s, 1 s, 2 s… up to 30 s.
@@ -39,13 +42,32 @@ const MAX_RESTART_DELAY_MS = 30_000;
 export function restartDelayMs(youngDeaths: number): number {
   return youngDeaths <= 1 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 500 * 2 ** (youngDeaths - 2));
 }
+
+/**
+ * The supervisor's rule for one death: how long until its replacement. At once after a healthy
+ * life or a first young death; the doubling delay only while workers keep dying young; and at once,
+ * whatever the count, when no other worker is alive: the backoff saves CPU, it must never leave the
+ * store with no worker to accept connections (issue 21).
+ */
+export function restartPolicy(now: () => number = Date.now) {
+  let youngDeaths = 0;
+  let lastDeathAt = Number.NEGATIVE_INFINITY;
+  return (livedMs: number, othersAlive: number): number => {
+    const at = now();
+    if (livedMs >= HEALTHY_AFTER_MS || at - lastDeathAt > QUIET_AFTER_MS) youngDeaths = 0;
+    lastDeathAt = at;
+    if (livedMs < HEALTHY_AFTER_MS) youngDeaths++;
+    return othersAlive === 0 ? 0 : restartDelayMs(youngDeaths);
+  };
+}
 /** Longer than a worker's own graceful stop (10 s in server.js), so the workers finish first. */
 const STOP_TIMEOUT_MS = 12_000;
 
 /**
  * The primary process of `npm start`: forks `count` workers running `exec` (server.js), replaces
- * any that exits while the store is running (immediately after a healthy life, with a doubling
- * delay while workers keep dying young, so a crash loop does not spin the CPU), and on SIGTERM or
+ * any that exits while the store is running (`restartPolicy`: immediately after a healthy life or
+ * when no other worker is alive, with a doubling delay while workers keep dying young, so a crash
+ * loop does not spin the CPU), and on SIGTERM or
  * SIGINT asks every worker to stop gracefully and exits when they have. Workers share the listening
  * port through node:cluster. `onListening` runs once, when the first worker accepts connections;
  * a worker that dies before any listened ends the store with exit code 1.
@@ -55,7 +77,7 @@ export function superviseWorkers(options: { count: number; exec: string; onListe
   cluster.setupPrimary({ exec: options.exec });
   const bornAt = new Map<Worker, number>();
   let stopping = false;
-  let youngDeaths = 0;
+  const delayFor = restartPolicy();
   let announced = false;
 
   const fork = () => bornAt.set(cluster.fork(), Date.now());
@@ -82,8 +104,7 @@ export function superviseWorkers(options: { count: number; exec: string; onListe
       if (bornAt.size === 0) process.exit(1);
       return;
     }
-    youngDeaths = lived < HEALTHY_AFTER_MS ? youngDeaths + 1 : 0;
-    const delay = restartDelayMs(youngDeaths);
+    const delay = delayFor(lived, bornAt.size);
     console.error(
       `Worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}); starting another` +
         (delay ? ` in ${Math.round(delay / 1000)} s (workers keep stopping soon after start).` : "."),

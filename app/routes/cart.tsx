@@ -15,7 +15,7 @@ import type { RenderMemoHandle } from "~/render-memo.server";
 import type { RootData } from "~/root";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requirePassForPage(request);
+  await requirePassForPage(request, context);
   const ctx = await shopperContext(await getAppContext(), request);
   // The same read the root loader's badge counts (request-bag.ts).
   return { cart: cartPageOf(await requestBag(ctx, request, context)) };

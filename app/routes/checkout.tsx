@@ -31,7 +31,7 @@ import { useNoticeToast } from "~/lib/use-notice-toast";
 import type { RenderMemoHandle } from "~/render-memo.server";
 import type { RootData } from "~/root";
 
-export const loader = async (args: LoaderFunctionArgs) => (await requirePassForPage(args.request), checkoutLoader(args));
+export const loader = async (args: LoaderFunctionArgs) => (await requirePassForPage(args.request, args.context), checkoutLoader(args));
 
 // The page is its loaders' data and nothing else: rendered once for every shopper with the same bag.
 export const handle: RenderMemoHandle = { sameDataSamePage: true };

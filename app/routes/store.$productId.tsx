@@ -17,8 +17,8 @@ import { LOW_STOCK } from "~/components/store/product-card";
 import { RouteErrorPage } from "~/components/error-pages";
 import type { RootData } from "~/root";
 
-export async function loader({ params, request }: LoaderFunctionArgs) {
-  await requirePassForPage(request);
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
+  await requirePassForPage(request, context);
   const ctx = await shopperContext(await getAppContext(), request);
   const id = productIdParam.safeParse(params.productId);
   try {

@@ -11,8 +11,8 @@ import { ProductCard } from "~/components/store/product-card";
 import { Button } from "~/components/ui/button";
 import type { RootData } from "~/root";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requirePassForPage(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requirePassForPage(request, context);
   const ctx = await shopperContext(await getAppContext(), request);
   const products = await listVisibleProducts(ctx);
   // What an early-access pass shows is for that browser alone: no cache anywhere may keep it.

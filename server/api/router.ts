@@ -1,4 +1,5 @@
 import type { ApiRoute } from "./route";
+import { percentDecoded } from "../http/percent-decode";
 
 /** Every route of one path, by method, and what the path's Allow header says. */
 export interface PathEntry {
@@ -119,10 +120,4 @@ export class Router {
   }
 }
 
-function decode(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}
+const decode = percentDecoded;

@@ -3,7 +3,7 @@ import type { PublicUser } from "../contracts/auth";
 import type { AppContext } from "../context";
 import { Forbidden, Unauthenticated } from "../errors";
 import { invalidateSession, validateSessionToken } from "../services/sessions";
-import { cookiesFor } from "./cookies";
+import { cookiesFor, readCookie } from "./cookies";
 import { safeRedirectPath } from "./safe-redirect";
 
 export interface RequestAuth {
@@ -27,7 +27,7 @@ export function authenticate(ctx: AppContext, request: Request): Promise<Request
 
 async function readSession(ctx: AppContext, request: Request): Promise<RequestAuth> {
   const cookie = cookiesFor(ctx.config, request).session;
-  const token = (await cookie.parse(request.headers.get("Cookie"))) as unknown;
+  const token = await readCookie(cookie, request.headers.get("Cookie"));
   if (typeof token !== "string" || !token) return { user: null, token: null, setCookie: null };
   const result = await validateSessionToken(ctx, token);
   if (!result) return { user: null, token: null, setCookie: await cookie.serialize("", { maxAge: 0 }) };

@@ -1,22 +1,15 @@
 import crypto from "node:crypto";
 import type { AppContext } from "../context";
-import { cookiesFor } from "./cookies";
+import { rawCookieValue } from "./cookie-header";
+import { cookiesFor, readCookie } from "./cookies";
 
 /**
- * The raw value of the first cookie of that name in a Cookie header (as the `cookie` package
- * reads it: the first one wins), or undefined. No decoding: the value is a key here, and the
- * signed-cookie check below decodes it as Remix does.
+ * The raw value of the first cookie of that name in a Cookie header, or undefined when absent or
+ * malformed (cookie-header.ts). No decoding: the value is a key here, and the signed-cookie check
+ * below decodes it as Remix does.
  */
 export function rawCookie(header: string, name: string): string | undefined {
-  let start = 0;
-  while (start < header.length) {
-    let end = header.indexOf(";", start);
-    if (end === -1) end = header.length;
-    const eq = header.indexOf("=", start);
-    if (eq !== -1 && eq < end && header.slice(start, eq).trim() === name) return header.slice(eq + 1, end).trim();
-    start = end + 1;
-  }
-  return undefined;
+  return rawCookieValue(header, name) ?? undefined;
 }
 
 // Checking the bag cookie's signature (an HMAC through WebCrypto, with a key imported for each
@@ -29,7 +22,7 @@ const MAX_REMEMBERED = 10_000;
 async function verifyCartValue(ctx: AppContext, value: string): Promise<string | null> {
   // Signed cookies parse the same whatever their Secure flag: the plain set is enough here.
   const cart = cookiesFor(ctx.config, new Request("http://localhost/")).cart;
-  const id = (await cart.parse(`cart=${value}`)) as unknown;
+  const id = await readCookie(cart, `cart=${value}`);
   return typeof id === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(id) ? id : null;
 }
 

@@ -1,5 +1,6 @@
 import { createCookie, type Cookie } from "@remix-run/node";
 import type { Config } from "../config";
+import { rawCookieValue } from "./cookie-header";
 import { SESSION_DAYS } from "../services/sessions";
 import { forwardedProto } from "./forwarded";
 
@@ -19,6 +20,22 @@ function makeCookies(config: Config, secure: boolean): Cookies {
     cart: createCookie("cart", { ...base, maxAge: 60 * 60 * 24 * 60, secrets: [config.sessionSecret] }),
     flash: createCookie("flash", { ...base, maxAge: 60, secrets: [config.sessionSecret] }),
   };
+}
+
+/**
+ * A Remix cookie's value in a Cookie header, or null when absent, malformed or forged. The one
+ * parser (cookie-header.ts) finds it; Remix checks the signature and decodes it, and whatever that
+ * throws counts as absent too.
+ */
+export async function readCookie(cookie: Cookie, header: string | null | undefined): Promise<unknown> {
+  const raw = rawCookieValue(header, cookie.name);
+  if (raw === null) return null;
+  try {
+    const value: unknown = await cookie.parse(`${cookie.name}=${raw}`);
+    return value === "" ? null : value;
+  } catch {
+    return null;
+  }
 }
 
 /** True when the browser reached the store over https; a proxy's X-Forwarded-Proto counts only from a trusted hop (TRUST_PROXY). */

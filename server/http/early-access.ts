@@ -3,6 +3,7 @@ import type { AppContext } from "../context";
 import { readPass } from "../services/early-access-pass";
 import { passOpenedAt } from "../services/early-access";
 import { cartSessionIdOf } from "./cart-session";
+import { rawCookieValue } from "./cookie-header";
 import { secureCookies } from "./cookies";
 import { PRIVATE_NO_STORE } from "./rest";
 
@@ -10,12 +11,9 @@ import { PRIVATE_NO_STORE } from "./rest";
 export const EARLY_ACCESS_COOKIE = "early_access";
 // Long enough for any drop's window; the database decides whether the pass still counts.
 const PASS_MAX_AGE_SECONDS = 2 * 24 * 60 * 60;
-const VALUE = new RegExp(`(?:^|;\\s*)${EARLY_ACCESS_COOKIE}=([^;]*)`);
-
-/** The pass in a Cookie header, unchecked. */
+/** The pass in a Cookie header, unchecked (null when absent or malformed). */
 export function passOf(cookieHeader: string | null | undefined): string | null {
-  if (!cookieHeader || !cookieHeader.includes(EARLY_ACCESS_COOKIE)) return null;
-  return VALUE.exec(cookieHeader)?.[1] ?? null;
+  return rawCookieValue(cookieHeader, EARLY_ACCESS_COOKIE);
 }
 
 /**

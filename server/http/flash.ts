@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { redirect } from "@remix-run/node";
 import type { FlashToast, ToastKind } from "../contracts/layout";
 import type { AppContext } from "../context";
-import { cookiesFor } from "./cookies";
+import { cookiesFor, readCookie } from "./cookies";
 
 /**
  * Toasts that survive a redirect: the action sets a short-lived signed cookie, the root loader
@@ -31,7 +31,7 @@ export async function redirectWithToast(
 
 export async function readFlash(ctx: AppContext, request: Request): Promise<{ toast: FlashToast | null; clear: string | null }> {
   const cookie = cookiesFor(ctx.config, request).flash;
-  const value = (await cookie.parse(request.headers.get("Cookie"))) as FlashToast | null;
+  const value = (await readCookie(cookie, request.headers.get("Cookie"))) as FlashToast | null;
   if (!value || typeof value !== "object" || typeof value.title !== "string") return { toast: null, clear: null };
   return { toast: value, clear: await cookie.serialize("", { maxAge: 0 }) };
 }

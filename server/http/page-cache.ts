@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { NOBODY, type Visitor } from "../contracts/visitor";
 import { bodyWithNonceWhenReady } from "./nonce-body";
 import { freshNonce, NONCE_STANDIN, nonceCopy, withNonce, type NonceCopy } from "./nonce-splice";
-import { TEMPLATE_HEADER } from "./page-template";
+import { stripInternalHeaders } from "./internal-headers";
 import { everyFew } from "./version-reader";
 import { logField } from "../services/log-field";
 
@@ -17,7 +17,7 @@ type VersionRead = Version | ((pathname: string) => Version);
 export interface PageCacheOptions {
   /** The pages served from the cache, by path. */
   match: (pathname: string) => boolean;
-  /** Renders a page for nobody (the request carries no cookie and the template header). */
+  /** Renders a page for nobody (the request carries no cookie; `render` marks it a template render: page-template.ts). */
   render: (request: Request) => Promise<Response>;
   /** The database's page version(s): a page whose version changed is rendered again. */
   readVersion: () => Promise<VersionRead>;
@@ -137,7 +137,7 @@ export function pageCache(options: PageCacheOptions) {
     atVersion: Version,
     previous: Entry | undefined,
   ): Promise<Entry | null> {
-    const headers = new Headers({ [TEMPLATE_HEADER]: "1", Accept: "text/html" });
+    const headers = new Headers({ Accept: "text/html" });
     if (req.headers.host) headers.set("Host", req.headers.host);
     // Its age counts from before the render read the database, however long the render takes.
     const renderedAt = now();
@@ -316,8 +316,8 @@ export function pageCache(options: PageCacheOptions) {
    * (server.js calls it before Express sees the request) as well as inside Express.
    */
   return function servePageCache(req: NodeRequest, res: ServerResponse, next: Next): void {
-    // Only the cache itself may ask for a template.
-    if (req.headers[TEMPLATE_HEADER] !== undefined) delete req.headers[TEMPLATE_HEADER];
+    // Only the cache itself renders a template; a header claiming one is taken off (as server.js does first).
+    stripInternalHeaders(req);
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const path = req.originalUrl ?? req.url ?? "/";
     const query = path.indexOf("?");

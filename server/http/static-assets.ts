@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import { percentDecoded } from "./percent-decode";
 
 type Next = (error?: unknown) => void;
 
@@ -129,12 +130,8 @@ export function staticAssets(dir: string) {
 
   return function serveAsset(req: IncomingMessage, res: ServerResponse, next: Next) {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
-    let name: string;
-    try {
-      name = decodeURIComponent((req.url ?? "/").split("?")[0]!);
-    } catch {
-      return next();
-    }
+    const name = percentDecoded((req.url ?? "/").split("?")[0]!);
+    if (name === null) return next();
     const asset = assets.get(name);
     if (!asset) return next();
 

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import type { AppContext } from "../context";
+import { percentDecoded } from "./percent-decode";
 
 const TYPES: Record<string, string> = {
   ".webp": "image/webp",
@@ -29,13 +30,9 @@ export async function serveUpload(ctx: AppContext, request: Request): Promise<Re
   const { pathname } = new URL(request.url);
   if (!pathname.startsWith(PREFIX)) return notFound();
   const root = path.resolve(ctx.config.uploadsDir);
-  let relative: string;
-  try {
-    // Still URL-encoded here: an encoded slash is decoded before the folder check below.
-    relative = decodeURIComponent(pathname.slice(PREFIX.length));
-  } catch {
-    return notFound();
-  }
+  // Still URL-encoded here: an encoded slash is decoded before the folder check below.
+  const relative = percentDecoded(pathname.slice(PREFIX.length));
+  if (relative === null) return notFound();
   const target = path.resolve(root, relative);
   const type = TYPES[path.extname(target).toLowerCase()];
   if (!target.startsWith(root + path.sep) || !type) return notFound();

@@ -11,15 +11,8 @@ import { forwardedProto } from "./forwarded";
 export const PLACE_COOKIE = "waiting_room_place";
 export const PASS_COOKIE = "waiting_room_pass";
 
-/** One cookie's value from a Cookie header, or null. */
-export function cookieValue(header: string | null | undefined, name: string): string | null {
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const at = part.indexOf("=");
-    if (at > 0 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
-  }
-  return null;
-}
+/** One cookie's value from a Cookie header, or null: the store's one total reader (cookie-header.ts). */
+export { cookieValue } from "./cookie-header";
 
 export function serializeCookie(name: string, value: string, maxAgeSeconds: number, secure: boolean): string {
   const max = Math.max(0, Math.floor(maxAgeSeconds));

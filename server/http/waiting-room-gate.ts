@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AppLoadContext } from "@remix-run/node";
 import { getAppContext } from "../boot";
 import { WAITING_ROOM_MESSAGES, WAITING_ROOM_URL } from "../contracts/waiting-room";
 import type { AppContext } from "../context";
@@ -139,12 +140,17 @@ async function bagFor(ctx: AppContext, request: Request, purchase: boolean): Pro
 }
 
 /**
- * Whether this Fetch request may go on: outside the window, a template render, or a valid pass
- * that no other bag has bought with. A purchase binds the passes it carries to its bag (decision
+ * Whether this Fetch request may go on: outside the window, the page cache's own render (marked in
+ * its load context, never by anything the client sends), or a valid pass that no other bag has
+ * bought with. A purchase binds the passes it carries to its bag (decision
  * 0036), an early-access one before the window too: it opens restricted products then.
  */
-async function mayPass(ctx: AppContext, request: Request, purchase = false): Promise<{ ok: true } | { ok: false; room: Room }> {
-  if (isTemplateRender(request)) return { ok: true };
+async function mayPass(
+  ctx: AppContext,
+  request: Request,
+  { purchase = false, context }: { purchase?: boolean; context?: AppLoadContext } = {},
+): Promise<{ ok: true } | { ok: false; room: Room }> {
+  if (isTemplateRender(context)) return { ok: true };
   const room = await cachedRoom(ctx);
   const cookies = request.headers.get("Cookie");
   const early = earlyAccessPassOf(cookies);
@@ -172,16 +178,16 @@ async function mayPass(ctx: AppContext, request: Request, purchase = false): Pro
  * and the dev server, which the node gate does not see. The page cache's own render for nobody
  * passes (it carries no visitor; the gate in front of the cache judges the visitor).
  */
-export async function requirePassForPage(request: Request): Promise<void> {
+export async function requirePassForPage(request: Request, context?: AppLoadContext): Promise<void> {
   const ctx = await getAppContext();
-  if ((await mayPass(ctx, request)).ok) return;
+  if ((await mayPass(ctx, request, { context })).ok) return;
   throw new Response(null, { status: 303, headers: { Location: WAITING_ROOM_URL, "Cache-Control": "no-store" } });
 }
 
 /** For the actions of the bag and checkout forms: a purchase without a pass is a 429. */
 export async function requirePassForPurchase(request: Request): Promise<void> {
   const ctx = await getAppContext();
-  const verdict = await mayPass(ctx, request, true);
+  const verdict = await mayPass(ctx, request, { purchase: true });
   if (verdict.ok) return;
   const isDocument = !new URL(request.url).pathname.endsWith(".data");
   throw busyResponse(verdict.room, isDocument && wantsHtml(request.headers.get("Accept")));
@@ -189,6 +195,6 @@ export async function requirePassForPurchase(request: Request): Promise<void> {
 
 /** For the API table's POST /api/cart and POST /api/process-order: the 429 to answer, or null to go on. */
 export async function refuseWithoutPass(ctx: AppContext, request: Request): Promise<Response | null> {
-  const verdict = await mayPass(ctx, request, true);
+  const verdict = await mayPass(ctx, request, { purchase: true });
   return verdict.ok ? null : busyResponse(verdict.room, false);
 }

@@ -1,5 +1,6 @@
 import { isbot } from "isbot";
 import type { AppContext } from "../context";
+import { cookieValue, rawCookieValue } from "../http/cookie-header";
 import { countCookielessView, eventId, recordEvent } from "./events";
 
 /**
@@ -48,22 +49,12 @@ export interface PageRequest {
   purpose: string | undefined;
 }
 
-/** The first cookie of that name's raw value in a Cookie header, or undefined. */
-function rawCookie(header: string, name: string): string | undefined {
-  const at = header.startsWith(`${name}=`) ? 0 : header.indexOf(`; ${name}=`);
-  if (at === -1) return undefined;
-  const start = at === 0 ? name.length + 1 : at + name.length + 3;
-  const end = header.indexOf(";", start);
-  return header.slice(start, end === -1 ? header.length : end).trim();
-}
-
 /**
  * The bag's id from its signed cookie, read without checking the signature (a forged cookie can
  * only add one visitor, as clearing cookies can); the services count bag adds by the same id.
  */
-function cartIdOf(value: string): string | null {
+function cartIdOf(decoded: string): string | null {
   try {
-    const decoded = decodeURIComponent(value);
     const dot = decoded.lastIndexOf(".");
     const id = JSON.parse(Buffer.from(dot === -1 ? decoded : decoded.slice(0, dot), "base64").toString("utf8")) as unknown;
     return typeof id === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(id) ? id : null;
@@ -75,10 +66,10 @@ function cartIdOf(value: string): string | null {
 /** Which session a request belongs to: the bag's id, else the signed-in user's token, else none. */
 export function sessionIdOf(cookie: string | undefined): string | null {
   if (!cookie) return null;
-  const cart = rawCookie(cookie, "cart");
+  const cart = cookieValue(cookie, "cart");
   const id = cart ? cartIdOf(cart) : null;
   if (id) return id;
-  const session = rawCookie(cookie, "session");
+  const session = rawCookieValue(cookie, "session");
   return session ? `user:${session}` : null;
 }
 

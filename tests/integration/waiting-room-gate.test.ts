@@ -5,7 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useAppContextForTests } from "../../server/boot";
 import { refuseWithoutPass, requirePassForPage, requirePassForPurchase, waitingRoomGate } from "../../server/http/waiting-room-gate";
 import { waitingRoomPage } from "../../server/http/waiting-room-door";
-import { TEMPLATE_HEADER } from "../../server/http/page-template";
+import { INTERNAL_HEADERS } from "../../server/http/internal-headers";
+import { templateRenderContext } from "../../server/http/page-template";
 import { cookiesFor } from "../../server/http/cookies";
 import { createSession } from "../../server/services/sessions";
 import { setSetting } from "../../server/services/settings";
@@ -158,9 +159,14 @@ describe("the gate in the loaders and actions (.data requests, the dev server)",
     expect(thrown).toBeInstanceOf(Response);
     expect((thrown as Response).status).toBe(303);
     expect((thrown as Response).headers.get("Location")).toBe("/waiting-room");
-    await expect(
-      requirePassForPage(new Request("http://localhost/store", { headers: { [TEMPLATE_HEADER]: "1" } })),
-    ).resolves.toBeUndefined();
+    await expect(requirePassForPage(new Request("http://localhost/store"), templateRenderContext())).resolves.toBeUndefined();
+    // Only the cache's own load context marks its render: no header a visitor sends does.
+    for (const name of INTERNAL_HEADERS) {
+      const forged = new Request("http://localhost/store", { headers: { [name]: "1" } });
+      expect(((await requirePassForPage(forged, { clientIp: "192.0.2.1" }).catch((e: unknown) => e)) as Response).status, name).toBe(303);
+      const purchase = new Request("http://localhost/api/cart", { method: "POST", headers: { [name]: "1" } });
+      expect((await refuseWithoutPass(ctx, purchase))?.status, name).toBe(429);
+    }
     const refused = await requirePassForPurchase(new Request("http://localhost/cart.data", { method: "POST" })).catch((e: unknown) => e);
     expect((refused as Response).status).toBe(429);
     expect(await (refused as Response).json()).toEqual({

@@ -39,7 +39,9 @@ beforeAll(async () => {
           "Content-Security-Policy": `script-src 'nonce-${NONCE_STANDIN}' 'strict-dynamic'`,
         });
         if (setCookie) headers.set("Set-Cookie", "x=1");
-        const template = request.headers.get("x-page-template") === "1" && !request.headers.get("cookie");
+        // The render is the template by construction (the store marks it in its load context,
+        // app/store-page-cache.server.ts): it must carry no visitor's cookie.
+        const template = !request.headers.get("cookie");
         return new Response(
           `<html><body>${template ? "" : "NOT A TEMPLATE"}<span data-hole="bag" style="display:contents"></span><main>render ${renders} v${version}</main><span data-hole="visitor" style="display:contents"></span>${"x".repeat(3000)}<script nonce="${NONCE_STANDIN}">go()</script>${"y".repeat(3000)}<script nonce="${NONCE_STANDIN}" type="module">import "/a.js"</script></body></html>`,
           { status, headers },

@@ -1,7 +1,7 @@
 import cluster from "node:cluster";
 import os from "node:os";
 import { describe, expect, it } from "vitest";
-import { restartDelayMs, schedulingPolicy, workerCount } from "../../server/cluster";
+import { restartDelayMs, restartPolicy, schedulingPolicy, workerCount } from "../../server/cluster";
 
 describe("WEB_CONCURRENCY", () => {
   it("defaults to one worker per core the process may use", () => {
@@ -31,6 +31,32 @@ describe("replacing workers that keep dying", () => {
     expect(delays[1]).toBeGreaterThan(0);
     expect(Math.max(...delays)).toBe(30_000);
     expect(restartDelayMs(1000)).toBe(30_000);
+  });
+
+  it("never leaves the store with no worker: the last one alive to die is replaced at once, however long the loop", () => {
+    let clock = 0;
+    const delayFor = restartPolicy(() => clock);
+    // Two workers dying a second after their start, again and again: the one left alive holds the port.
+    const delays: number[] = [];
+    for (let round = 0; round < 8; round++) {
+      clock += 1_000;
+      delays.push(delayFor(1_000, 1), delayFor(1_000, 0));
+    }
+    expect(delays[0]).toBe(0);
+    expect(delays.filter((_, i) => i % 2 === 0).at(-1)).toBe(30_000);
+    expect(delays.filter((_, i) => i % 2 === 1)).toEqual(Array(8).fill(0));
+  });
+
+  it("replaces a worker at once after a healthy life, and after a quiet minute counts a young death as the first again", () => {
+    let clock = 0;
+    const delayFor = restartPolicy(() => clock);
+    for (let i = 0; i < 5; i++) delayFor(500, 1);
+    expect(delayFor(500, 1)).toBeGreaterThan(0);
+    expect(delayFor(60_000, 1)).toBe(0);
+    for (let i = 0; i < 5; i++) delayFor(500, 1);
+    clock += 61_000;
+    expect(delayFor(500, 1)).toBe(0);
+    expect(delayFor(500, 1)).toBe(500);
   });
 });
 

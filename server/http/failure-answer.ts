@@ -1,0 +1,55 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { BARE_PAGE_POLICY } from "./security-headers";
+
+/** The REST error's words for a failure on our side (as `toErrorResponse` answers one). */
+export const FAILED_MESSAGE = "Something went wrong on our side. Please try again.";
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/**
+ * The page a request that failed before any page could render gets: the words and way back of the
+ * store's own error page (app/components/error-pages.tsx), without Remix, which may be what failed.
+ */
+export function failedPageHtml(brandName: string, status: number): string {
+  const brand = escapeHtml(brandName);
+  const heading = status >= 500 ? "Something went wrong" : "Bad request";
+  const message = status >= 500 ? "We hit a snag on our side. Please try again in a moment." : "We couldn't complete that request.";
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${heading} | ${brand}</title></head><body style="margin:0;min-height:100vh;font-family:system-ui,sans-serif;background:#000;color:#fff;display:flex;align-items:center"><main style="max-width:48rem;margin:0 auto;padding:4rem 1.5rem"><p style="font-size:.75rem;letter-spacing:.3em;text-transform:uppercase;color:#a3a3a3">${brand} · Error ${status}</p><h1 style="font-size:3.5rem;line-height:.9;text-transform:uppercase;margin:1rem 0 0">${heading}</h1><p role="alert" style="color:#a3a3a3;margin-top:1.5rem">${message} Status code: ${status}.</p><p style="margin-top:2.5rem"><a style="display:inline-block;background:#fff;color:#000;padding:.75rem 1.5rem;border-radius:.375rem;text-decoration:none;font-weight:600" href="/">Back to Home</a></p></main></body></html>`;
+}
+
+const isApi = (url: string | undefined) => url === "/api" || (url ?? "").startsWith("/api/") || (url ?? "").startsWith("/api?");
+
+/**
+ * Answers one request that cannot be served: the REST error JSON on /api, the bare branded page
+ * elsewhere; never cached. Whatever the failed code had set on the answer is dropped first. When
+ * the answer had already begun, the connection is ended instead: a half-sent page cannot be mended.
+ */
+export function answerBare(req: IncomingMessage, res: ServerResponse, status: number, brandName: string, message = FAILED_MESSAGE): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  const api = isApi(req.url);
+  const body = api ? JSON.stringify({ message, errors: {} }) : failedPageHtml(brandName, status);
+  res.writeHead(status, {
+    "Content-Type": api ? "application/json; charset=utf-8" : "text/html; charset=utf-8",
+    "Content-Length": String(Buffer.byteLength(body)),
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    ...(api ? {} : { "Content-Security-Policy": BARE_PAGE_POLICY }),
+  });
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/** A request that threw: logged (its method and address JSON-quoted, so no line can be forged), answered 500. */
+export function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown, brandName: string): void {
+  console.error(`The request ${JSON.stringify(`${req.method ?? "?"} ${req.url ?? ""}`)} failed:`, error);
+  try {
+    answerBare(req, res, 500, brandName);
+  } catch (failed) {
+    console.error("The failure answer itself failed:", failed);
+    res.destroy();
+  }
+}

@@ -1,0 +1,72 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { answerBare, answerFailure } from "./failure-answer";
+import { stripInternalHeaders } from "./internal-headers";
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface RawListenerParts {
+  /** The waiting-room gate: true when it answered, false to go on, or a promise of either. */
+  gate: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+  /** The caches ahead of Express; `next` for anything they do not answer. */
+  fastPath: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+  /** Everything else (Express). */
+  fallback: Handler;
+  /** The brand on the failure page. */
+  brandName: string;
+}
+
+const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::(\d{1,5}))?$/;
+
+/**
+ * True when a Host (or X-Forwarded-Host entry) makes a URL: the pages build theirs from it, and
+ * `new URL` throws on what it cannot parse. An absent one (HTTP/1.0) is fine: the store's own stands in.
+ */
+export function wellFormedHost(host: string | undefined): boolean {
+  if (host === undefined) return true;
+  const plain = PLAIN_HOST.exec(host);
+  if (plain) return plain[1] === undefined || Number(plain[1]) <= 65_535;
+  return !/[\s/?#@\\%]/.test(host) && host !== "" && URL.canParse(`http://${host}/`);
+}
+
+function wellFormedHosts(req: IncomingMessage): boolean {
+  if (!wellFormedHost(req.headers.host)) return false;
+  const forwarded = req.headers["x-forwarded-host"];
+  return (
+    forwarded === undefined ||
+    String(forwarded)
+      .split(",")
+      .every((entry) => wellFormedHost(entry.trim()))
+  );
+}
+
+/**
+ * server.js's request listener (issue 21: a request can fail, a worker cannot). Its first line
+ * takes off the internal header names; a Host no URL can be made of is a 400; then the gate, the
+ * fast path and Express, in that order. A throw anywhere in it, or a rejected promise of the gate,
+ * answers that one request 500 (the branded page, or the JSON error on /api) and is logged: it
+ * never reaches the process, and it never hands the request on to Express past the gate.
+ */
+export function rawRequestListener({ gate, fastPath, fallback, brandName }: RawListenerParts): Handler {
+  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => answerFailure(req, res, error, brandName);
+  const onward = (req: IncomingMessage, res: ServerResponse) => {
+    fastPath(req, res, () => {
+      try {
+        fallback(req, res);
+      } catch (error) {
+        fail(req, res, error);
+      }
+    });
+  };
+  return (req, res) => {
+    try {
+      stripInternalHeaders(req);
+      if (!wellFormedHosts(req)) return answerBare(req, res, 400, brandName, "The request's Host header is not valid.");
+      const handled = gate(req, res);
+      if (handled === false) return onward(req, res);
+      if (handled === true) return;
+      handled.then((done) => done || onward(req, res)).catch((error: unknown) => fail(req, res, error));
+    } catch (error) {
+      fail(req, res, error);
+    }
+  };
+}

@@ -1,0 +1,113 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { http as mswHttp, passthrough } from "msw";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { INTERNAL_HEADERS } from "../../server/http/internal-headers";
+import { rawRequestListener } from "../../server/http/raw-listener";
+import { mockServer } from "../mocks/server";
+
+// server.js's listener with stand-ins for the gate, the fast path and Express, each of which can
+// be made to throw: one request fails, the server goes on answering the next.
+let base = "";
+let server: http.Server;
+const reachedExpress: string[] = [];
+
+beforeAll(async () => {
+  server = http.createServer(
+    rawRequestListener({
+      brandName: "Legacy <Test>",
+      gate: (req) => {
+        if (req.url === "/gate-throws") throw new Error("gate bug");
+        if (req.url === "/gate-rejects" || req.url === "/api/gate-rejects") return Promise.reject(new Error("database gone"));
+        if (req.url === "/gate-later") return Promise.resolve(false);
+        return false;
+      },
+      fastPath: (req, _res, next) => {
+        if (req.url === "/fast-throws") throw new TypeError("cache bug");
+        if (req.url === "/gate-later") return void Promise.resolve().then(next);
+        next();
+      },
+      fallback: (req, res) => {
+        if (req.url === "/express-throws") throw new RangeError("express bug");
+        reachedExpress.push(req.url!);
+        res.writeHead(200, { "Content-Type": "text/plain" }).end(`express ${INTERNAL_HEADERS.map((h) => req.headers[h] ?? "-").join(",")}`);
+      },
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => void server.close());
+beforeEach(() => {
+  reachedExpress.length = 0;
+  mockServer.use(mswHttp.all(`${base}/*`, () => passthrough()));
+});
+
+function raw(path: string, headers: Record<string, string> = {}, method = "GET") {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    http
+      .request(`${base}${path}`, { method, headers, agent: false }, (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      })
+      .on("error", reject)
+      .end();
+  });
+}
+
+describe("server.js's request listener", () => {
+  it("answers a throw in the gate, the fast path or Express with the branded 500 page, logs it, and answers the next request", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      for (const path of ["/gate-throws", "/gate-rejects", "/fast-throws", "/express-throws"]) {
+        const failed = await raw(path);
+        expect(failed.status, path).toBe(500);
+        expect(failed.headers["content-type"]).toBe("text/html; charset=utf-8");
+        expect(failed.headers["cache-control"]).toBe("no-store");
+        expect(failed.body).toContain("Something went wrong");
+        expect(failed.body).toContain("We hit a snag on our side. Please try again in a moment.");
+        expect(failed.body).toContain('href="/"');
+        expect(failed.body).toContain("Legacy &lt;Test&gt;");
+        expect((await raw("/next")).body, `after ${path}`).toBe("express -");
+      }
+      expect(logged.mock.calls.map((call) => String(call[0]))).toEqual([
+        'The request "GET /gate-throws" failed:',
+        'The request "GET /gate-rejects" failed:',
+        'The request "GET /fast-throws" failed:',
+        'The request "GET /express-throws" failed:',
+      ]);
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it("answers the JSON error on /api, and a failed gate never hands the request on", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const failed = await raw("/api/gate-rejects", {}, "POST");
+      expect(failed.status).toBe(500);
+      expect(failed.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(JSON.parse(failed.body)).toEqual({ message: "Something went wrong on our side. Please try again.", errors: {} });
+      expect(reachedExpress).toEqual([]);
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it("takes every internal header name off before anything reads the request", async () => {
+    const forged = Object.fromEntries(INTERNAL_HEADERS.map((name) => [name, "1"]));
+    expect((await raw("/cart", forged)).body).toBe(`express ${INTERNAL_HEADERS.map(() => "-").join(",")}`);
+    expect((await raw("/gate-later", forged)).body).toBe(`express ${INTERNAL_HEADERS.map(() => "-").join(",")}`);
+  });
+
+  it("refuses a Host no URL can be made of with 400, and takes the usual ones", async () => {
+    for (const host of ["a b", "shop.example:99999", "exa%mple", "[::1", "x/y"]) {
+      expect((await raw("/store", { Host: host })).status, host).toBe(400);
+    }
+    expect((await raw("/store", { "X-Forwarded-Host": "ok.example, bad host" })).status).toBe(400);
+    for (const host of ["shop.example", "127.0.0.1:3000", "[::1]:3000", "my_store:8080", "SHOP.Example."]) {
+      expect((await raw("/store", { Host: host })).status, host).toBe(200);
+    }
+  });
+});
