@@ -224,7 +224,8 @@ describe("the page cache's memory", () => {
 
     let most = 0;
     for (let i = 0; i < 120; i++) {
-      for (const headers of [{ Cookie: "n1" }, { Cookie: "n2", "accept-encoding": "gzip" }, { "accept-encoding": "gzip, deflate, br" }]) {
+      const asks: Record<string, string>[] = [{ Cookie: "n1" }, { Cookie: "n2", "accept-encoding": "gzip" }, { "accept-encoding": "gzip, deflate, br" }];
+      for (const headers of asks) {
         expect((await ask(serve, `/p/page${i}`, headers)).status).toBe(200);
         const { bytes } = serve.stats();
         expect(bytes).toBeLessThanOrEqual(budgetBytes);
