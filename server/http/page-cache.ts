@@ -4,9 +4,12 @@ import { NOBODY, type Visitor } from "../contracts/visitor";
 import { brotliBytes } from "./brotli-splice";
 import { ByteLru } from "./byte-lru";
 import { bodyWithNonceWhenReady, oneOffBody, type NonceBody } from "./nonce-body";
+import { canonicalPath, ownOrigin, type PageQuery } from "./page-key";
 import { freshNonce, NONCE_STANDIN, nonceCopy, withNonce, type NonceCopy } from "./nonce-splice";
 import { TEMPLATE_HEADER } from "./page-template";
 import { everyFew } from "./version-reader";
+
+export type { PageQuery };
 
 type Next = (error?: unknown) => void;
 type NodeRequest = IncomingMessage & { originalUrl?: string; protocol?: string };
@@ -14,12 +17,6 @@ type VisitorRead = { visitor: Visitor; setCookies: string[] };
 /** A page's version (decisions 0014, 0027): the read gives one for every page, or each page's own by its path. */
 type Version = number | string;
 type VersionRead = Version | ((pathname: string) => Version);
-
-/**
- * The query parameters a page reads, each with its canonical form of a value (null: reads as
- * absent). Any other parameter, or a value that reads as absent, is the same page (decision 0039).
- */
-export type PageQuery = Readonly<Record<string, (value: string) => string | null>>;
 
 /**
  * What the cache may hold per process, pages and filled copies with their compressed forms
@@ -116,9 +113,6 @@ const GZIP_OVERHEAD = 128;
 const variantBytes = (key: string, copy: NonceCopy) =>
   VARIANT_OVERHEAD + key.length + copy.identity.length + (copy.gzip ? copy.gzip.body.length + GZIP_OVERHEAD : 0) + brotliBytes(copy);
 
-// A Host header naming a host and port only (a name, IPv4 or [IPv6]).
-const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
-
 const HOLE = /<span data-hole="([a-z-]+)" style="display:contents"><\/span>/g;
 // Set again for each answer, or meaningless for a copy.
 const NOT_KEPT = new Set([
@@ -157,25 +151,6 @@ function fill(parts: string[], fragments: Record<string, string>): string {
 }
 
 /**
- * The canonical form of a page's address: its path and the query parameters it reads, each in its
- * canonical form, in the order the page declares them. Nothing else a client writes in the query
- * makes another copy (decision 0039).
- */
-function canonicalPath(pathname: string, path: string, query: number, reads: PageQuery | undefined): string {
-  if (query === -1 || !reads) return pathname;
-  // URLSearchParams never throws: a malformed escape is kept as written.
-  const given = new URLSearchParams(path.slice(query + 1));
-  const kept = new URLSearchParams();
-  for (const [name, canonical] of Object.entries(reads)) {
-    const value = given.get(name);
-    const normal = value === null ? null : canonical(value);
-    if (normal !== null) kept.set(name, normal);
-  }
-  const search = kept.toString();
-  return search ? `${pathname}?${search}` : pathname;
-}
-
-/**
  * One page cache for everyone, with personal holes (decision 0014). Each matched page is rendered
  * for nobody at most once per `ttlMs` and whenever the database's page version moves, kept in
  * memory cut at its holes, and filled per request from the visitor's own cookies: the bag, the
@@ -204,22 +179,7 @@ export function pageCache(options: PageCacheOptions) {
   const kept = new ByteLru<Entry | Variant>(budgetBytes, dropped);
   const currentVersion = everyFew(readVersion, versionEveryMs, now);
 
-  // The origin every page is rendered for and keyed on: PUBLIC_URL's, else the first Host seen.
-  const published = options.origin ?? null;
-  let hostKnown = false;
-  let origins = { http: "http://localhost", https: "https://localhost" };
-  function originOf(req: NodeRequest): string {
-    if (published) return published;
-    if (!hostKnown) {
-      const seen = req.headers.host;
-      if (seen && HOST.test(seen)) {
-        hostKnown = true;
-        const host = seen.toLowerCase();
-        origins = { http: `http://${host}`, https: `https://${host}` };
-      }
-    }
-    return (req.protocol ?? protocolOf(req)) === "https" ? origins.https : origins.http;
-  }
+  const originOf = ownOrigin(options.origin ?? null, protocolOf);
 
   function dropped(item: Entry | Variant) {
     if ("copy" in item) {
@@ -282,7 +242,13 @@ export function pageCache(options: PageCacheOptions) {
       variants: new Map(),
       kept: true,
     };
-    const entry: Entry = { key, page, version: atVersion, storedAt: renderedAt, bytes: ENTRY_OVERHEAD + key.length + Buffer.byteLength(body) };
+    const entry: Entry = {
+      key,
+      page,
+      version: atVersion,
+      storedAt: renderedAt,
+      bytes: ENTRY_OVERHEAD + key.length + Buffer.byteLength(body),
+    };
     keep(key, entry);
     return entry;
   }
@@ -376,7 +342,9 @@ export function pageCache(options: PageCacheOptions) {
     // Brotli or gzip kept compressed around the nonces (decisions 0028, 0032); a copy sent once is
     // compressed once with its nonce in.
     const acceptEncoding = req.headers["accept-encoding"];
-    const encoded = variant.stored ? bodyWithNonceWhenReady(variant.copy, nonce, acceptEncoding) : oneOffBody(variant.copy, nonce, acceptEncoding);
+    const encoded = variant.stored
+      ? bodyWithNonceWhenReady(variant.copy, nonce, acceptEncoding)
+      : oneOffBody(variant.copy, nonce, acceptEncoding);
     if (encoded instanceof Promise) {
       // A new copy's brotli form (or a one-off's compression) is a few milliseconds away on the thread pool.
       return void encoded

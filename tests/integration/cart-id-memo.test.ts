@@ -61,7 +61,10 @@ describe("the cart-id memo", () => {
     expect(await cartIdOf(ctx, genuine)).toBe(id);
     // More forgeries than the memo's 10,000 values, each under the length bound: each is checked.
     for (let batch = 0; batch < 21; batch++) {
-      const values = Array.from({ length: 500 }, () => `${crypto.randomBytes(30).toString("base64url")}.${crypto.randomBytes(32).toString("base64url")}`);
+      const values = Array.from(
+        { length: 500 },
+        () => `${crypto.randomBytes(30).toString("base64url")}.${crypto.randomBytes(32).toString("base64url")}`,
+      );
       expect(await Promise.all(values.map((value) => cartIdOf(ctx, value)))).toEqual(values.map(() => null));
     }
     expect(cartIdOf(ctx, genuine)).toBe(id);

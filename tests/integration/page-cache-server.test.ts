@@ -394,6 +394,8 @@ describe("the page cache's keys on the built store (decision 0039)", () => {
     expect(wrong).toEqual([]);
     expect(wrongCount).toBe(0);
     // Before: 152 answers a second against 12,300 for /store (issue 21), every one a render.
-    expect(randomRate, `${Math.round(randomRate)}/s with random queries, ${Math.round(usualRate)}/s without`).toBeGreaterThan(usualRate * 0.4);
+    expect(randomRate, `${Math.round(randomRate)}/s with random queries, ${Math.round(usualRate)}/s without`).toBeGreaterThan(
+      usualRate * 0.4,
+    );
   }, 240_000);
 });

@@ -69,7 +69,9 @@ function cacheUnderTest(overrides: Partial<PageCacheOptions> = {}, size = 4000) 
   const serve = pageCache({
     match: (pathname) => /^\/(store|p\/\w+)$/.test(pathname),
     queryOf: (pathname) =>
-      pathname.startsWith("/p/") ? { image: (value) => (Number.isSafeInteger(Number(value)) && Number(value) > 0 ? String(Number(value)) : null) } : undefined,
+      pathname.startsWith("/p/")
+        ? { image: (value) => (Number.isSafeInteger(Number(value)) && Number(value) > 0 ? String(Number(value)) : null) }
+        : undefined,
     // A clock that stands still: every page stays fresh, so a render is only ever a new key's.
     now: () => 1_000_000,
     readVersion: async () => 1,
@@ -167,8 +169,14 @@ describe("a copy carrying a flash", () => {
     // still under way when every one of them arrives).
     const asks = Array.from({ length: 300 }, (_, i) =>
       i % 2
-        ? ask(serve, "/store", { Cookie: `n1; flash=t${i}`, "accept-encoding": "gzip, deflate, br" }).then((answer) => ({ who: `t${i}`, answer }))
-        : ask(serve, "/store?x=" + i, { Cookie: "n3", "accept-encoding": i % 4 ? "gzip" : "br" }).then((answer) => ({ who: "plain", answer })),
+        ? ask(serve, "/store", { Cookie: `n1; flash=t${i}`, "accept-encoding": "gzip, deflate, br" }).then((answer) => ({
+            who: `t${i}`,
+            answer,
+          }))
+        : ask(serve, "/store?x=" + i, { Cookie: "n3", "accept-encoding": i % 4 ? "gzip" : "br" }).then((answer) => ({
+            who: "plain",
+            answer,
+          })),
     );
     for (const { who, answer } of await Promise.all(asks)) {
       const page = decoded(answer);
@@ -224,7 +232,11 @@ describe("the page cache's memory", () => {
 
     let most = 0;
     for (let i = 0; i < 120; i++) {
-      const asks: Record<string, string>[] = [{ Cookie: "n1" }, { Cookie: "n2", "accept-encoding": "gzip" }, { "accept-encoding": "gzip, deflate, br" }];
+      const asks: Record<string, string>[] = [
+        { Cookie: "n1" },
+        { Cookie: "n2", "accept-encoding": "gzip" },
+        { "accept-encoding": "gzip, deflate, br" },
+      ];
       for (const headers of asks) {
         expect((await ask(serve, `/p/page${i}`, headers)).status).toBe(200);
         const { bytes } = serve.stats();

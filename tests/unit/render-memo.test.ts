@@ -100,7 +100,9 @@ describe("renderMemoKey: which renders may be shared", () => {
       expect(renderMemoKey(get(url), 200, entryContext()), url).toBeNull();
     }
     // The store's /checkout and /cart read no parameter at all.
-    expect(renderMemoKey(get("http://shop.example/checkout?step=1"), 200, entryContext({ leafHandle: { sameDataSamePage: true } }))).toBeNull();
+    expect(
+      renderMemoKey(get("http://shop.example/checkout?step=1"), 200, entryContext({ leafHandle: { sameDataSamePage: true } })),
+    ).toBeNull();
     expect(renderMemoKey(get("http://shop.example/checkout"), 200, entryContext({ leafHandle: { sameDataSamePage: true } }))).toEqual(
       expect.any(String),
     );
