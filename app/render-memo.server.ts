@@ -13,6 +13,13 @@ import { nonceCopy, type NonceCopy } from "../server/http/nonce-splice";
  */
 export interface RenderMemoHandle {
   sameDataSamePage?: boolean;
+  /**
+   * The query parameters the page reads (none unless named). A request carrying any other is
+   * rendered for itself alone (decision 0039): a form with no action of its own posts to the
+   * page's address, query included, so the memo cannot hand one visitor's query to another, and
+   * a stranger's made-up queries must not fill it.
+   */
+  query?: readonly string[];
 }
 
 // Rendered with the stand-in nonce; each answer gets its own (decision 0028).
@@ -30,9 +37,15 @@ export function renderMemoKey(request: Request, status: number, context: EntryCo
   const leaf = matches.at(-1)?.route.id;
   const handle = leaf ? (context.routeModules[leaf]?.handle as RenderMemoHandle | undefined) : undefined;
   if (!handle?.sameDataSamePage) return null;
-  const { pathname, search } = new URL(request.url);
+  const { pathname, search, searchParams } = new URL(request.url);
+  for (const name of searchParams.keys()) if (!handle.query?.includes(name)) return null;
+  // A flash is one visitor's, shown once: its page would only push shared ones out.
+  if (hasToast(loaderData.root)) return null;
   return JSON.stringify([pathname, search, loaderData]);
 }
+
+const hasToast = (root: unknown) =>
+  typeof root === "object" && root !== null && "visitor" in root && Boolean((root.visitor as { toast?: unknown } | null)?.toast);
 
 /** The copy for `key`, rendered by `render` the first time (concurrent first requests share that render). */
 export async function memoisedRender(key: string, render: () => Promise<Buffer>): Promise<Copy> {

@@ -3,7 +3,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { renderVisitorFragments } from "~/components/visitor-fragments.server";
 import type { AppContext } from "../server/context";
 import { forwardedProto } from "../server/http/forwarded";
-import { pageCache } from "../server/http/page-cache";
+import { pageCache, type PageQuery } from "../server/http/page-cache";
 import { templateRenderContext } from "../server/http/page-template";
 import { quickVisitor, readVisitor } from "../server/http/visitor";
 import { pageVersionOf, readPageVersions } from "../server/services/page-version";
@@ -12,6 +12,24 @@ import { pageVersionOf, readPageVersions } from "../server/services/page-version
 // about one visitor through and through.
 const CACHED = /^\/(?:|countdown|store|store\/\d+|about|support)$/;
 export const isCachedPage = (pathname: string) => CACHED.test(pathname);
+
+/** A positive whole number as `Number(value)` reads it, written one way; anything else reads as absent. */
+const positiveInteger = (value: string) => {
+  const number = Number(value);
+  return Number.isSafeInteger(number) && number > 0 ? String(number) : null;
+};
+
+/**
+ * The query parameters each cached page's loaders read (decision 0039), with how each reads a
+ * value. A page not named here reads none: any query string is that same page. A loader that
+ * starts reading a parameter must be named here, or every query would get the first one's page.
+ */
+const PAGE_QUERIES: [RegExp, PageQuery][] = [
+  // ?image= picks the big picture without JavaScript (app/routes/store.$productId.tsx): an id
+  // that is not one of the product's images shows the first, as no parameter does.
+  [/^\/store\/\d+$/, { image: positiveInteger }],
+];
+export const pageQueryOf = (pathname: string): PageQuery | undefined => PAGE_QUERIES.find(([page]) => page.test(pathname))?.[1];
 
 /** The scheme as Express reads it (req.protocol), for the cache's answers ahead of Express. */
 export function protocolOf(ctx: AppContext, req: IncomingMessage): string {
@@ -35,6 +53,8 @@ export function storePageCache(
     },
     ...options,
     match: isCachedPage,
+    queryOf: pageQueryOf,
+    origin: ctx.config.publicUrl,
     render: (request) => handle(request, templateRenderContext()),
     readVisitor: (request) => readVisitor(ctx, request),
     quickVisitor: (cookieHeader) => quickVisitor(ctx, cookieHeader),

@@ -26,7 +26,8 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
     const [product, { images }] = await Promise.all([getPublicProduct(ctx, id.data), listProductImages(ctx, id.data)]);
     // Primary first, then display order (the sort is stable).
     const ordered = [...images].sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary));
-    // ?image= is how the thumbnails work without JavaScript.
+    // ?image= is how the thumbnails work without JavaScript (a parameter the page cache keys on:
+    // PAGE_QUERIES in app/store-page-cache.server.ts).
     const requested = Number(new URL(request.url).searchParams.get("image"));
     const selectedImageId = ordered.find((image) => image.id === requested)?.id ?? ordered[0]?.id ?? null;
     // What an early-access pass shows is for that browser alone: no cache anywhere may keep it.

@@ -144,6 +144,12 @@ export function prepareBrotli(copy: NonceCopy): Promise<BrotliSplice | null> {
 /** Whether the copy's brotli form is settled (made, or found impossible). */
 export const brotliMade = (copy: NonceCopy): boolean => made.has(copy);
 
+/** The bytes the copy's brotli form holds (0 until made, or when the page cannot take it): a cache's budget counts them. */
+export function brotliBytes(copy: NonceCopy): number {
+  const splice = made.get(copy);
+  return splice ? splice.head.length + splice.tail.length : 0;
+}
+
 /**
  * The brotli body with `nonce` in place of every stand-in, or null while the brotli copy is being
  * made (then started) or when the page cannot take it: the caller sends gzip instead.

@@ -14,29 +14,53 @@ export function rawCookie(header: string, name: string): string | undefined {
 
 // Checking the bag cookie's signature (an HMAC through WebCrypto, with a key imported for each
 // check) is the dearest step of a cached page and a cost of every bag request; a value always
-// verifies the same way, so each distinct one is checked once per process.
-const cartIdByValue = new Map<string, string | null>();
+// verifies the same way, so each distinct one is checked once per process. Genuine bags and
+// forged values are remembered apart, each within its bound, so a stream of forgeries can push
+// out only other forgeries (decision 0039).
+const cartIdByValue = new Map<string, string>();
+const forgedValues = new Set<string>();
 const checking = new Map<string, Promise<string | null>>();
 const MAX_REMEMBERED = 10_000;
+const MAX_FORGED_REMEMBERED = 1_000;
+
+/** The cart ids this store accepts (it makes 24-character ones). */
+const CART_ID = /^[A-Za-z0-9_-]{16,64}$/;
+/**
+ * The longest value a genuine cart cookie can have: the longest id accepted (64 characters) as JSON
+ * (2 quotes more), in base64 (4 characters for 3 bytes), a dot, the HMAC-SHA-256 signature in
+ * base64 without padding (43), every character percent-encoded at worst (3 each): 396. The store's
+ * own are about 82. Anything longer is forged and refused before any memo or check.
+ */
+export const MAX_CART_COOKIE_CHARS = 3 * (4 * Math.ceil((64 + 2) / 3) + 1 + 43);
 
 async function verifyCartValue(ctx: AppContext, value: string): Promise<string | null> {
   // Signed cookies parse the same whatever their Secure flag: the plain set is enough here.
   const cart = cookiesFor(ctx.config, new Request("http://localhost/")).cart;
   const id = await readCookie(cart, `cart=${value}`);
-  return typeof id === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(id) ? id : null;
+  return typeof id === "string" && CART_ID.test(id) ? id : null;
+}
+
+function remember(value: string, id: string | null) {
+  if (id === null) {
+    if (forgedValues.size >= MAX_FORGED_REMEMBERED) forgedValues.delete(forgedValues.values().next().value!);
+    forgedValues.add(value);
+    return;
+  }
+  if (cartIdByValue.size >= MAX_REMEMBERED) cartIdByValue.delete(cartIdByValue.keys().next().value!);
+  cartIdByValue.set(value, id);
 }
 
 /** The cart id a `cart` cookie value carries (null: none, or forged), synchronously once known. */
 export function cartIdOf(ctx: AppContext, value: string | undefined): string | null | Promise<string | null> {
-  if (!value) return null;
+  if (!value || value.length > MAX_CART_COOKIE_CHARS) return null;
   const known = cartIdByValue.get(value);
   if (known !== undefined) return known;
+  if (forgedValues.has(value)) return null;
   let pending = checking.get(value);
   if (!pending) {
     pending = verifyCartValue(ctx, value).then(
       (id) => {
-        if (cartIdByValue.size >= MAX_REMEMBERED) cartIdByValue.delete(cartIdByValue.keys().next().value!);
-        cartIdByValue.set(value, id);
+        remember(value, id);
         checking.delete(value);
         return id;
       },
@@ -49,6 +73,9 @@ export function cartIdOf(ctx: AppContext, value: string | undefined): string | n
   }
   return pending;
 }
+
+/** Test hook: how many cookie values the memo holds (genuine and forged) and how many checks are under way. */
+export const cartMemoSize = () => ({ genuine: cartIdByValue.size, forged: forgedValues.size, checking: checking.size });
 
 /** The anonymous cart id from the signed cookie, or null when this browser has none yet. */
 export async function cartSessionIdOf(ctx: AppContext, request: Request): Promise<string | null> {

@@ -10,6 +10,8 @@ export interface CompressedCopy {
 }
 
 const chosen = new Map<string, Encoding | null>();
+// Browsers' headers are short; a longer one is a stranger's and is judged without being remembered.
+const REMEMBERED_CHARS = 128;
 
 function choose(acceptEncoding: string): Encoding | null {
   if (/\bbr\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding)) return "br";
@@ -23,6 +25,7 @@ function choose(acceptEncoding: string): Encoding | null {
  */
 export function encodingFor(acceptEncoding: string | undefined): Encoding | null {
   if (!acceptEncoding) return null;
+  if (acceptEncoding.length > REMEMBERED_CHARS) return choose(acceptEncoding);
   let encoding = chosen.get(acceptEncoding);
   if (encoding === undefined) {
     encoding = choose(acceptEncoding);
@@ -33,13 +36,15 @@ export function encodingFor(acceptEncoding: string | undefined): Encoding | null
 }
 
 const gzipChosen = new Map<string, boolean>();
+const GZIP = /\bgzip\b(?!;q=0(\.0*)?\b)/;
 
 /** Whether the Accept-Encoding header takes gzip (pages with a nonce per answer: decision 0028). */
 export function gzipAccepted(acceptEncoding: string | undefined): boolean {
   if (!acceptEncoding) return false;
+  if (acceptEncoding.length > REMEMBERED_CHARS) return GZIP.test(acceptEncoding);
   let accepted = gzipChosen.get(acceptEncoding);
   if (accepted === undefined) {
-    accepted = /\bgzip\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding);
+    accepted = GZIP.test(acceptEncoding);
     if (gzipChosen.size >= 256) gzipChosen.clear();
     gzipChosen.set(acceptEncoding, accepted);
   }

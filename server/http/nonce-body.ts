@@ -1,3 +1,5 @@
+import { promisify } from "node:util";
+import zlib from "node:zlib";
 import { brotliMade, brotliWithNonce, prepareBrotli } from "./brotli-splice";
 import { encodingFor, gzipAccepted } from "./compressed-copy";
 import { gzipWithNonce, withNonce, type NonceCopy } from "./nonce-splice";
@@ -33,4 +35,24 @@ export function bodyWithNonceWhenReady(copy: NonceCopy, nonce: string, acceptEnc
     return prepareBrotli(copy).then(() => bodyWithNonce(copy, nonce, acceptEncoding));
   }
   return bodyWithNonce(copy, nonce, acceptEncoding);
+}
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * A copy sent once and never kept (a page carrying one visitor's flash, decision 0039): its own
+ * nonce written in, then compressed once on the thread pool. Making a kept copy's splice forms
+ * (a brotli encode and two check decodes, or gzip segments on the event loop) would cost more for
+ * bytes nobody else is sent.
+ */
+export async function oneOffBody(copy: NonceCopy, nonce: string, acceptEncoding: string | undefined): Promise<NonceBody> {
+  const page = withNonce(copy, nonce);
+  const preferred = encodingFor(acceptEncoding);
+  if (preferred === "br") {
+    const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page.length };
+    return { body: await brotli(page, { params }), encoding: "br" };
+  }
+  if (preferred === "gzip") return { body: await gzip(page, { level: 6 }), encoding: "gzip" };
+  return { body: page, encoding: null };
 }

@@ -26,7 +26,8 @@ interface ContextParts {
 /** What Remix hands entry.server for a page: the matched routes, their data, their modules. */
 function entryContext(parts: ContextParts = {}): EntryContext {
   const { loaderData = { root: { visitor: null }, [LEAF]: BAG }, actionData = null, errors = null, rootHandle } = parts;
-  const leafHandle = "leafHandle" in parts ? parts.leafHandle : { sameDataSamePage: true };
+  // A page that reads ?step= (decision 0039: the memo keys only on the parameters a page reads).
+  const leafHandle = "leafHandle" in parts ? parts.leafHandle : { sameDataSamePage: true, query: ["step"] };
   return {
     staticHandlerContext: { loaderData, actionData, errors, matches: [{ route: { id: "root" } }, { route: { id: LEAF } }] },
     routeModules: { root: { handle: rootHandle }, [LEAF]: { handle: leafHandle } },
@@ -87,6 +88,32 @@ describe("renderMemoKey: which renders may be shared", () => {
     ];
     for (const other of others) expect(other).not.toBe(key);
     expect(new Set(others).size).toBe(others.length);
+  });
+
+  it("is null when the query holds a parameter the page does not read: rendered for that request alone (decision 0039)", () => {
+    expect(renderMemoKey(get("http://shop.example/checkout?step=1"), 200, entryContext())).toEqual(expect.any(String));
+    for (const url of [
+      "http://shop.example/checkout?x=1",
+      "http://shop.example/checkout?step=1&utm_source=mail",
+      `http://shop.example/checkout?${crypto.randomUUID()}=1`,
+    ]) {
+      expect(renderMemoKey(get(url), 200, entryContext()), url).toBeNull();
+    }
+    // The store's /checkout and /cart read no parameter at all.
+    expect(
+      renderMemoKey(get("http://shop.example/checkout?step=1"), 200, entryContext({ leafHandle: { sameDataSamePage: true } })),
+    ).toBeNull();
+    expect(renderMemoKey(get("http://shop.example/checkout"), 200, entryContext({ leafHandle: { sameDataSamePage: true } }))).toEqual(
+      expect.any(String),
+    );
+  });
+
+  it("is null when the visitor carries a flash: one visitor's page, shown once, is never kept", () => {
+    const toast = { id: crypto.randomUUID(), kind: "success", title: "Saved" };
+    const withFlash = entryContext({ loaderData: { root: { visitor: { cartCount: 1, user: null, toast } }, [LEAF]: BAG } });
+    expect(renderMemoKey(get(), 200, withFlash)).toBeNull();
+    const without = entryContext({ loaderData: { root: { visitor: { cartCount: 1, user: null, toast: null } }, [LEAF]: BAG } });
+    expect(renderMemoKey(get(), 200, without)).toEqual(expect.any(String));
   });
 });
 
