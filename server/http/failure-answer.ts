@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { STORE_BUSY_MESSAGE } from "../contracts/store-busy";
 import { BARE_PAGE_POLICY } from "./security-headers";
+import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "./store-busy";
 
 /** The REST error's words for a failure on our side (as `toErrorResponse` answers one). */
 export const FAILED_MESSAGE = "Something went wrong on our side. Please try again.";
@@ -13,8 +15,13 @@ const escapeHtml = (text: string) =>
  */
 export function failedPageHtml(brandName: string, status: number): string {
   const brand = escapeHtml(brandName);
-  const heading = status >= 500 ? "Something went wrong" : "Bad request";
-  const message = status >= 500 ? "We hit a snag on our side. Please try again in a moment." : "We couldn't complete that request.";
+  const busy = status === 503;
+  const heading = busy ? "Busy for a moment" : status >= 500 ? "Something went wrong" : "Bad request";
+  const message = busy
+    ? STORE_BUSY_MESSAGE
+    : status >= 500
+      ? "We hit a snag on our side. Please try again in a moment."
+      : "We couldn't complete that request.";
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${heading} | ${brand}</title></head><body style="margin:0;min-height:100vh;font-family:system-ui,sans-serif;background:#000;color:#fff;display:flex;align-items:center"><main style="max-width:48rem;margin:0 auto;padding:4rem 1.5rem"><p style="font-size:.75rem;letter-spacing:.3em;text-transform:uppercase;color:#a3a3a3">${brand} · Error ${status}</p><h1 style="font-size:3.5rem;line-height:.9;text-transform:uppercase;margin:1rem 0 0">${heading}</h1><p role="alert" style="color:#a3a3a3;margin-top:1.5rem">${message} Status code: ${status}.</p><p style="margin-top:2.5rem"><a style="display:inline-block;background:#fff;color:#000;padding:.75rem 1.5rem;border-radius:.375rem;text-decoration:none;font-weight:600" href="/">Back to Home</a></p></main></body></html>`;
 }
 
@@ -25,7 +32,14 @@ const isApi = (url: string | undefined) => url === "/api" || (url ?? "").startsW
  * elsewhere; never cached. Whatever the failed code had set on the answer is dropped first. When
  * the answer had already begun, the connection is ended instead: a half-sent page cannot be mended.
  */
-export function answerBare(req: IncomingMessage, res: ServerResponse, status: number, brandName: string, message = FAILED_MESSAGE): void {
+export function answerBare(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  brandName: string,
+  message = FAILED_MESSAGE,
+  extraHeaders: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -38,16 +52,24 @@ export function answerBare(req: IncomingMessage, res: ServerResponse, status: nu
     "Content-Length": String(Buffer.byteLength(body)),
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
+    ...extraHeaders,
     ...(api ? {} : { "Content-Security-Policy": BARE_PAGE_POLICY }),
   });
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
-/** A request that threw: logged (its method and address JSON-quoted, so no line can be forged), answered 500. */
+/**
+ * A request that threw: logged (its method and address JSON-quoted, so no line can be forged),
+ * answered 500; or, when the database was out of reach (the gate reads the room from it), 503 with
+ * Retry-After as every other door answers then (decision 0041).
+ */
 export function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown, brandName: string): void {
-  console.error(`The request ${JSON.stringify(`${req.method ?? "?"} ${req.url ?? ""}`)} failed:`, error);
+  const lost = isConnectionLost(error);
+  if (lost) reportConnectionLost(error);
+  else console.error(`The request ${JSON.stringify(`${req.method ?? "?"} ${req.url ?? ""}`)} failed:`, error);
   try {
-    answerBare(req, res, 500, brandName);
+    if (lost) answerBare(req, res, 503, brandName, STORE_BUSY_MESSAGE, { ...STORE_BUSY_HEADERS });
+    else answerBare(req, res, 500, brandName);
   } catch (failed) {
     console.error("The failure answer itself failed:", failed);
     res.destroy();

@@ -20,6 +20,8 @@ beforeAll(async () => {
         if (req.url === "/gate-throws") throw new Error("gate bug");
         if (req.url === "/gate-rejects" || req.url === "/api/gate-rejects") return Promise.reject(new Error("database gone"));
         if (req.url === "/gate-later") return Promise.resolve(false);
+        if (req.url === "/gate-db-lost" || req.url === "/api/gate-db-lost")
+          return Promise.reject(Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }));
         return false;
       },
       fastPath: (req, _res, next) => {
@@ -92,6 +94,24 @@ describe("server.js's request listener", () => {
       expect(reachedExpress).toEqual([]);
     } finally {
       logged.mockRestore();
+    }
+  });
+
+  it("answers 503 with Retry-After when the gate met a lost database connection, page and /api alike", async () => {
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const page = await raw("/gate-db-lost");
+      expect(page.status).toBe(503);
+      expect(page.headers["retry-after"]).toBe("3");
+      expect(page.body).toContain("Busy for a moment");
+      expect(page.body).toContain("The store is busy for a moment. Please try again.");
+      const api = await raw("/api/gate-db-lost", {}, "POST");
+      expect(api.status).toBe(503);
+      expect(api.headers["retry-after"]).toBe("3");
+      expect(JSON.parse(api.body)).toEqual({ message: "The store is busy for a moment. Please try again.", errors: {} });
+      expect(reachedExpress).toEqual([]);
+    } finally {
+      warned.mockRestore();
     }
   });
 
