@@ -60,7 +60,10 @@ const domainErrors = t.middleware(async ({ next }) => {
 
 /** Text that is not valid Unicode (a lone surrogate) is refused before any contract sees it (decision 0040). */
 const wellFormedText = t.middleware(async ({ getRawInput, next }) => {
-  refuseBrokenText(await getRawInput());
+  // An input tRPC cannot read (`?input=undefined` for a procedure that takes none) is the
+  // procedure's own business: one with an input refuses it there, one without never reads it.
+  const raw = await getRawInput().catch(() => undefined);
+  refuseBrokenText(raw);
   return next();
 });
 
