@@ -34,9 +34,13 @@ export function statusOf(error: DomainError): number {
   return 400;
 }
 
-/** Turns a thrown domain error into the REST convention, a lost database into a 503; anything else is a logged 500. */
+/**
+ * Turns a thrown domain error into the REST convention, a body over its limit into the 413, a lost
+ * database into a 503; anything else is a logged 500.
+ */
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof Response) return error;
+  if (error instanceof BodyTooLarge) return jsonError(413, TOO_LARGE_MESSAGE);
   if (error instanceof DomainError) {
     const headers: HeadersInit = error instanceof TooMany ? { "Retry-After": String(error.retryAfterSeconds) } : {};
     return jsonError(statusOf(error), error.message, error.fieldErrors, headers);
@@ -52,17 +56,10 @@ export function toErrorResponse(error: unknown): Response {
 
 /**
  * Parses a JSON body with a contract (request-body.ts: at most 64 kB, its text valid Unicode);
- * bad JSON or bad fields become a 400 Invalid, a body over the limit a thrown 413.
+ * bad JSON or bad fields become a 400 Invalid; a body over the limit throws BodyTooLarge (a 413).
  */
 export async function parseJsonBody<T>(request: Request, schema: ZodType<T>): Promise<T> {
-  let body: unknown;
-  try {
-    body = await readJson(request);
-  } catch (error) {
-    if (error instanceof BodyTooLarge) throw jsonError(413, TOO_LARGE_MESSAGE);
-    throw error;
-  }
-  const result = schema.safeParse(body);
+  const result = schema.safeParse(await readJson(request));
   if (!result.success) throw Invalid.fromZod(result.error);
   return result.data;
 }

@@ -2,24 +2,17 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { authenticate } from "../../http/auth";
 import { clientIpOf } from "../../http/client-ip";
 import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "../../http/store-busy";
-import { BODY_LIMITS, BodyTooLarge, readBody, TOO_LARGE_MESSAGE } from "../../http/request-body";
-import { jsonError } from "../../http/rest";
+import { BODY_LIMITS, readBody } from "../../http/request-body";
 import { appRouter } from "../../trpc/router";
 import { route } from "../route";
 
 /**
  * A mutation's body read here, within the form limit (request-body.ts), and handed to tRPC whole:
- * its adapter would read any length. Past the limit, the API's own 413.
+ * its adapter would read any length. Past the limit, BodyTooLarge: the API's own 413 (rest.ts).
  */
 async function bounded(request: Request): Promise<Request> {
   if (request.method === "GET" || request.method === "HEAD") return request;
-  try {
-    const body = await readBody(request, BODY_LIMITS.form);
-    return new Request(request, { body });
-  } catch (error) {
-    if (error instanceof BodyTooLarge) throw jsonError(413, TOO_LARGE_MESSAGE);
-    throw error;
-  }
+  return new Request(request, { body: await readBody(request, BODY_LIMITS.form) });
 }
 
 /**

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type Stripe from "stripe";
 import { z } from "zod";
-import { BODY_LIMITS, BodyTooLarge, readText, TOO_LARGE_MESSAGE } from "../../http/request-body";
+import { BODY_LIMITS, readText } from "../../http/request-body";
 import { jsonError, parseJsonBody } from "../../http/rest";
 import { handleStripeEvent, verifiedStripeEvent } from "../../services/payment-events";
 import { unsubscribeByEmail } from "../../services/unsubscribe";
@@ -55,13 +55,7 @@ export const webhookRoutes = [
       const signature = request.headers.get("stripe-signature");
       if (!signature) return jsonError(400, "Invalid signature.");
       // Bounded before anything else is done with it: the signature is over the whole body.
-      let payload: string;
-      try {
-        payload = await readText(request, BODY_LIMITS.webhook);
-      } catch (error) {
-        if (error instanceof BodyTooLarge) return jsonError(413, TOO_LARGE_MESSAGE);
-        throw error;
-      }
+      const payload = await readText(request, BODY_LIMITS.webhook);
       let event: Stripe.Event;
       try {
         event = verifiedStripeEvent(ctx, payload, signature);
