@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { AppContext } from "../context";
 import { fulfilDueOrders } from "./fulfilment";
@@ -66,6 +67,8 @@ export function startFulfilmentJob(
   let leading = false;
   let triedAt = -Infinity;
   let wakeNow: (() => void) | null = null;
+  // This job's claim on each order (fulfilment.ts claimOrder): its own, even beside another job with the same holder.
+  const claimHolder = `${holder}:fulfil:${crypto.randomUUID().slice(0, 8)}`;
 
   async function leads(): Promise<boolean> {
     const now = ctx.clock.now().getTime();
@@ -98,6 +101,7 @@ export function startFulfilmentJob(
           worked = await fulfilDueOrders(ctx, {
             beforeEach: (order) => (stopped ? Promise.resolve() : yieldToShoppers(ctx, order.paidAt, maxDeferMs)),
             stillRunning: () => !stopped,
+            holder: claimHolder,
           });
         }
       } catch (error) {

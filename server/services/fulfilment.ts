@@ -3,6 +3,7 @@ import type { Order } from "../../db/schema";
 import { LABEL_MESSAGES } from "../contracts/admin-orders";
 import type { Address } from "../contracts/checkout-form";
 import type { AppContext } from "../context";
+import { isConnectionLost } from "../../db/connection-lost";
 import { Conflict, NotFound } from "../errors";
 import { mailerFor } from "../integrations/mail";
 import { parcelFor, shippingFor, type BoughtLabel, type FoundLabel } from "../integrations/shipping";
@@ -19,14 +20,19 @@ const CLAIM_MS = 10 * 60_000;
 
 /**
  * Keeps the fulfilment job (fulfilment-job.ts) and the admin's Buy Label Again off the same order at once,
- * whichever worker (or machine) each runs in: a lease row per order, held by this one call.
+ * whichever worker (or machine) each runs in: a lease row per order, held by `holder`.
  * Returns the release, or null when someone else is working on the order.
+ *
+ * The job passes a holder of its own that it keeps from order to order: when the database went
+ * away mid-order (a PostgreSQL restart), the claim may be written with its answer lost, or left
+ * unreleased, and the job takes its own claim again on its next pass instead of leaving the order
+ * for CLAIM_MS. One job works one order at a time, so its holder never claims twice at once.
  */
-async function claimOrder(ctx: AppContext, orderId: number): Promise<(() => Promise<void>) | null> {
+async function claimOrder(ctx: AppContext, orderId: number, holder: string): Promise<(() => Promise<void>) | null> {
   const name = `fulfil-order-${orderId}`;
-  const holder = crypto.randomUUID();
   if (!(await holdLease(ctx, name, holder, CLAIM_MS))) return null;
-  return () => releaseLease(ctx, name, holder);
+  // A release that fails (the database went away) leaves a claim that the holder takes again, or that runs out.
+  return () => releaseLease(ctx, name, holder).catch(() => {});
 }
 
 export type FulfilOutcome = { mail: boolean; label: boolean; done: boolean } | null;
@@ -36,8 +42,8 @@ export type FulfilOutcome = { mail: boolean; label: boolean; done: boolean } | n
  * call again and again: a finished step is skipped, an unfinished one retried, and the order is
  * marked fulfilled when both are done or after the last try. Never throws for a provider's failure.
  */
-export async function fulfilOrder(ctx: AppContext, orderId: number): Promise<FulfilOutcome> {
-  const release = await claimOrder(ctx, orderId);
+export async function fulfilOrder(ctx: AppContext, orderId: number, holder: string = crypto.randomUUID()): Promise<FulfilOutcome> {
+  const release = await claimOrder(ctx, orderId, holder);
   if (!release) return null;
   try {
     const order = await ctx.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
@@ -107,14 +113,16 @@ export async function fulfilDueOrders(
     limit?: number;
     beforeEach?: (order: { id: number; paidAt: string }) => Promise<void>;
     stillRunning?: () => boolean;
+    /** The job's own claim holder (see claimOrder); each call claims afresh without one. */
+    holder?: string;
   } = {},
 ): Promise<number> {
-  const { limit = 20, beforeEach, stillRunning = () => true } = options;
+  const { limit = 20, beforeEach, stillRunning = () => true, holder } = options;
   let worked = 0;
   for (const order of await dueOrders(ctx, limit)) {
     if (beforeEach) await beforeEach(order);
     if (!stillRunning()) break;
-    if (await fulfilOrder(ctx, order.id)) worked++;
+    if (await fulfilOrder(ctx, order.id, holder)) worked++;
   }
   return worked;
 }
@@ -129,7 +137,7 @@ export async function buyLabelAgain(ctx: AppContext, orderId: number) {
   if (!order) throw new NotFound("Order not found.");
   if (!order.paidAt) throw new Conflict(LABEL_MESSAGES.notPaid);
   if (order.status === "cancelled" || order.refundStatus === "completed") throw new Conflict(LABEL_MESSAGES.cancelled);
-  const release = await claimOrder(ctx, orderId);
+  const release = await claimOrder(ctx, orderId, crypto.randomUUID());
   if (!release) throw new Conflict(LABEL_MESSAGES.busy);
   try {
     const labels = await ctx.db.selectFrom("shippingLabels").select("status").where("orderId", "=", orderId).execute();
@@ -185,6 +193,8 @@ async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): P
     await ctx.db.updateTable("orders").set({ confirmationSentAt: ctx.clock.now().toISOString() }).where("id", "=", order.id).execute();
     return true;
   } catch (error) {
+    // The database gone (a restart) is not a try the provider failed: the order stays due as it was.
+    if (isConnectionLost(error)) throw error;
     console.error(`Order ${order.id}: the confirmation e-mail could not be sent`, error);
     return false;
   }
@@ -271,6 +281,8 @@ async function ensureLabel(ctx: AppContext, order: Order, items: Item[]): Promis
       .execute();
     return { ok: true };
   } catch (error) {
+    // The row stays `purchasing` with its key: the next try asks the provider for that label first.
+    if (isConnectionLost(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
     await ctx.db
       .updateTable("shippingLabels")

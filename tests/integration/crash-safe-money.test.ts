@@ -35,13 +35,13 @@ const customer = (overrides: Record<string, string> = {}) => ({
  * The power cut: from now on, `when` (an SQL condition on NEW) makes that write to `table` fail,
  * as if the process had died before it. Returns the restart, which takes it away.
  */
-async function powerCut(c: TestContext, table: string, when: string): Promise<() => Promise<void>> {
+async function powerCut(c: TestContext, table: string, when: string, message = "power cut"): Promise<() => Promise<void>> {
   const name = `power_cut_${table}`;
   if (TEST_ENGINE === "postgres") {
     await sql
       .raw(
         `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
-         BEGIN IF ${when} THEN RAISE EXCEPTION 'power cut'; END IF; RETURN NEW; END $$`,
+         BEGIN IF ${when} THEN RAISE EXCEPTION '${message}'; END IF; RETURN NEW; END $$`,
       )
       .execute(c.db);
     await sql.raw(`CREATE TRIGGER ${name} BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`).execute(c.db);
@@ -52,7 +52,7 @@ async function powerCut(c: TestContext, table: string, when: string): Promise<()
   }
   for (const op of ["INSERT", "UPDATE"]) {
     await sql
-      .raw(`CREATE TRIGGER ${name}_${op} BEFORE ${op} ON ${table} WHEN ${when} BEGIN SELECT RAISE(ABORT, 'power cut'); END`)
+      .raw(`CREATE TRIGGER ${name}_${op} BEFORE ${op} ON ${table} WHEN ${when} BEGIN SELECT RAISE(ABORT, '${message}'); END`)
       .execute(c.db);
   }
   return async () => {
@@ -247,5 +247,49 @@ describe("a label purchase", () => {
     expect(labels).toEqual([
       { status: "created", trackingNumber: bought!.tracking_number, labelUrl: bought!.label_url, providerRef: bought!.object_id },
     ]);
+  });
+});
+
+describe("the database going away mid-fulfilment", () => {
+  // node-postgres's words when PostgreSQL restarts under a query (db/connection-lost.ts).
+  const gone = "Connection terminated unexpectedly";
+
+  it("is no try the provider failed: the order stays due at once, and the next pass fulfils it", async () => {
+    await runFulfilmentJob(ctx);
+    const productId = await addProduct(ctx, { name: "Restart Tee", inventory: 5 });
+    const orderId = await paidOrder(ctx, productId);
+    const restart = await powerCut(ctx, "mail_messages", "1 = 1", gone);
+    await expect(fulfilDueOrders(ctx)).rejects.toThrow(gone);
+    await restart();
+    const fulfilment = () =>
+      ctx.db
+        .selectFrom("orders")
+        .select(["fulfilAttempts", "fulfilNextAt", "fulfilledAt"])
+        .where("id", "=", orderId)
+        .executeTakeFirstOrThrow();
+    expect(await fulfilment()).toEqual({ fulfilAttempts: 0, fulfilNextAt: null, fulfilledAt: null });
+
+    // No clock moves: the order is due now, not after a provider's back-off.
+    await runFulfilmentJob(ctx);
+    expect(await fulfilment()).toMatchObject({ fulfilAttempts: 1, fulfilNextAt: null });
+    expect((await fulfilment()).fulfilledAt).not.toBeNull();
+  });
+
+  it("leaves no order behind a claim whose release was lost: the job that held it takes it again", async () => {
+    await runFulfilmentJob(ctx);
+    const productId = await addProduct(ctx, { name: "Lost Release Tee", inventory: 5 });
+    const orderId = await paidOrder(ctx, productId);
+    // The job's claim was written, then the database went away before its release.
+    const expiresAt = new Date(ctx.clock.now().getTime() + 10 * 60_000).toISOString();
+    await ctx.db
+      .insertInto("leases")
+      .values({ name: `fulfil-order-${orderId}`, holder: "job-a", expiresAt })
+      .execute();
+
+    expect(await fulfilDueOrders(ctx, { holder: "job-b" })).toBe(0);
+    expect(await fulfilDueOrders(ctx, { holder: "job-a" })).toBe(1);
+    const order = await ctx.db.selectFrom("orders").select("fulfilledAt").where("id", "=", orderId).executeTakeFirstOrThrow();
+    expect(order.fulfilledAt).not.toBeNull();
+    expect(await ctx.db.selectFrom("leases").select("name").where("name", "=", `fulfil-order-${orderId}`).execute()).toEqual([]);
   });
 });

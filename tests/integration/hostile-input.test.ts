@@ -86,7 +86,9 @@ async function waitingRoom(on: boolean) {
     .set({ enabled: on ? 1 : 0 })
     .where("id", "=", 1)
     .execute();
-  // Each worker reads the room at most once a second: both have seen it when /store says so.
+  // Each copy of the room (the fast path's and the Remix build's, in each worker) is read at most
+  // once a second: after a second every copy read before the change is stale, and /store says so.
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
   const deadline = Date.now() + 10_000;
   let seen = 0;
   while (seen < 10 && Date.now() < deadline) {
