@@ -15,7 +15,7 @@ const dir = "tests/integration";
 
 /**
  * Files that already choose their engines themselves (a `describeOnPostgres` block, and no
- * createTestContext/twoWorkers that follows STORE_TEST_DB) ran on PostgreSQL in the default run:
+ * createTestContext/twoWorkers that follows STORE_TEST_DB) ran on PostgreSQL in test:integration:
  * running them again here would test nothing new. Derived from the files, so a new one is sorted
  * by what it does. Files about SQLite itself stay in and skip with their reason
  * (describeOnSqliteOnly in tests/setup/context.ts).

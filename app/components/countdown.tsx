@@ -5,7 +5,7 @@ import { useLaunchDate } from "~/components/countdown/use-launch-date";
 import { DEFAULT_LAUNCH, formatLaunchEastern, pad2, remainingMs, splitRemaining } from "~/components/countdown/time";
 import { cn } from "~/lib/utils";
 
-/** Spec §9: the redirect waits 1.5 s after zero, the display ticks every second. */
+/** docs/spec.md §9: the redirect waits 1.5 s after zero, the display ticks every second. */
 export const REDIRECT_DELAY_MS = 1500;
 const TICK_MS = 1000;
 /** Without JavaScript the page reloads itself at launch when launch is this close. */

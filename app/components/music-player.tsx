@@ -5,7 +5,7 @@ import { cn } from "~/lib/utils";
 import { whenIdle } from "~/lib/when-idle";
 
 /**
- * Spec §4 "Music player": loading, then ready. Nothing is fetched before it is played: autoplay is
+ * docs/spec.md §4 "Music player": loading, then ready. Nothing is fetched before it is played: autoplay is
  * attempted only when the browser may allow it (see below), else the player waits in "blocked".
  * Ready is one of
  * - "playing"  after autoplay (or a click) succeeded: "Now Playing", the button pauses;

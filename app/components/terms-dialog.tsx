@@ -57,7 +57,7 @@ function TermsSections({ brand, supportEmail }: TermsProps) {
   );
 }
 
-/** Today as the visitor's own calendar has it ("Last updated" is always today, spec §2). */
+/** Today as the visitor's own calendar has it ("Last updated" is always today, docs/spec.md §2). */
 function localToday(): string {
   return new Date().toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" });
 }

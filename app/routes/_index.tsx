@@ -16,7 +16,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   ];
 };
 
-/** Spec §2 "Landing page": everything the admin can change comes from settings. */
+/** docs/spec.md §2 "Landing page": everything the admin can change comes from settings. */
 export async function loader() {
   const { settings, base } = await launchPageData();
   return {

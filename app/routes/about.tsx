@@ -12,7 +12,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   return [{ title: `About — ${brand}` }, { name: "description", content: `${brand}: who we are, in English and Spanish.` }];
 };
 
-/** Spec §2 "About": the statement in English and Spanish, a dated line, the video, social links. */
+/** docs/spec.md §2 "About": the statement in English and Spanish, a dated line, the video, social links. */
 export async function loader() {
   const ctx = await getAppContext();
   const settings = await getPublicSettings(ctx);

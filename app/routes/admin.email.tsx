@@ -6,7 +6,7 @@ import { subscribersPageData } from "../../server/http/subscribers-page";
 
 export const meta: MetaFunction = () => [{ title: "Email Subscribers · Admin Dashboard" }];
 
-/** The Email tab: the same subscriber component (spec §2), opened on the composer. */
+/** The Email tab: the same subscriber component (docs/spec.md §2), opened on the composer. */
 export const loader = ({ request }: LoaderFunctionArgs) => subscribersPageData(request);
 export const shouldRevalidate = skipQueryOnlyRevalidation;
 

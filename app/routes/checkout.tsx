@@ -49,7 +49,7 @@ export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ matches 
 let paidAndLeaving = false;
 export const shouldRevalidate: ShouldRevalidateFunction = ({ defaultShouldRevalidate }) => !paidAndLeaving && defaultShouldRevalidate;
 
-/** Spec §9: home 2 s after a successful payment. */
+/** docs/spec.md §9: home 2 s after a successful payment. */
 const HOME_AFTER_PAYMENT_MS = 2000;
 
 const loadValidation = () => import("../../server/contracts/checkout-validation");
@@ -112,7 +112,7 @@ export default function CheckoutPage() {
     setErrors((was) => (was[name] ? { ...was, [name]: undefined } : was));
   };
 
-  /** With JavaScript: checks the fields here, then POST /api/process-order (spec §7). */
+  /** With JavaScript: checks the fields here, then POST /api/process-order (docs/spec.md §7). */
   async function processOrder(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
@@ -157,7 +157,7 @@ export default function CheckoutPage() {
 
   function paid(orderNumber: string) {
     setPaidNumber(orderNumber);
-    // The page goes home in a moment (spec §7): the notice goes with the buyer.
+    // The page goes home in a moment (docs/spec.md §7): the notice goes with the buyer.
     followToNextPage(notify.success(CHECKOUT_UI.successTitle, CHECKOUT_UI.success));
     paidAndLeaving = true;
     revalidator.revalidate();

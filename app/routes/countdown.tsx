@@ -13,7 +13,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   return [{ title: `${brand} — Countdown` }, { name: "description", content: `The countdown to the next ${brand} drop.` }];
 };
 
-/** Spec §2 "Alternative countdown page". */
+/** docs/spec.md §2 "Alternative countdown page". */
 export async function loader() {
   const { settings, base } = await launchPageData();
   // Admin HTML: sanitised here, on the server, right before it is rendered as markup.

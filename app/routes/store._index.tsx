@@ -50,7 +50,7 @@ export default function Store() {
   );
 }
 
-// The purchase policy in three words each (spec §2, Purchase Disclaimer).
+// The purchase policy in three words each (docs/spec.md §2, Purchase Disclaimer).
 const DROP_TERMS = ["Limited runs", "No restocks", "All sales final"];
 
 function StoreIntro({ count }: { count: number }) {

@@ -6,7 +6,7 @@ export const orderStatusSchema = z.object({
   status: z.enum(ORDER_STATUSES, { error: `Status must be one of ${ORDER_STATUSES.join(", ")}` }),
 });
 
-/** Spec §5 Refund: a reason is required and not blank. */
+/** docs/spec.md §5 Refund: a reason is required and not blank. */
 export const refundSchema = z.object({
   reason: z
     .string({ error: "Please provide a reason for the refund" })

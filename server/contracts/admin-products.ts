@@ -3,7 +3,7 @@ import type { PublicProduct, PublicProductImage } from "./catalog";
 import { isCalendarDay, SKIPPED_TIME_MESSAGE, storeWallClockToUtc } from "./store-time";
 
 /**
- * Spec §5 "Product form" and "Product image upload". One set of field rules, read two ways:
+ * docs/spec.md §5 "Product form" and "Product image upload". One set of field rules, read two ways:
  * - `productInputSchema` / `productPatchSchema`: JSON from REST and tRPC (numbers and booleans,
  *   numeric strings tolerated), `countdownReleaseDate` as an ISO instant;
  * - `productFormSchema`: the admin form's strings (checkboxes present or absent), the release
@@ -180,7 +180,7 @@ const fields = {
   countdownReleaseDate: isoInstant,
 };
 
-/** POST /api/admin/products, tRPC admin.products.create / update: every field, spec §9 defaults. */
+/** POST /api/admin/products, tRPC admin.products.create / update: every field, docs/spec.md §9 defaults. */
 export const productInputSchema = z.object({
   name: fields.name,
   description: fields.description,
@@ -246,7 +246,7 @@ export const productFormSchema = z
     isVisible: checkbox,
     isComingSoon: checkbox,
     isCountdownRestricted: checkbox,
-    // The form's own minimums (spec §5): 0.1 lb, 1 inch.
+    // The form's own minimums (docs/spec.md §5): 0.1 lb, 1 inch.
     weight: positive("Weight", 1000).pipe(z.number().min(0.1, "Weight must be at least 0.1")),
     length: positive("Length", 1000).pipe(z.number().min(1, "Length must be at least 1")),
     width: positive("Width", 1000).pipe(z.number().min(1, "Width must be at least 1")),

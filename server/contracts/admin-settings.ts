@@ -4,12 +4,12 @@ import type { Notice } from "./layout";
 import { SKIPPED_TIME_MESSAGE } from "./store-time";
 
 /**
- * App settings and account contracts (spec §5 "Change password", "Countdown date form", "Media and
+ * App settings and account contracts (docs/spec.md §5 "Change password", "Countdown date form", "Media and
  * text settings"; §8 "Admin app settings"). Shared by the forms, tRPC and the REST doors, so every
  * door answers with the spec's exact words. Client code may import this file: nothing server-only.
  */
 
-/** Spec §9: 50MB for video and audio. "Less than 50MB" is read as at most 50 MiB. */
+/** docs/spec.md §9: 50MB for video and audio. "Less than 50MB" is read as at most 50 MiB. */
 export const MEDIA_MAX_BYTES = 50 * 1024 * 1024;
 
 export const COUNTDOWN_MESSAGES = {
@@ -25,7 +25,7 @@ export const COUNTDOWN_MESSAGES = {
 
 export type MediaKind = "video" | "audio";
 
-/** Everything the video and audio settings say, by kind (spec §5 and §8). */
+/** Everything the video and audio settings say, by kind (docs/spec.md §5 and §8). */
 export const MEDIA_MESSAGES = {
   video: {
     field: "video",
@@ -104,7 +104,7 @@ export const countdownDateSchema = z.object({
 });
 export type CountdownDateInput = z.infer<typeof countdownDateSchema>;
 
-/** Spec §7 POST /api/admin/settings {key, value}. Each key then gets its own rules. */
+/** docs/spec.md §7 POST /api/admin/settings {key, value}. Each key then gets its own rules. */
 export const SETTING_KEY_NAMES = ["countdown_date", "background_video", "background_music", ...TEXT_SETTING_KEYS] as const;
 export const settingUpdateSchema = z.object({
   key: z.enum(SETTING_KEY_NAMES, { error: `The key must be one of ${SETTING_KEY_NAMES.join(", ")}.` }),
@@ -182,7 +182,7 @@ export const changePasswordSchema = z
   .refine((v) => v.confirmPassword === v.newPassword, { message: PASSWORD_MESSAGES.mismatch, path: ["confirmPassword"] });
 export type ChangePasswordFormInput = z.infer<typeof changePasswordSchema>;
 
-/** Spec §7 POST /api/admin/change-password sends {currentPassword, newPassword}: a confirmation is optional there. */
+/** docs/spec.md §7 POST /api/admin/change-password sends {currentPassword, newPassword}: a confirmation is optional there. */
 export const changePasswordApiSchema = z
   .object({ ...passwordFields, confirmPassword: z.string().optional() })
   .refine((v) => v.confirmPassword === undefined || v.confirmPassword === v.newPassword, {

@@ -27,10 +27,10 @@ export const previewEmailSchema = z.object({
 
 export const campaignIdSchema = z.object({ id: z.number().int().positive() });
 
-/** Loading the template sets this subject (spec §4). */
+/** Loading the template sets this subject (docs/spec.md §4). */
 export const TEMPLATE_SUBJECT = "Product Launch Updates";
 
-/** Spec §2 and §8, word for word. */
+/** docs/spec.md §2 and §8, word for word. */
 export const SUBSCRIBER_TEXTS = {
   empty: "No subscribers yet. The list will update as people sign up.",
   loadError: "Error Loading Subscribers",
@@ -50,7 +50,7 @@ export interface SubscriberRow {
   subscribedAt: string;
 }
 
-/** One page of the active list. `count` is every active subscriber (spec §7), not this page's rows. */
+/** One page of the active list. `count` is every active subscriber (docs/spec.md §7), not this page's rows. */
 export interface SubscriberList {
   subscribers: SubscriberRow[];
   count: number;

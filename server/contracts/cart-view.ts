@@ -14,7 +14,7 @@ export const CART_MESSAGES = {
   onlyLeft: (left: number) => `Only ${left} left in stock.`,
   notInCart: "This item is not in your bag.",
   lineComingSoon: "Coming soon: this item can't be bought yet.",
-  // Spec §8: the toast title and the defaults when the server gives no message.
+  // docs/spec.md §8: the toast title and the defaults when the server gives no message.
   errorTitle: "Error",
   addFailed: "Failed to add item to cart",
   updateFailed: "Failed to update cart item",
@@ -39,7 +39,7 @@ export interface ActionNotice {
 /** The buttons of the cart view and the dropdown, posted to /cart as real forms. */
 export const CART_INTENTS = ["increment", "decrement", "remove"] as const;
 export type CartIntent = (typeof CART_INTENTS)[number];
-/** The product as a cart line carries it (spec §3 cart_items), in dollars. */
+/** The product as a cart line carries it (docs/spec.md §3 cart_items), in dollars. */
 export interface CartProduct {
   name: string;
   price: number;

@@ -16,7 +16,7 @@ const wholeNumber = (message: string) =>
 
 const productId = wholeNumber(CART_MESSAGES.productId).pipe(z.number().positive(CART_MESSAGES.productId));
 
-/** POST /api/cart and "Add To Bag". Quantity defaults to 1 (spec §9). */
+/** POST /api/cart and "Add To Bag". Quantity defaults to 1 (docs/spec.md §9). */
 export const addToCartSchema = z.object({
   [BOT_FIELD]: botFieldSchema,
   productId,
@@ -24,7 +24,7 @@ export const addToCartSchema = z.object({
 });
 export type AddToCartInput = z.infer<typeof addToCartSchema>;
 
-/** PATCH /api/cart/{productId}. Below 1 removes the line (spec §4), so 0 and negatives are valid. */
+/** PATCH /api/cart/{productId}. Below 1 removes the line (docs/spec.md §4), so 0 and negatives are valid. */
 export const setQuantitySchema = z.object({
   quantity: wholeNumber(CART_MESSAGES.quantityWhole),
 });

@@ -7,7 +7,7 @@ export const CATALOG_MESSAGES = {
   loadFailed: "Sorry, we couldn't load the products. Please try again later.",
 } as const;
 
-/** Spec §3 preset swatches. Any other colour name is drawn in NEUTRAL_SWATCH. */
+/** docs/spec.md §3 preset swatches. Any other colour name is drawn in NEUTRAL_SWATCH. */
 export const COLOR_SWATCHES: Readonly<Record<string, string>> = {
   Black: "#1a1a1a",
   White: "#f4f4f2",

@@ -33,7 +33,7 @@ export function valuesFrom(form: FormData): CheckoutValues {
   return values;
 }
 
-/** Spec §5: the state is upper case, letters only, two at most. */
+/** docs/spec.md §5: the state is upper case, letters only, two at most. */
 export const normalizeState = (state: string) =>
   state
     .toUpperCase()
@@ -48,7 +48,7 @@ export interface Address {
   country: string;
 }
 
-/** The address once it is complete enough to quote (spec §9: street, city, zip, country, and state if US). */
+/** The address once it is complete enough to quote (docs/spec.md §9: street, city, zip, country, and state if US). */
 export function completeAddress(values: CheckoutValues): Address | null {
   const street = values.street.trim();
   const city = values.city.trim();
@@ -90,7 +90,7 @@ export const toRateView = (rate: {
   estimatedDays: rate.estimatedDays,
 });
 
-/** Spec §9: ground_saver when offered, else the cheapest. */
+/** docs/spec.md §9: ground_saver when offered, else the cheapest. */
 export function defaultRateKey(rates: RateView[]): string {
   const saver = rates.find((rate) => rate.method === "ground_saver");
   if (saver) return saver.key;
@@ -111,10 +111,10 @@ export interface TaxView {
 
 export const NO_TAX: TaxView = { taxRate: 0, taxAmount: 0, taxLabel: "Sales Tax" };
 
-/** "New York Sales Tax (4.0%)": the label and the rate to one decimal (spec §2). */
+/** "New York Sales Tax (4.0%)": the label and the rate to one decimal (docs/spec.md §2). */
 export const taxTitle = (tax: TaxView) => `${tax.taxLabel} (${(tax.taxRate * 100).toFixed(1)}%)`;
 
-/** Spec §2: a tax under a cent reads "< $0.01". */
+/** docs/spec.md §2: a tax under a cent reads "< $0.01". */
 export const taxAmountText = (amount: number) => (amount < 0.01 ? "< $0.01" : formatUsd(amount));
 
 /** Cents-exact sum of dollar amounts. */

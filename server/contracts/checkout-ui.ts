@@ -1,5 +1,5 @@
 /**
- * The checkout screen's texts from spec §8 that the contract (server/contracts/checkout.ts)
+ * The checkout screen's texts from docs/spec.md §8 that the contract (server/contracts/checkout.ts)
  * does not carry yet. Plain constants, safe for the browser and for the page doors alike.
  */
 export const CHECKOUT_UI = {

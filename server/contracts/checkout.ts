@@ -6,7 +6,7 @@ export { CHECKOUT_MESSAGES };
 
 const required = (message = CHECKOUT_MESSAGES.missing) => z.string({ error: message }).trim().min(1, message);
 
-/** Spec §3 "Customer info". State is required (two letters, upper-cased) for US addresses only. */
+/** docs/spec.md §3 "Customer info". State is required (two letters, upper-cased) for US addresses only. */
 export const customerInfoSchema = z
   .object({
     email: required().max(254).pipe(z.email("Please enter a valid email address")),
@@ -65,7 +65,7 @@ export interface OrderSummary {
   holdExpiresAt: string;
 }
 
-/** Spec §9: the last 8 characters of the payment intent, upper-cased; otherwise the numeric id. */
+/** docs/spec.md §9: the last 8 characters of the payment intent, upper-cased; otherwise the numeric id. */
 export function orderNumberOf(order: { id: number; paymentIntentId: string | null }): string {
   return order.paymentIntentId ? order.paymentIntentId.slice(-8).toUpperCase() : String(order.id);
 }

@@ -4,7 +4,7 @@ export { SUPPORT_FIELDS, SUPPORT_TYPES, type SupportField } from "./support-type
 
 const SUPPORT_TYPE_VALUES = ["order", "product", "shipping", "refund", "technical", "other"] as const;
 
-/** Spec §5 Support form, messages exact. Shared by the page, and POST /api/support/contact. */
+/** docs/spec.md §5 Support form, messages exact. Shared by the page, and POST /api/support/contact. */
 export const supportSchema = z.object({
   name: z
     .string({ error: "Name must be at least 2 characters" })

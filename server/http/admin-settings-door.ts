@@ -27,7 +27,7 @@ import { readForm } from "./request-body";
 interface Titles {
   /** The destructive toast's title when the save fails. */
   failed: string;
-  /** An empty field gets its own title (spec §5 "URL Required", "Text Required"). */
+  /** An empty field gets its own title (docs/spec.md §5 "URL Required", "Text Required"). */
   required?: { title: string; message: string };
   /** Invalid input is only shown on its fields (the countdown form's spec messages), no toast. */
   fieldsOnly?: boolean;

@@ -4,7 +4,7 @@ import { listSubscribers } from "../services/admin-subscribers";
 import { requireAdminPage } from "./auth";
 
 /**
- * The Subscribers and Email tabs show the same list (spec §2): one page of it (`?page=`, the
+ * The Subscribers and Email tabs show the same list (docs/spec.md §2): one page of it (`?page=`, the
  * pager's links, so paging works without JavaScript too). Loaders run in parallel with the
  * layout's, so this one checks the admin itself.
  */

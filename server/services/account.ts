@@ -15,7 +15,7 @@ const tooMany = (minutes: number) =>
   `Too many incorrect passwords. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
 
 /**
- * Spec §5 "Change password": the current password is checked with argon2, the new one is hashed
+ * docs/spec.md §5 "Change password": the current password is checked with argon2, the new one is hashed
  * and stored, and every other session of the user is signed out (whoever else may know the old
  * password), keeping the one in hand so the admin stays signed in here. A null `keepToken`
  * signs out every session.

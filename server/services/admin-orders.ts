@@ -68,7 +68,7 @@ function toAdminOrder(
 }
 export type AdminOrder = ReturnType<typeof toAdminOrder>;
 
-/** Every order, newest first, each with its items (spec §3: "orders, each with items"). */
+/** Every order, newest first, each with its items (docs/spec.md §3: "orders, each with items"). */
 export async function listOrders(ctx: AppContext): Promise<AdminOrder[]> {
   const orders = await orderRows(ctx);
   const items = orders.length ? await ctx.db.selectFrom("orderItems").selectAll().orderBy("id").execute() : [];
@@ -96,7 +96,7 @@ export async function getOrderDetail(ctx: AppContext, id: number) {
   };
 }
 
-/** Spec §4: an admin may set any status on any order. */
+/** docs/spec.md §4: an admin may set any status on any order. */
 export async function setOrderStatus(ctx: AppContext, id: number, status: OrderStatus): Promise<AdminOrder> {
   const updated = await ctx.db
     .updateTable("orders")

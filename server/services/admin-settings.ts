@@ -18,7 +18,7 @@ import { sanitizeRichText } from "./sanitize";
 import { getPublicSettings, getSetting, setSetting, settingDefaults, type Setting, type SettingKey } from "./settings";
 
 /**
- * The admin's writes to app settings (spec §2 App Settings tab, §5, §7). Every door (page forms,
+ * The admin's writes to app settings (docs/spec.md §2 App Settings tab, §5, §7). Every door (page forms,
  * tRPC, REST) lands here, and each input is checked here with the shared contract, so the same
  * words come back whichever door was used.
  */
@@ -63,7 +63,7 @@ export async function setCountdownDate(ctx: AppContext, input: unknown): Promise
 // An offset is required: "2026-07-04T00:00" alone would be read in the server's own zone.
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
-/** Spec §7 POST /api/admin/settings: the value is the ISO instant the client converted from Eastern Time. */
+/** docs/spec.md §7 POST /api/admin/settings: the value is the ISO instant the client converted from Eastern Time. */
 export async function setCountdownInstant(ctx: AppContext, value: string, field = "value"): Promise<Setting> {
   const instant = new Date(value);
   if (!ISO_INSTANT.test(value.trim()) || Number.isNaN(instant.getTime())) {

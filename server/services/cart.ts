@@ -223,7 +223,7 @@ export async function addToCart(
   return { cart: await getCart(ctx, sessionId), created: rows[0].quantity === quantity };
 }
 
-/** Sets a line's quantity; below 1 removes it (spec §4). Lowering is always allowed. */
+/** Sets a line's quantity; below 1 removes it (docs/spec.md §4). Lowering is always allowed. */
 export async function setQuantity(ctx: AppContext, sessionId: string, productId: number, quantity: number): Promise<CartView> {
   if (quantity < 1) return removeFromCart(ctx, sessionId, productId);
   const current = await quantityInCart(ctx, sessionId, productId);

@@ -6,7 +6,7 @@ import { getEarlyMinutes } from "./early-access";
 import { variantUrls } from "./image-variants";
 import { getSettingValue } from "./settings";
 
-/** Price after the discount, in cents, rounded once (spec §9). */
+/** Price after the discount, in cents, rounded once (docs/spec.md §9). */
 export function discountedCents(priceCents: number, discountPercent: number): number {
   return Math.round((priceCents * (100 - discountPercent)) / 100);
 }

@@ -8,7 +8,7 @@ import type { AppContext } from "../context";
 import { Invalid } from "../errors";
 
 /**
- * Background video and music uploads (spec §4 "Media upload", §5, §9: 50MB). The type is read
+ * Background video and music uploads (docs/spec.md §4 "Media upload", §5, §9: 50MB). The type is read
  * from the file's first bytes, never from its name or declared type (DESIGN.md), and the bytes go
  * to disk as they arrive: a 50MB upload never sits in memory.
  */

@@ -26,13 +26,13 @@ function ineligibility(order: {
 
 type Refundable = { totalCents: number; shippingCents: number; refundAmountCents: number };
 
-/** Spec §9: the order total, less shipping unless it is included, less anything refunded already. */
+/** docs/spec.md §9: the order total, less shipping unless it is included, less anything refunded already. */
 function refundableCents(order: Refundable, includeShipping: boolean): number {
   return Math.max(0, order.totalCents - (includeShipping ? 0 : order.shippingCents) - order.refundAmountCents);
 }
 
 /**
- * Spec §3 "Refund eligibility response", and `refundable`: what a refund would pay back with and
+ * docs/spec.md §3 "Refund eligibility response", and `refundable`: what a refund would pay back with and
  * without shipping, so the dialog shows the server's figure rather than working it out itself.
  */
 export async function refundEligibility(ctx: AppContext, orderId: number) {
@@ -65,7 +65,7 @@ export async function refundEligibility(ctx: AppContext, orderId: number) {
 }
 
 /**
- * Refunds an order once: the order total, less shipping unless it is included (spec §9). The
+ * Refunds an order once: the order total, less shipping unless it is included (docs/spec.md §9). The
  * order is claimed with a conditional update first, so a double click or a retried request
  * cannot refund twice, and the provider call carries an idempotency key for the same reason.
  */

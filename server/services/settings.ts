@@ -28,7 +28,7 @@ function assertKey(key: string): asserts key is SettingKey {
   if (!isSettingKey(key)) throw new Invalid(`Unknown setting "${key}".`, { key: ["Unknown setting."] });
 }
 
-/** Spec §9 defaults. A function, because the countdown text carries the configured brand name. */
+/** docs/spec.md §9 defaults. A function, because the countdown text carries the configured brand name. */
 export function settingDefaults(ctx: AppContext): Record<SettingKey, string> {
   return {
     countdown_date: storeWallClockToUtc("2025-07-04", "00:00")!.toISOString(),

@@ -17,7 +17,7 @@ export const TEST_ADDRESS: ShippingAddress = {
 };
 
 /**
- * Spec §7 POST /api/admin/test-{shipping provider}: buys a label for the test parcel through the
+ * docs/spec.md §7 POST /api/admin/test-{shipping provider}: buys a label for the test parcel through the
  * configured shipping integration, cheapest rate, and reports it. Locally that is a generated PDF;
  * with Shippo it is a real transaction, so only a Shippo test token is accepted (a live token
  * would pay for a label).

@@ -45,7 +45,7 @@ async function buyThroughCheckout(page: Page, product: AdminProduct, buyer: Buye
   return (await success.innerText()).match(/#([A-Z0-9]+)/)?.[1];
 }
 
-/** Spec §2: the Orders row of one order, found by its order number. */
+/** docs/spec.md §2: the Orders row of one order, found by its order number. */
 const rowOf = (page: Page, orderNumber: string) => page.getByTestId("order-row").filter({ hasText: orderNumber });
 
 describe("admin orders with JavaScript", () => {

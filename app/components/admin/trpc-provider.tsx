@@ -3,7 +3,7 @@ import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { useState, type ReactNode } from "react";
 import { TRPCProvider, type AppRouter } from "~/lib/trpc";
 
-/** react-query + tRPC for the admin area, with the spec's data-loading defaults (§9). */
+/** react-query + tRPC for the admin area, with the data-loading defaults of docs/spec.md §9. */
 export function AdminDataProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
     () =>

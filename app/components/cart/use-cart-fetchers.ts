@@ -18,7 +18,7 @@ function useErrorToast(data: CartFormData | undefined) {
 /**
  * The two fetchers every cart control posts through, shared by key between the dropdown and the
  * /cart page: one for plus/minus, one for remove, so each kind is disabled while its own request
- * is in flight (spec §4).
+ * is in flight (docs/spec.md §4).
  */
 export function useCartFetchers() {
   const update = useFetcher<CartFormData>({ key: "cart-update" });

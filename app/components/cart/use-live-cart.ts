@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { CartView } from "../../../server/contracts/cart-view";
 
 /**
- * The bag as GET /api/cart reports it, for the dropdown. Spec §9: the cart is always fresh, so it
+ * The bag as GET /api/cart reports it, for the dropdown. docs/spec.md §9: the cart is always fresh, so it
  * is fetched every time the dropdown opens and whenever the window regains focus. A change made
  * through a cart form hands its result in with `adopt`, and wins over any fetch still in flight.
  */

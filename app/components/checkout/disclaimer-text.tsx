@@ -1,7 +1,7 @@
 // The Purchase Disclaimer's text, a module of its own: the browser fetches it with the dialog, when
 // the shopper reaches for the link; the page's own JavaScript does not carry it (decision 0029).
 
-/** Spec §2: the four policies and the agreement note, in its order. */
+/** docs/spec.md §2: the four policies and the agreement note, in its order. */
 export default function DisclaimerText({ supportEmail }: { supportEmail: string }) {
   const parts = [
     {

@@ -25,7 +25,7 @@ export interface SummaryTotals {
 }
 
 /**
- * Spec §2, left column: the lines, then Subtotal, Shipping (only above 0), the tax line with its
+ * docs/spec.md §2, left column: the lines, then Subtotal, Shipping (only above 0), the tax line with its
  * label and rate (only when the rate is above 0) and the Total.
  */
 export function OrderSummary({ lines, totals, className }: { lines: SummaryLine[]; totals: SummaryTotals; className?: string }) {

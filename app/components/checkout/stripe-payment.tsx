@@ -28,7 +28,7 @@ export interface StripePaymentProps {
   clientSecret: string;
   paymentIntentId: string;
   total: number;
-  /** The rest of what POST /api/confirm-order takes (spec §7); the server reads the order itself. */
+  /** The rest of what POST /api/confirm-order takes (docs/spec.md §7); the server reads the order itself. */
   confirmExtras: Record<string, unknown>;
   onPaid: (orderNumber: string) => void;
 }
@@ -73,7 +73,7 @@ function StripeForm({ paymentIntentId, total, confirmExtras, onPaid }: StripePay
     setPaying(true);
     setFailure(null);
     try {
-      // Spec §7: confirm in the page, leaving it only when the card needs a redirect (3-D Secure);
+      // docs/spec.md §7: confirm in the page, leaving it only when the card needs a redirect (3-D Secure);
       // Stripe then returns the buyer to /checkout-success, which confirms the order itself.
       const { error, paymentIntent } = await stripe.confirmPayment({
         elements,

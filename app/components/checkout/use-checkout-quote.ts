@@ -4,7 +4,7 @@ import { notify } from "~/components/toasts";
 import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
 import { keepOrDefault, NO_TAX, type Address, type RateView, type TaxView } from "../../../server/contracts/checkout-form";
 
-/** Spec §9: rates are asked for 1 s after the last change of a complete address. */
+/** docs/spec.md §9: rates are asked for 1 s after the last change of a complete address. */
 export const RATES_DEBOUNCE_MS = 1000;
 
 const postJson = (url: string, body: string, signal: AbortSignal) =>
@@ -55,7 +55,7 @@ export function useCheckoutQuote({
         if (next.length === 0) notify.error(CHECKOUT_MESSAGES.noRatesTitle, CHECKOUT_MESSAGES.noRates);
       } catch {
         if (controller.signal.aborted) return;
-        // Spec §8: the rates are cleared; the next change of the address asks again.
+        // docs/spec.md §8: the rates are cleared; the next change of the address asks again.
         quoted.current = ratesKey;
         setRates(null);
         setSelected("");
@@ -78,7 +78,7 @@ export function useCheckoutQuote({
   const selectedRate = rates?.find((rate) => rate.key === selected) ?? null;
 
   // The tax for this bag with the chosen rate's shipping (some states tax it), as Process Order
-  // will charge it: asked once a rate is chosen, not before. Spec §8: a failure means no tax.
+  // will charge it: asked once a rate is chosen, not before. docs/spec.md §8: a failure means no tax.
   const taxBody =
     address && selectedRate
       ? JSON.stringify({ state: address.state, country: address.country, subtotal, shippingCost: selectedRate.cost })

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-/** Spec §9: the countdown date is polled every 30 seconds. */
+/** docs/spec.md §9: the countdown date is polled every 30 seconds. */
 export const POLL_MS = 30_000;
 export const COUNTDOWN_DATE_URL = "/api/countdown-date";
 

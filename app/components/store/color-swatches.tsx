@@ -1,6 +1,6 @@
 import { swatchFor } from "../../../server/contracts/catalog-view";
 
-/** The colours a piece comes in, each a swatch with its name (spec §3 presets, else neutral grey). */
+/** The colours a piece comes in, each a swatch with its name (docs/spec.md §3 presets, else neutral grey). */
 export function ColorSwatches({ colors }: { colors: string[] }) {
   if (colors.length === 0) return null;
   return (

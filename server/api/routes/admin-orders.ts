@@ -9,7 +9,7 @@ import { route } from "../route";
 export const adminOrderRoutes = [
   /**
    * GET /api/admin/orders → `{ orders }`, newest first, each with its items; money in dollars.
-   * Spec §3 names the list response by its field ("has orders, each with items"), as it does for
+   * docs/spec.md §3 names the list response by its field ("has orders, each with items"), as it does for
    * `{ subscribers, count }` and `{ productId, images }`, so the answer is an object, not a bare
    * array; the count is `orders.length`. tRPC `admin.orders.list` answers the same shape.
    */
@@ -36,7 +36,7 @@ export const adminOrderRoutes = [
   /**
    * GET /api/admin/orders/{id}/refund-eligibility →
    * `{ eligible, eligibilityInfo: { message }, order: { total, shipping, customerName, createdAt,
-   * refundStatus, refundAmount }, existingRefunds }` (spec §3); 404 for an unknown order.
+   * refundStatus, refundAmount }, existingRefunds }` (docs/spec.md §3); 404 for an unknown order.
    */
   route({
     method: "GET",

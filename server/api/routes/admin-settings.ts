@@ -34,7 +34,7 @@ const textRoute = (path: string, key: TextSettingKey) =>
  * POST multipart with the file in `video` or `audio` → 201 `{ videoUrl }` or `{ audioUrl }`
  * (/uploads/media/...). Refused: over 50MB with 413 (at once when Content-Length says so, else as
  * the bytes pass), the wrong kind of file by its content with 415, no file with 400. The URL is
- * not yet the background media: the client saves it next (spec §4 "Media upload").
+ * not yet the background media: the client saves it next (docs/spec.md §4 "Media upload").
  */
 const mediaUploadRoute = (path: string, kind: MediaKind) =>
   route({
@@ -135,7 +135,7 @@ export const adminSettingsRoutes = [
   /**
    * POST /api/admin/test-shippo → `{ message, details: { trackingNumber, carrier, cost, labelUrl } }`:
    * a test label for a fixed parcel through the shipping integration (Shippo with a test token, or
-   * the local label maker). The path carries the provider's name, as spec §7 has it. The provider
+   * the local label maker). The path carries the provider's name, as docs/spec.md §7 has it. The provider
    * failing is a 502 with its message; a live Shippo token (which would buy postage) a 409.
    */
   route({

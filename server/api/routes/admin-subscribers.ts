@@ -12,7 +12,7 @@ import { route } from "../route";
 export const adminSubscriberRoutes = [
   /**
    * GET /api/admin/subscribers?page=2&pageSize=50 → `{ subscribers: [{ id, email, subscribedAt }],
-   * count, page, pageSize, pages }`, newest first. `count` is every active subscriber (spec §7);
+   * count, page, pageSize, pages }`, newest first. `count` is every active subscriber (docs/spec.md §7);
    * `subscribers` is one page of them. Without parameters: page 1 of 100. `page` is a whole number
    * from 1, `pageSize` from 1 to 500; anything else is a 400 `{ message, errors: { page | pageSize } }`.
    * A page past the end answers an empty `subscribers` with the real `count` and `pages`.

@@ -17,7 +17,7 @@ import { waitingRoomRoutes } from "./waiting-room";
 import { webhookRoutes } from "./webhooks";
 import type { ApiRoute } from "../route";
 
-/** Every /api door: the REST contract of spec §7, the webhooks, and the tRPC endpoint. */
+/** Every /api door: the REST contract of docs/spec.md §7, the webhooks, and the tRPC endpoint. */
 export const apiRoutes: ApiRoute[] = [
   ...sessionRoutes,
   ...publicSettingsRoutes,

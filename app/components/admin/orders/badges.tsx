@@ -5,7 +5,7 @@ import { cn } from "~/lib/utils";
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** Spec §9: pending yellow, processing blue, shipped green, delivered emerald, cancelled red. */
+/** docs/spec.md §9: pending yellow, processing blue, shipped green, delivered emerald, cancelled red. */
 export const ORDER_STATUS_STYLE: Record<OrderStatus, { label: string; className: string; icon: LucideIcon }> = {
   pending: { label: "Pending", className: "border-yellow-400/40 bg-yellow-400/15 text-yellow-200", icon: Clock },
   processing: { label: "Processing", className: "border-blue-400/40 bg-blue-500/15 text-blue-200", icon: Package },
@@ -35,7 +35,7 @@ export function OrderStatusBadge({ status }: { status: OrderStatus }) {
 }
 
 /**
- * Spec §4: an order's refundStatus none shows "No Refund", completed "Refunded"; any other value
+ * docs/spec.md §4: an order's refundStatus none shows "No Refund", completed "Refunded"; any other value
  * (a refund's own "succeeded", say) is shown as it is, in the default badge.
  */
 export function RefundStatusBadge({ status }: { status: string }) {

@@ -11,12 +11,12 @@ export type RefundEligibility = Outputs["refundEligibility"];
 // Admin dates are shown in the store's zone, so the server-rendered table and the browser agree
 // to the minute and nothing shifts on hydration.
 export const DATE = "MMM dd, yyyy";
-/** Spec §9: refund history dates. */
+/** docs/spec.md §9: refund history dates. */
 export const DATE_TIME = "MMM dd, yyyy HH:mm";
 
 export const formatDate = (iso: string | null | undefined, pattern: string = DATE): string => formatStoreTime(iso, pattern);
 
-/** Spec §3: the shipping address is JSON text; anything unreadable is shown as it is stored. */
+/** docs/spec.md §3: the shipping address is JSON text; anything unreadable is shown as it is stored. */
 export function parseAddress(text: string): Address | null {
   try {
     const value: unknown = JSON.parse(text);

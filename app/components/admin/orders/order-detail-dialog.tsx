@@ -17,7 +17,7 @@ interface OrderDetailDialogProps {
   onRefund: (order: AdminOrder) => void;
 }
 
-/** Spec §2 View: the order's fields, address, items, shipping label and refund history. */
+/** docs/spec.md §2 View: the order's fields, address, items, shipping label and refund history. */
 export function OrderDetailDialog({ order, onClose, onRefund }: OrderDetailDialogProps) {
   const trpc = useTRPC();
   const detail = useQuery({ ...trpc.admin.orders.detail.queryOptions({ id: order?.id ?? 0 }), enabled: order !== null });
@@ -176,7 +176,7 @@ function Customer({ order }: { order: OrderDetail }) {
               ) : null}
             </address>
           ) : (
-            // Spec §3: an address that is not readable JSON is shown as stored.
+            // docs/spec.md §3: an address that is not readable JSON is shown as stored.
             <pre className="mt-1 rounded-md bg-muted p-3 font-mono text-xs break-words whitespace-pre-wrap" data-testid="shipping-address">
               {order.shippingAddress}
             </pre>

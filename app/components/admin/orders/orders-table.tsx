@@ -17,7 +17,7 @@ const th =
 const td = "md:px-4 md:py-3 md:align-middle";
 
 /**
- * Spec §2 Orders: Order ID, Customer, Status, Total, Date, Actions, scrolling inside 600px.
+ * docs/spec.md §2 Orders: Order ID, Customer, Status, Total, Date, Actions, scrolling inside 600px.
  * Below md the same table lays each row out as a card (grid placement per cell), so a phone
  * sees every column of an order without scrolling sideways.
  */

@@ -19,7 +19,7 @@ export interface RefundTarget {
 }
 
 /**
- * Spec §4 Refund flow: eligibility loads; if eligible, a reason (required) and "Include shipping";
+ * docs/spec.md §4 Refund flow: eligibility loads; if eligible, a reason (required) and "Include shipping";
  * Process Refund opens "Confirm Refund"; "Yes, Process Refund" refunds. On success both dialogs
  * close and the form resets; the list, the detail and the eligibility are refetched.
  */

@@ -12,7 +12,7 @@ const PRESETS = Object.keys(COLOR_SWATCHES);
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /**
- * availableColors: preset swatches (spec §3) and custom names, never the same colour twice
+ * availableColors: preset swatches (docs/spec.md §3) and custom names, never the same colour twice
  * (whatever its case). The chosen list posts as repeated hidden inputs.
  */
 export function ColorField({

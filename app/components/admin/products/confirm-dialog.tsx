@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { Button } from "~/components/ui/button";
 
 /**
- * "Are you sure?" for deletions (spec §4: open, then confirm or cancel). Radix gives the focus
+ * "Are you sure?" for deletions (docs/spec.md §4: open, then confirm or cancel). Radix gives the focus
  * trap, Escape and the return of focus to the button that opened it.
  */
 export function ConfirmDialog({

@@ -115,7 +115,7 @@ function SavedImages({ productId }: { productId: number }) {
                 />
               </div>
               <div className="flex">
-                {/* Only when not already primary (spec §4). */}
+                {/* Only when not already primary (docs/spec.md §4). */}
                 {image.isPrimary ? null : (
                   <IconButton
                     label={`Set image ${index + 1} as primary`}

@@ -1,4 +1,4 @@
-/** The admin product area's notices, word for word from spec §8. */
+/** The admin product area's notices, word for word from docs/spec.md §8. */
 export const NOTICES = {
   created: "Product Created",
   createFailed: "Failed to Create Product",

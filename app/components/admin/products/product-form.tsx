@@ -25,7 +25,7 @@ function bare<T extends { key?: string }>({ key: _key, ...props }: T): Omit<T, "
   return props;
 }
 
-/** An AdminProduct as the form's strings (new products get the spec §9 defaults). */
+/** An AdminProduct as the form's strings (new products get the docs/spec.md §9 defaults). */
 function defaultsOf(product: AdminProduct | null) {
   const release = product?.countdownReleaseDate ? utcToStoreWallClock(product.countdownReleaseDate) : null;
   return {
@@ -53,7 +53,7 @@ function defaultsOf(product: AdminProduct | null) {
 }
 
 /**
- * Add or edit one product (spec §5 rules via the shared zod schema, checked here and again on the
+ * Add or edit one product (docs/spec.md §5 rules via the shared zod schema, checked here and again on the
  * server). Creating with images waiting switches to editing the new product and uploads them;
  * saving an edit resets the form and returns to the list.
  */

@@ -2,7 +2,7 @@ import { ACCEPTED_IMAGE_TYPES, IMAGE_MESSAGES, MAX_IMAGE_BYTES } from "../../../
 
 /**
  * A multipart upload with progress. fetch cannot report upload progress, XMLHttpRequest can.
- * A failure rejects with the spec §7 message: "{status}: {server message or status text}".
+ * A failure rejects with the docs/spec.md §7 message: "{status}: {server message or status text}".
  */
 export function uploadWithProgress<T>(
   url: string,

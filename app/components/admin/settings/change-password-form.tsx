@@ -12,7 +12,7 @@ import { Input } from "~/components/ui/input";
 type PasswordData = Extract<AccountActionData, { intent: "change-password" }>;
 
 /**
- * Spec §5 "Change password": current, new (6 or more) and the confirmation, with the spec's
+ * docs/spec.md §5 "Change password": current, new (6 or more) and the confirmation, with the spec's
  * messages (the mismatch on the confirmation field). Checked as the admin types after the first
  * attempt, and again on the server, which also checks the current password.
  */

@@ -23,7 +23,7 @@ function preview(date: string | undefined, time: string | undefined): { utc: str
 }
 
 /**
- * Spec §2/§5 "Countdown date form": a day (days before today, in New York, cannot be picked) and a
+ * docs/spec.md §2/§5 "Countdown date form": a day (days before today, in New York, cannot be picked) and a
  * 24-hour time, both New York wall-clock. The server turns them into the UTC instant (DST-aware)
  * and the public countdown follows at once. The date is picked in a calendar whose days before
  * today are disabled; before hydration (and without JavaScript) it is the browser's own

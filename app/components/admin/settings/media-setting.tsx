@@ -43,7 +43,7 @@ export function MediaSetting({ kind, current }: { kind: MediaKind; current: stri
   const save = useCallback((url: string) => submit.current({ intent: copy.intent, [copy.field]: url }, { method: "post" }), [copy]);
   const upload = useMediaUpload(kind, save);
 
-  // The upload's "saving" phase ends when the save's answer is in, success or not (spec §4).
+  // The upload's "saving" phase ends when the save's answer is in, success or not (docs/spec.md §4).
   const { saved } = upload;
   const busy = useRef(false);
   useEffect(() => {

@@ -1,7 +1,7 @@
 import { UserRound } from "lucide-react";
 import { SettingsCard } from "./settings-card";
 
-/** Spec §2 "Account settings": who is signed in. */
+/** docs/spec.md §2 "Account settings": who is signed in. */
 export function ProfileCard({ username, email }: { username: string; email: string }) {
   return (
     <SettingsCard id="profile" icon={UserRound} title="Profile" description="The administrator account you are signed in with.">

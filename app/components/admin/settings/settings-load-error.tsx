@@ -3,7 +3,7 @@ import { CircleAlert } from "lucide-react";
 import { SETTINGS_LOAD_FAILED } from "../../../../server/contracts/admin-settings";
 import { Button } from "~/components/ui/button";
 
-/** Spec §8: settings that could not be read show this alert instead of empty forms. */
+/** docs/spec.md §8: settings that could not be read show this alert instead of empty forms. */
 export function SettingsLoadError() {
   const revalidator = useRevalidator();
   return (

@@ -13,7 +13,7 @@ const PROVIDERS = {
   "shippo-live": "Shippo with a live key, which the test refuses: it would buy real postage",
 } as const;
 
-/** Spec §2 "shipping integration test panel": buys a test label and shows what came back. */
+/** docs/spec.md §2 "shipping integration test panel": buys a test label and shows what came back. */
 export function ShippingTestPanel({ provider }: { provider: keyof typeof PROVIDERS }) {
   const { fetcher, result, pending, inlineNotice } = useIntentFetcher<ShippingData>("test-shipping");
   const test = pending ? null : result?.result;

@@ -20,7 +20,7 @@ function answerField(xhr: XMLHttpRequest, name: string): string | null {
 }
 
 /**
- * Spec §4 "Media upload": checks the file (type and 50MB), sends it with XMLHttpRequest (fetch
+ * docs/spec.md §4 "Media upload": checks the file (type and 50MB), sends it with XMLHttpRequest (fetch
  * cannot report upload progress) to POST /api/admin/upload-{video,audio}, then hands the returned
  * URL to `save`. The phase stays "saving" until the caller calls `saved()`, so the controls stay
  * locked until the setting is stored or has failed.

@@ -25,7 +25,7 @@ interface ComposeProps {
 }
 
 /**
- * Spec §2/§4 "Compose Email": edit, then "Continue to Preview", then send. The preview is the
+ * docs/spec.md §2/§4 "Compose Email": edit, then "Continue to Preview", then send. The preview is the
  * message exactly as it goes out (sanitised by the server, in its frame, with the unsubscribe
  * footer), drawn in a sandboxed frame where nothing in it can run.
  */

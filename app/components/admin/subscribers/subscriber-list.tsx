@@ -14,7 +14,7 @@ const th =
   "sticky top-0 z-10 bg-card px-3 py-3 sm:px-4 text-left text-xs font-semibold tracking-[0.12em] whitespace-nowrap text-muted-foreground uppercase shadow-[inset_0_-1px_0_var(--color-border)]";
 
 /**
- * Spec §2 "Subscriber List": the count, Refresh, Export, the table and the "Last updated" line.
+ * docs/spec.md §2 "Subscriber List": the count, Refresh, Export, the table and the "Last updated" line.
  * The count is every active subscriber; the table is one page of them (`page`, from the URL), with
  * a pager of plain links under it, so it pages without JavaScript as well.
  */

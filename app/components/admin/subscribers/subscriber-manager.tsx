@@ -28,7 +28,7 @@ const TABS: readonly TabItem<SubscriberTab>[] = [
   { id: "early", label: "Early Access", icon: KeyRound },
 ];
 
-/** Spec §9: the list is polled every 10 s and stale after 5 s. */
+/** docs/spec.md §9: the list is polled every 10 s and stale after 5 s. */
 const POLL_MS = 10_000;
 const STALE_MS = 5_000;
 
@@ -67,7 +67,7 @@ export function SubscriberManager({
     refetchInterval: POLL_MS,
     staleTime: STALE_MS,
   });
-  // After a successful send the preview closes (spec §4); the text stays, as a record of it.
+  // After a successful send the preview closes (docs/spec.md §4); the text stays, as a record of it.
   const sender = useCampaignSender(useCallback(() => setMode("edit"), []));
 
   const compose = (next: ComposeEmailInput) => {

@@ -7,7 +7,7 @@ import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { useTRPC } from "~/lib/trpc";
 
-/** Spec §2 "Load Template": the launch announcement, or a blank message. */
+/** docs/spec.md §2 "Load Template": the launch announcement, or a blank message. */
 export function TemplatePanel({ onLoad, onScratch }: { onLoad: (template: string) => void; onScratch: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
