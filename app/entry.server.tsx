@@ -26,8 +26,7 @@ export { rawRequestListener } from "../server/http/raw-listener";
 export { staticAssets } from "../server/http/static-assets";
 export { storeFastPath } from "./store-fast-path.server";
 export { waitingRoomGate } from "../server/http/waiting-room-gate";
-export { resignSweeper, sweep, SWEEP_EVERY_MS } from "../server/services/sweeper";
-export { startFulfilmentJob } from "../server/services/fulfilment-job";
+export { resignSweeper, startFulfilmentJob, sweep, SWEEP_EVERY_MS } from "../server/jobs";
 // A lost database is a 503 page, not a logged 500 (decision 0041).
 export { handleError } from "./store-busy.server";
 

@@ -5,8 +5,7 @@ import type { AppContext } from "../server/context";
 import { answerCache } from "../server/http/answer-cache";
 import { hasEarlyAccessCookie } from "../server/http/early-access";
 import { countPageView } from "../server/http/page-view-door";
-import { pageVersionMoved } from "../server/http/version-reader";
-import { readPageVersions, watchPageVersion } from "../server/services/page-version";
+import { pageVersionMoved, readPageVersions, watchPageVersion } from "../server/http/version-reader";
 import { storePageCache } from "./store-page-cache.server";
 
 /**

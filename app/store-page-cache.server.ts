@@ -6,7 +6,7 @@ import { forwardedProto } from "../server/http/forwarded";
 import { pageCache, type PageQuery } from "../server/http/page-cache";
 import { templateRenderContext } from "../server/http/page-template";
 import { quickVisitor, readVisitor } from "../server/http/visitor";
-import { pageVersionOf, readPageVersions } from "../server/services/page-version";
+import { pageVersionOf, readPageVersions } from "../server/http/version-reader";
 
 // The public pages a drop's crowd reads. Never /cart, /checkout, /admin or /auth: those are
 // about one visitor through and through.

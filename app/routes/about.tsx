@@ -1,9 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { formatInTimeZone } from "date-fns-tz";
-import { getAppContext } from "../../server/boot";
-import { STORE_TIME_ZONE } from "../../server/contracts/store-time";
-import { getPublicSettings } from "../../server/services/settings";
+import { aboutLoader } from "../../server/http/about-door";
 import { BackgroundVideo } from "~/components/background-video";
 import { SocialLinks } from "~/components/social-links";
 
@@ -13,17 +10,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 };
 
 /** docs/spec.md §2 "About": the statement in English and Spanish, a dated line, the video, social links. */
-export async function loader() {
-  const ctx = await getAppContext();
-  const settings = await getPublicSettings(ctx);
-  const launch = new Date(settings.countdown_date);
-  return {
-    brand: ctx.config.brand,
-    videoUrl: settings.background_video,
-    // The dated line is the first drop's day, as the admin set it (Eastern, like the countdown).
-    firstDrop: { iso: launch.toISOString(), label: formatInTimeZone(launch, STORE_TIME_ZONE, "MMMM d, yyyy") },
-  };
-}
+export const loader = () => aboutLoader();
 
 export default function About() {
   const { brand, videoUrl, firstDrop } = useLoaderData<typeof loader>();

@@ -3,11 +3,8 @@ import { useLoaderData } from "@remix-run/react";
 import { AdminSection } from "~/components/admin/admin-section";
 import { DashboardPanel } from "~/components/admin/dashboard/dashboard-panel";
 import { PreDropChecklistPanel } from "~/components/admin/drops/pre-drop-checklist";
-import { getAppContext } from "../../server/boot";
-import { requireAdminPage } from "../../server/http/auth";
+import { dashboardLoader } from "../../server/http/dashboard-door";
 import { testEmailAction } from "../../server/http/test-email-door";
-import { getDashboard } from "../../server/services/dashboard";
-import { preDropChecklist } from "../../server/services/pre-drop-checklist";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Admin Dashboard" }];
 
@@ -19,18 +16,7 @@ export const meta: MetaFunction = () => [{ title: "Dashboard · Admin Dashboard"
 /** The checklist's "Send a test e-mail" posts here (`/admin?index`). */
 export const action = (args: ActionFunctionArgs) => testEmailAction(args);
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await getAppContext();
-  await requireAdminPage(ctx, request);
-  const params = new URL(request.url).searchParams;
-  const dashboard = await getDashboard(ctx, {
-    range: params.get("range"),
-    from: params.get("from"),
-    to: params.get("to"),
-    includeTest: params.get("includeTest") === "1",
-  });
-  return { dashboard, loadedAt: Date.now(), checklist: await preDropChecklist(ctx) };
-}
+export const loader = (args: LoaderFunctionArgs) => dashboardLoader(args);
 
 export default function AdminDashboardTab() {
   const { dashboard, loadedAt, checklist } = useLoaderData<typeof loader>();

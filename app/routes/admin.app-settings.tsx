@@ -4,11 +4,8 @@ import { AdminSection } from "~/components/admin/admin-section";
 import { CountdownForm } from "~/components/admin/settings/countdown-form";
 import { MediaSetting } from "~/components/admin/settings/media-setting";
 import { SettingsLoadError } from "~/components/admin/settings/settings-load-error";
-import { appSettingsAction } from "../../server/http/admin-settings-door";
+import { appSettingsAction, appSettingsLoader } from "../../server/http/admin-settings-door";
 import { TextSettingForm } from "~/components/admin/settings/text-setting-form";
-import { getAppContext } from "../../server/boot";
-import { requireAdminPage } from "../../server/http/auth";
-import { getAdminSettings } from "../../server/services/admin-settings";
 
 export const meta: MetaFunction = () => [{ title: "App Configuration · Admin Dashboard" }];
 
@@ -16,16 +13,7 @@ export const meta: MetaFunction = () => [{ title: "App Configuration · Admin Da
  * Every setting, read once for the whole tab. A failed read is not an error page: the tab shows
  * the spec's "Failed to load settings" alert with a way to try again.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await getAppContext();
-  await requireAdminPage(ctx, request);
-  try {
-    return { settings: await getAdminSettings(ctx) };
-  } catch (error) {
-    console.error("Loading the app settings failed:", error);
-    return { settings: null };
-  }
-}
+export const loader = (args: LoaderFunctionArgs) => appSettingsLoader(args);
 
 export const action = appSettingsAction;
 

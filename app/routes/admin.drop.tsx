@@ -2,18 +2,12 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AdminSection } from "~/components/admin/admin-section";
 import { DropPanel } from "~/components/admin/drop/drop-panel";
-import { getAppContext } from "../../server/boot";
-import { requireAdminPage } from "../../server/http/auth";
-import { waitingRoomAdmin } from "../../server/services/waiting-room-admin";
+import { adminDropLoader } from "../../server/http/admin-drop-door";
 
 export const meta: MetaFunction = () => [{ title: "Drop · Admin Dashboard" }];
 
 /** Loaders run in parallel with the layout's, so this one checks the admin itself. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await getAppContext();
-  await requireAdminPage(ctx, request);
-  return { room: await waitingRoomAdmin(ctx), loadedAt: Date.now() };
-}
+export const loader = (args: LoaderFunctionArgs) => adminDropLoader(args);
 
 export default function AdminDropTab() {
   const { room, loadedAt } = useLoaderData<typeof loader>();

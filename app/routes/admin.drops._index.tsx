@@ -2,18 +2,12 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AdminSection } from "~/components/admin/admin-section";
 import { DropList } from "~/components/admin/drops/drop-list";
-import { getAppContext } from "../../server/boot";
-import { requireAdminPage } from "../../server/http/auth";
-import { listDrops } from "../../server/services/drops";
+import { dropListLoader } from "../../server/http/drop-reports-door";
 
 export const meta: MetaFunction = () => [{ title: "Drop reports · Admin Dashboard" }];
 
 /** Loaders run in parallel with the layout's, so this one checks the admin itself. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await getAppContext();
-  await requireAdminPage(ctx, request);
-  return { drops: await listDrops(ctx) };
-}
+export const loader = (args: LoaderFunctionArgs) => dropListLoader(args);
 
 export default function AdminDropReports() {
   const { drops } = useLoaderData<typeof loader>();

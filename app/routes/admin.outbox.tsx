@@ -6,31 +6,16 @@ import { MessageDetail } from "~/components/admin/subscribers/outbox-message";
 import { MessageList } from "~/components/admin/subscribers/outbox-list";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
-import { getAppContext } from "../../server/boot";
-import { requireAdminPage } from "../../server/http/auth";
-import { getOutboxMessage, listOutbox } from "../../server/services/outbox";
+import { outboxLoader } from "../../server/http/outbox-door";
 
 export const meta: MetaFunction = () => [{ title: "Outbox · Admin Dashboard" }];
-
-const STREAMS = ["outbound", "broadcast"] as const;
 
 /**
  * /admin/outbox: every e-mail the store recorded, newest first (?q= recipient or subject,
  * ?stream=, ?page=), and one opened (?id=). Plain links and a GET form: it works without
  * JavaScript too.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await getAppContext();
-  await requireAdminPage(ctx, request);
-  const params = new URL(request.url).searchParams;
-  const stream = STREAMS.find((s) => s === params.get("stream"));
-  const id = Number(params.get("id"));
-  const [outbox, message] = await Promise.all([
-    listOutbox(ctx, { q: params.get("q") ?? undefined, stream, page: Number(params.get("page")) || 1 }),
-    Number.isSafeInteger(id) && id > 0 ? getOutboxMessage(ctx, id) : null,
-  ]);
-  return { ...outbox, message, mode: ctx.config.postmark.serverToken ? ("postmark" as const) : ("outbox" as const) };
-}
+export const loader = (args: LoaderFunctionArgs) => outboxLoader(args);
 
 export default function AdminOutbox() {
   const { messages, total, page, pages, message, mode } = useLoaderData<typeof loader>();

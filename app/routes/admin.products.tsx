@@ -8,20 +8,13 @@ import { useImageQueue } from "~/components/admin/products/use-image-queue";
 import { skipQueryOnlyRevalidation } from "~/lib/revalidate";
 import { useTRPC } from "~/lib/trpc";
 import { cn } from "~/lib/utils";
-import { getAppContext } from "../../server/boot";
-import { requireAdminPage } from "../../server/http/auth";
 import type { AdminProduct } from "../../server/contracts/admin-products";
-import { listAdminProducts } from "../../server/services/admin-products";
+import { productsPageLoader } from "../../server/http/admin-products-door";
 
 export const meta: MetaFunction = () => [{ title: "Product Management · Admin Dashboard" }];
 
 /** The list, rendered on the server so the page is whole before (or without) JavaScript. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await getAppContext();
-  // Loaders run side by side: this one guards itself rather than trust the layout's to run first.
-  await requireAdminPage(ctx, request);
-  return { products: await listAdminProducts(ctx) };
-}
+export const loader = (args: LoaderFunctionArgs) => productsPageLoader(args);
 
 // Switching inner tabs only changes the query string; react-query owns the data by then.
 export const shouldRevalidate = skipQueryOnlyRevalidation;

@@ -2,24 +2,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ArrowLeft, ArrowRight } from "lucide-react";
 import { formatUsd } from "../../server/contracts/money";
-import { getAppContext } from "../../server/boot";
-import { shopperContext } from "../../server/http/early-access";
-import { cartFormAction } from "../../server/http/cart-door";
-import { requestBag } from "../../server/http/request-bag";
-import { requirePassForPage, requirePassForPurchase } from "../../server/http/waiting-room-gate";
-import { cartPageOf } from "../../server/services/cart";
+import { cartFormAction, cartPageLoader } from "../../server/http/cart-door";
+import { requirePassForPurchase } from "../../server/http/waiting-room-gate";
 import { CartLineRow } from "~/components/cart/cart-line";
 import { useCartFetchers } from "~/components/cart/use-cart-fetchers";
 import { Button } from "~/components/ui/button";
 import type { RenderMemoHandle } from "~/render-memo.server";
 import type { RootData } from "~/root";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requirePassForPage(request, context);
-  const ctx = await shopperContext(await getAppContext(), request);
-  // The same read the root loader's badge counts (request-bag.ts).
-  return { cart: cartPageOf(await requestBag(ctx, request, context)) };
-}
+export const loader = (args: LoaderFunctionArgs) => cartPageLoader(args);
 
 // The page is its loaders' data and nothing else: rendered once for every shopper with the same bag.
 export const handle: RenderMemoHandle = { sameDataSamePage: true };

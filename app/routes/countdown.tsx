@@ -1,8 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { launchPageData } from "../../server/http/launch-page";
+import { countdownLoader } from "../../server/http/countdown-door";
 import { subscribeAction } from "../../server/http/subscribe-door";
-import { sanitizeRichText } from "../../server/services/sanitize";
 import { Countdown } from "~/components/countdown";
 import { MusicPlayer } from "~/components/music-player";
 import { SignupCard } from "~/components/signup-card";
@@ -14,11 +13,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 };
 
 /** docs/spec.md §2 "Alternative countdown page". */
-export async function loader() {
-  const { settings, base } = await launchPageData();
-  // Admin HTML: sanitised here, on the server, right before it is rendered as markup.
-  return { ...base, countdownHtml: sanitizeRichText(settings.countdown_text) };
-}
+export const loader = () => countdownLoader();
 
 export const action = (args: ActionFunctionArgs) => subscribeAction(args);
 

@@ -1,14 +1,10 @@
-import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
-import { productIdParam } from "../../server/contracts/catalog";
 import { CATALOG_MESSAGES } from "../../server/contracts/catalog-view";
-import { getAppContext } from "../../server/boot";
-import { PASS_HOLDER_HEADERS, shopperContext } from "../../server/http/early-access";
-import { NotFound } from "../../server/errors";
 import { addToBagAction } from "../../server/http/cart-door";
-import { requirePassForPage, requirePassForPurchase } from "../../server/http/waiting-room-gate";
-import { getPublicProduct, listProductImages } from "../../server/services/catalog";
+import { productPageLoader } from "../../server/http/store-door";
+import { requirePassForPurchase } from "../../server/http/waiting-room-gate";
 import { AddToBag } from "~/components/store/add-to-bag";
 import { ColorSwatches } from "~/components/store/color-swatches";
 import { Gallery } from "~/components/store/gallery";
@@ -17,26 +13,9 @@ import { LOW_STOCK } from "~/components/store/product-card";
 import { RouteErrorPage } from "~/components/error-pages";
 import type { RootData } from "~/root";
 
-export async function loader({ params, request, context }: LoaderFunctionArgs) {
-  await requirePassForPage(request, context);
-  const ctx = await shopperContext(await getAppContext(), request);
-  const id = productIdParam.safeParse(params.productId);
-  try {
-    if (!id.success) throw new NotFound(CATALOG_MESSAGES.notFound);
-    const [product, { images }] = await Promise.all([getPublicProduct(ctx, id.data), listProductImages(ctx, id.data)]);
-    // Primary first, then display order (the sort is stable).
-    const ordered = [...images].sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary));
-    // ?image= is how the thumbnails work without JavaScript (a parameter the page cache keys on:
-    // PAGE_QUERIES in app/store-page-cache.server.ts).
-    const requested = Number(new URL(request.url).searchParams.get("image"));
-    const selectedImageId = ordered.find((image) => image.id === requested)?.id ?? ordered[0]?.id ?? null;
-    // What an early-access pass shows is for that browser alone: no cache anywhere may keep it.
-    return data({ product, images: ordered, selectedImageId }, { headers: ctx.earlyAccess ? PASS_HOLDER_HEADERS : {} });
-  } catch (error) {
-    if (error instanceof NotFound) throw data(CATALOG_MESSAGES.notFound, { status: 404 });
-    throw error;
-  }
-}
+// ?image= picks the big picture without JavaScript: a parameter the page cache keys on (PAGE_QUERIES
+// in app/store-page-cache.server.ts).
+export const loader = (args: LoaderFunctionArgs) => productPageLoader(args);
 
 export const action = async (args: ActionFunctionArgs) => (await requirePassForPurchase(args.request), addToBagAction(args));
 

@@ -1,23 +1,14 @@
-import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { CATALOG_MESSAGES } from "../../server/contracts/catalog-view";
-import { getAppContext } from "../../server/boot";
-import { PASS_HOLDER_HEADERS, shopperContext } from "../../server/http/early-access";
-import { requirePassForPage } from "../../server/http/waiting-room-gate";
-import { listVisibleProducts } from "../../server/services/catalog";
+import { storeLoader } from "../../server/http/store-door";
 import { RouteErrorPage } from "~/components/error-pages";
 import { ProductCard } from "~/components/store/product-card";
 import { Button } from "~/components/ui/button";
 import type { RootData } from "~/root";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requirePassForPage(request, context);
-  const ctx = await shopperContext(await getAppContext(), request);
-  const products = await listVisibleProducts(ctx);
-  // What an early-access pass shows is for that browser alone: no cache anywhere may keep it.
-  return data({ products }, { headers: ctx.earlyAccess ? PASS_HOLDER_HEADERS : {} });
-}
+export const loader = (args: LoaderFunctionArgs) => storeLoader(args);
 
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 

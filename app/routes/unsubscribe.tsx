@@ -1,22 +1,13 @@
-import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CircleAlert, CircleCheck, MailX } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "~/components/ui/button";
-import { getAppContext } from "../../server/boot";
-import { Invalid } from "../../server/errors";
-import { readForm } from "../../server/http/request-body";
-import { INVALID_UNSUBSCRIBE_LINK, unsubscribeByToken, unsubscribeTarget } from "../../server/services/unsubscribe";
-
-type PageData =
-  | { state: "confirm"; email: string; token: string }
-  | { state: "done"; email: string }
-  | { state: "invalid"; message: string; supportEmail: string };
+import { UNSUBSCRIBE_PAGE_HEADERS, unsubscribeAction, unsubscribeLoader } from "../../server/http/unsubscribe-door";
 
 // The token is in the URL: keep it out of caches and search engines (and, by the meta tag below,
 // out of Referer headers; the document's Referrer-Policy header is set for every page).
-const HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
-export const headers: HeadersFunction = () => HEADERS;
+export const headers: HeadersFunction = () => UNSUBSCRIBE_PAGE_HEADERS;
 
 export const meta: MetaFunction = () => [
   { title: "Unsubscribe" },
@@ -24,42 +15,9 @@ export const meta: MetaFunction = () => [
   { name: "referrer", content: "no-referrer" },
 ];
 
-async function answer(work: (ctx: Awaited<ReturnType<typeof getAppContext>>) => Promise<PageData>) {
-  const ctx = await getAppContext();
-  try {
-    return data(await work(ctx), { headers: HEADERS });
-  } catch (error) {
-    if (!(error instanceof Invalid)) throw error;
-    return data<PageData>(
-      { state: "invalid", message: INVALID_UNSUBSCRIBE_LINK, supportEmail: ctx.config.brand.supportEmail },
-      { status: 400, headers: HEADERS },
-    );
-  }
-}
-
-/** GET /unsubscribe?token=…: who the link is for, and a button; nothing changes on a GET. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
-  return answer(async (ctx): Promise<PageData> => {
-    const target = await unsubscribeTarget(ctx, token);
-    return target.unsubscribed ? { state: "done", email: target.email } : { state: "confirm", email: target.email, token };
-  });
-}
-
-/**
- * POST /unsubscribe?token=…: the page's button, or a mail client's RFC 8058 one-click POST
- * (body `List-Unsubscribe=One-Click`, no cookies, no Origin), to the same signed URL.
- */
-export async function action({ request }: ActionFunctionArgs) {
-  // A mail client's one-click POST may send no form at all: the token is in the URL then.
-  const form = await readForm(request).catch((error: unknown) => {
-    if (error instanceof Response && error.status === 413) throw error;
-    return new FormData();
-  });
-  const fromForm = form.get("token");
-  const token = new URL(request.url).searchParams.get("token") ?? (typeof fromForm === "string" ? fromForm : "");
-  return answer(async (ctx): Promise<PageData> => ({ state: "done", ...(await unsubscribeByToken(ctx, token)) }));
-}
+/** GET shows who the link is for; POST (the button, or a mail client's RFC 8058 one-click) unsubscribes. */
+export const loader = (args: LoaderFunctionArgs) => unsubscribeLoader(args);
+export const action = (args: ActionFunctionArgs) => unsubscribeAction(args);
 
 export default function Unsubscribe() {
   const loaded = useLoaderData<typeof loader>();

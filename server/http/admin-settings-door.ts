@@ -1,6 +1,6 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { formatInTimeZone } from "date-fns-tz";
 import { getAppContext } from "../boot";
 import {
@@ -21,7 +21,7 @@ import { STORE_TIME_ZONE } from "../contracts/store-time";
 import { DomainError } from "../errors";
 import { requireAdminPage } from "./auth";
 import { statusOf } from "./rest";
-import { setBackgroundMusic, setBackgroundVideo, setCountdownDate, setText } from "../services/admin-settings";
+import { getAdminSettings, setBackgroundMusic, setBackgroundVideo, setCountdownDate, setText } from "../services/admin-settings";
 import { readForm } from "./request-body";
 
 interface Titles {
@@ -57,6 +57,21 @@ async function answer<Value>(
     if (!(error instanceof DomainError)) throw error;
     const lastResult = submission.reply({ fieldErrors: error.fieldErrors });
     return reply(statusOf(error), { kind: "error", title: titles.failed, description: error.message }, lastResult);
+  }
+}
+
+/**
+ * Every setting, read once for the whole tab. A failed read is not an error page: the tab shows
+ * the spec's "Failed to load settings" alert with a way to try again.
+ */
+export async function appSettingsLoader({ request }: LoaderFunctionArgs) {
+  const ctx = await getAppContext();
+  await requireAdminPage(ctx, request);
+  try {
+    return { settings: await getAdminSettings(ctx) };
+  } catch (error) {
+    console.error("Loading the app settings failed:", error);
+    return { settings: null };
   }
 }
 

@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { getAppContext } from "../boot";
 import { shopperContext } from "./early-access";
 import { BOT_FIELD } from "../contracts/bots";
@@ -16,8 +16,10 @@ import {
 import { CATALOG_MESSAGES, productIdParam } from "../contracts/catalog";
 import type { AppContext } from "../context";
 import { DomainError, Invalid, NotFound } from "../errors";
-import { addToCart, decrementItem, getCart, incrementItem, removeFromCart } from "../services/cart";
+import { addToCart, cartPageOf, decrementItem, getCart, incrementItem, removeFromCart } from "../services/cart";
 import { cartSessionIdOf, ensureCartSession } from "./cart-session";
+import { requestBag } from "./request-bag";
+import { requirePassForPage } from "./waiting-room-gate";
 import { isConnectionLost } from "./store-busy";
 import { redirectWithToast } from "./flash";
 import { statusOf } from "./rest";
@@ -44,6 +46,14 @@ const isEnhanced = (form: FormData) => form.get(ENHANCED_FIELD) === "1";
 
 function back(ctx: AppContext, request: Request, to: string, notice: ActionNotice | null, headers: HeadersInit = {}) {
   return notice ? redirectWithToast(ctx, request, to, notice, headers) : redirect(to, { headers });
+}
+
+/** /cart: the full bag, behind the waiting room's gate like the store's pages. */
+export async function cartPageLoader({ request, context }: LoaderFunctionArgs) {
+  await requirePassForPage(request, context);
+  const ctx = await shopperContext(await getAppContext(), request);
+  // The same read the root loader's badge counts (request-bag.ts).
+  return { cart: cartPageOf(await requestBag(ctx, request, context)) };
 }
 
 /** "Add To Bag" on a product page: one unit of the product in the URL. */

@@ -41,3 +41,6 @@ export function everyFew<T>(read: () => Promise<T>, everyMs: number, now: () => 
     return current.value;
   };
 }
+
+/** The counters themselves, for the page and answer caches that app/ puts together (it reaches no service directly). */
+export { pageVersionOf, readPageVersions, watchPageVersion } from "../services/page-version";

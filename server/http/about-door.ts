@@ -1,0 +1,17 @@
+import { formatInTimeZone } from "date-fns-tz";
+import { getAppContext } from "../boot";
+import { STORE_TIME_ZONE } from "../contracts/store-time";
+import { getPublicSettings } from "../services/settings";
+
+/** docs/spec.md §2 "About": the brand, the background video, and the dated line of the first drop. */
+export async function aboutLoader() {
+  const ctx = await getAppContext();
+  const settings = await getPublicSettings(ctx);
+  const launch = new Date(settings.countdown_date);
+  return {
+    brand: ctx.config.brand,
+    videoUrl: settings.background_video,
+    // The dated line is the first drop's day, as the admin set it (Eastern, like the countdown).
+    firstDrop: { iso: launch.toISOString(), label: formatInTimeZone(launch, STORE_TIME_ZONE, "MMMM d, yyyy") },
+  };
+}

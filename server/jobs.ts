@@ -1,0 +1,7 @@
+/*
+ * The background work server.js starts beside its HTTP server: the periodic sweep and the
+ * fulfilment job. app/entry.server.tsx re-exports them for server.js from here, because app/
+ * reaches no service directly (eslint.config.js).
+ */
+export { resignSweeper, sweep, SWEEP_EVERY_MS } from "./services/sweeper";
+export { startFulfilmentJob } from "./services/fulfilment-job";
