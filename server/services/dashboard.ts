@@ -1,7 +1,7 @@
 import { RANGE_PRESETS, type DashboardQuery, type DashboardView, type RangePreset } from "../contracts/reports";
+import { toDollars } from "../contracts/money";
 import type { AppContext } from "../context";
 import { Invalid } from "../errors";
-import { toDollars } from "./catalog";
 import { presetRange, previousRange, storeDayOf, type ReportRange } from "./report-range";
 import { droppedEvents } from "./reports/funnel";
 import { subscriberSeries } from "./reports/subscribers";
