@@ -1,8 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { formatInTimeZone } from "date-fns-tz";
 import { getAppContext } from "../../server/boot";
-import { STORE_TIME_ZONE } from "../../server/contracts/store-time";
+import { formatStoreDate } from "../../server/contracts/store-time";
 import { getPublicSettings } from "../../server/services/settings";
 import { BackgroundVideo } from "~/components/background-video";
 import { SocialLinks } from "~/components/social-links";
@@ -21,7 +20,7 @@ export async function loader() {
     brand: ctx.config.brand,
     videoUrl: settings.background_video,
     // The dated line is the first drop's day, as the admin set it (Eastern, like the countdown).
-    firstDrop: { iso: launch.toISOString(), label: formatInTimeZone(launch, STORE_TIME_ZONE, "MMMM d, yyyy") },
+    firstDrop: { iso: launch.toISOString(), label: formatStoreDate(launch) },
   };
 }
 
