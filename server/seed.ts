@@ -1,21 +1,16 @@
 import crypto from "node:crypto";
-import { formatInTimeZone } from "date-fns-tz";
 import sharp from "sharp";
 import type { AppContext } from "./context";
 import { COLOR_SWATCHES, NEUTRAL_SWATCH } from "./contracts/catalog";
 import { deleteWebpVariants, writeWebpVariants } from "./services/image-variants";
-import { STORE_TIME_ZONE, storeWallClockToUtc } from "./contracts/store-time";
+import { addStoreDays, storeDayOf, storeDayStart, storeToday } from "./contracts/store-time";
 import { SETTING_KEYS, setSetting, settingDefaults } from "./services/settings";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Midnight Eastern Time `days` calendar days after `now`'s Eastern date, as a UTC instant. */
 export function easternMidnightAfter(now: Date, days: number): Date {
-  const [y, m, d] = formatInTimeZone(now, STORE_TIME_ZONE, "yyyy-MM-dd").split("-").map(Number);
-  // Calendar arithmetic on the date alone, so a DST change in between cannot shift the day.
-  const day = new Date(Date.UTC(y!, m! - 1, d! + days)).toISOString().slice(0, 10);
-  // Midnight is never in the hour a daylight-saving change skips.
-  return storeWallClockToUtc(day, "00:00")!;
+  return storeDayStart(addStoreDays(storeToday(now), days));
 }
 
 interface DemoProduct {
@@ -86,7 +81,7 @@ function demoCatalogue(now: Date): DemoProduct[] {
       colors: ["Blue"],
       background: ["#0f2027", "#2c5364"],
       isComingSoon: 1,
-      releaseDate: formatInTimeZone(new Date(now.getTime() + 30 * DAY_MS), STORE_TIME_ZONE, "yyyy-MM-dd"),
+      releaseDate: storeDayOf(new Date(now.getTime() + 30 * DAY_MS)),
     },
     {
       slug: "midnight-bomber",

@@ -2,7 +2,8 @@ import { Link, useNavigate } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useLaunchDate } from "~/components/countdown/use-launch-date";
-import { DEFAULT_LAUNCH, formatLaunchEastern, pad2, remainingMs, splitRemaining } from "~/components/countdown/time";
+import { DEFAULT_LAUNCH, pad2, remainingMs, splitRemaining } from "~/components/countdown/time";
+import { formatLaunchTime } from "../../server/contracts/store-zone";
 import { cn } from "~/lib/utils";
 
 /** docs/spec.md §9: the redirect waits 1.5 s after zero, the display ticks every second. */
@@ -61,7 +62,7 @@ export function CountdownDisplay({
   storePath?: string;
   className?: string;
 }) {
-  const launch = formatLaunchEastern(Number.isNaN(Date.parse(target)) ? DEFAULT_LAUNCH : target);
+  const launch = formatLaunchTime(Number.isNaN(Date.parse(target)) ? DEFAULT_LAUNCH : target);
 
   if (!(ms > 0)) {
     return (

@@ -19,7 +19,8 @@ import { AddressFields, ContactFields } from "~/components/checkout/customer-fie
 import { HoneypotField } from "~/components/honeypot-field";
 import { BOT_FIELD } from "../../server/contracts/honeypot";
 import { CHECKOUT_UI } from "../../server/contracts/checkout-ui";
-import { addDollars, completeAddress, EMPTY_VALUES, type CheckoutValues } from "../../server/contracts/checkout-form";
+import { completeAddress, EMPTY_VALUES, type CheckoutValues } from "../../server/contracts/checkout-form";
+import { addDollars } from "../../server/contracts/money";
 import { OrderSummary, type SummaryLine } from "~/components/checkout/order-summary";
 import { FORM_ID, loadOrderPayment, PaymentSection, type ProcessedOrder } from "~/components/checkout/payment-section";
 import { Spinner } from "~/components/spinner";

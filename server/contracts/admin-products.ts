@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PublicProduct, PublicProductImage } from "./catalog";
+import { isWholeCents } from "./money";
 import { isCalendarDay, SKIPPED_TIME_MESSAGE, storeWallClockToUtc } from "./store-time";
 
 /**
@@ -147,7 +148,7 @@ const fields = {
       .positive(PRODUCT_MESSAGES.price)
       .max(100_000, "Price must be at most 100000")
       // Money is whole cents: 12.345 is a typo, not a price.
-      .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, "Price can have at most 2 decimal places"),
+      .refine(isWholeCents, "Price can have at most 2 decimal places"),
   ),
   inventory: num(PRODUCT_MESSAGES.inventory).pipe(
     z.number().int(PRODUCT_MESSAGES.inventory).min(0, PRODUCT_MESSAGES.inventory).max(1_000_000, "Inventory must be at most 1000000"),

@@ -1,4 +1,4 @@
-import { formatUsd } from "./money";
+import { formatUsd, toDollars } from "./money";
 
 /**
  * What the checkout screen and its page doors share: the form's values, the rate and tax views
@@ -85,7 +85,7 @@ export const toRateView = (rate: {
   key: rate.key,
   carrier: rate.carrier,
   method: rate.method,
-  cost: rate.costCents / 100,
+  cost: toDollars(rate.costCents),
   description: rate.description,
   estimatedDays: rate.estimatedDays,
 });
@@ -116,9 +116,6 @@ export const taxTitle = (tax: TaxView) => `${tax.taxLabel} (${(tax.taxRate * 100
 
 /** docs/spec.md §2: a tax under a cent reads "< $0.01". */
 export const taxAmountText = (amount: number) => (amount < 0.01 ? "< $0.01" : formatUsd(amount));
-
-/** Cents-exact sum of dollar amounts. */
-export const addDollars = (...amounts: number[]) => Math.round(amounts.reduce((sum, a) => sum + Math.round(a * 100), 0)) / 100;
 
 export function estimatedDaysText(days: number): string {
   return days <= 1 ? "Next business day" : `Estimated ${days} business days`;

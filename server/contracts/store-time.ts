@@ -1,8 +1,8 @@
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 
-import { STORE_TIME_ZONE } from "./store-zone";
+import { formatLaunchTime, STORE_TIME_ZONE } from "./store-zone";
 
-export { STORE_TIME_ZONE };
+export { formatLaunchTime, STORE_TIME_ZONE };
 
 export const SKIPPED_TIME_MESSAGE =
   "That time does not exist in New York on this date (clocks jump from 2:00 to 3:00 AM). Please choose another time.";
@@ -45,8 +45,72 @@ export function utcToStoreWallClock(instant: string | Date): { date: string; tim
  * An instant shown on the store's wall clock ("—" for none; unreadable text as it is), so a
  * server render and the browser agree to the minute and nothing shifts on hydration.
  */
-export function formatStoreTime(instant: string | number | null | undefined, pattern: string): string {
+export function formatStoreTime(instant: string | number | Date | null | undefined, pattern: string): string {
   if (instant === null || instant === undefined || instant === "") return "—";
   const date = new Date(instant);
   return Number.isNaN(date.getTime()) ? String(instant) : formatInTimeZone(date, STORE_TIME_ZONE, pattern);
+}
+
+type Instant = string | number | Date;
+
+/*
+ * The launch and release times by name. Screens worded them differently before there was one
+ * module; the spec names none of these formats, so each keeps its own exact text:
+ * "ET" where a sentence reads better without the DST letter, "EDT"/"EST" where it is a label.
+ */
+
+/** "Saturday, July 4, 2026 at 8:30 PM ET": the sign-in page's launch line. */
+export const formatLaunchTimeEt = (instant: Instant) => formatStoreTime(instant, "EEEE, MMMM d, yyyy 'at' h:mm a 'ET'");
+
+/** "Saturday, July 4, 2026 at 20:30 EDT": the admin's countdown setting, 24-hour like its time field. */
+export const formatLaunchTime24h = (instant: Instant) => formatStoreTime(instant, "EEEE, MMMM d, yyyy 'at' HH:mm zzz");
+
+/** "Saturday, July 4 at 8:30 PM ET": the launch e-mail's "Doors open …", where the year goes without saying. */
+export const formatDoorsOpen = (instant: Instant) => formatStoreTime(instant, "EEEE, MMMM d 'at' h:mm a 'ET'");
+
+/** "July 4, 2026 at 8:30 PM EDT": when an early-access link opens. */
+export const formatOpensAt = (instant: Instant) => formatStoreTime(instant, "MMMM d, yyyy 'at' h:mm a zzz");
+
+/** "Jul 4, 2026, 8:30 PM EDT": a drop's T-0 in the drop list and report; "—" for none. */
+export const formatDropTime = (instant: Instant | null) => formatStoreTime(instant, "MMM d, yyyy, h:mm a zzz");
+
+/** "Jul 4, 2026 8:30:00 PM": the live drop panel, to the second, next to "New York time". */
+export const formatDropClock = (instant: Instant) => formatStoreTime(instant, "MMM d, yyyy h:mm:ss a");
+
+/** "Jul 4, 2026 8:30 PM ET": a product's release in the admin list. */
+export const formatReleaseTime = (instant: Instant) => `${formatStoreTime(instant, "MMM d, yyyy h:mm a")} ET`;
+
+/** "July 4, 2026": a day in words (the terms' "Last updated", the first drop on About). */
+export const formatStoreDate = (instant: Instant) => formatStoreTime(instant, "MMMM d, yyyy");
+
+/** "Jul 4, 2026": a day in an admin table. */
+export const formatStoreDay = (instant: Instant) => formatStoreTime(instant, "MMM d, yyyy");
+
+/** "Jul 5, 00:30 UTC": the countdown form's check of what a New York time is in UTC. */
+export const formatUtcTime = (instant: Instant) => formatInTimeZone(instant, "UTC", "MMM d, HH:mm 'UTC'");
+
+/*
+ * The store's calendar: a day is "yyyy-MM-dd" as its own wall clock has it, so "today" turns at
+ * midnight in New York, not at midnight UTC (7 or 8 PM the day before there) or on the server's clock.
+ */
+
+/** The store day ("2026-11-25") an instant falls on. */
+export function storeDayOf(instant: Instant, timeZone: string = STORE_TIME_ZONE): string {
+  return formatInTimeZone(instant, timeZone, "yyyy-MM-dd");
+}
+
+/** Today on the store's calendar: the first day a countdown may be set to, the dashboard's "today". */
+export function storeToday(now: Date, timeZone: string = STORE_TIME_ZONE): string {
+  return storeDayOf(now, timeZone);
+}
+
+/** The instant a store day begins: its midnight in New York, EST or EDT (no DST change skips midnight there). */
+export function storeDayStart(day: string): Date {
+  return fromZonedTime(`${day}T00:00:00`, STORE_TIME_ZONE);
+}
+
+/** The calendar day `n` days after `day` (before, for negative n), by date alone so a DST change cannot shift it. */
+export function addStoreDays(day: string, n: number): string {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
 }

@@ -1,6 +1,5 @@
-import { formatInTimeZone } from "date-fns-tz";
 import { getAppContext } from "../boot";
-import { STORE_TIME_ZONE } from "../contracts/store-time";
+import { formatStoreDate } from "../contracts/store-time";
 import { getPublicSettings } from "../services/settings";
 
 /** docs/spec.md §2 "About": the brand, the background video, and the dated line of the first drop. */
@@ -12,6 +11,6 @@ export async function aboutLoader() {
     brand: ctx.config.brand,
     videoUrl: settings.background_video,
     // The dated line is the first drop's day, as the admin set it (Eastern, like the countdown).
-    firstDrop: { iso: launch.toISOString(), label: formatInTimeZone(launch, STORE_TIME_ZONE, "MMMM d, yyyy") },
+    firstDrop: { iso: launch.toISOString(), label: formatStoreDate(launch) },
   };
 }

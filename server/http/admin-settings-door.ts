@@ -1,7 +1,6 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { formatInTimeZone } from "date-fns-tz";
 import { getAppContext } from "../boot";
 import {
   COUNTDOWN_MESSAGES,
@@ -17,7 +16,7 @@ import {
   type TextSettingKey,
 } from "../contracts/admin-settings";
 import type { Notice } from "../contracts/layout";
-import { STORE_TIME_ZONE } from "../contracts/store-time";
+import { formatLaunchTime24h } from "../contracts/store-time";
 import { DomainError } from "../errors";
 import { requireAdminPage } from "./auth";
 import { statusOf } from "./rest";
@@ -88,7 +87,7 @@ export async function appSettingsAction({ request }: ActionFunctionArgs) {
     const submission = parseWithZod(form, { schema: countdownDateSchema });
     return answer(intent, submission, { failed: COUNTDOWN_MESSAGES.failed, fieldsOnly: true }, async (value) => {
       const saved = await setCountdownDate(ctx, value);
-      const when = formatInTimeZone(new Date(saved.value), STORE_TIME_ZONE, "EEEE, MMMM d, yyyy 'at' HH:mm zzz");
+      const when = formatLaunchTime24h(saved.value);
       return { kind: "success", title: COUNTDOWN_MESSAGES.updated, description: `The countdown now ends ${when}.` };
     });
   }

@@ -19,6 +19,7 @@ import { getAppContext } from "../boot";
 import type { ActionNotice } from "../contracts/cart";
 import { CHECKOUT_MESSAGES, customerInfoSchema, orderNumberOf, shippingMethodSchema } from "../contracts/checkout";
 import type { CheckoutLoaderData, Country } from "../contracts/checkout-page";
+import { toCents, toDollars } from "../contracts/money";
 import type { AppContext } from "../context";
 import { DomainError, EmptyCart, NotFound } from "../errors";
 import { viewCheckout } from "../services/cart";
@@ -82,7 +83,7 @@ async function quote(ctx: AppContext, sessionId: string | null, values: Checkout
   const rates = (await quoteShipping(ctx, sessionId, address)).map(toRateView);
   const shippingMethod = keepOrDefault(rates, chosen);
   const shippingCost = rates.find((rate) => rate.key === shippingMethod)?.cost ?? 0;
-  const tax = await estimateTax(ctx, { sessionId, ...address, shippingCents: Math.round(shippingCost * 100) });
+  const tax = await estimateTax(ctx, { sessionId, ...address, shippingCents: toCents(shippingCost) });
   return { rates, shippingMethod, tax };
 }
 
@@ -220,14 +221,14 @@ export async function payLoader({ request, params }: LoaderFunctionArgs) {
       items: items.map((i) => ({
         name: i.productName,
         imageUrl: i.imageUrl,
-        unitPrice: i.productPriceCents / 100,
+        unitPrice: toDollars(i.productPriceCents),
         quantity: i.quantity,
-        total: i.totalCents / 100,
+        total: toDollars(i.totalCents),
       })),
-      subtotal: order.subtotalCents / 100,
-      shipping: order.shippingCents / 100,
+      subtotal: toDollars(order.subtotalCents),
+      shipping: toDollars(order.shippingCents),
       tax: storedTaxView({ taxCents: order.taxCents, subtotalCents: order.subtotalCents, country: details.country, state: details.state }),
-      total: order.totalCents / 100,
+      total: toDollars(order.totalCents),
       secondsLeft,
     },
     { headers: NO_STORE },

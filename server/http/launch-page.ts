@@ -1,6 +1,5 @@
-import { formatInTimeZone } from "date-fns-tz";
 import { getAppContext } from "../boot";
-import { STORE_TIME_ZONE } from "../contracts/store-time";
+import { formatStoreDate } from "../contracts/store-time";
 import { getPublicSettings } from "../services/settings";
 
 /**
@@ -17,7 +16,7 @@ export async function launchPageData() {
     base: {
       brand: ctx.config.brand,
       now: now.toISOString(),
-      today: formatInTimeZone(now, STORE_TIME_ZONE, "MMMM d, yyyy"),
+      today: formatStoreDate(now),
       countdownDate: settings.countdown_date,
       musicUrl: settings.background_music,
     },

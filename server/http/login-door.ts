@@ -1,10 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { formatInTimeZone } from "date-fns-tz";
 import { getAppContext } from "../boot";
 import type { AppContext } from "../context";
 import { loginSchema, type LoginActionData, type LoginLoaderData } from "../contracts/auth";
-import { STORE_TIME_ZONE } from "../contracts/store-time";
+import { formatLaunchTimeEt } from "../contracts/store-time";
 import { TooMany, Unauthenticated } from "../errors";
 import { getSettingValue } from "../services/settings";
 import { login } from "../services/users";
@@ -52,9 +51,7 @@ export async function loginLoader({ request }: LoaderFunctionArgs): Promise<Logi
   }
   if (user) throw redirect(AFTER_SIGN_IN);
   const countdown = new Date(await getSettingValue(ctx, "countdown_date"));
-  const launchesAt = Number.isNaN(countdown.getTime())
-    ? null
-    : formatInTimeZone(countdown, STORE_TIME_ZONE, "EEEE, MMMM d, yyyy 'at' h:mm a 'ET'");
+  const launchesAt = Number.isNaN(countdown.getTime()) ? null : formatLaunchTimeEt(countdown);
   // The form carries back only what the action would honour, so both paths agree on where to go.
   const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"), AFTER_SIGN_IN);
   return {

@@ -1,10 +1,8 @@
 import type { OrderStatus } from "../../db/schema";
 import { orderNumberOf } from "../contracts/checkout";
+import { toDollars } from "../contracts/money";
 import type { AppContext } from "../context";
 import { NotFound } from "../errors";
-import { toDollars } from "./catalog";
-
-const dollars = toDollars;
 
 type OrderRow = Awaited<ReturnType<typeof orderRows>>[number];
 
@@ -36,15 +34,15 @@ function toAdminOrder(
     customerPhone: order.customerPhone,
     shippingAddress: order.shippingAddress,
     billingAddress: order.billingAddress,
-    subtotal: dollars(order.subtotalCents),
-    discount: dollars(order.discountCents),
-    tax: dollars(order.taxCents),
-    shipping: dollars(order.shippingCents),
-    total: dollars(order.totalCents),
+    subtotal: toDollars(order.subtotalCents),
+    discount: toDollars(order.discountCents),
+    tax: toDollars(order.taxCents),
+    shipping: toDollars(order.shippingCents),
+    total: toDollars(order.totalCents),
     status: order.status,
     paymentIntentId: order.paymentIntentId,
     refundStatus: order.refundStatus,
-    refundAmount: dollars(order.refundAmountCents),
+    refundAmount: toDollars(order.refundAmountCents),
     refundedAt: order.refundedAt,
     shippingMethod: order.shippingMethod,
     paidAt: order.paidAt,
@@ -59,9 +57,9 @@ function toAdminOrder(
         orderId: i.orderId,
         productId: i.productId,
         productName: i.productName,
-        productPrice: dollars(i.productPriceCents),
+        productPrice: toDollars(i.productPriceCents),
         quantity: i.quantity,
-        total: dollars(i.totalCents),
+        total: toDollars(i.totalCents),
         createdAt: i.createdAt,
       })),
   };
@@ -87,10 +85,10 @@ export async function getOrderDetail(ctx: AppContext, id: number) {
   return {
     ...toAdminOrder(order, items),
     // The crash-safety keys (0019) are the store's bookkeeping with its providers, not the admin's.
-    shippingLabels: labels.map(({ idempotencyKey: _key, providerRef: _ref, ...l }) => ({ ...l, cost: dollars(l.costCents) })),
+    shippingLabels: labels.map(({ idempotencyKey: _key, providerRef: _ref, ...l }) => ({ ...l, cost: toDollars(l.costCents) })),
     refunds: refunds.map(({ idempotencyKey: _key, ...r }) => ({
       ...r,
-      amount: dollars(r.amountCents),
+      amount: toDollars(r.amountCents),
       shippingRefunded: r.shippingRefunded === 1,
     })),
   };

@@ -1,6 +1,7 @@
 import type { Product, ProductUpdate } from "../../db/schema";
 import { PRODUCT_MESSAGES, type AdminProduct, type ProductInput, type ProductPatch } from "../contracts/admin-products";
 import { forUpdateOnPostgres } from "../../db/engine";
+import { toCents } from "../contracts/money";
 import type { AppContext } from "../context";
 import { Conflict, Invalid, NotFound } from "../errors";
 import { toPublicProduct } from "./catalog";
@@ -63,7 +64,7 @@ function toColumns(input: ProductPatch): ProductUpdate {
   const bit = (v: boolean | undefined) => (v === undefined ? undefined : v ? (1 as const) : (0 as const));
   set("name", input.name);
   set("description", input.description);
-  set("priceCents", input.price === undefined ? undefined : Math.round(input.price * 100));
+  set("priceCents", input.price === undefined ? undefined : toCents(input.price));
   set("inventory", input.inventory);
   set("discountPercent", input.discountPercent);
   set("maxPerCustomer", input.maxPerCustomer);

@@ -1,4 +1,3 @@
-import { formatInTimeZone } from "date-fns-tz";
 import type { ZodType } from "zod";
 import {
   COUNTDOWN_MESSAGES,
@@ -11,7 +10,15 @@ import {
   type AdminSettingsView,
   type TextSettingKey,
 } from "../contracts/admin-settings";
-import { isCalendarDay, STORE_TIME_ZONE, storeWallClockToUtc, utcToStoreWallClock } from "../contracts/store-time";
+import {
+  formatLaunchTime24h,
+  isCalendarDay,
+  STORE_TIME_ZONE,
+  storeDayOf,
+  storeToday,
+  storeWallClockToUtc,
+  utcToStoreWallClock,
+} from "../contracts/store-time";
 import type { AppContext } from "../context";
 import { Invalid } from "../errors";
 import { sanitizeRichText } from "./sanitize";
@@ -30,14 +37,6 @@ export function parseInput<T>(schema: ZodType<T>, input: unknown): T {
   throw Invalid.fromZod(result.error);
 }
 
-const DAY = "yyyy-MM-dd";
-const LABEL = "EEEE, MMMM d, yyyy 'at' HH:mm zzz";
-
-/** Today's date in New York: the first day the countdown may be set to. */
-export function easternToday(ctx: AppContext): string {
-  return formatInTimeZone(ctx.clock.now(), STORE_TIME_ZONE, DAY);
-}
-
 /** The countdown's date and time in New York → the UTC instant (see storeWallClockToUtc for DST). */
 export function easternToInstant(date: string, time: string): Date {
   if (!isCalendarDay(date)) throw new Invalid(COUNTDOWN_MESSAGES.dateInvalid, { date: [COUNTDOWN_MESSAGES.dateInvalid] });
@@ -47,7 +46,7 @@ export function easternToInstant(date: string, time: string): Date {
 }
 
 function refusePastDay(ctx: AppContext, instant: Date, field: string): void {
-  if (formatInTimeZone(instant, STORE_TIME_ZONE, DAY) < easternToday(ctx)) {
+  if (storeDayOf(instant) < storeToday(ctx.clock.now())) {
     throw new Invalid(COUNTDOWN_MESSAGES.datePast, { [field]: [COUNTDOWN_MESSAGES.datePast] });
   }
 }
@@ -126,12 +125,12 @@ export async function getAdminSettings(ctx: AppContext): Promise<AdminSettingsVi
   const target = new Date(countdown.value);
   return {
     timeZone: STORE_TIME_ZONE,
-    today: easternToday(ctx),
+    today: storeToday(ctx.clock.now()),
     countdown: {
       value: countdown.value,
       updatedAt: countdown.updatedAt,
       ...utcToStoreWallClock(target),
-      label: formatInTimeZone(target, STORE_TIME_ZONE, LABEL),
+      label: formatLaunchTime24h(target),
       passed: target.getTime() <= ctx.clock.now().getTime(),
     },
     backgroundVideo: values.background_video,

@@ -4,7 +4,6 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
-import { formatInTimeZone } from "date-fns-tz";
 import {
   subscriberPageSchema,
   type ExportResult,
@@ -16,7 +15,7 @@ import { isPostgres } from "../../db/engine";
 import type { AppContext } from "../context";
 import { parseInput } from "./admin-settings";
 import { launchTemplate } from "./email-template";
-import { STORE_TIME_ZONE } from "../contracts/store-time";
+import { storeToday } from "../contracts/store-time";
 
 /** Unsubscribed addresses are kept (never mailed) but not listed. */
 const activeSubscribers = (db: AppContext["db"]) => db.selectFrom("subscribers").where("unsubscribedAt", "is", null);
@@ -90,7 +89,7 @@ export async function exportSubscribers(ctx: AppContext): Promise<ExportResult> 
   await fs.promises.mkdir(dir, { recursive: true });
   await removeOldExports(dir);
 
-  const day = formatInTimeZone(ctx.clock.now(), STORE_TIME_ZONE, "yyyy-MM-dd");
+  const day = storeToday(ctx.clock.now());
   const stored = `subscribers-${day}-${crypto.randomBytes(16).toString("hex")}.csv`;
   const rows = subscribers.map((s, i) => [String(i + 1), s.email, s.subscribedAt].map(neutraliseCell));
   const partial = path.join(dir, `.${stored}.part`);

@@ -6,8 +6,9 @@ import { CART_MESSAGES, cartRowOf, EMPTY_CART, type CartLine, type CartPageView,
 import type { CheckoutBag } from "../contracts/checkout-page";
 import type { AppContext } from "../context";
 import { limitMessage } from "../contracts/limits";
+import { toDollars } from "../contracts/money";
 import { Conflict, NotFound } from "../errors";
-import { discountedCents, getPublicProductRow, publicAt, publicFilter, toDollars, toPublicProduct } from "./catalog";
+import { discountedCents, getPublicProductRow, publicAt, publicFilter, toPublicProduct } from "./catalog";
 import { settingDefaults } from "./settings";
 import { recordEvent } from "./events";
 

@@ -1,4 +1,5 @@
 import type { Product } from "../../db/schema";
+import { centsAfterPercentOff, toDollars } from "../contracts/money";
 import { CATALOG_MESSAGES, type ProductImagesResponse, type PublicProduct, type PublicProductImage } from "../contracts/catalog";
 import type { AppContext } from "../context";
 import { NotFound } from "../errors";
@@ -8,10 +9,8 @@ import { getSettingValue } from "./settings";
 
 /** Price after the discount, in cents, rounded once (docs/spec.md §9). */
 export function discountedCents(priceCents: number, discountPercent: number): number {
-  return Math.round((priceCents * (100 - discountPercent)) / 100);
+  return centsAfterPercentOff(priceCents, discountPercent);
 }
-
-export const toDollars = (cents: number): number => cents / 100;
 
 /**
  * A `srcset` for one of our WebP images. None when the path is not ours, or when imageUrl points

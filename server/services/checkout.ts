@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { CHECKOUT_MESSAGES, orderNumberOf, type CustomerInfo, type OrderSummary } from "../contracts/checkout";
+import { toDollars } from "../contracts/money";
 import type { AppContext } from "../context";
 import { Conflict, EmptyCart, Invalid } from "../errors";
 import { paymentsFor } from "../integrations/payments";
@@ -268,17 +269,17 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
       items: lines.map((l) => ({
         productId: l.productId,
         name: l.name,
-        unitPrice: l.unitCents / 100,
+        unitPrice: toDollars(l.unitCents),
         quantity: l.quantity,
-        total: l.totalCents / 100,
+        total: toDollars(l.totalCents),
       })),
-      subtotal: subtotalCents / 100,
-      discount: discountCents / 100,
-      shipping: rate.costCents / 100,
-      tax: tax.taxCents / 100,
+      subtotal: toDollars(subtotalCents),
+      discount: toDollars(discountCents),
+      shipping: toDollars(rate.costCents),
+      tax: toDollars(tax.taxCents),
       taxRate: tax.taxRate,
       taxLabel: tax.taxLabel,
-      total: totalCents / 100,
+      total: toDollars(totalCents),
       holdExpiresAt,
     },
   };

@@ -1,8 +1,9 @@
 import { RANGE_PRESETS, type DashboardQuery, type DashboardView, type RangePreset } from "../contracts/reports";
+import { toDollars } from "../contracts/money";
+import { storeToday } from "../contracts/store-time";
 import type { AppContext } from "../context";
 import { Invalid } from "../errors";
-import { toDollars } from "./catalog";
-import { presetRange, previousRange, storeDayOf, type ReportRange } from "./report-range";
+import { presetRange, previousRange, type ReportRange } from "./report-range";
 import { droppedEvents } from "./reports/funnel";
 import { subscriberSeries } from "./reports/subscribers";
 import { refundsIn, summaryFor } from "./reports/summary";
@@ -56,7 +57,7 @@ export const DEFAULT_PRESET: RangePreset = "7d";
  * why, rather than failing the page.
  */
 export async function getDashboard(ctx: AppContext, query: DashboardQuery): Promise<DashboardView> {
-  const today = storeDayOf(ctx.clock.now());
+  const today = storeToday(ctx.clock.now());
   const includeTest = query.includeTest === true;
   let preset: RangePreset = RANGE_PRESETS.find((p) => p === query.range) ?? (query.from || query.to ? "custom" : DEFAULT_PRESET);
   let range: ReportRange;

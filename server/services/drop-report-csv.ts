@@ -1,5 +1,6 @@
 import { stringify } from "csv-stringify/sync";
 import { DROP_CSV_HEADER, type DropReport } from "../contracts/drops";
+import { formatDollarAmount } from "../contracts/money";
 import { neutraliseCell } from "./admin-subscribers";
 
 /**
@@ -10,7 +11,6 @@ import { neutraliseCell } from "./admin-subscribers";
  */
 type Cell = string | number | null;
 
-const money = (dollars: number) => dollars.toFixed(2);
 const row = (section: string, label: string, units: Cell, revenue: Cell, value: Cell) =>
   [section, neutraliseCell(label), units ?? "", revenue ?? "", value ?? ""].map(String);
 
@@ -19,13 +19,13 @@ export function dropReportRows(report: DropReport): string[][] {
     row("drop", "T-0", null, null, report.countdownAt),
     row("drop", "Window", null, null, `${report.from}/${report.to}`),
     row("drop", "Test orders", null, null, report.includeTest ? "included" : "left out"),
-    row("totals", "Paid orders", report.totals.units, money(report.totals.revenue), report.totals.orders),
+    row("totals", "Paid orders", report.totals.units, formatDollarAmount(report.totals.revenue), report.totals.orders),
   ];
   for (const p of report.products) {
-    rows.push(row("product", p.name, p.units, money(p.revenue), p.sellOutSeconds ?? "not sold out"));
+    rows.push(row("product", p.name, p.units, formatDollarAmount(p.revenue), p.sellOutSeconds ?? "not sold out"));
   }
-  rows.push(row("minute", "Before T-0", report.beforeT0.units, money(report.beforeT0.revenue), null));
-  for (const m of report.minutes) rows.push(row("minute", `T+${m.minute}`, m.units, money(m.revenue), null));
+  rows.push(row("minute", "Before T-0", report.beforeT0.units, formatDollarAmount(report.beforeT0.revenue), null));
+  for (const m of report.minutes) rows.push(row("minute", `T+${m.minute}`, m.units, formatDollarAmount(m.revenue), null));
   if (report.funnel) {
     const f = report.funnel;
     for (const [label, value] of [
@@ -55,7 +55,7 @@ export function dropReportRows(report: DropReport): string[][] {
   rows.push(row("sold-out misses", "Attempts", null, null, report.soldOutMisses.attempts));
   rows.push(row("sold-out misses", "Shoppers", null, null, report.soldOutMisses.shoppers));
   for (const p of report.soldOutMisses.products) rows.push(row("sold-out misses", p.name, null, null, p.attempts));
-  rows.push(row("refunds", "Since T-0", null, money(report.refunds.amount), report.refunds.count));
+  rows.push(row("refunds", "Since T-0", null, formatDollarAmount(report.refunds.amount), report.refunds.count));
   return rows;
 }
 

@@ -1,7 +1,7 @@
 import type { DropFunnel, DropMinute, DropProductLine, DropReport } from "../contracts/drops";
 import { INCLUDE_TEST_MESSAGE, parseIncludeTest } from "../contracts/reports";
+import { toDollars } from "../contracts/money";
 import type { AppContext } from "../context";
-import { toDollars } from "./catalog";
 import { customerKeyOf } from "./customer-limits";
 import { Invalid } from "../errors";
 import { dropById, type Drop } from "./drops";

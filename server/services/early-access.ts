@@ -1,4 +1,3 @@
-import { formatInTimeZone } from "date-fns-tz";
 import { sql } from "kysely";
 import {
   DEFAULT_EARLY_MINUTES,
@@ -8,7 +7,7 @@ import {
   type EarlyAccessLinkView,
   type EarlyAccessOverview,
 } from "../contracts/early-access";
-import { STORE_TIME_ZONE } from "../contracts/store-time";
+import { formatOpensAt } from "../contracts/store-time";
 import type { AppContext } from "../context";
 import { Conflict, NotFound } from "../errors";
 import { linkIdOf, linkToken, newPass, readPass } from "./early-access-pass";
@@ -144,8 +143,6 @@ async function nextRelease(ctx: AppContext): Promise<number | null> {
   return upcoming.length ? Math.min(...upcoming) : null;
 }
 
-const storeTime = (ms: number) => formatInTimeZone(new Date(ms), STORE_TIME_ZONE, "MMMM d, yyyy 'at' h:mm a zzz");
-
 type Checked = { kind: "store" } | { kind: "mine" } | EarlyAccessLanding;
 
 /** What a link is worth right now, for this browser (its pass, if any). Writes nothing. */
@@ -170,7 +167,7 @@ async function check(ctx: AppContext, token: string, pass: string | null): Promi
   // After the release there is nothing early left: the link simply leads to the store.
   if (release === null) return { kind: "store" };
   const opensAt = release - (await getEarlyMinutes(ctx)) * 60_000;
-  if (ctx.clock.now().getTime() < opensAt) return { kind: "tooEarly", message: EARLY_ACCESS_MESSAGES.tooEarly(storeTime(opensAt)) };
+  if (ctx.clock.now().getTime() < opensAt) return { kind: "tooEarly", message: EARLY_ACCESS_MESSAGES.tooEarly(formatOpensAt(opensAt)) };
   return { kind: "ready", releaseAt: new Date(release).toISOString(), linkId: row.id };
 }
 

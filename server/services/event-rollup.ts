@@ -2,7 +2,7 @@ import { sql, type Transaction } from "kysely";
 import type { DB } from "../../db/schema";
 import type { AppContext } from "../context";
 import { countNewEvents, countWholeDay, type Counts, type DayCounts } from "./event-counts";
-import { storeDayOf, storeDayStart, nextStoreDay } from "./report-range";
+import { addStoreDays, storeDayOf, storeDayStart, storeToday } from "../contracts/store-time";
 
 /**
  * The roll-ups behind the funnel and the charts (decisions 0025 and 0034), run by the sweeper's
@@ -153,7 +153,7 @@ export interface RollUpResult {
  */
 export async function rollUpEvents(ctx: AppContext, stillLeader: () => Promise<boolean> = async () => true): Promise<RollUpResult> {
   const now = ctx.clock.now();
-  const cutoffDay = nextStoreDay(storeDayOf(now), -KEEP_RAW_DAYS);
+  const cutoffDay = addStoreDays(storeDayOf(now), -KEEP_RAW_DAYS);
   const cutoff = storeDayStart(cutoffDay).toISOString();
   const state = await ctx.db.selectFrom("eventRollup").select("rolledToId").where("id", "=", 1).executeTakeFirst();
   const afterId = state?.rolledToId ?? 0;
@@ -164,7 +164,7 @@ export async function rollUpEvents(ctx: AppContext, stillLeader: () => Promise<b
     .executeTakeFirst();
   const upToId = span?.upToId === null || span?.upToId === undefined ? afterId : Number(span.upToId);
   const firstAdded = storeDayOf(new Date(now.getTime() - SETTLE_MS));
-  const today = storeDayOf(now);
+  const today = storeToday(now);
   // Days added to that have settled since, recounted with or without new events (their sessions
   // are forgotten then, so this reads few rows); and whether the open days' sessions are all kept.
   const sentinels = ctx.db.selectFrom("eventSessions").select("day").where("sessionKey", "=", ALL_SESSIONS);
@@ -172,13 +172,13 @@ export async function rollUpEvents(ctx: AppContext, stillLeader: () => Promise<b
   const complete = new Set((await sentinels.where("day", "in", [firstAdded, today]).execute()).map((row) => row.day));
   const days = new Set(settled.map((row) => row.day));
   if (upToId > afterId && span?.first && span.last) {
-    for (let day = storeDayOf(new Date(span.first)); day <= storeDayOf(new Date(span.last)); day = nextStoreDay(day, 1)) days.add(day);
+    for (let day = storeDayOf(new Date(span.first)); day <= storeDayOf(new Date(span.last)); day = addStoreDays(day, 1)) days.add(day);
   }
   let counted = 0;
   const additions: Addition[] = [];
   for (const day of [...days].sort()) {
     const start = storeDayStart(day).toISOString();
-    const end = storeDayStart(nextStoreDay(day, 1)).toISOString();
+    const end = storeDayStart(addStoreDays(day, 1)).toISOString();
     // A long first roll-up (a month of events) renews the sweeper's lease between days, and stops
     // if it was lost: another worker carries on from the same mark, never counting a day twice at once.
     if (!(await stillLeader())) return { days: counted, compacted: 0 };

@@ -1,12 +1,9 @@
 import { orderNumberOf } from "../contracts/checkout";
-import { formatUsd } from "../contracts/money";
+import { formatUsdCents } from "../contracts/money";
 import type { AppContext } from "../context";
 import type { Order } from "../../db/schema";
 import type { OutgoingMail } from "../integrations/mail";
-import { toDollars } from "./catalog";
 import { escapeHtml } from "./sanitize";
-
-const usd = (cents: number) => formatUsd(toDollars(cents));
 
 /** The customer's order confirmation, with the spec's order number. */
 export function orderConfirmationEmail(
@@ -17,7 +14,7 @@ export function orderConfirmationEmail(
   const number = orderNumberOf(order);
   const brand = ctx.config.brand.name;
   const rows = items
-    .map((i) => `<tr><td>${escapeHtml(i.productName)} × ${i.quantity}</td><td align="right">${usd(i.totalCents)}</td></tr>`)
+    .map((i) => `<tr><td>${escapeHtml(i.productName)} × ${i.quantity}</td><td align="right">${formatUsdCents(i.totalCents)}</td></tr>`)
     .join("");
   const totals: [string, number][] = [
     ["Subtotal", order.subtotalCents],
@@ -33,11 +30,11 @@ export function orderConfirmationEmail(
     html:
       `<h1>Thank you, ${escapeHtml(order.customerName)}.</h1>` +
       `<p>Your order <strong>#${number}</strong> is confirmed and being prepared. Limited editions are final sale.</p>` +
-      `<table width="100%">${rows}${totals.map(([k, v]) => `<tr><th align="left">${k}</th><td align="right">${usd(v)}</td></tr>`).join("")}</table>` +
+      `<table width="100%">${rows}${totals.map(([k, v]) => `<tr><th align="left">${k}</th><td align="right">${formatUsdCents(v)}</td></tr>`).join("")}</table>` +
       `<p>Questions? Reply to ${escapeHtml(ctx.config.brand.supportEmail)}.</p>`,
     text:
       `Thank you, ${order.customerName}. Your order #${number} is confirmed.\n\n` +
-      items.map((i) => `${i.productName} x ${i.quantity}: ${usd(i.totalCents)}`).join("\n") +
-      `\n\n${totals.map(([k, v]) => `${k}: ${usd(v)}`).join("\n")}\n`,
+      items.map((i) => `${i.productName} x ${i.quantity}: ${formatUsdCents(i.totalCents)}`).join("\n") +
+      `\n\n${totals.map(([k, v]) => `${k}: ${formatUsdCents(v)}`).join("\n")}\n`,
   };
 }

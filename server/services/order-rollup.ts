@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { AppContext } from "../context";
-import { nextStoreDay, storeDayOf, storeDayStart } from "./report-range";
+import { addStoreDays, storeDayOf, storeDayStart } from "../contracts/store-time";
 
 /**
  * Orders per hour in the roll-ups (decision 0025), so a 30-day summary over 100,000 orders reads
@@ -33,12 +33,12 @@ const RERUN_MS = 60 * 60_000;
 /** Run by the sweeper's leader: at most once an hour, unless a new day is to be rolled up. */
 export async function rollUpOrders(ctx: AppContext): Promise<{ hours: number } | null> {
   const now = ctx.clock.now().getTime();
-  const before = storeDayStart(nextStoreDay(storeDayOf(ctx.clock.now()), -1)).toISOString();
+  const before = storeDayStart(addStoreDays(storeDayOf(ctx.clock.now()), -1)).toISOString();
   const previous = await ordersRolledBefore(ctx);
   const ran = lastRun.get(ctx.db);
   if (previous === before && ran !== undefined && now - ran >= 0 && now - ran < RERUN_MS) return null;
   lastRun.set(ctx.db, now);
-  const from = previous ? storeDayStart(nextStoreDay(storeDayOf(new Date(previous)), -RECOUNT_DAYS)).toISOString() : "";
+  const from = previous ? storeDayStart(addStoreDays(storeDayOf(new Date(previous)), -RECOUNT_DAYS)).toISOString() : "";
   const { rows } = await sql<{ h: string; isTest: number; placed: number; paid: number; cents: number | null }>`
     SELECT substr(created_at, 1, 13) AS h, is_test, count(*) AS placed, count(paid_at) AS paid,
       sum(CASE WHEN paid_at IS NULL THEN 0 ELSE total_cents END) AS cents

@@ -1,10 +1,8 @@
 import { REFUND_MESSAGES, type RefundInput } from "../contracts/admin-orders";
+import { toDollars } from "../contracts/money";
 import type { AppContext } from "../context";
 import { Conflict, NotFound } from "../errors";
 import { paymentsFor } from "../integrations/payments";
-import { toDollars } from "./catalog";
-
-const dollars = toDollars;
 
 async function orderFor(ctx: AppContext, orderId: number) {
   const order = await ctx.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
@@ -43,18 +41,18 @@ export async function refundEligibility(ctx: AppContext, orderId: number) {
     eligible: reason === null,
     eligibilityInfo: { message: reason ?? REFUND_MESSAGES.eligible },
     order: {
-      total: dollars(order.totalCents),
-      shipping: dollars(order.shippingCents),
+      total: toDollars(order.totalCents),
+      shipping: toDollars(order.shippingCents),
       customerName: order.customerName,
       createdAt: order.createdAt,
       refundStatus: order.refundStatus,
-      refundAmount: dollars(order.refundAmountCents),
+      refundAmount: toDollars(order.refundAmountCents),
     },
-    refundable: { withShipping: dollars(refundableCents(order, true)), withoutShipping: dollars(refundableCents(order, false)) },
+    refundable: { withShipping: toDollars(refundableCents(order, true)), withoutShipping: toDollars(refundableCents(order, false)) },
     existingRefunds: refunds.map((r) => ({
       id: r.id,
       refundId: r.refundId,
-      amount: dollars(r.amountCents),
+      amount: toDollars(r.amountCents),
       reason: r.reason,
       status: r.status,
       shippingRefunded: r.shippingRefunded === 1,
@@ -130,6 +128,6 @@ export async function processRefund(ctx: AppContext, orderId: number, input: Ref
       }))
       .where("id", "=", orderId)
       .execute();
-    return { refund: { id: row.id, refundId: row.refundId, amount: dollars(row.amountCents), status: row.status, reason: row.reason } };
+    return { refund: { id: row.id, refundId: row.refundId, amount: toDollars(row.amountCents), status: row.status, reason: row.reason } };
   });
 }

@@ -1,23 +1,6 @@
-import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import { MAX_REPORT_DAYS, REPORT_MESSAGES, type RangePreset } from "../contracts/reports";
-import { isCalendarDay, STORE_TIME_ZONE } from "../contracts/store-time";
+import { addStoreDays, isCalendarDay, storeDayStart } from "../contracts/store-time";
 import { Invalid } from "../errors";
-
-/** The store day ("2026-11-25", New York) an instant falls on. */
-export function storeDayOf(instant: Date): string {
-  return formatInTimeZone(instant, STORE_TIME_ZONE, "yyyy-MM-dd");
-}
-
-/** The instant a store day begins (its midnight in New York, EST or EDT). */
-export function storeDayStart(day: string): Date {
-  return fromZonedTime(`${day}T00:00:00`, STORE_TIME_ZONE);
-}
-
-/** The calendar day `n` days after `day` (before, for negative n). */
-export function nextStoreDay(day: string, n: number): string {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-}
 
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
@@ -38,7 +21,7 @@ export function rangeOf(from: string, to: string): ReportRange {
     from,
     to,
     start: storeDayStart(from),
-    end: storeDayStart(nextStoreDay(to, 1)),
+    end: storeDayStart(addStoreDays(to, 1)),
     bucket: from === to ? "hour" : "day",
   };
 }
@@ -46,7 +29,7 @@ export function rangeOf(from: string, to: string): ReportRange {
 /** The same number of days just before. */
 export function previousRange(range: ReportRange): ReportRange {
   const days = daysBetween(range.from, range.to) + 1;
-  return rangeOf(nextStoreDay(range.from, -days), nextStoreDay(range.to, -days));
+  return rangeOf(addStoreDays(range.from, -days), addStoreDays(range.to, -days));
 }
 
 /**
@@ -64,7 +47,7 @@ export function parseRange(input: { from?: string | null; to?: string | null }, 
       throw new Invalid(REPORT_MESSAGES.dateFormat(field), { [field]: [REPORT_MESSAGES.dateFormat(field)] });
   }
   const end = to ?? (from && from > today ? from : today);
-  const start = from ?? nextStoreDay(end, -29);
+  const start = from ?? addStoreDays(end, -29);
   if (start > end) throw new Invalid(REPORT_MESSAGES.order, { from: [REPORT_MESSAGES.order] });
   if (daysBetween(start, end) + 1 > MAX_REPORT_DAYS) {
     throw new Invalid(REPORT_MESSAGES.tooLong(MAX_REPORT_DAYS), { from: [REPORT_MESSAGES.tooLong(MAX_REPORT_DAYS)] });
@@ -75,8 +58,8 @@ export function parseRange(input: { from?: string | null; to?: string | null }, 
 /** The dashboard's choices: today, the last 7 or 30 days (today included), or from/to. */
 export function presetRange(preset: RangePreset, today: string, custom: { from?: string | null; to?: string | null }): ReportRange {
   if (preset === "today") return rangeOf(today, today);
-  if (preset === "7d") return rangeOf(nextStoreDay(today, -6), today);
-  if (preset === "30d") return rangeOf(nextStoreDay(today, -29), today);
+  if (preset === "7d") return rangeOf(addStoreDays(today, -6), today);
+  if (preset === "30d") return rangeOf(addStoreDays(today, -29), today);
   return parseRange(custom, today);
 }
 
@@ -86,7 +69,7 @@ export function bucketStarts(range: ReportRange): string[] {
   if (range.bucket === "hour") {
     for (let t = range.start.getTime(); t < range.end.getTime(); t += 3_600_000) starts.push(new Date(t).toISOString());
   } else {
-    for (let day = range.from; day <= range.to; day = nextStoreDay(day, 1)) starts.push(storeDayStart(day).toISOString());
+    for (let day = range.from; day <= range.to; day = addStoreDays(day, 1)) starts.push(storeDayStart(day).toISOString());
   }
   return starts;
 }

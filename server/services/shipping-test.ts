@@ -1,4 +1,5 @@
 import type { ShippingTestResult } from "../contracts/admin-settings";
+import { toDollars } from "../contracts/money";
 import type { AppContext } from "../context";
 import { Conflict, Invalid } from "../errors";
 import { shippingFor, type Parcel, type ShippingAddress } from "../integrations/shipping";
@@ -36,6 +37,6 @@ export async function testShippingLabel(ctx: AppContext): Promise<ShippingTestRe
       shipping.mode === "shippo"
         ? `Shippo test label created with ${label.carrier} (${cheapest.description}).`
         : `Local test label generated with ${label.carrier} (${cheapest.description}). Set SHIPPO_API_KEY to test Shippo.`,
-    details: { trackingNumber: label.trackingNumber, carrier: label.carrier, cost: label.costCents / 100, labelUrl: label.labelUrl },
+    details: { trackingNumber: label.trackingNumber, carrier: label.carrier, cost: toDollars(label.costCents), labelUrl: label.labelUrl },
   };
 }

@@ -1,4 +1,5 @@
 import type { TaxView } from "../contracts/checkout-form";
+import { toDollars } from "../contracts/money";
 import type { AppContext } from "../context";
 import { effectiveRate, quoteTax, taxLabelFor } from "../integrations/tax";
 import { bagLines } from "./checkout";
@@ -16,14 +17,14 @@ export async function estimateTax(
   const bag = await bagLines(ctx, input.sessionId);
   const lines = bag.length > 0 ? bag : [{ unitCents: input.subtotalCents ?? 0, quantity: 1 }];
   const tax = quoteTax({ country: input.country, state: input.state, lines, shippingCents: input.shippingCents });
-  return { taxRate: tax.taxRate, taxAmount: tax.taxCents / 100, taxLabel: tax.taxLabel };
+  return { taxRate: tax.taxRate, taxAmount: toDollars(tax.taxCents), taxLabel: tax.taxLabel };
 }
 
 /** An order's tax as it was stored when the order was made; nothing is computed again. */
 export function storedTaxView(order: { taxCents: number; subtotalCents: number; country: string; state: string }): TaxView {
   return {
     taxRate: effectiveRate(order.taxCents, order.subtotalCents),
-    taxAmount: order.taxCents / 100,
+    taxAmount: toDollars(order.taxCents),
     taxLabel: taxLabelFor(order.country, order.state),
   };
 }

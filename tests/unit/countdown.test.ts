@@ -3,7 +3,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { StaticRouter } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
 import { Countdown } from "../../app/components/countdown";
-import { formatLaunchEastern, pad2, remainingMs, splitRemaining } from "../../app/components/countdown/time";
+import { pad2, remainingMs, splitRemaining } from "../../app/components/countdown/time";
+import { formatLaunchTime } from "../../server/contracts/store-zone";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -48,14 +49,14 @@ describe("remainingMs", () => {
   });
 });
 
-describe("formatLaunchEastern", () => {
+describe("formatLaunchTime", () => {
   it("shows the launch in US Eastern time, daylight saving or not", () => {
-    expect(formatLaunchEastern("2025-07-04T04:00:00.000Z")).toBe("Friday, July 4, 2025 at 12:00 AM EDT");
-    expect(formatLaunchEastern("2026-01-15T23:30:00.000Z")).toBe("Thursday, January 15, 2026 at 6:30 PM EST");
+    expect(formatLaunchTime("2025-07-04T04:00:00.000Z")).toBe("Friday, July 4, 2025 at 12:00 AM EDT");
+    expect(formatLaunchTime("2026-01-15T23:30:00.000Z")).toBe("Thursday, January 15, 2026 at 6:30 PM EST");
   });
 
   it("answers an empty string for a date it cannot read", () => {
-    expect(formatLaunchEastern("soon")).toBe("");
+    expect(formatLaunchTime("soon")).toBe("");
   });
 });
 

@@ -1,6 +1,25 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { productFormSchema, PRODUCT_MESSAGES } from "../../server/contracts/admin-products";
-import { storeWallClockToUtc, utcToStoreWallClock } from "../../server/contracts/store-time";
+import {
+  addStoreDays,
+  formatDoorsOpen,
+  formatDropClock,
+  formatDropTime,
+  formatLaunchTime,
+  formatLaunchTime24h,
+  formatLaunchTimeEt,
+  formatOpensAt,
+  formatReleaseTime,
+  formatStoreDate,
+  formatStoreDay,
+  formatStoreTime,
+  formatUtcTime,
+  storeDayOf,
+  storeDayStart,
+  storeToday,
+  storeWallClockToUtc,
+  utcToStoreWallClock,
+} from "../../server/contracts/store-time";
 
 const iso = (date: string, time: string) => storeWallClockToUtc(date, time)?.toISOString() ?? null;
 
@@ -93,5 +112,106 @@ describe("the product form's release time (the same rule as the countdown)", () 
   it("says nothing about a skipped hour when the time is simply malformed", () => {
     const parsed = productFormSchema.safeParse(form("2026-03-08", "2:30"));
     expect(parsed.error?.issues.map((i) => i.message)).toEqual([PRODUCT_MESSAGES.timeFormat]);
+  });
+});
+
+// 8:30 PM on July 4th in New York (EDT), already July 5th in UTC; and a winter evening (EST).
+const SUMMER = "2026-07-05T00:30:00.000Z";
+const WINTER = "2026-01-15T23:05:00.000Z";
+
+describe.each(["UTC", "America/Los_Angeles", "Asia/Tokyo"])("the named formats, on a machine in %s", (zone) => {
+  it("show each screen's launch line in New York time, EDT in summer and EST in winter", () => {
+    process.env.TZ = zone;
+    expect(formatLaunchTime(SUMMER)).toBe("Saturday, July 4, 2026 at 8:30 PM EDT");
+    expect(formatLaunchTime(WINTER)).toBe("Thursday, January 15, 2026 at 6:05 PM EST");
+    expect(formatLaunchTimeEt(SUMMER)).toBe("Saturday, July 4, 2026 at 8:30 PM ET");
+    expect(formatLaunchTime24h(SUMMER)).toBe("Saturday, July 4, 2026 at 20:30 EDT");
+    expect(formatLaunchTime24h(WINTER)).toBe("Thursday, January 15, 2026 at 18:05 EST");
+    expect(formatDoorsOpen(SUMMER)).toBe("Saturday, July 4 at 8:30 PM ET");
+    expect(formatOpensAt(Date.parse(SUMMER))).toBe("July 4, 2026 at 8:30 PM EDT");
+    expect(formatDropTime(SUMMER)).toBe("Jul 4, 2026, 8:30 PM EDT");
+    expect(formatDropClock(SUMMER)).toBe("Jul 4, 2026 8:30:00 PM");
+    expect(formatReleaseTime(WINTER)).toBe("Jan 15, 2026 6:05 PM ET");
+  });
+
+  it("show the day it is in New York, not in UTC", () => {
+    process.env.TZ = zone;
+    expect(formatStoreDate(SUMMER)).toBe("July 4, 2026");
+    expect(formatStoreDay(new Date(SUMMER))).toBe("Jul 4, 2026");
+    expect(formatUtcTime(new Date(SUMMER))).toBe("Jul 5, 00:30 UTC");
+  });
+});
+
+describe("the countdown's Intl-built launch line", () => {
+  it("reads the same as the date-fns pattern it stands in for, across both DST changes", () => {
+    for (const iso of ["2026-03-08T06:59:00.000Z", "2026-03-08T07:00:00.000Z", "2026-11-01T05:30:00.000Z", "2026-11-01T06:30:00.000Z"]) {
+      expect(formatLaunchTime(iso)).toBe(formatStoreTime(iso, "EEEE, MMMM d, yyyy 'at' h:mm a zzz"));
+    }
+    expect(formatLaunchTime("2026-03-08T07:00:00.000Z")).toBe("Sunday, March 8, 2026 at 3:00 AM EDT");
+    expect(formatLaunchTime("2026-11-01T06:30:00.000Z")).toBe("Sunday, November 1, 2026 at 1:30 AM EST");
+  });
+
+  it("says nothing for an unreadable date", () => {
+    expect(formatLaunchTime("soon")).toBe("");
+  });
+});
+
+describe("formatStoreTime", () => {
+  it("shows a dash for no instant and unreadable text as it is", () => {
+    expect(formatStoreTime(null, "MMM d")).toBe("—");
+    expect(formatStoreTime("", "MMM d")).toBe("—");
+    expect(formatDropTime(null)).toBe("—");
+    expect(formatStoreTime("not a date", "MMM d")).toBe("not a date");
+  });
+});
+
+describe.each(["UTC", "America/Los_Angeles", "America/New_York", "Asia/Tokyo"])("the store's today, on a machine in %s", (zone) => {
+  it("turns at midnight in New York, EST or EDT", () => {
+    process.env.TZ = zone;
+    // Winter: midnight in New York is 05:00 UTC.
+    expect(storeToday(new Date("2026-01-16T04:59:59.999Z"))).toBe("2026-01-15");
+    expect(storeToday(new Date("2026-01-16T05:00:00.000Z"))).toBe("2026-01-16");
+    // Summer: 04:00 UTC.
+    expect(storeToday(new Date("2026-07-05T03:59:59.999Z"))).toBe("2026-07-04");
+    expect(storeToday(new Date("2026-07-05T04:00:00.000Z"))).toBe("2026-07-05");
+  });
+
+  it("keeps the day through both DST changes, which happen at 2 AM, not midnight", () => {
+    process.env.TZ = zone;
+    expect(storeToday(new Date("2026-03-08T06:59:00.000Z"))).toBe("2026-03-08"); // 1:59 AM EST
+    expect(storeToday(new Date("2026-03-08T07:00:00.000Z"))).toBe("2026-03-08"); // 3:00 AM EDT
+    expect(storeToday(new Date("2026-11-01T05:30:00.000Z"))).toBe("2026-11-01"); // first 1:30 AM (EDT)
+    expect(storeToday(new Date("2026-11-01T06:30:00.000Z"))).toBe("2026-11-01"); // second 1:30 AM (EST)
+    expect(storeToday(new Date("2026-11-02T04:59:00.000Z"))).toBe("2026-11-01"); // 11:59 PM EST
+  });
+
+  it("is another zone's day when asked for one", () => {
+    process.env.TZ = zone;
+    const now = new Date("2026-07-04T23:30:00.000Z");
+    expect(storeToday(now)).toBe("2026-07-04");
+    expect(storeToday(now, "Asia/Tokyo")).toBe("2026-07-05");
+    expect(storeToday(now, "UTC")).toBe("2026-07-04");
+    expect(storeDayOf(now.toISOString(), "Pacific/Honolulu")).toBe("2026-07-04");
+  });
+
+  it("starts each day at New York's midnight, so the DST days are 23 and 25 hours long", () => {
+    process.env.TZ = zone;
+    expect(storeDayStart("2026-07-04").toISOString()).toBe("2026-07-04T04:00:00.000Z");
+    expect(storeDayStart("2026-01-15").toISOString()).toBe("2026-01-15T05:00:00.000Z");
+    const hours = (day: string) => (storeDayStart(addStoreDays(day, 1)).getTime() - storeDayStart(day).getTime()) / 3_600_000;
+    expect(hours("2026-03-08")).toBe(23);
+    expect(hours("2026-11-01")).toBe(25);
+    expect(hours("2026-07-04")).toBe(24);
+  });
+});
+
+describe("addStoreDays", () => {
+  it("counts calendar days across months, years, leap days and DST changes", () => {
+    expect(addStoreDays("2026-03-07", 1)).toBe("2026-03-08");
+    expect(addStoreDays("2026-03-08", 1)).toBe("2026-03-09");
+    expect(addStoreDays("2026-10-31", 2)).toBe("2026-11-02");
+    expect(addStoreDays("2026-12-31", 1)).toBe("2027-01-01");
+    expect(addStoreDays("2028-03-01", -1)).toBe("2028-02-29");
+    expect(addStoreDays("2026-07-04", -29)).toBe("2026-06-05");
   });
 });

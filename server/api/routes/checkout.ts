@@ -7,6 +7,7 @@ import {
 } from "../../contracts/checkout";
 import { BOT_FIELD } from "../../contracts/bots";
 import { toRateView } from "../../contracts/checkout-form";
+import { toCents } from "../../contracts/money";
 import { cartSessionIdOf } from "../../http/cart-session";
 import { clientIpOf } from "../../http/client-ip";
 import { refuseFilledHoneypot } from "../../services/bots";
@@ -41,8 +42,8 @@ export const checkoutRoutes = [
         sessionId: await cartSessionIdOf(ctx, request),
         country: input.country,
         state: input.state,
-        subtotalCents: Math.round(input.subtotal * 100),
-        shippingCents: input.shippingCost === undefined ? undefined : Math.round(input.shippingCost * 100),
+        subtotalCents: toCents(input.subtotal),
+        shippingCents: input.shippingCost === undefined ? undefined : toCents(input.shippingCost),
       });
       return Response.json(tax, { headers: { "Cache-Control": "no-store" } });
     },

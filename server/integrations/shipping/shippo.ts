@@ -1,5 +1,6 @@
 import { Shippo } from "shippo";
 import type { CustomsDeclarationCreateRequest } from "shippo/models/components";
+import { centsFromDecimalText, formatDollarAmount, toDollars } from "../../contracts/money";
 import {
   methodKeyOf,
   type BoughtLabel,
@@ -35,17 +36,9 @@ type Destination = Parameters<ShippingProvider["quote"]>[0];
 /** Shippo leaves the estimate out for some services; a week is the honest guess for those. */
 const DAYS_WHEN_UNKNOWN = 7;
 
-/** "7.45" → 745, without the float drift of parseFloat(x) * 100 on long decimals. */
-function centsOf(amount: string): number | null {
-  const match = /^(\d+)(?:\.(\d{1,}))?$/.exec(amount.trim());
-  if (!match) return null;
-  const fraction = ((match[2] ?? "") + "000").slice(0, 3);
-  return Number(match[1]) * 100 + Math.round(Number(fraction) / 10);
-}
-
 function usdCentsOf(rate: ShippoRate): number | null {
-  if (rate.currency.toUpperCase() === "USD") return centsOf(rate.amount);
-  if (rate.currencyLocal.toUpperCase() === "USD") return centsOf(rate.amountLocal);
+  if (rate.currency.toUpperCase() === "USD") return centsFromDecimalText(rate.amount);
+  if (rate.currencyLocal.toUpperCase() === "USD") return centsFromDecimalText(rate.amountLocal);
   return null;
 }
 
@@ -88,7 +81,7 @@ export function shippoShipping(apiKey: string, options: { from?: ShipFromAddress
         quantity: item.quantity,
         netWeight: String(Math.max(0.01, Math.round(item.weightLbs * item.quantity * 100) / 100)),
         massUnit: "lb",
-        valueAmount: (item.valueCents / 100).toFixed(2),
+        valueAmount: formatDollarAmount(toDollars(item.valueCents)),
         valueCurrency: "USD",
         originCountry,
       })),

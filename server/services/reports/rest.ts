@@ -1,7 +1,8 @@
 import { INCLUDE_TEST_MESSAGE, parseIncludeTest, type Summary, type SubscriberSeries } from "../../contracts/reports";
 import type { AppContext } from "../../context";
 import { Invalid } from "../../errors";
-import { parseRange, storeDayOf } from "../report-range";
+import { storeToday } from "../../contracts/store-time";
+import { parseRange } from "../report-range";
 import { subscriberSeries } from "./subscribers";
 import { summaryFor } from "./summary";
 
@@ -18,12 +19,12 @@ export interface ReportParams {
 export async function summaryReport(ctx: AppContext, params: ReportParams): Promise<Summary> {
   const includeTest = parseIncludeTest(params.includeTest);
   if (includeTest === null) throw new Invalid(INCLUDE_TEST_MESSAGE, { includeTest: [INCLUDE_TEST_MESSAGE] });
-  const range = parseRange(params, storeDayOf(ctx.clock.now()));
+  const range = parseRange(params, storeToday(ctx.clock.now()));
   return summaryFor(ctx, range, includeTest);
 }
 
 /** Sign-ups, unsubscribes and the list's size per store day of the range. */
 export async function subscriberReport(ctx: AppContext, params: ReportParams): Promise<SubscriberSeries> {
-  const range = parseRange(params, storeDayOf(ctx.clock.now()));
+  const range = parseRange(params, storeToday(ctx.clock.now()));
   return { series: await subscriberSeries(ctx, range) };
 }

@@ -1,9 +1,8 @@
+import { toDollars } from "../../contracts/money";
 import type { SeriesPoint, Summary } from "../../contracts/reports";
 import type { AppContext } from "../../context";
 import { bucketOf, bucketStarts, type ReportRange } from "../report-range";
 import { eventSteps, orderHours, orderSteps, type OrderHour } from "./funnel";
-
-const dollars = (cents: number) => Math.round(cents) / 100;
 
 /** Paid orders per bucket of the range (hours for one day, else store days), from the order hours. */
 export function seriesOf(range: ReportRange, hours: OrderHour[]): { series: SeriesPoint[]; cents: number } {
@@ -16,7 +15,7 @@ export function seriesOf(range: ReportRange, hours: OrderHour[]): { series: Seri
     cents[i]! += hour.paidCents;
   }
   return {
-    series: starts.map((t, i) => ({ t, orders: orders[i]!, revenue: dollars(cents[i]!) })),
+    series: starts.map((t, i) => ({ t, orders: orders[i]!, revenue: toDollars(cents[i]!) })),
     cents: cents.reduce((a, b) => a + b, 0),
   };
 }
@@ -50,9 +49,9 @@ export async function summaryFor(ctx: AppContext, range: ReportRange, includeTes
   const { paid: orders } = orderSteps(hours);
   return {
     orders,
-    revenue: dollars(cents),
-    refunds: dollars(refunds.cents),
-    averageOrder: orders === 0 ? 0 : dollars(Math.round(cents / orders)),
+    revenue: toDollars(cents),
+    refunds: toDollars(refunds.cents),
+    averageOrder: orders === 0 ? 0 : toDollars(cents / orders),
     funnel: { ...events, ...orderSteps(hours) },
     series,
   };

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { toDollars } from "../../contracts/money";
 import type { TopProduct } from "../../contracts/reports";
 import type { AppContext } from "../../context";
 import { ordersRolledBefore } from "../order-rollup";
@@ -77,6 +78,6 @@ export async function topProducts(ctx: AppContext, range: ReportRange, includeTe
     productId,
     name: names.find((p) => p.id === productId)?.name ?? s.name ?? `Product ${productId}`,
     units: s.units,
-    revenue: Math.round(s.cents) / 100,
+    revenue: toDollars(s.cents),
   }));
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Pause, Play, Square } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { formatStoreTime } from "../../../../server/contracts/store-time";
+import { formatDropClock } from "../../../../server/contracts/store-time";
 import type { WaitingRoomAdmin, WaitingRoomPatch } from "../../../../server/contracts/waiting-room";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
@@ -63,7 +63,7 @@ export function DropPanel({ initial, loadedAt }: { initial: WaitingRoomAdmin; lo
   return (
     <div className="space-y-8">
       <p className="text-sm text-muted-foreground" data-testid="drop-phase">
-        {PHASES[data.phase]}. Drop at {formatStoreTime(data.dropAt, "MMM d, yyyy h:mm:ss a")} New York time
+        {PHASES[data.phase]}. Drop at {formatDropClock(data.dropAt)} New York time
         {data.paused ? " — paused" : ""}.
       </p>
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">

@@ -1,10 +1,7 @@
 import { formatUsd } from "../../../../server/contracts/money";
-import { formatStoreTime } from "../../../../server/contracts/store-time";
+import { formatDropTime } from "../../../../server/contracts/store-time";
 
-export { formatUsd };
-
-/** A T-0 or any instant on the store's clock, as every admin date: "Jun 1, 2026, 2:00 PM EDT". */
-export const formatDropTime = (iso: string | null) => (iso ? formatStoreTime(iso, "MMM d, yyyy, h:mm a zzz") : "—");
+export { formatDropTime, formatUsd };
 
 /** Seconds as "1m 30s", "2h 5m", "45s"; "—" when there is nothing to say. */
 export function formatSeconds(seconds: number | null): string {

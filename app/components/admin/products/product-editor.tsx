@@ -3,11 +3,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { AdminProduct } from "../../../../server/contracts/admin-products";
+import { formatStoreDay } from "../../../../server/contracts/store-time";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { useTRPC } from "~/lib/trpc";
 import { ConfirmDialog } from "./confirm-dialog";
-import { formatDay } from "./format";
 import { NOTICES, reasonOf } from "./messages";
 import { ProductForm } from "./product-form";
 import type { ImageQueue } from "./use-image-queue";
@@ -43,7 +43,7 @@ export function ProductEditor({ products, editingId, queue }: { products: AdminP
         </h3>
         <p className="mt-1 text-sm text-muted-foreground">
           {product
-            ? `#${product.id} · created ${formatDay(product.createdAt)}`
+            ? `#${product.id} · created ${formatStoreDay(product.createdAt)}`
             : "Fill in the details; everything except name, description and price has a default."}
         </p>
       </div>

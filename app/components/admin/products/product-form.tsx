@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { productFormSchema, type AdminProduct, type ProductInput } from "../../../../server/contracts/admin-products";
+import { formatDollarAmount } from "../../../../server/contracts/money";
 import { STORE_TIME_ZONE, utcToStoreWallClock } from "../../../../server/contracts/store-time";
 import { Field } from "~/components/field";
 import { notify } from "~/components/toasts";
@@ -31,7 +32,7 @@ function defaultsOf(product: AdminProduct | null) {
   return {
     name: product?.name ?? "",
     description: product?.description ?? "",
-    price: product ? product.price.toFixed(2) : "",
+    price: product ? formatDollarAmount(product.price) : "",
     inventory: String(product?.inventory ?? 0),
     discountPercent: String(product?.discountPercent ?? 0),
     maxPerCustomer: product?.maxPerCustomer == null ? "" : String(product.maxPerCustomer),

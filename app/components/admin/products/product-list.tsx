@@ -4,6 +4,7 @@ import { Eye, EyeOff, ImageIcon, Pencil, Plus, RefreshCw, Trash2 } from "lucide-
 import { useEffect, useRef, useState } from "react";
 import type { AdminProduct } from "../../../../server/contracts/admin-products";
 import { formatUsd } from "../../../../server/contracts/money";
+import { formatReleaseTime, formatStoreDay } from "../../../../server/contracts/store-time";
 import { ProductImage } from "~/components/store/product-image";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
@@ -11,7 +12,6 @@ import { useTRPC } from "~/lib/trpc";
 import { cn } from "~/lib/utils";
 import { ProductStatus } from "./badges";
 import { ConfirmDialog } from "./confirm-dialog";
-import { formatDay, formatEastern } from "./format";
 import { NOTICES, reasonOf } from "./messages";
 
 // Below md each row becomes a card: the header row hides and every cell names itself.
@@ -145,14 +145,14 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                   <td data-label="Countdown" className={cn(cell, label, "max-md:col-span-2 whitespace-nowrap text-muted-foreground")}>
                     {product.isCountdownRestricted ? (
                       <span className="text-foreground">
-                        {product.countdownReleaseDate ? formatEastern(product.countdownReleaseDate) : "Store launch"}
+                        {product.countdownReleaseDate ? formatReleaseTime(product.countdownReleaseDate) : "Store launch"}
                       </span>
                     ) : (
                       <span aria-label="Not restricted">—</span>
                     )}
                   </td>
                   <td data-label="Created On" className={cn(cell, label, "max-md:col-span-2 whitespace-nowrap text-muted-foreground")}>
-                    {formatDay(product.createdAt)}
+                    {formatStoreDay(product.createdAt)}
                   </td>
                   <td className="px-4 py-3 align-middle max-md:col-span-2 max-md:mt-2 max-md:p-0">
                     <div className="flex justify-end gap-1 max-md:justify-start">

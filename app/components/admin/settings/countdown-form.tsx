@@ -1,7 +1,6 @@
 import { getFormProps, getInputProps, useForm, useInputControl } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { formatDistanceStrict } from "date-fns";
-import { formatInTimeZone } from "date-fns-tz";
 import { CalendarClock } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { DatePicker } from "./date-picker";
@@ -10,7 +9,7 @@ import { InlineNotice, SettingsCard } from "./settings-card";
 import { Field } from "~/components/field";
 import { useIntentFetcher } from "./use-intent-fetcher";
 import { countdownDateSchema, type AdminSettingsView } from "../../../../server/contracts/admin-settings";
-import { STORE_TIME_ZONE, storeWallClockToUtc } from "../../../../server/contracts/store-time";
+import { formatUtcTime, STORE_TIME_ZONE, storeWallClockToUtc } from "../../../../server/contracts/store-time";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { cn } from "~/lib/utils";
@@ -19,7 +18,7 @@ import { cn } from "~/lib/utils";
 function preview(date: string | undefined, time: string | undefined): { utc: string; instant: Date } | null {
   const instant = date && time ? storeWallClockToUtc(date, time) : null;
   if (!instant) return null;
-  return { instant, utc: formatInTimeZone(instant, "UTC", "MMM d, HH:mm 'UTC'") };
+  return { instant, utc: formatUtcTime(instant) };
 }
 
 /**
