@@ -7,6 +7,7 @@ import { getAppContext } from "../../server/boot";
 import { Invalid } from "../../server/errors";
 import { readForm } from "../../server/http/request-body";
 import { INVALID_UNSUBSCRIBE_LINK, unsubscribeByToken, unsubscribeTarget } from "../../server/services/unsubscribe";
+import { NO_STORE } from "../../server/http/cache-control";
 
 type PageData =
   | { state: "confirm"; email: string; token: string }
@@ -15,7 +16,7 @@ type PageData =
 
 // The token is in the URL: keep it out of caches and search engines (and, by the meta tag below,
 // out of Referer headers; the document's Referrer-Policy header is set for every page).
-const HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
+const HEADERS = { "Cache-Control": NO_STORE, "X-Robots-Tag": "noindex" };
 export const headers: HeadersFunction = () => HEADERS;
 
 export const meta: MetaFunction = () => [

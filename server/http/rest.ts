@@ -2,9 +2,7 @@ import type { ZodType } from "zod";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
 import { isConnectionLost, reportConnectionLost, storeBusyJson } from "./store-busy";
 import { BodyTooLarge, readJson, TOO_LARGE_MESSAGE } from "./request-body";
-
-/** What an answer for one signed-in caller (or one browser's own) says: no cache keeps it. */
-export const PRIVATE_NO_STORE = "private, no-store";
+import { PRIVATE_NO_STORE } from "./cache-control";
 
 /** The answer as it is if it says who may keep it; otherwise the same answer, kept by no cache. */
 export function privately(response: Response): Response {

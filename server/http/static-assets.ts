@@ -3,6 +3,7 @@ import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { percentDecoded } from "./percent-decode";
+import { IMMUTABLE } from "./cache-control";
 
 type Next = (error?: unknown) => void;
 
@@ -47,7 +48,6 @@ const TYPES: Record<string, string> = {
   ".webm": "video/webm",
 };
 
-const IMMUTABLE = "public, max-age=31536000, immutable";
 // Preferred when the browser likes several equally: brotli is the smallest.
 const PREFERENCE: Encoding[] = ["br", "gzip", "identity"];
 

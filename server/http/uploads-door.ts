@@ -3,6 +3,7 @@ import path from "node:path";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import type { AppContext } from "../context";
 import { percentDecoded } from "./percent-decode";
+import { IMMUTABLE } from "./cache-control";
 
 const TYPES: Record<string, string> = {
   ".webp": "image/webp",
@@ -46,7 +47,7 @@ export async function serveUpload(ctx: AppContext, request: Request): Promise<Re
   const etag = `"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"`;
   const headers = {
     "Content-Type": type,
-    "Cache-Control": "public, max-age=31536000, immutable",
+    "Cache-Control": IMMUTABLE,
     ETag: etag,
     "X-Content-Type-Options": "nosniff",
   };
