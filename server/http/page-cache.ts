@@ -10,6 +10,7 @@ import { stripInternalHeaders } from "./internal-headers";
 import { everyFew } from "./version-reader";
 import { logField } from "../services/log-field";
 import { PERSONAL_PAGE, SHARED_PAGE, sharedCacheMayKeep } from "./cache-control";
+import { notModified } from "./negotiation";
 
 export type { PageQuery };
 
@@ -334,9 +335,8 @@ export function pageCache(options: PageCacheOptions) {
 
   function answer(req: NodeRequest, res: ServerResponse, page: Template, read: VisitorRead, personal: boolean) {
     const variant = variantFor(page, read.visitor);
-    const ifNoneMatch = req.headers["if-none-match"];
-    const notModified = ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim() === variant.etag);
-    if (notModified) return send(req, res, page, variant, read, personal, "", { body: null, encoding: null });
+    const unchanged = notModified(req.headers["if-none-match"], variant.etag);
+    if (unchanged) return send(req, res, page, variant, read, personal, "", { body: null, encoding: null });
     const nonce = freshNonce();
     // Brotli or gzip kept compressed around the nonces (decisions 0028, 0032); a copy sent once is
     // compressed once with its nonce in.
