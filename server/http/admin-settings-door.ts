@@ -20,7 +20,7 @@ import type { Notice } from "../contracts/layout";
 import { STORE_TIME_ZONE } from "../contracts/store-time";
 import { DomainError } from "../errors";
 import { requireAdminPage } from "./auth";
-import { statusOf } from "./rest";
+import { statusOf } from "./error-status";
 import { setBackgroundMusic, setBackgroundVideo, setCountdownDate, setText } from "../services/admin-settings";
 import { readForm } from "./request-body";
 

@@ -20,7 +20,7 @@ import { addToCart, decrementItem, getCart, incrementItem, removeFromCart } from
 import { cartSessionIdOf, ensureCartSession } from "./cart-session";
 import { isConnectionLost } from "./store-busy";
 import { redirectWithToast } from "./flash";
-import { statusOf } from "./rest";
+import { statusOf } from "./error-status";
 import { readForm } from "./request-body";
 
 /**

@@ -31,7 +31,7 @@ import { estimateTax, storedTaxView } from "../services/tax";
 import { cartSessionIdOf } from "./cart-session";
 import { redirectWithToast } from "./flash";
 import { requestBag } from "./request-bag";
-import { statusOf } from "./rest";
+import { statusOf } from "./error-status";
 import { siteOrigin } from "./site-origin";
 import { isConnectionLost } from "./store-busy";
 import { readForm } from "./request-body";
