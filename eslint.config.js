@@ -14,6 +14,30 @@ const THROUGH_THE_DOORS = {
     "app/ reaches services, integrations and the database only through a door in server/http (a route's loader/action calls e.g. server/http/cart-door.ts).",
 };
 
+const SERVER_CODE = ["app/**/*.{ts,tsx}", "server/**/*.ts"];
+
+// Every body is read through server/http/request-body.ts, within its limit (decision 0040);
+// uploads stream to disk with limits of their own.
+const BODY_READERS = ["server/http/request-body.ts", "server/api/routes/admin-products.ts", "server/api/routes/admin-settings.ts"];
+const readBodyWithinLimit = {
+  selector: "CallExpression[callee.object.name='request'][callee.property.name=/^(text|json|formData|arrayBuffer|blob)$/]",
+  message: "Read a request's body with readForm, readJson or readText (server/http/request-body.ts): they cap its size.",
+};
+
+// Who may keep an answer is decided in one module (issue 22): a Cache-Control value spelled out
+// anywhere else is refused. Cookie Max-Age and HSTS's max-age (followed by ";") are not matched,
+// nor fetch's own `cache: "no-store"` option.
+const CACHE_CONTROL_MODULE = "server/http/cache-control.ts";
+const CACHE_CONTROL_VALUE = "/no-store|no-cache|immutable|s-maxage|stale-while-revalidate|max-age=([0-9]+ *(,|$)|$)/";
+const cacheControlMessage = "Name the policy in server/http/cache-control.ts and use it: Cache-Control values live there only.";
+const cacheControlInOneModule = [
+  {
+    selector: `Literal[value=${CACHE_CONTROL_VALUE}]:not(Property[key.name='cache'] > Literal)`,
+    message: cacheControlMessage,
+  },
+  { selector: `TemplateElement[value.raw=${CACHE_CONTROL_VALUE}]`, message: cacheControlMessage },
+];
+
 export default tseslint.config(
   { ignores: ["build/", "node_modules/", "tests/.tmp/", "data/", "public/"] },
   js.configs.recommended,
@@ -45,20 +69,24 @@ export default tseslint.config(
       ],
     },
   },
+  // no-restricted-syntax is one rule: a later block replaces an earlier one's selectors for the
+  // files both match, so each block below lists every selector its files need.
   {
-    // Every body is read through server/http/request-body.ts, within its limit (decision 0040);
-    // uploads stream to disk with limits of their own.
-    files: ["app/**/*.{ts,tsx}", "server/**/*.ts"],
-    ignores: ["server/http/request-body.ts", "server/api/routes/admin-products.ts", "server/api/routes/admin-settings.ts"],
-    rules: {
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector: "CallExpression[callee.object.name='request'][callee.property.name=/^(text|json|formData|arrayBuffer|blob)$/]",
-          message: "Read a request's body with readForm, readJson or readText (server/http/request-body.ts): they cap its size.",
-        },
-      ],
-    },
+    files: SERVER_CODE,
+    ignores: [...BODY_READERS, CACHE_CONTROL_MODULE],
+    rules: { "no-restricted-syntax": ["error", readBodyWithinLimit, ...cacheControlInOneModule] },
+  },
+  {
+    files: BODY_READERS,
+    rules: { "no-restricted-syntax": ["error", ...cacheControlInOneModule] },
+  },
+  {
+    files: [CACHE_CONTROL_MODULE],
+    rules: { "no-restricted-syntax": ["error", readBodyWithinLimit] },
+  },
+  {
+    files: ["server.js", "scripts/**/*.{js,mjs,ts}"],
+    rules: { "no-restricted-syntax": ["error", ...cacheControlInOneModule] },
   },
   {
     files: ["app/**/*.{ts,tsx}"],

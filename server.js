@@ -25,6 +25,7 @@ const {
   sweep,
   trustProxyHops,
   SWEEP_EVERY_MS,
+  PUBLIC_FILE_MAX_AGE,
   waitingRoomGate,
 } = build.entry.module;
 
@@ -52,7 +53,7 @@ const loadContext = (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? 
 app.use(serverDoors(loadContext));
 // Files in public/ all have an extension; pages (/checkout, /cart) never do, so they skip the
 // disk lookup express.static would make for each of them.
-const publicFiles = express.static(path.join(root, "build/client"), { maxAge: "1h" });
+const publicFiles = express.static(path.join(root, "build/client"), { maxAge: PUBLIC_FILE_MAX_AGE });
 app.use((req, res, next) => (/\.[^/]*$/.test(req.path) ? publicFiles(req, res, next) : next()));
 
 app.use(refuseCrossSiteWrites(config));

@@ -8,8 +8,8 @@ import { NonceContext } from "~/lib/nonce";
 import { getAppContext } from "../server/boot";
 import { freshNonce, NONCE_STANDIN } from "../server/http/nonce-splice";
 import { isTemplateRender } from "../server/http/page-template";
-import { PERSONAL_CACHE_CONTROL } from "../server/http/page-cache";
-import { PRIVATE_NO_STORE, privately } from "../server/http/rest";
+import { PERSONAL_PAGE, PRIVATE_NO_STORE } from "../server/http/cache-control";
+import { privately } from "../server/http/rest";
 import { contentSecurityPolicy, pageSecurityHeaders, servedOverHttps } from "../server/http/security-headers";
 import { preloadNonceStream, scriptsStart, withPreloadNonce } from "./preload-nonce.server";
 import { bodyFor, memoisedRender, renderMemoKey } from "./render-memo.server";
@@ -24,6 +24,7 @@ export { refuseCrossSiteWrites } from "../server/http/origin";
 export { trustProxyHops } from "../server/http/forwarded";
 export { rawRequestListener } from "../server/http/raw-listener";
 export { staticAssets } from "../server/http/static-assets";
+export { PUBLIC_FILE_MAX_AGE } from "../server/http/cache-control";
 export { storeFastPath } from "./store-fast-path.server";
 export { waitingRoomGate } from "../server/http/waiting-room-gate";
 export { resignSweeper, startFulfilmentJob, sweep, SWEEP_EVERY_MS } from "../server/jobs";
@@ -42,7 +43,7 @@ const ABORT_DELAY = 5_000;
 function defaultCacheControl(request: Request, loadContext: AppLoadContext): string | null {
   if (isTemplateRender(loadContext)) return null;
   if (!isCachedPage(new URL(request.url).pathname)) return PRIVATE_NO_STORE;
-  return request.headers.has("Cookie") ? PERSONAL_CACHE_CONTROL : null;
+  return request.headers.has("Cookie") ? PERSONAL_PAGE : null;
 }
 
 /** Client navigations' `.data` answers: private unless their route said otherwise. */

@@ -4,7 +4,7 @@ import { getAppContext } from "../boot";
 import { type AccountActionData, changePasswordSchema, PASSWORD_MESSAGES, SHIPPING_TEST_MESSAGES } from "../contracts/admin-settings";
 import { DomainError } from "../errors";
 import { authenticate, requireAdminPage } from "./auth";
-import { statusOf } from "./rest";
+import { statusOf } from "./error-status";
 import { changePassword, runShippingTest, ShippingTestFailed } from "../services/account";
 import { readForm } from "./request-body";
 

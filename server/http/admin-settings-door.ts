@@ -19,7 +19,7 @@ import type { Notice } from "../contracts/layout";
 import { formatLaunchTime24h } from "../contracts/store-time";
 import { DomainError } from "../errors";
 import { requireAdminPage } from "./auth";
-import { statusOf } from "./rest";
+import { statusOf } from "./error-status";
 import { getAdminSettings, setBackgroundMusic, setBackgroundVideo, setCountdownDate, setText } from "../services/admin-settings";
 import { readForm } from "./request-body";
 

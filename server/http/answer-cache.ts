@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { compressOnce, encodingFor, type CompressedCopy, type Encoding } from "./compressed-copy";
+import { compressOnce, type CompressedCopy, type Encoding } from "./compressed-copy";
+import { compressionFor, notModified as unchanged } from "./negotiation";
 import { everyFew } from "./version-reader";
 import { logField } from "../services/log-field";
 
@@ -107,9 +108,8 @@ export function answerCache(options: AnswerCacheOptions) {
 
   function send(req: IncomingMessage, res: ServerResponse, next: Next, answer: Kept | null) {
     if (!answer) return next();
-    const ifNoneMatch = req.headers["if-none-match"];
-    const notModified = ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim() === answer.etag);
-    const encoding = notModified || answer.identity.length < COMPRESS_FROM_BYTES ? null : encodingFor(req.headers["accept-encoding"]);
+    const notModified = unchanged(req.headers["if-none-match"], answer.etag);
+    const encoding = notModified || answer.identity.length < COMPRESS_FROM_BYTES ? null : compressionFor(req.headers["accept-encoding"]);
     const body = notModified ? null : encoding ? compressOnce(answer, encoding) : answer.identity;
     res.writeHead(notModified ? 304 : 200, headsFor(answer, encoding, body));
     res.end(req.method === "HEAD" || !body ? undefined : body);

@@ -22,7 +22,7 @@ import { requestBag } from "./request-bag";
 import { requirePassForPage } from "./waiting-room-gate";
 import { isConnectionLost } from "./store-busy";
 import { redirectWithToast } from "./flash";
-import { statusOf } from "./rest";
+import { statusOf } from "./error-status";
 import { readForm } from "./request-body";
 
 /**

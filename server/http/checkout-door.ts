@@ -32,10 +32,11 @@ import { estimateTax, storedTaxView } from "../services/tax";
 import { cartSessionIdOf } from "./cart-session";
 import { redirectWithToast } from "./flash";
 import { requestBag } from "./request-bag";
-import { statusOf } from "./rest";
+import { statusOf } from "./error-status";
 import { siteOrigin } from "./site-origin";
 import { isConnectionLost } from "./store-busy";
 import { readForm } from "./request-body";
+import { NO_STORE_HEADERS } from "./cache-control";
 
 /**
  * The page doors of the checkout. With JavaScript the screen talks to the REST doors
@@ -43,8 +44,6 @@ import { readForm } from "./request-body";
  * form posts: `rates` re-renders the form with the shipping options, `process` holds the bag and
  * sends the buyer to /checkout/pay/{paymentIntentId}, whose card form pays in local test mode.
  */
-
-const NO_STORE = { "Cache-Control": "no-store" };
 
 /** The screens call test mode "local": the store's own card form rather than Stripe's. */
 const paymentModeOf = (ctx: AppContext) => (ctx.config.payments.mode === "stripe" ? "stripe" : "local");
@@ -63,7 +62,7 @@ export async function checkoutLoader({ request, context }: LoaderFunctionArgs) {
   const payments = ctx.config.payments;
   const payment: CheckoutLoaderData["payment"] =
     payments.mode === "stripe" ? { mode: "stripe", publishableKey: payments.publishableKey } : { mode: "local" };
-  return data<CheckoutLoaderData>({ bag, countries: SHIPPING_DESTINATIONS, payment }, { headers: NO_STORE });
+  return data<CheckoutLoaderData>({ bag, countries: SHIPPING_DESTINATIONS, payment }, { headers: NO_STORE_HEADERS });
 }
 
 export interface CheckoutActionData {
@@ -99,7 +98,7 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
   const reply = (fields: Partial<CheckoutActionData>, status = 200) =>
     data<CheckoutActionData>(
       { values, rates: null, shippingMethod: chosen, tax: NO_TAX, errors: {}, notice: null, ...fields },
-      { status, headers: NO_STORE },
+      { status, headers: NO_STORE_HEADERS },
     );
 
   // A filled honeypot: the form comes back as it was, nothing quoted or held (decision 0020).
@@ -231,7 +230,7 @@ export async function payLoader({ request, params }: LoaderFunctionArgs) {
       total: toDollars(order.totalCents),
       secondsLeft,
     },
-    { headers: NO_STORE },
+    { headers: NO_STORE_HEADERS },
   );
 }
 
@@ -255,7 +254,7 @@ export async function payAction({ request, params }: ActionFunctionArgs) {
     status: number,
     errors: PayActionData["errors"] = {},
     title: string = CHECKOUT_UI.paymentFailedTitle,
-  ) => data<PayActionData>({ notice: { kind: "error", title, description }, errors }, { status, headers: NO_STORE });
+  ) => data<PayActionData>({ notice: { kind: "error", title, description }, errors }, { status, headers: NO_STORE_HEADERS });
   const success = redirect(`/checkout-success?payment_intent=${encodeURIComponent(paymentIntentId)}`);
 
   const order = await ownOrderForPayment(ctx, request, paymentIntentId);
@@ -304,7 +303,7 @@ export async function successLoader({ request }: LoaderFunctionArgs) {
   const paymentIntentId = query.get("payment_intent")?.trim() ?? "";
   // Stripe's hosted Checkout returns with the session instead (buyers without JavaScript).
   const sessionId = paymentModeOf(ctx) === "stripe" ? (query.get("session_id")?.trim() ?? "") : "";
-  const reply = (value: SuccessData) => data<SuccessData>(value, { headers: NO_STORE });
+  const reply = (value: SuccessData) => data<SuccessData>(value, { headers: NO_STORE_HEADERS });
   const tooLong = paymentIntentId.length > 255 || sessionId.length > 255;
   if ((!paymentIntentId && !sessionId) || tooLong) return reply({ state: "missing" });
   try {
@@ -314,7 +313,7 @@ export async function successLoader({ request }: LoaderFunctionArgs) {
       // This very request emptied the bag, but the layout's loader ran beside this one and counted
       // it full: show the outcome once more, so the header's bag is empty too. Not a loop: a
       // second confirmation is never the first time.
-      throw redirect(`/checkout-success?payment_intent=${encodeURIComponent(outcome.paymentIntentId)}`, { headers: NO_STORE });
+      throw redirect(`/checkout-success?payment_intent=${encodeURIComponent(outcome.paymentIntentId)}`, { headers: NO_STORE_HEADERS });
     }
     if (outcome.status === "paid" || outcome.status === "pending")
       return reply({ state: outcome.status, orderNumber: outcome.orderNumber });

@@ -4,6 +4,7 @@ import { EARLY_ACCESS_MESSAGES, type EarlyAccessLanding } from "../contracts/ear
 import { Conflict } from "../errors";
 import { claimEarlyAccessLink, landing } from "../services/early-access";
 import { passCookie, passOf } from "./early-access";
+import { NO_STORE } from "./cache-control";
 
 /**
  * /early-access/{token} (decision 0020). Opening the link (GET) changes nothing: mail scanners
@@ -12,7 +13,7 @@ import { passCookie, passOf } from "./early-access";
  */
 
 // The token is in the URL: keep it out of caches, search engines and Referer headers.
-export const EARLY_ACCESS_PAGE_HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
+export const EARLY_ACCESS_PAGE_HEADERS = { "Cache-Control": NO_STORE, "X-Robots-Tag": "noindex" };
 
 export type EarlyAccessPageData = EarlyAccessLanding & { token: string };
 

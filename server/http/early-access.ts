@@ -5,7 +5,7 @@ import { passOpenedAt } from "../services/early-access";
 import { cartSessionIdOf } from "./cart-session";
 import { rawCookieValue } from "./cookie-header";
 import { secureCookies } from "./cookies";
-import { PRIVATE_NO_STORE } from "./rest";
+import { PRIVATE_NO_STORE } from "./cache-control";
 
 /** The early-access pass cookie (decision 0020). */
 export const EARLY_ACCESS_COOKIE = "early_access";

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { STORE_BUSY_MESSAGE } from "../contracts/store-busy";
 import { BARE_PAGE_POLICY } from "./security-headers";
 import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "./store-busy";
+import { NO_STORE } from "./cache-control";
 
 /** The REST error's words for a failure on our side (as `toErrorResponse` answers one). */
 export const FAILED_MESSAGE = "Something went wrong on our side. Please try again.";
@@ -50,7 +51,7 @@ export function answerBare(
   res.writeHead(status, {
     "Content-Type": api ? "application/json; charset=utf-8" : "text/html; charset=utf-8",
     "Content-Length": String(Buffer.byteLength(body)),
-    "Cache-Control": "no-store",
+    "Cache-Control": NO_STORE,
     "X-Content-Type-Options": "nosniff",
     ...extraHeaders,
     ...(api ? {} : { "Content-Security-Policy": BARE_PAGE_POLICY }),

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { getAppContext } from "../boot";
+import { NO_STORE_HEADERS } from "./cache-control";
 
 /**
  * GET /healthz: 200 when the database answers, 503 otherwise. For the host's health check. `pid`
@@ -9,11 +10,8 @@ export async function healthCheck(): Promise<Response> {
   try {
     const ctx = await getAppContext();
     await sql`SELECT 1`.execute(ctx.db);
-    return Response.json({ status: "ok", database: "ok", pid: process.pid }, { headers: { "Cache-Control": "no-store" } });
+    return Response.json({ status: "ok", database: "ok", pid: process.pid }, { headers: NO_STORE_HEADERS });
   } catch {
-    return Response.json(
-      { status: "error", database: "unavailable", pid: process.pid },
-      { status: 503, headers: { "Cache-Control": "no-store" } },
-    );
+    return Response.json({ status: "error", database: "unavailable", pid: process.pid }, { status: 503, headers: NO_STORE_HEADERS });
   }
 }

@@ -1,7 +1,7 @@
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { brotliMade, brotliWithNonce, prepareBrotli } from "./brotli-splice";
-import { encodingFor, gzipAccepted } from "./compressed-copy";
+import { compressionFor, preferredEncoding } from "./negotiation";
 import { gzipWithNonce, withNonce, type NonceCopy } from "./nonce-splice";
 
 export interface NonceBody {
@@ -14,12 +14,14 @@ export interface NonceBody {
  * brotli once the copy's brotli form is made (decision 0032), else gzip, else none.
  */
 export function bodyWithNonce(copy: NonceCopy, nonce: string, acceptEncoding: string | undefined): NonceBody {
-  const preferred = encodingFor(acceptEncoding);
+  const preferred = compressionFor(acceptEncoding);
   if (preferred === "br") {
     const body = brotliWithNonce(copy, nonce);
     if (body) return { body, encoding: "br" };
   }
-  if (preferred === "gzip" || (preferred === "br" && gzipAccepted(acceptEncoding))) {
+  // Brotli not made yet: the browser's choice among what is at hand now.
+  const sent = preferred === "br" ? preferredEncoding(acceptEncoding, ["gzip", "identity"]) : preferred;
+  if (sent === "gzip") {
     return { body: gzipWithNonce(copy, nonce), encoding: "gzip" };
   }
   return { body: withNonce(copy, nonce), encoding: null };
@@ -31,7 +33,7 @@ export function bodyWithNonce(copy: NonceCopy, nonce: string, acceptEncoding: st
  * ask for again (the landing page changes every second: each new copy would pay for both).
  */
 export function bodyWithNonceWhenReady(copy: NonceCopy, nonce: string, acceptEncoding: string | undefined): NonceBody | Promise<NonceBody> {
-  if (encodingFor(acceptEncoding) === "br" && !brotliMade(copy)) {
+  if (compressionFor(acceptEncoding) === "br" && !brotliMade(copy)) {
     return prepareBrotli(copy).then(() => bodyWithNonce(copy, nonce, acceptEncoding));
   }
   return bodyWithNonce(copy, nonce, acceptEncoding);
@@ -48,7 +50,7 @@ const gzip = promisify(zlib.gzip);
  */
 export async function oneOffBody(copy: NonceCopy, nonce: string, acceptEncoding: string | undefined): Promise<NonceBody> {
   const page = withNonce(copy, nonce);
-  const preferred = encodingFor(acceptEncoding);
+  const preferred = compressionFor(acceptEncoding);
   if (preferred === "br") {
     const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page.length };
     return { body: await brotli(page, { params }), encoding: "br" };

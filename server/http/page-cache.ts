@@ -9,6 +9,8 @@ import { freshNonce, NONCE_STANDIN, nonceCopy, withNonce, type NonceCopy } from 
 import { stripInternalHeaders } from "./internal-headers";
 import { everyFew } from "./version-reader";
 import { logField } from "../services/log-field";
+import { PERSONAL_PAGE, SHARED_PAGE, sharedCacheMayKeep } from "./cache-control";
+import { notModified } from "./negotiation";
 
 export type { PageQuery };
 
@@ -129,8 +131,6 @@ const NOT_KEPT = new Set([
   "etag",
   "content-security-policy",
 ]);
-export const SHARED_CACHE_CONTROL = "public, s-maxage=1, stale-while-revalidate=5";
-export const PERSONAL_CACHE_CONTROL = "private, no-cache";
 
 const digest = (text: string) => crypto.createHash("sha1").update(text).digest("base64url").slice(0, 16);
 
@@ -214,12 +214,11 @@ export function pageCache(options: PageCacheOptions) {
     const renderedAt = now();
     const response = await render(new Request(key, { headers }));
     const body = await response.text();
-    const cacheControl = response.headers.get("cache-control") ?? "";
     const storable =
       response.status === 200 &&
       !response.headers.has("set-cookie") &&
       /^text\/html/.test(response.headers.get("content-type") ?? "") &&
-      !/private|no-store/i.test(cacheControl);
+      sharedCacheMayKeep(response.headers.get("cache-control"));
     if (!storable) {
       const entry: Entry = { key, page: { pass: true }, version: atVersion, storedAt: renderedAt, bytes: ENTRY_OVERHEAD + key.length };
       keep(key, entry);
@@ -323,7 +322,7 @@ export function pageCache(options: PageCacheOptions) {
     if (!heads) {
       heads = page.headers.flat();
       heads.push("Vary", "Accept-Encoding, Cookie");
-      heads.push("Cache-Control", personal ? PERSONAL_CACHE_CONTROL : SHARED_CACHE_CONTROL);
+      heads.push("Cache-Control", personal ? PERSONAL_PAGE : SHARED_PAGE);
       heads.push("ETag", variant.etag, "X-Page-Cache", "HIT");
       if (body) {
         if (encoding) heads.push("Content-Encoding", encoding);
@@ -336,9 +335,8 @@ export function pageCache(options: PageCacheOptions) {
 
   function answer(req: NodeRequest, res: ServerResponse, page: Template, read: VisitorRead, personal: boolean) {
     const variant = variantFor(page, read.visitor);
-    const ifNoneMatch = req.headers["if-none-match"];
-    const notModified = ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim() === variant.etag);
-    if (notModified) return send(req, res, page, variant, read, personal, "", { body: null, encoding: null });
+    const unchanged = notModified(req.headers["if-none-match"], variant.etag);
+    if (unchanged) return send(req, res, page, variant, read, personal, "", { body: null, encoding: null });
     const nonce = freshNonce();
     // Brotli or gzip kept compressed around the nonces (decisions 0028, 0032); a copy sent once is
     // compressed once with its nonce in.

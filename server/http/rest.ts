@@ -1,10 +1,9 @@
 import type { ZodType } from "zod";
-import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
+import { DomainError, Invalid, NotFound, TooMany } from "../errors";
 import { isConnectionLost, reportConnectionLost, storeBusyJson } from "./store-busy";
 import { BodyTooLarge, readJson, TOO_LARGE_MESSAGE } from "./request-body";
-
-/** What an answer for one signed-in caller (or one browser's own) says: no cache keeps it. */
-export const PRIVATE_NO_STORE = "private, no-store";
+import { PRIVATE_NO_STORE } from "./cache-control";
+import { statusOf } from "./error-status";
 
 /** The answer as it is if it says who may keep it; otherwise the same answer, kept by no cache. */
 export function privately(response: Response): Response {
@@ -24,23 +23,13 @@ export function jsonError(status: number, message: string, errors: Record<string
   return Response.json({ message, errors } satisfies ErrorBody, { status, headers });
 }
 
-export function statusOf(error: DomainError): number {
-  if (error instanceof Invalid) return 400;
-  if (error instanceof Unauthenticated) return 401;
-  if (error instanceof Forbidden) return 403;
-  if (error instanceof NotFound) return 404;
-  if (error instanceof Conflict) return 409;
-  if (error instanceof TooMany) return 429;
-  return 400;
-}
-
 /**
  * Turns a thrown domain error into the REST convention, a body over its limit into the 413, a lost
  * database into a 503; anything else is a logged 500.
  */
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof Response) return error;
-  if (error instanceof BodyTooLarge) return jsonError(413, TOO_LARGE_MESSAGE);
+  if (error instanceof BodyTooLarge) return jsonError(statusOf(error), TOO_LARGE_MESSAGE);
   if (error instanceof DomainError) {
     const headers: HeadersInit = error instanceof TooMany ? { "Retry-After": String(error.retryAfterSeconds) } : {};
     return jsonError(statusOf(error), error.message, error.fieldErrors, headers);

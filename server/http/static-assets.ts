@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import { notModified, preferredEncoding, type Coding } from "./negotiation";
 import { percentDecoded } from "./percent-decode";
+import { IMMUTABLE } from "./cache-control";
 
 type Next = (error?: unknown) => void;
-
-type Encoding = "br" | "gzip" | "identity";
 
 interface Variant {
   body: Buffer;
@@ -15,7 +15,7 @@ interface Variant {
 
 interface Asset {
   type: string;
-  variants: Partial<Record<Encoding, Variant>> & { identity: Variant };
+  variants: Partial<Record<Coding, Variant>> & { identity: Variant };
 }
 
 // The build's file kinds; anything else is served as bytes.
@@ -47,10 +47,6 @@ const TYPES: Record<string, string> = {
   ".webm": "video/webm",
 };
 
-const IMMUTABLE = "public, max-age=31536000, immutable";
-// Preferred when the browser likes several equally: brotli is the smallest.
-const PREFERENCE: Encoding[] = ["br", "gzip", "identity"];
-
 const etagOf = (body: Buffer, suffix: string) => `"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}${suffix}"`;
 
 /** Every file under dir (relative, forward slashes) with the .br/.gz made at build beside it. */
@@ -77,48 +73,6 @@ export function loadAssets(dir: string): Map<string, Asset> {
 }
 
 /**
- * The encoding to send among those at hand, by the Accept-Encoding q-values (RFC 9110 §12.5.3):
- * the highest q wins, ties go to the smaller file, identity is acceptable unless refused by
- * `identity;q=0` or `*;q=0`. When everything is refused the plain file is sent anyway: a page
- * that loads beats a 406.
- */
-export function chooseEncoding(header: string | undefined, available: Encoding[]): Encoding {
-  const q = new Map<string, number>();
-  for (const part of (header ?? "").split(",")) {
-    const [rawName, ...params] = part.trim().split(";");
-    const name = rawName?.trim().toLowerCase();
-    if (!name) continue;
-    let weight = 1;
-    for (const param of params) {
-      const [key, value] = param.trim().split("=");
-      if (key?.trim().toLowerCase() === "q") weight = Number(value);
-    }
-    q.set(name === "x-gzip" ? "gzip" : name, Number.isFinite(weight) ? weight : 0);
-  }
-  const star = q.get("*");
-  // An unlisted identity ranks with the least wanted coding listed (as the negotiator package
-  // does), so "br;q=0.8, gzip;q=0.9" still gets a compressed file.
-  const listed = [...q.values()].filter((weight) => weight > 0);
-  const identityByDefault = star ?? (listed.length ? Math.min(...listed) : 1);
-  const weightOf = (encoding: Encoding) => q.get(encoding) ?? (encoding === "identity" ? identityByDefault : (star ?? 0));
-
-  let best: Encoding = "identity";
-  let bestWeight = 0;
-  for (const encoding of PREFERENCE) {
-    if (!available.includes(encoding)) continue;
-    const weight = weightOf(encoding);
-    if (weight > bestWeight) {
-      best = encoding;
-      bestWeight = weight;
-    }
-  }
-  return best;
-}
-
-const matches = (ifNoneMatch: string, etag: string) =>
-  ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
-
-/**
  * The build's fingerprinted assets, answered from memory. The folder is listed and read once, when
  * the server starts: a name's content never changes (a change is a new name), so a request costs a
  * map lookup, never a stat, a read or a compression. Brotli and gzip come from the .br and .gz files
@@ -135,8 +89,8 @@ export function staticAssets(dir: string) {
     const asset = assets.get(name);
     if (!asset) return next();
 
-    const available = Object.keys(asset.variants) as Encoding[];
-    const encoding = chooseEncoding(req.headers["accept-encoding"], available);
+    const available = Object.keys(asset.variants) as Coding[];
+    const encoding = preferredEncoding(req.headers["accept-encoding"], available);
     const variant = asset.variants[encoding]!;
 
     res.setHeader("Content-Type", asset.type);
@@ -145,8 +99,7 @@ export function staticAssets(dir: string) {
     if (available.length > 1) res.setHeader("Vary", "Accept-Encoding");
     if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
 
-    const ifNoneMatch = req.headers["if-none-match"];
-    if (ifNoneMatch && matches(ifNoneMatch, variant.etag)) {
+    if (notModified(req.headers["if-none-match"], variant.etag)) {
       res.removeHeader("Content-Type");
       res.removeHeader("Content-Encoding");
       res.statusCode = 304;

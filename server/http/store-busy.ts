@@ -1,10 +1,11 @@
 import { isConnectionLost } from "../../db/connection-lost";
 import { STORE_BUSY_MESSAGE, STORE_BUSY_RETRY_AFTER_SECONDS } from "../contracts/store-busy";
+import { NO_STORE } from "./cache-control";
 
 export { isConnectionLost };
 
 /** The headers of every "store busy" answer, page or JSON. */
-export const STORE_BUSY_HEADERS = { "Retry-After": String(STORE_BUSY_RETRY_AFTER_SECONDS), "Cache-Control": "no-store" } as const;
+export const STORE_BUSY_HEADERS = { "Retry-After": String(STORE_BUSY_RETRY_AFTER_SECONDS), "Cache-Control": NO_STORE } as const;
 
 /** The API's answer when the database could not be reached: 503, Retry-After, the REST error body. */
 export function storeBusyJson(): Response {

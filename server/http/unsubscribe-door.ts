@@ -3,6 +3,7 @@ import { getAppContext } from "../boot";
 import type { AppContext } from "../context";
 import { Invalid } from "../errors";
 import { INVALID_UNSUBSCRIBE_LINK, unsubscribeByToken, unsubscribeTarget } from "../services/unsubscribe";
+import { NO_STORE } from "./cache-control";
 import { readForm } from "./request-body";
 
 export type UnsubscribePageData =
@@ -12,7 +13,7 @@ export type UnsubscribePageData =
 
 // The token is in the URL: keep it out of caches and search engines (and, by the page's meta tag,
 // out of Referer headers; the document's Referrer-Policy header is set for every page).
-export const UNSUBSCRIBE_PAGE_HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
+export const UNSUBSCRIBE_PAGE_HEADERS = { "Cache-Control": NO_STORE, "X-Robots-Tag": "noindex" };
 
 async function answer(work: (ctx: AppContext) => Promise<UnsubscribePageData>) {
   const ctx = await getAppContext();

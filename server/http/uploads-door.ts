@@ -2,7 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import type { AppContext } from "../context";
+import { notModified } from "./negotiation";
 import { percentDecoded } from "./percent-decode";
+import { IMMUTABLE } from "./cache-control";
 
 const TYPES: Record<string, string> = {
   ".webp": "image/webp",
@@ -46,11 +48,11 @@ export async function serveUpload(ctx: AppContext, request: Request): Promise<Re
   const etag = `"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"`;
   const headers = {
     "Content-Type": type,
-    "Cache-Control": "public, max-age=31536000, immutable",
+    "Cache-Control": IMMUTABLE,
     ETag: etag,
     "X-Content-Type-Options": "nosniff",
   };
-  if (request.headers.get("If-None-Match") === etag) return new Response(null, { status: 304, headers });
+  if (notModified(request.headers.get("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
   const head = request.method === "HEAD";
   // Safari and iOS only play video served in byte ranges; browsers seek audio the same way.
   const range = parseRange(request.headers.get("Range"), stat.size);

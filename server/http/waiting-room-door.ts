@@ -7,7 +7,7 @@ import { cachedRoom } from "../services/waiting-room-state";
 import { clientIpOf } from "./client-ip";
 import { PASS_COOKIE, PLACE_COOKIE, cookieValue, serializeCookie } from "./waiting-room-cookies";
 import { secureCookies } from "./cookies";
-import { PRIVATE_NO_STORE } from "./rest";
+import { PRIVATE_NO_STORE } from "./cache-control";
 
 /** What the doors read from a browser: its place and its pass. */
 export function placeCookiesOf(request: Request): { placeId: string | null; passToken: string | null } {

@@ -13,6 +13,7 @@ import { passOf as earlyAccessPassOf } from "./early-access";
 import { isTemplateRender } from "./page-template";
 import { BARE_PAGE_POLICY } from "./security-headers";
 import { PASS_COOKIE, cookieValue, secureForNode, serializeCookie } from "./waiting-room-cookies";
+import { NO_STORE } from "./cache-control";
 
 /**
  * The waiting room's gate (decision 0019). In the window, /store, /store/{id}, /cart and /checkout
@@ -36,7 +37,7 @@ function busyHtml(): string {
 
 /** The 429 a purchase without a pass gets: JSON for scripts, a small page for a form posted without JavaScript. */
 export function busyResponse(room: Room, acceptsHtml: boolean): Response {
-  const headers = { "Retry-After": String(retryAfterSeconds(room)), "Cache-Control": "no-store" };
+  const headers = { "Retry-After": String(retryAfterSeconds(room)), "Cache-Control": NO_STORE };
   if (acceptsHtml)
     return new Response(busyHtml(), {
       status: 429,
@@ -86,7 +87,7 @@ async function isAdmin(ctx: AppContext, cookie: string): Promise<boolean> {
 
 function refuse(room: Room, req: IncomingMessage, res: ServerResponse): true {
   if (req.method === "GET" || req.method === "HEAD") {
-    res.writeHead(303, { Location: WAITING_ROOM_URL, "Cache-Control": "no-store", "Content-Length": "0" });
+    res.writeHead(303, { Location: WAITING_ROOM_URL, "Cache-Control": NO_STORE, "Content-Length": "0" });
     res.end();
     return true;
   }
@@ -94,7 +95,7 @@ function refuse(room: Room, req: IncomingMessage, res: ServerResponse): true {
   const body = html ? busyHtml() : BUSY_BODY;
   res.writeHead(429, {
     "Retry-After": String(retryAfterSeconds(room)),
-    "Cache-Control": "no-store",
+    "Cache-Control": NO_STORE,
     "Content-Type": html ? "text/html; charset=utf-8" : "application/json; charset=utf-8",
     "Content-Length": String(Buffer.byteLength(body)),
     ...(html ? { "Content-Security-Policy": BARE_PAGE_POLICY } : {}),
@@ -181,7 +182,7 @@ async function mayPass(
 export async function requirePassForPage(request: Request, context?: AppLoadContext): Promise<void> {
   const ctx = await getAppContext();
   if ((await mayPass(ctx, request, { context })).ok) return;
-  throw new Response(null, { status: 303, headers: { Location: WAITING_ROOM_URL, "Cache-Control": "no-store" } });
+  throw new Response(null, { status: 303, headers: { Location: WAITING_ROOM_URL, "Cache-Control": NO_STORE } });
 }
 
 /** For the actions of the bag and checkout forms: a purchase without a pass is a 429. */

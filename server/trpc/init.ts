@@ -4,8 +4,9 @@ import { isConnectionLost } from "../../db/connection-lost";
 import type { PublicUser } from "../contracts/auth";
 import { STORE_BUSY_MESSAGE } from "../contracts/store-busy";
 import type { AppContext } from "../context";
-import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
+import { DomainError, Invalid } from "../errors";
 import { assertAdmin } from "../http/auth";
+import { trpcCodeOf } from "../http/error-status";
 import { refuseBrokenText } from "../http/request-body";
 
 export interface TrpcContext {
@@ -35,16 +36,6 @@ const t = initTRPC.context<TrpcContext>().create({
   },
 });
 
-function codeOf(error: DomainError): TRPCError["code"] {
-  if (error instanceof Invalid) return "BAD_REQUEST";
-  if (error instanceof Unauthenticated) return "UNAUTHORIZED";
-  if (error instanceof Forbidden) return "FORBIDDEN";
-  if (error instanceof NotFound) return "NOT_FOUND";
-  if (error instanceof Conflict) return "CONFLICT";
-  if (error instanceof TooMany) return "TOO_MANY_REQUESTS";
-  return "BAD_REQUEST";
-}
-
 /**
  * Domain errors thrown by services become TRPCErrors with the same readable message; an input the
  * contract refused becomes Invalid first, so its message and field errors read as REST's do.
@@ -54,7 +45,7 @@ const domainErrors = t.middleware(async ({ next }) => {
   if (result.ok) return result;
   const failure = result.error.cause;
   const cause = failure instanceof ZodError ? Invalid.fromZod(failure) : failure;
-  if (cause instanceof DomainError) throw new TRPCError({ code: codeOf(cause), message: cause.message, cause });
+  if (cause instanceof DomainError) throw new TRPCError({ code: trpcCodeOf(cause), message: cause.message, cause });
   return result;
 });
 

@@ -8,7 +8,7 @@ import express from "express";
 import { http, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { precompressAssets } from "../../scripts/precompress-assets.mjs";
-import { chooseEncoding, staticAssets } from "../../server/http/static-assets";
+import { staticAssets } from "../../server/http/static-assets";
 import { mockServer } from "../mocks/server";
 
 // A build's assets folder, precompressed by the post-build step, served as server.js mounts it;
@@ -151,28 +151,5 @@ describe("hashed assets from memory", () => {
     } finally {
       for (const spy of calls) spy.mockRestore();
     }
-  });
-});
-
-describe("choosing the encoding", () => {
-  const all = ["br", "gzip", "identity"] as const;
-  it.each([
-    [undefined, "identity"],
-    ["", "identity"],
-    ["gzip, deflate, br, zstd", "br"],
-    ["br;q=0.8, gzip;q=0.9", "gzip"],
-    ["*", "br"],
-    ["*;q=0.5, br;q=0", "gzip"],
-    ["identity;q=0, gzip;q=0.1", "gzip"],
-    ["x-gzip", "gzip"],
-    ["BR;Q=1", "br"],
-    ["deflate", "identity"],
-  ])("Accept-Encoding %j → %s", (header, expected) => {
-    expect(chooseEncoding(header, [...all])).toBe(expected);
-  });
-
-  it("picks among the variants the file has", () => {
-    expect(chooseEncoding("br, gzip", ["gzip", "identity"])).toBe("gzip");
-    expect(chooseEncoding("br", ["identity"])).toBe("identity");
   });
 });

@@ -6,6 +6,7 @@ import { DROP_MESSAGES, listDrops } from "../../services/drops";
 import { preDropChecklist } from "../../services/pre-drop-checklist";
 import { sendTestEmail } from "../../services/test-email";
 import { route } from "../route";
+import { NO_STORE_HEADERS } from "../../http/cache-control";
 
 /** The drop report and the pre-drop checklist (issue 14 parts 2–3, decision 0026). */
 export const adminDropRoutes = [
@@ -54,7 +55,7 @@ export const adminDropRoutes = [
     method: "POST",
     path: "/api/admin/test-email",
     guard: "admin",
-    headers: { "Cache-Control": "no-store" },
+    headers: NO_STORE_HEADERS,
     handle: ({ ctx, user }) => sendTestEmail(ctx, user.email),
   }),
 ];

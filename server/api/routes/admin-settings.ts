@@ -15,8 +15,8 @@ import { changePassword, runShippingTest, ShippingTestFailed } from "../../servi
 import { getCountdownSetting, setBackgroundMusic, setBackgroundVideo, setText, updateSetting } from "../../services/admin-settings";
 import { MediaRejected, mediaPartHandler, refuseOversizedRequest } from "../../services/media-uploads";
 import { route } from "../route";
+import { NO_STORE_HEADERS } from "../../http/cache-control";
 
-const NO_STORE = { "Cache-Control": "no-store" };
 const STATUS = { tooLarge: 413, wrongType: 415, missing: 400 } as const;
 
 /** POST `{ text }` → `{ text }` as stored. */
@@ -26,7 +26,7 @@ const textRoute = (path: string, key: TextSettingKey) =>
     path,
     guard: "admin",
     input: textSchemaFor(key),
-    headers: NO_STORE,
+    headers: NO_STORE_HEADERS,
     handle: async ({ input, ctx }) => ({ text: (await setText(ctx, key, input.text)).value }),
   });
 
@@ -47,7 +47,7 @@ const mediaUploadRoute = (path: string, kind: MediaKind) =>
         const form = await unstable_parseMultipartFormData(request, mediaPartHandler(ctx, kind));
         const url = form.get(kind);
         if (typeof url !== "string") throw new MediaRejected(kind, "missing");
-        return Response.json({ [`${kind}Url`]: url }, { status: 201, headers: NO_STORE });
+        return Response.json({ [`${kind}Url`]: url }, { status: 201, headers: NO_STORE_HEADERS });
       } catch (error) {
         if (error instanceof MediaRejected) return jsonError(STATUS[error.reason], error.message, error.fieldErrors);
         // Not multipart, or a malformed body: the parser's own errors, a 400 rather than a 500.
@@ -82,7 +82,7 @@ export const adminSettingsRoutes = [
     path: "/api/admin/settings",
     guard: "admin",
     input: settingUpdateSchema,
-    headers: NO_STORE,
+    headers: NO_STORE_HEADERS,
     handle: ({ input, ctx }) => updateSetting(ctx, input.key, input.value),
   }),
 
@@ -92,7 +92,7 @@ export const adminSettingsRoutes = [
     path: "/api/admin/background-video",
     guard: "admin",
     input: videoUrlSchema,
-    headers: NO_STORE,
+    headers: NO_STORE_HEADERS,
     handle: async ({ input, ctx }) => ({ videoUrl: (await setBackgroundVideo(ctx, input.videoUrl)).value }),
   }),
 
@@ -102,7 +102,7 @@ export const adminSettingsRoutes = [
     path: "/api/admin/background-music",
     guard: "admin",
     input: musicUrlSchema,
-    headers: NO_STORE,
+    headers: NO_STORE_HEADERS,
     handle: async ({ input, ctx }) => ({ musicUrl: (await setBackgroundMusic(ctx, input.musicUrl)).value }),
   }),
 
@@ -125,7 +125,7 @@ export const adminSettingsRoutes = [
     path: "/api/admin/change-password",
     guard: "admin",
     input: changePasswordApiSchema,
-    headers: NO_STORE,
+    headers: NO_STORE_HEADERS,
     handle: async ({ request, input, ctx, user }) => {
       const { token } = await authenticate(ctx, request);
       return changePassword(ctx, user, token, input);
@@ -142,7 +142,7 @@ export const adminSettingsRoutes = [
     method: "POST",
     path: "/api/admin/test-shippo",
     guard: "admin",
-    headers: NO_STORE,
+    headers: NO_STORE_HEADERS,
     handle: async ({ ctx }) => {
       try {
         return await runShippingTest(ctx);

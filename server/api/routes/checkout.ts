@@ -16,6 +16,7 @@ import { payWithTestCard } from "../../services/local-payments";
 import { confirmPayment } from "../../services/order-confirmation";
 import { estimateTax } from "../../services/tax";
 import { route } from "../route";
+import { NO_STORE_HEADERS } from "../../http/cache-control";
 
 export const checkoutRoutes = [
   /** POST /api/shipping/calculate: rates for this bag to the address, each with the `key` Process Order takes; `[]` when it cannot be shipped there. */
@@ -27,7 +28,7 @@ export const checkoutRoutes = [
     handle: async ({ request, input, ctx }) => {
       const { address } = input;
       const rates = await quoteShipping(ctx, await cartSessionIdOf(ctx, request), address);
-      return Response.json(rates.map(toRateView), { headers: { "Cache-Control": "no-store" } });
+      return Response.json(rates.map(toRateView), { headers: NO_STORE_HEADERS });
     },
   }),
 
@@ -45,7 +46,7 @@ export const checkoutRoutes = [
         subtotalCents: toCents(input.subtotal),
         shippingCents: input.shippingCost === undefined ? undefined : toCents(input.shippingCost),
       });
-      return Response.json(tax, { headers: { "Cache-Control": "no-store" } });
+      return Response.json(tax, { headers: NO_STORE_HEADERS });
     },
   }),
 
@@ -64,7 +65,7 @@ export const checkoutRoutes = [
         shippingMethod: input.shippingMethod,
         clientIp: clientIpOf(context),
       });
-      return Response.json(result, { status: 201, headers: { "Cache-Control": "no-store" } });
+      return Response.json(result, { status: 201, headers: NO_STORE_HEADERS });
     },
   }),
 
@@ -82,7 +83,7 @@ export const checkoutRoutes = [
       const { paymentIntentId } = input;
       const outcome = await confirmPayment(ctx, paymentIntentId);
       const status = outcome.status === "paid" ? 200 : outcome.status === "pending" ? 202 : 402;
-      return Response.json(outcome, { status, headers: { "Cache-Control": "no-store" } });
+      return Response.json(outcome, { status, headers: NO_STORE_HEADERS });
     },
   }),
 

@@ -1,9 +1,10 @@
 import { sanitizeRichText } from "../../services/sanitize";
 import { getSettingValue } from "../../services/settings";
 import { route } from "../route";
+import { BRIEFLY_PUBLIC, NO_STORE_HEADERS } from "../../http/cache-control";
 
 // Every landing visit may ask; an admin's change still shows within seconds.
-const BRIEFLY = { "Cache-Control": "public, max-age=10" };
+const BRIEFLY = { "Cache-Control": BRIEFLY_PUBLIC };
 
 export const publicSettingsRoutes = [
   /**
@@ -15,7 +16,7 @@ export const publicSettingsRoutes = [
     method: "GET",
     path: "/api/countdown-date",
     guard: "public",
-    headers: { "Cache-Control": "no-store" },
+    headers: NO_STORE_HEADERS,
     handle: async ({ ctx }) => ({ date: await getSettingValue(ctx, "countdown_date") }),
   }),
 

@@ -1,6 +1,6 @@
 import { waitingRoomPatchSchema } from "../../contracts/waiting-room";
 import { clientIpOf } from "../../http/client-ip";
-import { PRIVATE_NO_STORE } from "../../http/rest";
+import { NO_STORE_HEADERS, PRIVATE_NO_STORE } from "../../http/cache-control";
 import { placeCookiesOf, placeSetCookies } from "../../http/waiting-room-door";
 import { joinLine, lineStatus } from "../../services/waiting-room";
 import { updateWaitingRoom, waitingRoomAdmin } from "../../services/waiting-room-admin";
@@ -43,7 +43,7 @@ export const waitingRoomRoutes = [
     method: "GET",
     path: "/api/admin/waiting-room",
     guard: "admin",
-    headers: { "Cache-Control": "no-store" },
+    headers: NO_STORE_HEADERS,
     handle: ({ ctx }) => waitingRoomAdmin(ctx),
   }),
 
@@ -53,7 +53,7 @@ export const waitingRoomRoutes = [
     path: "/api/admin/waiting-room",
     guard: "admin",
     input: waitingRoomPatchSchema,
-    headers: { "Cache-Control": "no-store" },
+    headers: NO_STORE_HEADERS,
     handle: ({ ctx, input }) => updateWaitingRoom(ctx, input),
   }),
 ];

@@ -6,6 +6,7 @@ import { jsonError, parseJsonBody } from "../../http/rest";
 import { handleStripeEvent, verifiedStripeEvent } from "../../services/payment-events";
 import { unsubscribeByEmail } from "../../services/unsubscribe";
 import { route } from "../route";
+import { NO_STORE_HEADERS } from "../../http/cache-control";
 
 /** The credentials Postmark is given in the webhook URL (https://user:password@host/...). */
 function webhookCredentials(env: Record<string, string | undefined> = process.env): { user: string; password: string } | null {
@@ -64,7 +65,7 @@ export const webhookRoutes = [
       }
 
       await handleStripeEvent(ctx, event);
-      return Response.json({ received: true }, { headers: { "Cache-Control": "no-store" } });
+      return Response.json({ received: true }, { headers: NO_STORE_HEADERS });
     },
   }),
 
