@@ -17,6 +17,7 @@ import { forUpdateOnPostgres } from "../../db/engine";
 import type { AppContext } from "../context";
 import { DomainError, Invalid, NotFound } from "../errors";
 import { toPublicImage } from "./catalog";
+import { inDisplayOrder } from "./image-order";
 import { deleteWebpVariants, variantUrls, writeWebpVariants } from "./image-variants";
 
 /**
@@ -196,9 +197,7 @@ export async function listAdminImages(ctx: AppContext, productId: number): Promi
     .selectFrom("productImages")
     .select(IMAGE_COLUMNS)
     .where("productId", "=", productId)
-    .orderBy("displayOrder", "asc")
-    .orderBy("isPrimary", "desc")
-    .orderBy("id", "asc")
+    .$call(inDisplayOrder)
     .execute();
   return { productId, images: rows.map(toAdminImage) };
 }
