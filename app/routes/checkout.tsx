@@ -8,7 +8,7 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
-import { ArrowLeft, CircleAlert } from "lucide-react";
+import { ArrowLeft } from "lucide-react";
 import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { OrderSummary as OrderSummaryData } from "../../server/contracts/checkout";
@@ -16,6 +16,7 @@ import { CHECKOUT_MESSAGES } from "../../server/contracts/checkout-messages";
 import { checkoutAction, checkoutLoader } from "../../server/http/checkout-door";
 import { requirePassForPage, requirePassForPurchase } from "../../server/http/waiting-room-gate";
 import { AddressFields, ContactFields } from "~/components/checkout/customer-fields";
+import { ErrorBox } from "~/components/error-box";
 import { HoneypotField } from "~/components/honeypot-field";
 import { BOT_FIELD } from "../../server/contracts/honeypot";
 import { CHECKOUT_UI } from "../../server/contracts/checkout-ui";
@@ -174,7 +175,16 @@ export default function CheckoutPage() {
       </Button>
       <h1 className="mt-4 mb-8 font-display text-[clamp(3.25rem,10vw,5.5rem)] leading-[0.85] uppercase lg:mb-10">Checkout</h1>
 
-      {result?.notice ? <NoticeBanner title={result.notice.title} description={result.notice.description} /> : null}
+      {/* An action's notice inline, for a browser without JavaScript (with it, a toast shows too). */}
+      {result?.notice ? (
+        <ErrorBox
+          title={result.notice.title}
+          message={result.notice.description}
+          testId="checkout-notice"
+          className="mb-8 p-4"
+          iconClassName="text-red-400"
+        />
+      ) : null}
 
       <div className="grid grid-cols-1 items-start gap-8 lg:grid-cols-[minmax(0,0.9fr)_minmax(0,1.1fr)] lg:gap-12">
         <OrderSummary lines={lines} totals={{ subtotal, shipping, tax, total }} className="lg:sticky lg:top-24" />
@@ -243,23 +253,6 @@ function deadlineOf(summary: OrderSummaryData, response: Response): number {
   const expiresAt = Date.parse(summary.holdExpiresAt);
   const serverNow = Date.parse(response.headers.get("Date") ?? "");
   return Number.isNaN(serverNow) ? expiresAt : Date.now() + (expiresAt - serverNow - 1000);
-}
-
-/** An action's notice inline, for a browser without JavaScript (with it, a toast shows too). */
-function NoticeBanner({ title, description }: { title: string; description: string }) {
-  return (
-    <div
-      role="alert"
-      className="mb-8 flex gap-3 rounded-md border border-destructive/50 bg-destructive/10 p-4 text-sm"
-      data-testid="checkout-notice"
-    >
-      <CircleAlert className="mt-0.5 size-4 shrink-0 text-red-400" aria-hidden="true" />
-      <div>
-        <p className="font-medium">{title}</p>
-        <p className="text-muted-foreground">{description}</p>
-      </div>
-    </div>
-  );
 }
 
 export { ErrorBoundary } from "~/components/error-pages";

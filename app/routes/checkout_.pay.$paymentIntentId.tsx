@@ -6,7 +6,7 @@ import { payAction, payLoader } from "../../server/http/checkout-door";
 import { CardFields, TestModeNotice } from "~/components/checkout/card-fields";
 import { SectionTitle } from "~/components/checkout/customer-fields";
 import { StaticHoldCountdown } from "~/components/checkout/hold-countdown";
-import { PaymentAlert } from "~/components/checkout/local-card-form";
+import { PaymentAlert } from "~/components/checkout/payment-alert";
 import { DetailsReview } from "~/components/checkout/details-review";
 import { CHECKOUT_UI } from "../../server/contracts/checkout-ui";
 import { OrderSummary } from "~/components/checkout/order-summary";

@@ -1,4 +1,5 @@
 import { formatUsd, toDollars } from "./money";
+import type { ShippingRate } from "./shipping-rate";
 
 /**
  * What the checkout screen and its page doors share: the form's values, the rate and tax views
@@ -64,24 +65,10 @@ export function completeAddress(values: CheckoutValues): Address | null {
  * A rate as POST /api/shipping/calculate answers it and the screen shows it, in dollars. `key`
  * is what Process Order takes back as shippingMethod: the screen never builds it itself.
  */
-export interface RateView {
-  key: string;
-  carrier: string;
-  method: string;
-  cost: number;
-  description: string;
-  estimatedDays: number;
-}
+export type RateView = Omit<ShippingRate, "costCents"> & { cost: number };
 
 /** A quoted rate (cents) as the screen and the API show it (dollars). */
-export const toRateView = (rate: {
-  key: string;
-  carrier: string;
-  method: string;
-  costCents: number;
-  description: string;
-  estimatedDays: number;
-}): RateView => ({
+export const toRateView = (rate: ShippingRate): RateView => ({
   key: rate.key,
   carrier: rate.carrier,
   method: rate.method,

@@ -5,7 +5,7 @@ import { toCents } from "../contracts/money";
 import type { AppContext } from "../context";
 import { Conflict, Invalid, NotFound } from "../errors";
 import { toPublicProduct } from "./catalog";
-import { imageBasesOf, ownImagePathOf, removeUnreferencedImages } from "./product-images";
+import { imageBasesOf, ownImagePathOf, removeUnreferencedImages } from "./product-image-files";
 
 /**
  * The back office's products: every product (hidden and unreleased ones too), in dollars.

@@ -4,6 +4,7 @@ import { CATALOG_MESSAGES, type ProductImagesResponse, type PublicProduct, type 
 import type { AppContext } from "../context";
 import { NotFound } from "../errors";
 import { getEarlyMinutes } from "./early-access";
+import { inDisplayOrder } from "./image-order";
 import { variantUrls } from "./image-variants";
 import { getSettingValue } from "./settings";
 
@@ -118,9 +119,7 @@ export async function listProductImages(ctx: AppContext, productId: number): Pro
     .selectFrom("productImages")
     .select(["id", "productId", "imageUrl", "imagePath", "isPrimary", "displayOrder"])
     .where("productId", "=", productId)
-    .orderBy("displayOrder", "asc")
-    .orderBy("isPrimary", "desc")
-    .orderBy("id", "asc")
+    .$call(inDisplayOrder)
     .execute();
   return { productId, images: rows.map(toPublicImage) };
 }

@@ -7,7 +7,7 @@ import { holdLeadership, resignLeadership } from "./leadership";
 import { deleteExpiredLeases } from "./leases";
 import { rollUpOrders } from "./order-rollup";
 import { removeUnusedMedia } from "./media-uploads";
-import { removeAbandonedImages } from "./product-images";
+import { removeAbandonedImages } from "./product-image-files";
 import { deleteExpiredRateLimits } from "./rate-limit";
 import { deleteExpiredSessions } from "./sessions";
 import { confirmStrandedPayments } from "./stranded-payments";

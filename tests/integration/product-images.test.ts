@@ -7,16 +7,9 @@ import type { AdminProductImage, AdminProductImagesResponse } from "../../server
 import { useAppContextForTests } from "../../server/boot";
 import { getAdminProduct, updateProduct } from "../../server/services/admin-products";
 import { getPublicProduct } from "../../server/services/catalog";
-import {
-  addProductImage,
-  checkImage,
-  deleteProductImage,
-  ImageRejected,
-  ownImagePathOf,
-  removeAbandonedImages,
-  setPrimaryImage,
-  uploadProductImage,
-} from "../../server/services/product-images";
+import { checkImage, ImageRejected } from "../../server/services/image-upload-check";
+import { ownImagePathOf, removeAbandonedImages } from "../../server/services/product-image-files";
+import { addProductImage, deleteProductImage, setPrimaryImage, uploadProductImage } from "../../server/services/product-images";
 import { ensureAdmin } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar, send } from "../setup/http";

@@ -3,6 +3,7 @@ import { Minus, Plus, X } from "lucide-react";
 import type { CartRow } from "../../../server/contracts/cart-view";
 import { formatUsd } from "../../../server/contracts/money";
 import { HoneypotField } from "~/components/honeypot-field";
+import { PriceLine } from "~/components/price-line";
 import { ProductImage } from "~/components/store/product-image";
 import { cn } from "~/lib/utils";
 import { EnhancedField } from "./enhanced-field";
@@ -73,18 +74,14 @@ export function CartLineRow({
             {formatUsd(line.lineTotal)}
           </p>
         </div>
-        <p className="flex flex-wrap items-baseline gap-x-2 text-xs text-muted-foreground tabular-nums">
-          <span>
-            <span className="sr-only">Unit price </span>
-            {formatUsd(line.unitPrice)}
-          </span>
+        <PriceLine unitPrice={line.unitPrice}>
           {product.discountPercent > 0 ? (
             <>
               <s>{formatUsd(product.price)}</s>
               <span className="font-semibold tracking-[0.1em] text-sale">-{product.discountPercent}% OFF</span>
             </>
           ) : null}
-        </p>
+        </PriceLine>
         {product.maxPerCustomer !== null && line.available ? (
           <p className="text-xs text-muted-foreground" data-testid="line-limit">
             Limit {product.maxPerCustomer} per customer

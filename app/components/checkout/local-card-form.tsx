@@ -1,14 +1,13 @@
-import { CircleAlert, Lock } from "lucide-react";
+import { Lock } from "lucide-react";
 import { useRef, useState } from "react";
 import { formatUsd } from "../../../server/contracts/money";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { cardErrors, digitsOf, formatCardNumber, type CardFields as CardValues } from "../../../server/contracts/checkout-card";
 import { CardFields, TestModeNotice } from "./card-fields";
+import { PaymentAlert, type PaymentFailure } from "./payment-alert";
 import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
 import { ORDER_BUTTON_CLASS } from "../../../server/contracts/checkout-form";
-
-export type PaymentFailure = { title: string; message: string } | null;
 
 /** What POST /api/local-payments/confirm answers: the confirmation's outcome, or an error body. */
 interface ConfirmAnswer {
@@ -79,22 +78,5 @@ export function LocalCardForm({
         {paying ? "Processing..." : `Complete Order - ${formatUsd(total)}`}
       </Button>
     </form>
-  );
-}
-
-/** A failed payment stays on screen (after its toast is gone) until the next attempt. */
-export function PaymentAlert({ failure }: { failure: NonNullable<PaymentFailure> }) {
-  return (
-    <div
-      role="alert"
-      className="flex gap-3 rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm"
-      data-testid="payment-error"
-    >
-      <CircleAlert className="mt-0.5 size-4 shrink-0 text-red-400" aria-hidden="true" />
-      <div>
-        <p className="font-medium">{failure.title}</p>
-        <p className="text-muted-foreground">{failure.message}</p>
-      </div>
-    </div>
   );
 }

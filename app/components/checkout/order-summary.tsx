@@ -1,5 +1,6 @@
 import { CircleAlert } from "lucide-react";
 import { formatUsd } from "../../../server/contracts/money";
+import { PriceLine } from "~/components/price-line";
 import { ProductImage, type ImageSource } from "~/components/store/product-image";
 import { cn } from "~/lib/utils";
 import { taxAmountText, taxTitle, type TaxView } from "../../../server/contracts/checkout-form";
@@ -93,11 +94,7 @@ function SummaryRow({ line }: { line: SummaryLine }) {
             {formatUsd(line.total)}
           </p>
         </div>
-        <p className="flex flex-wrap items-baseline gap-x-2 text-xs text-muted-foreground tabular-nums">
-          <span>
-            <span className="sr-only">Unit price </span>
-            {formatUsd(line.unitPrice)}
-          </span>
+        <PriceLine unitPrice={line.unitPrice}>
           {line.originalPrice !== null ? (
             <s className="opacity-70">
               <span className="sr-only">Was </span>
@@ -106,7 +103,7 @@ function SummaryRow({ line }: { line: SummaryLine }) {
           ) : null}
           <span aria-hidden="true">·</span>
           <span>Qty {line.quantity}</span>
-        </p>
+        </PriceLine>
         {line.notice ? (
           <p className="flex items-start gap-1.5 text-xs text-red-400">
             <CircleAlert className="mt-px size-3.5 shrink-0" aria-hidden="true" />

@@ -1,6 +1,7 @@
-import { CircleAlert, Truck } from "lucide-react";
+import { Truck } from "lucide-react";
 import { CHECKOUT_MESSAGES } from "../../../server/contracts/checkout-messages";
 import { formatUsd } from "../../../server/contracts/money";
+import { ErrorBox } from "~/components/error-box";
 import { Spinner } from "~/components/spinner";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
@@ -45,13 +46,7 @@ export function ShippingOptions({
             {hydrated ? "Enter your shipping address to see the options." : "Enter your shipping address, then calculate the options."}
           </p>
         ) : rates.length === 0 ? (
-          <div role="alert" className="flex gap-3 rounded-md border border-destructive/50 bg-destructive/10 p-3">
-            <CircleAlert className="mt-0.5 size-4 shrink-0 text-red-400" aria-hidden="true" />
-            <div>
-              <p className="font-medium">{CHECKOUT_MESSAGES.noRatesTitle}</p>
-              <p className="text-muted-foreground">{CHECKOUT_MESSAGES.noRates}</p>
-            </div>
-          </div>
+          <ErrorBox title={CHECKOUT_MESSAGES.noRatesTitle} message={CHECKOUT_MESSAGES.noRates} iconClassName="text-red-400" />
         ) : null}
       </div>
 

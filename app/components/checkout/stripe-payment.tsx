@@ -8,7 +8,7 @@ import { useState } from "react";
 import { formatUsd } from "../../../server/contracts/money";
 import { notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
-import { PaymentAlert, type PaymentFailure } from "./local-card-form";
+import { PaymentAlert, type PaymentFailure } from "./payment-alert";
 import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
 import { ORDER_BUTTON_CLASS } from "../../../server/contracts/checkout-form";
 

@@ -11,11 +11,10 @@ import { productIdParam } from "../../contracts/catalog";
 import { Invalid, NotFound } from "../../errors";
 import { jsonError, pathId } from "../../http/rest";
 import { createProduct, deleteProduct, getAdminProduct, listAdminProducts, updateProduct } from "../../services/admin-products";
+import { ImageRejected, imageBytesOf } from "../../services/image-upload-check";
 import {
-  ImageRejected,
   addProductImage,
   deleteProductImage,
-  imageBytesOf,
   listAdminImages,
   updateProductImage,
   uploadProductImage,

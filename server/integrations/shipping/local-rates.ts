@@ -1,18 +1,11 @@
+import type { ShippingRate } from "../../contracts/shipping-rate";
 import { US_STATE_TAX_RULES_2025 } from "../tax/us-state-rules";
 import { methodKeyOf } from "./types";
 
-/**
+/*
  * The local shipping implementation: a rate table by zone and weight band, shaped like the
  * carriers' own services so the checkout behaves exactly as with Shippo. Prices are cents.
  */
-export interface LocalRate {
-  key: string;
-  carrier: string;
-  method: string;
-  costCents: number;
-  description: string;
-  estimatedDays: number;
-}
 
 export interface Destination {
   country: string;
@@ -165,7 +158,7 @@ const TABLE: Record<
 };
 
 /** Rates for a parcel, cheapest first. No rates means the address cannot be shipped to. */
-export function localRates(destination: Destination, weightLbs: number): LocalRate[] {
+export function localRates(destination: Destination, weightLbs: number): ShippingRate[] {
   const zone = zoneOf(destination);
   if (!zone || !(weightLbs > 0) || weightLbs > 70) return [];
   const pounds = Math.ceil(weightLbs);

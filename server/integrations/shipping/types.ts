@@ -1,3 +1,5 @@
+import type { ShippingRate } from "../../contracts/shipping-rate";
+
 export interface Parcel {
   weightLbs: number;
   lengthIn: number;
@@ -26,14 +28,7 @@ export interface ShippingAddress {
   email?: string;
 }
 
-export interface RateQuote {
-  /** What Process Order takes as shippingMethod, and the order keeps: "usps-ground_saver". */
-  key: string;
-  carrier: string;
-  method: string;
-  costCents: number;
-  description: string;
-  estimatedDays: number;
+export interface RateQuote extends ShippingRate {
   /** The provider's own rate id (Shippo's object_id), needed to buy the label. */
   providerRateId?: string;
 }
