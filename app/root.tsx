@@ -1,5 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { TestModeBanner } from "~/components/test-mode-banner";
@@ -7,6 +7,7 @@ import { Toasts } from "~/components/toasts";
 import bebasNeue from "~/fonts/bebas-neue-latin-400.woff2?url";
 import inter from "~/fonts/inter-latin-400-700.woff2?url";
 import { useNonce } from "~/lib/nonce";
+import { afterProcessOrder } from "~/lib/revalidate";
 import stylesheet from "~/styles/app.css?url";
 import { useEffect } from "react";
 import { getAppContext } from "../server/boot";
@@ -49,6 +50,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export type RootData = typeof loader;
+
+// The badge and the bag it opens stay as they are after a held order, as the checkout's own data does.
+export const shouldRevalidate: ShouldRevalidateFunction = (args) => afterProcessOrder(args) ?? args.defaultShouldRevalidate;
 
 /*
  * The page's JavaScript starts after the first paint (decision 0031): the server sends Remix's

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
+  type ClientActionFunctionArgs,
   Link,
   useActionData,
   useLoaderData,
@@ -9,9 +10,9 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
-import { lazy, Suspense, useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import type { OrderSummary as OrderSummaryData } from "../../server/contracts/checkout";
+import type { CheckoutActionData } from "../../server/contracts/checkout-page";
 import { CHECKOUT_MESSAGES } from "../../server/contracts/checkout-messages";
 import { checkoutAction, checkoutLoader } from "../../server/http/checkout-door";
 import { requirePassForPage, requirePassForPurchase } from "../../server/http/waiting-room-gate";
@@ -27,9 +28,11 @@ import { FORM_ID, loadOrderPayment, PaymentSection, type ProcessedOrder } from "
 import { Spinner } from "~/components/spinner";
 import { ShippingOptions } from "~/components/checkout/shipping-options";
 import { useCheckoutQuote } from "~/components/checkout/use-checkout-quote";
+import { refusedProcessOrder, useProcessOrder } from "~/components/checkout/use-process-order";
 import { followToNextPage, notify } from "~/components/toasts";
 import { Button } from "~/components/ui/button";
 import { useNoticeToast } from "~/lib/use-notice-toast";
+import { afterProcessOrder } from "~/lib/revalidate";
 import type { RenderMemoHandle } from "~/render-memo.server";
 import type { RootData } from "~/root";
 
@@ -38,6 +41,17 @@ export const loader = async (args: LoaderFunctionArgs) => (await requirePassForP
 // The page is its loaders' data and nothing else: rendered once for every shopper with the same bag.
 export const handle: RenderMemoHandle = { sameDataSamePage: true };
 export const action = async (args: ActionFunctionArgs) => (await requirePassForPurchase(args.request), checkoutAction(args));
+
+/** Process Order's post never ends on the error page: a refusal the action did not word is worded here. */
+export const clientAction = async ({ serverAction }: ClientActionFunctionArgs): Promise<CheckoutActionData> => {
+  try {
+    return await serverAction<CheckoutActionData>();
+  } catch (error) {
+    // A redirect goes on.
+    if (error instanceof Response) throw error;
+    return refusedProcessOrder(error);
+  }
+};
 
 export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ matches }) => {
   const brand = matches.find((match) => match.id === "root")?.data?.brand.name ?? "Store";
@@ -49,7 +63,8 @@ export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ matches 
 // After a successful payment the bag is empty by design. The badge must be refreshed, but this
 // loader must not run again then: its empty-bag redirect would greet the buyer with "Cart is empty".
 let paidAndLeaving = false;
-export const shouldRevalidate: ShouldRevalidateFunction = ({ defaultShouldRevalidate }) => !paidAndLeaving && defaultShouldRevalidate;
+export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
+  !paidAndLeaving && (afterProcessOrder(args) ?? args.defaultShouldRevalidate);
 
 /** docs/spec.md §9: home 2 s after a successful payment. */
 const HOME_AFTER_PAYMENT_MS = 2000;
@@ -76,7 +91,17 @@ export default function CheckoutPage() {
   const bagKey = bag.lines.map((line) => `${line.productId}x${line.quantity}`).join(",");
   const quote = useCheckoutQuote({ address, bagKey, subtotal: bag.subtotal, initial: result });
   const [order, setOrder] = useState<ProcessedOrder | null>(null);
-  const [processing, setProcessing] = useState(false);
+  const sentBag = useRef(bagKey);
+  const processing = useProcessOrder((answer) => {
+    if (answer.order) {
+      // The hold's end on this browser's clock, however far off it is from the server's.
+      setOrder({ ...answer.order, deadline: Date.now() + answer.order.holdMsLeft, bagKey: sentBag.current });
+      return;
+    }
+    const notice = answer.notice ?? { title: CHECKOUT_UI.errorTitle, description: CHECKOUT_MESSAGES.processFailed };
+    notify.error(notice.title, notice.description);
+    if (answer.errors.shippingMethod) quote.refresh();
+  });
   const [paidNumber, setPaidNumber] = useState<string | null>(null);
 
   useEffect(() => {
@@ -114,9 +139,10 @@ export default function CheckoutPage() {
     setErrors((was) => (was[name] ? { ...was, [name]: undefined } : was));
   };
 
-  /** With JavaScript: checks the fields here, then POST /api/process-order (docs/spec.md §7). */
+  /** With JavaScript: checks the fields here, then posts them to this page's action. */
   async function processOrder(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (!processing.claim()) return;
     const form = event.currentTarget;
     // The schema is fetched when it is first needed, not with the page (decision 0029).
     const { customerErrors } = await loadValidation();
@@ -124,37 +150,17 @@ export default function CheckoutPage() {
     if (!quote.selectedRate) found.shippingMethod = [CHECKOUT_MESSAGES.missing];
     setErrors(found);
     if (Object.keys(found).length > 0) {
+      processing.release();
       notify.error(CHECKOUT_MESSAGES.missingTitle, CHECKOUT_MESSAGES.missing);
       window.requestAnimationFrame(() => form.querySelector<HTMLElement>("[aria-invalid=true], [name=shippingMethod]")?.focus());
       return;
     }
-    setProcessing(true);
-    try {
-      const response = await fetch("/api/process-order", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({
-          customerInfo: values,
-          shippingMethod: quote.selected,
-          shippingCost: quote.selectedRate?.cost,
-          [BOT_FIELD]: new FormData(form).get(BOT_FIELD) ?? "",
-        }),
-      });
-      const body = (await response.json().catch(() => null)) as
-        (Omit<ProcessedOrder, "deadline" | "bagKey"> & { message?: string; errors?: Record<string, string[]> }) | null;
-      if (!response.ok || !body?.clientSecret) {
-        notify.error(CHECKOUT_UI.errorTitle, body?.message || CHECKOUT_MESSAGES.processFailed);
-        if (body?.errors?.shippingMethod) quote.refresh();
-        // Sold out meanwhile, or the bag emptied in another tab: show the bag as it is now.
-        if (response.status === 400 || response.status === 409) revalidator.revalidate();
-        return;
-      }
-      setOrder({ ...body, deadline: deadlineOf(body.orderSummary, response), bagKey });
-    } catch {
-      notify.error(CHECKOUT_UI.errorTitle, CHECKOUT_MESSAGES.processFailed);
-    } finally {
-      setProcessing(false);
-    }
+    sentBag.current = bagKey;
+    processing.send({
+      ...values,
+      shippingMethod: quote.selected,
+      [BOT_FIELD]: String(new FormData(form).get(BOT_FIELD) ?? ""),
+    });
   }
 
   function paid(orderNumber: string) {
@@ -230,7 +236,7 @@ export default function CheckoutPage() {
             order={order}
             paidNumber={paidNumber}
             total={total}
-            processing={processing}
+            processing={processing.busy}
             supportEmail={supportEmail}
             confirmExtras={{ customerInfo: values, shippingMethod: quote.selected, shippingCost: shipping }}
             onPaid={paid}
@@ -243,16 +249,6 @@ export default function CheckoutPage() {
       </div>
     </div>
   );
-}
-
-/**
- * The hold's end on this browser's clock: the server's Date header corrects any clock skew. The
- * header has whole seconds (the server's "now" may be up to 1 s later): count from the later end.
- */
-function deadlineOf(summary: OrderSummaryData, response: Response): number {
-  const expiresAt = Date.parse(summary.holdExpiresAt);
-  const serverNow = Date.parse(response.headers.get("Date") ?? "");
-  return Number.isNaN(serverNow) ? expiresAt : Date.now() + (expiresAt - serverNow - 1000);
 }
 
 export { ErrorBoundary } from "~/components/error-pages";

@@ -1,3 +1,7 @@
+import type { ActionNotice } from "./cart-view";
+import type { OrderSummary } from "./checkout";
+import type { CheckoutValues, RateView, TaxView } from "./checkout-form";
+
 /** A country the store ships to, as the checkout's picker shows it. */
 export interface Country {
   code: string;
@@ -34,4 +38,31 @@ export interface CheckoutLoaderData {
   bag: CheckoutBag;
   countries: Country[];
   payment: { mode: "local" } | { mode: "stripe"; publishableKey: string };
+}
+
+/**
+ * Process Order's answer to the page's own script (a fetcher): what POST /api/process-order
+ * answers, and how long the hold has left, so the countdown runs on the browser's clock however
+ * far off it is from the server's.
+ */
+export interface HeldOrder {
+  clientSecret: string;
+  paymentIntentId: string;
+  orderSummary: OrderSummary;
+  holdMsLeft: number;
+}
+
+/**
+ * What the checkout's action answers. Without JavaScript the form is re-rendered from it; with
+ * it, `order` is the held order, or `notice` (and `errors`) why not.
+ */
+export interface CheckoutActionData {
+  values: CheckoutValues;
+  /** null: not quoted (the address is incomplete, or quoting failed). */
+  rates: RateView[] | null;
+  shippingMethod: string;
+  tax: TaxView;
+  errors: Record<string, string[]>;
+  notice: ActionNotice | null;
+  order: HeldOrder | null;
 }

@@ -39,7 +39,7 @@ export const shippingMethodSchema = z
 
 /** POST /api/process-order. A shippingCost may be sent (the spec's client does) but is never trusted. */
 export const processOrderSchema = z.object({
-  /** The checkout form's honeypot, sent by the page's script (decision 0020). */
+  /** The checkout form's honeypot, for a caller that sends it (decision 0020). */
   [BOT_FIELD]: botFieldSchema,
   customerInfo: customerInfoSchema,
   shippingMethod: shippingMethodSchema,

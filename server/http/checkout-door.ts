@@ -8,7 +8,6 @@ import {
   completeAddress,
   keepOrDefault,
   NO_TAX,
-  type RateView,
   type TaxView,
   toRateView,
   valuesFrom,
@@ -16,12 +15,12 @@ import {
 } from "../contracts/checkout-form";
 import { customerErrors } from "../contracts/checkout-validation";
 import { getAppContext } from "../boot";
-import type { ActionNotice } from "../contracts/cart";
+import { type ActionNotice, ENHANCED_FIELD } from "../contracts/cart";
 import { CHECKOUT_MESSAGES, customerInfoSchema, orderNumberOf, shippingMethodSchema } from "../contracts/checkout";
-import type { CheckoutLoaderData, Country } from "../contracts/checkout-page";
+import type { CheckoutActionData, CheckoutLoaderData, Country } from "../contracts/checkout-page";
 import { toCents, toDollars } from "../contracts/money";
 import type { AppContext } from "../context";
-import { DomainError, EmptyCart, NotFound } from "../errors";
+import { DomainError, EmptyCart, NotFound, TooMany } from "../errors";
 import { viewCheckout } from "../services/cart";
 import { orderForPayment, processOrder, quoteShipping } from "../services/checkout";
 import { completeHostedCheckout, startHostedCheckout } from "../services/hosted-checkout";
@@ -34,15 +33,17 @@ import { redirectWithToast } from "./flash";
 import { requestBag } from "./request-bag";
 import { statusOf } from "./error-status";
 import { siteOrigin } from "./site-origin";
-import { isConnectionLost } from "./store-busy";
+import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "./store-busy";
+import { STORE_BUSY_MESSAGE } from "../contracts/store-busy";
 import { readForm } from "./request-body";
 import { NO_STORE_HEADERS } from "./cache-control";
 
 /**
- * The page doors of the checkout. With JavaScript the screen talks to the REST doors
- * (/api/shipping/calculate, /api/process-order, ...); without it the same services answer these
- * form posts: `rates` re-renders the form with the shipping options, `process` holds the bag and
- * sends the buyer to /checkout/pay/{paymentIntentId}, whose card form pays in local test mode.
+ * The page doors of the checkout. Without JavaScript the services answer these form posts: `rates`
+ * re-renders the form with the shipping options, `process` holds the bag and sends the buyer to
+ * /checkout/pay/{paymentIntentId}, whose card form pays in local test mode. With JavaScript the
+ * screen asks the REST doors for rates and tax, and posts the same form's `process` here by a
+ * fetcher (ENHANCED_FIELD), which gets the held order back as data for the card form on the page.
  */
 
 /** The screens call test mode "local": the store's own card form rather than Stripe's. */
@@ -65,15 +66,7 @@ export async function checkoutLoader({ request, context }: LoaderFunctionArgs) {
   return data<CheckoutLoaderData>({ bag, countries: SHIPPING_DESTINATIONS, payment }, { headers: NO_STORE_HEADERS });
 }
 
-export interface CheckoutActionData {
-  values: CheckoutValues;
-  /** null: not quoted (the address is incomplete, or quoting failed). */
-  rates: RateView[] | null;
-  shippingMethod: string;
-  tax: TaxView;
-  errors: Record<string, string[]>;
-  notice: ActionNotice | null;
-}
+export type { CheckoutActionData };
 
 /** Rates, the method kept or chosen, and the tax with that method's shipping; null rates when the address is incomplete. */
 async function quote(ctx: AppContext, sessionId: string | null, values: CheckoutValues, chosen: string) {
@@ -88,21 +81,38 @@ async function quote(ctx: AppContext, sessionId: string | null, values: Checkout
 
 const errorNotice = (description: string): ActionNotice => ({ kind: "error", title: CHECKOUT_UI.errorTitle, description });
 
-/** The checkout form without JavaScript: intent `rates` or `process`. */
+type Reply = (fields: Partial<CheckoutActionData>, status?: number, headers?: HeadersInit) => ReturnType<typeof data<CheckoutActionData>>;
+
+const missingNotice: ActionNotice = { kind: "error", title: CHECKOUT_MESSAGES.missingTitle, description: CHECKOUT_MESSAGES.missing };
+
+/** The details and method as Process Order takes them, or the fields to mark. */
+function orderFields(values: CheckoutValues, chosen: string) {
+  const customer = customerInfoSchema.safeParse(values);
+  const method = shippingMethodSchema.safeParse(chosen);
+  if (customer.success && method.success) return { customer: customer.data, shippingMethod: method.data };
+  const errors = customerErrors(values);
+  if (!method.success) errors.shippingMethod = [CHECKOUT_MESSAGES.missing];
+  return { errors };
+}
+
+/** The checkout form: intent `rates` or `process`, posted by a browser without JavaScript or by the page's fetcher. */
 export async function checkoutAction({ request, context }: ActionFunctionArgs) {
   const ctx = await shopperContext(await getAppContext(), request);
   const sessionId = await cartSessionIdOf(ctx, request);
   const form = await readForm(request);
   const values = valuesFrom(form);
   const chosen = String(form.get("shippingMethod") ?? "");
-  const reply = (fields: Partial<CheckoutActionData>, status = 200) =>
+  const reply: Reply = (fields, status = 200, headers = {}) =>
     data<CheckoutActionData>(
-      { values, rates: null, shippingMethod: chosen, tax: NO_TAX, errors: {}, notice: null, ...fields },
-      { status, headers: NO_STORE_HEADERS },
+      { values, rates: null, shippingMethod: chosen, tax: NO_TAX, errors: {}, notice: null, order: null, ...fields },
+      { status, headers: { ...NO_STORE_HEADERS, ...headers } },
     );
 
   // A filled honeypot: the form comes back as it was, nothing quoted or held (decision 0020).
   if (honeypotFilled(form.get(BOT_FIELD))) return reply({ notice: errorNotice(BOT_REFUSAL) }, 400);
+  if (form.get(ENHANCED_FIELD) === "1" && form.get("intent") === "process") {
+    return processForScript(ctx, reply, { sessionId, values, chosen, clientIp: clientIpOf(context) });
+  }
 
   // The rates as they are now, for every answer that re-renders the form.
   let quoted: Awaited<ReturnType<typeof quote>> = { rates: null, shippingMethod: "", tax: NO_TAX };
@@ -139,22 +149,11 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
     return reply(quoted);
   }
 
-  const customer = customerInfoSchema.safeParse(values);
-  const method = shippingMethodSchema.safeParse(chosen);
-  if (!customer.success || !method.success) {
-    const errors = customerErrors(values);
-    if (!method.success) errors.shippingMethod = [CHECKOUT_MESSAGES.missing];
-    const notice: ActionNotice = { kind: "error", title: CHECKOUT_MESSAGES.missingTitle, description: CHECKOUT_MESSAGES.missing };
-    return reply({ ...quoted, errors, notice }, 400);
-  }
+  const fields = orderFields(values, chosen);
+  if (fields.errors) return reply({ ...quoted, errors: fields.errors, notice: missingNotice }, 400);
   // A method the new rates no longer offer is refused by the service itself (rates re-checked).
   try {
-    const order = await processOrder(ctx, {
-      sessionId,
-      customer: customer.data,
-      shippingMethod: method.data,
-      clientIp: clientIpOf(context),
-    });
+    const order = await processOrder(ctx, { sessionId, ...fields, clientIp: clientIpOf(context) });
     return redirect(`/checkout/pay/${encodeURIComponent(order.paymentIntentId)}`);
   } catch (error) {
     if (isEmptyCart(error)) return emptyCartRedirect(ctx, request);
@@ -163,6 +162,36 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
     if (isConnectionLost(error)) throw error;
     console.error(error);
     return reply({ ...quoted, notice: errorNotice(CHECKOUT_MESSAGES.processFailed) }, 500);
+  }
+}
+
+/**
+ * Process Order from the page's fetcher: the service's answer as data, as POST /api/process-order
+ * gives it to other callers. Nothing is quoted first (the service quotes again itself) and every
+ * refusal is a notice, an emptied bag too: the page's script reloads the bag after a 400 or 409.
+ */
+async function processForScript(
+  ctx: AppContext,
+  reply: Reply,
+  input: { sessionId: string | null; values: CheckoutValues; chosen: string; clientIp: string },
+) {
+  const fields = orderFields(input.values, input.chosen);
+  if (fields.errors) return reply({ errors: fields.errors, notice: missingNotice }, 400);
+  try {
+    const order = await processOrder(ctx, { sessionId: input.sessionId, ...fields, clientIp: input.clientIp });
+    const holdMsLeft = Date.parse(order.orderSummary.holdExpiresAt) - ctx.clock.now().getTime();
+    return reply({ order: { ...order, holdMsLeft } }, 201);
+  } catch (error) {
+    if (error instanceof DomainError) {
+      const headers: HeadersInit = error instanceof TooMany ? { "Retry-After": String(error.retryAfterSeconds) } : {};
+      return reply({ errors: error.fieldErrors, notice: errorNotice(error.message) }, statusOf(error), headers);
+    }
+    if (isConnectionLost(error)) {
+      reportConnectionLost(error);
+      return reply({ notice: errorNotice(STORE_BUSY_MESSAGE) }, 503, STORE_BUSY_HEADERS);
+    }
+    console.error(error);
+    return reply({ notice: errorNotice(CHECKOUT_MESSAGES.processFailed) }, 500);
   }
 }
 

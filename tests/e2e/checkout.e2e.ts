@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { AdminProduct } from "../../server/contracts/admin-products";
 import { describe, expectSettled, expectVisible, fillCheckoutDetails, newPage, test, type Address } from "./browser";
-import { adminApi, createProduct, uniqueName } from "./support/data";
+import { adminApi, createProduct, uniqueEmail, uniqueName } from "./support/data";
 
 const JS = { javaScriptEnabled: true };
 const NO_JS = { javaScriptEnabled: false };
@@ -115,6 +115,36 @@ describe("checkout with JavaScript", () => {
     const notice = page.locator("[data-sonner-toast][data-removed=false]").filter({ hasText: "Payment Successful!" });
     assert.equal(await notice.count(), 1, "the payment's notice is still up at home");
     assert.equal(await badge(page), "0");
+    assert.deepEqual(problems, []);
+  });
+
+  test("Process Order posts the page's own action, once however often it is pressed, and never /api/process-order", async () => {
+    const cap = await ownCap();
+    const email = uniqueEmail("e2e-double-click");
+    const { page, problems } = await newPage(JS);
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(new URL(request.url()).pathname);
+    });
+    await addToBag(page, JS, cap);
+    await page.goto("/checkout");
+    await hydrated(page, JS);
+    await fillCheckoutDetails(page, { email });
+    await expectVisible(page.getByTestId("shipping-rate"));
+    // The worst double click: both presses in one task, before the page can render or await anything.
+    await page.getByRole("button", { name: /^Process Order - \$\d/ }).evaluate((button: HTMLButtonElement) => {
+      button.click();
+      button.click();
+    });
+    await expectVisible(page.getByTestId("payment-form"));
+    assert.deepEqual(
+      posts.filter((path) => path.startsWith("/checkout") || path.startsWith("/api/process-order")),
+      ["/checkout.data"],
+    );
+    const { orders } = (await (await (await adminApi()).get("/api/admin/orders")).json()) as { orders: { customerEmail: string }[] };
+    assert.equal(orders.filter((order) => order.customerEmail === email).length, 1, "one order for the buyer");
+    await payWith(page, "4242 4242 4242 4242");
+    await expectVisible(page.getByTestId("payment-success"));
     assert.deepEqual(problems, []);
   });
 

@@ -69,7 +69,7 @@ export function useCheckoutQuote({
     };
   }, [ratesBody, ratesKey, nonce]);
 
-  /** Asks again now for the same address (process-order found the rates had changed). */
+  /** Asks again now for the same address (Process Order found the rates had changed). */
   const refresh = useCallback(() => {
     quoted.current = "";
     setNonce((n) => n + 1);
