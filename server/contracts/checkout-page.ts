@@ -33,5 +33,5 @@ export interface CheckoutBag {
 export interface CheckoutLoaderData {
   bag: CheckoutBag;
   countries: Country[];
-  payment: { mode: "local" } | { mode: "stripe"; publishableKey: string };
+  payment: { mode: "test" } | { mode: "stripe"; publishableKey: string };
 }
