@@ -228,8 +228,8 @@ export function shipFromAddress(env: Env): ShipFromAddress {
 const SHIP_FROM_STREET_ADDRESS = ["SHIP_FROM_STREET", "SHIP_FROM_CITY", "SHIP_FROM_STATE", "SHIP_FROM_ZIP"] as const;
 
 // Each variable is parsed on its own below; the rules that tie several together (payments, the
-// database) run afterwards. Every message names the variable, so the one paragraph the store
-// prints when it refuses to start says what to change.
+// database) run afterwards. Every message names the variable, so the store's refusal to start
+// says what to change.
 
 /** A variable as written (unset or text); `||` fallbacks below treat "" as unset, as before. */
 const text = z.string().optional();
@@ -318,7 +318,7 @@ function refusalOf(error: z.ZodError): ConfigError {
   return new ConfigError(error.issues.map((issue) => issue.message).join("\n"));
 }
 
-/** Runs a rule over several variables; its ConfigError is the configuration's refusal. */
+/** The schema's reading of the environment, or one ConfigError listing what it refused. */
 function parsed<T>(schema: z.ZodType<T>, env: Env): T {
   const result = schema.safeParse(env);
   if (!result.success) throw refusalOf(result.error);
