@@ -2,6 +2,8 @@ import js from "@eslint/js";
 import globals from "globals";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
+import { importX } from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 
 /**
  * app/ reaches the server through its doors (issue 22): a route's loader and action call a door in
@@ -49,6 +51,38 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+    },
+  },
+  {
+    // In a cycle, import order decides which module sees the other half-built, and the layers
+    // (doors, services, integrations) stop being layers.
+    files: ["{server,app,db}/**/*.{ts,tsx}"],
+    plugins: { "import-x": importX },
+    settings: { ...importX.flatConfigs.typescript.settings, "import-x/resolver-next": [createTypeScriptImportResolver()] },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+  },
+  {
+    // The environment is read once, in server/config.ts, and checked there; the store's code reads
+    // ctx.config. Entry points (server.js, scripts, the Vite and Vitest configs, Remix's route
+    // config, read at build time), tests and benchmarks set up processes and may read it.
+    files: ["**/*.{ts,tsx,js,mjs}"],
+    ignores: [
+      "server/config.ts",
+      "server.js",
+      "scripts/**",
+      "tests/**",
+      "bench/**",
+      "vite.config.ts",
+      "vitest.config.ts",
+      "vitest.postgres.config.ts",
+      "app/routes.ts",
+      "eslint.config.js",
+    ],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read the environment in server/config.ts (its zod schema) and use ctx.config." },
+      ],
     },
   },
   {

@@ -90,8 +90,7 @@ const server = http.createServer(
   }),
 );
 
-const host = process.env.HOST || "0.0.0.0";
-server.listen(config.port, host, () => {
+server.listen(config.port, config.host, () => {
   // A worker's primary prepared the database and says so once for all workers.
   if (!cluster.isWorker) for (const line of startupBanner(config, report)) console.log(line);
 });

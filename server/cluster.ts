@@ -1,19 +1,12 @@
 import cluster, { type Worker } from "node:cluster";
-import os from "node:os";
-import { ConfigError } from "./config";
+import { clusterConfig } from "./config";
 
 /**
  * How many workers `npm start` runs: WEB_CONCURRENCY when set (1 keeps one process, no cluster),
  * otherwise one per core the process may use.
  */
-export function workerCount(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.WEB_CONCURRENCY?.trim();
-  if (!raw) return os.availableParallelism();
-  const count = Number(raw);
-  if (!Number.isInteger(count) || count < 1) {
-    throw new ConfigError(`WEB_CONCURRENCY must be a whole number of workers (1 or more), not "${raw}".`);
-  }
-  return count;
+export function workerCount(env?: Record<string, string | undefined>): number {
+  return clusterConfig(env).workers;
 }
 
 /**
@@ -24,8 +17,8 @@ export function workerCount(env: Record<string, string | undefined> = process.en
  * `none` lets each worker accept from the shared socket itself, so a busy worker simply accepts
  * less. NODE_CLUSTER_SCHED_POLICY (`rr` or `none`), node's own variable, still overrides.
  */
-export function schedulingPolicy(env: Record<string, string | undefined> = process.env): number {
-  return env.NODE_CLUSTER_SCHED_POLICY === "rr" ? cluster.SCHED_RR : cluster.SCHED_NONE;
+export function schedulingPolicy(env?: Record<string, string | undefined>): number {
+  return clusterConfig(env).roundRobin ? cluster.SCHED_RR : cluster.SCHED_NONE;
 }
 
 /** A worker that dies sooner than this after its start counts as a crash loop and waits before the next. */

@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { z } from "zod";
 import type { DatabaseTarget } from "../db/client";
 
 export class ConfigError extends Error {
@@ -35,12 +37,43 @@ export interface Config {
   trustProxy: number;
   /** The store's own origin from PUBLIC_URL (behind a proxy that rewrites the host); null: each request's. */
   publicUrl: string | null;
-  postmark: { serverToken: string | null; from: string; broadcastStream: string };
+  /** The address server.js listens on (HOST). */
+  host: string;
+  postmark: {
+    serverToken: string | null;
+    from: string;
+    broadcastStream: string;
+    /** POSTMARK_WEBHOOK_USER and _PASSWORD; null (the webhook answers 404) unless both are set. */
+    webhook: { user: string; password: string } | null;
+  };
   payments: PaymentsConfig;
-  shippo: { apiKey: string | null };
+  shippo: {
+    apiKey: string | null;
+    /** Where parcels ship from (SHIP_FROM_*), a demo warehouse where unset. */
+    from: ShipFromAddress;
+    /** The SHIP_FROM_* variables of the street address left unset: the pre-drop checklist names them. */
+    fromMissing: string[];
+    /** CUSTOMS_ORIGIN_COUNTRY: where the goods were made, for customs; null: the ship-from country. */
+    originCountry: string | null;
+  };
   /** How long a checkout holds its units while the buyer pays. */
   holdMinutes: number;
+  /** Attempts per address (an IPv4 address or an IPv6 /64) per window, for the public forms. */
+  rateLimits: { loginsPerIp: number; registrationsPerIp: number; subscribesPerIp: number; checkoutsPerIp: number };
 }
+
+export interface ShipFromAddress {
+  name: string;
+  street1: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+  phone: string;
+  email: string;
+}
+
+type Env = Record<string, string | undefined>;
 
 export const DEFAULT_ADMIN = { username: "admin", password: "change-me-now", email: "admin@example.com" };
 
@@ -162,8 +195,8 @@ function poolSizeFrom(raw: string | undefined): number {
  * A secret for signing cookies. When none is configured, one is made once and kept in the data
  * directory, so a fresh `npm start` is safe and restarts do not sign everybody out.
  */
-function sessionSecretFor(env: NodeJS.ProcessEnv, dataDir: string): string {
-  if (env.SESSION_SECRET) return env.SESSION_SECRET;
+function sessionSecretFor(configured: string | undefined, dataDir: string): string {
+  if (configured) return configured;
   const file = path.join(dataDir, ".session-secret");
   try {
     return fs.readFileSync(file, "utf8").trim();
@@ -176,52 +209,198 @@ function sessionSecretFor(env: NodeJS.ProcessEnv, dataDir: string): string {
 }
 
 /**
+ * The address parcels ship from (SHIP_FROM_*), with a plausible New York warehouse as the default
+ * so a Shippo test token works out of the box.
+ */
+export function shipFromAddress(env: Env): ShipFromAddress {
+  return {
+    name: env.SHIP_FROM_NAME || `${env.BRAND_NAME || "Legacy"} Fulfillment`,
+    street1: env.SHIP_FROM_STREET || "220 36th St",
+    city: env.SHIP_FROM_CITY || "Brooklyn",
+    state: env.SHIP_FROM_STATE || "NY",
+    zip: env.SHIP_FROM_ZIP || "11232",
+    country: env.SHIP_FROM_COUNTRY || "US",
+    phone: env.SHIP_FROM_PHONE || "+1 212 555 0100",
+    email: env.SHIP_FROM_EMAIL || env.SUPPORT_EMAIL || "support@legacy.example",
+  };
+}
+
+const SHIP_FROM_STREET_ADDRESS = ["SHIP_FROM_STREET", "SHIP_FROM_CITY", "SHIP_FROM_STATE", "SHIP_FROM_ZIP"] as const;
+
+// Each variable is parsed on its own below; the rules that tie several together (payments, the
+// database) run afterwards. Every message names the variable, so the store's refusal to start
+// says what to change.
+
+/** A variable as written (unset or text); `||` fallbacks below treat "" as unset, as before. */
+const text = z.string().optional();
+
+/** Turns a reader's ConfigError into the schema's issue, so every refusal comes out one way. */
+function refusing<T>(read: (raw: string | undefined) => T) {
+  return text.transform((raw, ctx) => {
+    try {
+      return read(raw);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      ctx.addIssue({ code: "custom", message: error.message });
+      return z.NEVER;
+    }
+  });
+}
+
+/** A count of at least 1; unset or blank is `fallback()`. `of` names what is counted, where the message always did. */
+function wholeNumber(name: string, fallback: () => number, of = "") {
+  return refusing((raw) => {
+    const trimmed = raw?.trim() ?? "";
+    if (trimmed === "") return fallback();
+    const value = Number(trimmed);
+    if (Number.isInteger(value) && value >= 1) return value;
+    throw new ConfigError(`${name} must be a whole number${of ? ` of ${of}` : ""} (1 or more), not "${trimmed}".`);
+  });
+}
+
+const envSchema = z.object({
+  NODE_ENV: text,
+  // 0 or unset has always meant the default port; anything not a number is a typo.
+  PORT: refusing((raw) => {
+    if (raw === undefined || raw.trim() === "") return 3000;
+    if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`PORT must be a port number, such as 3000, not "${raw}".`);
+    return Number(raw) || 3000;
+  }),
+  HOST: text.transform((raw) => raw || "0.0.0.0"),
+  DATA_DIR: text.transform((raw) => path.resolve(raw || "./data")),
+  UPLOADS_DIR: text,
+  DATABASE_URL: text,
+  DATABASE_POOL_SIZE: text,
+  SESSION_SECRET: text,
+  SEED_ON_EMPTY: text.transform((raw) => flag(raw, true)),
+  ADMIN_USERNAME: text.transform((raw) => raw || DEFAULT_ADMIN.username),
+  ADMIN_PASSWORD: text.transform((raw) => raw || DEFAULT_ADMIN.password),
+  ADMIN_EMAIL: text.transform((raw) => raw || DEFAULT_ADMIN.email),
+  BRAND_NAME: text.transform((raw) => raw || "Legacy"),
+  SOCIAL_HANDLE: text.transform((raw) => raw || "legacy.worn"),
+  SUPPORT_EMAIL: text,
+  TRUST_PROXY: refusing(proxyHopsFrom),
+  PUBLIC_URL: text,
+  PAYMENTS: text,
+  STRIPE_SECRET_KEY: text,
+  STRIPE_PUBLISHABLE_KEY: text,
+  STRIPE_WEBHOOK_SECRET: text,
+  POSTMARK_SERVER_TOKEN: text.transform((raw) => raw || null),
+  POSTMARK_FROM: text,
+  POSTMARK_BROADCAST_STREAM: text.transform((raw) => raw || "broadcast"),
+  POSTMARK_WEBHOOK_USER: text,
+  POSTMARK_WEBHOOK_PASSWORD: text,
+  SHIPPO_API_KEY: text.transform((raw) => raw || null),
+  SHIP_FROM_NAME: text,
+  SHIP_FROM_STREET: text,
+  SHIP_FROM_CITY: text,
+  SHIP_FROM_STATE: text,
+  SHIP_FROM_ZIP: text,
+  SHIP_FROM_COUNTRY: text,
+  SHIP_FROM_PHONE: text,
+  SHIP_FROM_EMAIL: text,
+  CUSTOMS_ORIGIN_COUNTRY: text.transform((raw) => raw || null),
+  // A hold of 0 or less has always meant the default; only text that is no number is refused.
+  CHECKOUT_HOLD_MINUTES: refusing((raw) => {
+    if (raw === undefined || raw.trim() === "") return 10;
+    const minutes = Number(raw);
+    if (Number.isNaN(minutes)) throw new ConfigError(`CHECKOUT_HOLD_MINUTES must be a number of minutes, such as 10, not "${raw}".`);
+    return minutes > 0 ? minutes : 10;
+  }),
+  LOGIN_ATTEMPTS_PER_IP: wholeNumber("LOGIN_ATTEMPTS_PER_IP", () => 30),
+  REGISTRATIONS_PER_IP: wholeNumber("REGISTRATIONS_PER_IP", () => 10),
+  SUBSCRIBES_PER_IP: wholeNumber("SUBSCRIBES_PER_IP", () => 10),
+  CHECKOUTS_PER_IP: wholeNumber("CHECKOUTS_PER_IP", () => 60),
+});
+
+/** One refusal per line, in the order the variables are listed above. */
+function refusalOf(error: z.ZodError): ConfigError {
+  return new ConfigError(error.issues.map((issue) => issue.message).join("\n"));
+}
+
+/** The schema's reading of the environment, or one ConfigError listing what it refused. */
+function parsed<T>(schema: z.ZodType<T>, env: Env): T {
+  const result = schema.safeParse(env);
+  if (!result.success) throw refusalOf(result.error);
+  return result.data;
+}
+
+/**
  * Where the data lives, read alone: maintenance commands (`npm run db:backup`) need the database
  * without the rest of the configuration's checks and side effects (payments, a new secret file).
  */
-export function dataLocation(env: NodeJS.ProcessEnv = process.env): { dataDir: string; database: DatabaseTarget } {
-  const dataDir = path.resolve(env.DATA_DIR || "./data");
+export function dataLocation(env: Env = process.env): { dataDir: string; database: DatabaseTarget } {
+  const { DATA_DIR: dataDir } = parsed(envSchema.pick({ DATA_DIR: true }), env);
   return { dataDir, database: databaseFrom(env, dataDir) };
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // First, so a refused configuration leaves nothing behind (no data folder, no secret file).
+export function loadConfig(env: Env = process.env): Config {
+  // The rules over several variables come after each variable's own, in the order the store has
+  // always checked them: payments, then the database.
+  const vars = parsed(envSchema, env);
   const payments = paymentsFrom(env);
-  const dataDir = path.resolve(env.DATA_DIR || "./data");
-  // Also first, for the same reason: nothing is created for a DATABASE_URL the store refuses.
+  const dataDir = vars.DATA_DIR;
   const database = databaseFrom(env, dataDir);
-  const trustProxy = proxyHopsFrom(env.TRUST_PROXY);
-  const username = env.ADMIN_USERNAME || DEFAULT_ADMIN.username;
-  const password = env.ADMIN_PASSWORD || DEFAULT_ADMIN.password;
+  // Last: nothing is created (no data folder, no secret file) for a configuration the store refuses.
+  const sessionSecret = sessionSecretFor(vars.SESSION_SECRET, dataDir);
+  const webhookUser = vars.POSTMARK_WEBHOOK_USER;
+  const webhookPassword = vars.POSTMARK_WEBHOOK_PASSWORD;
   return {
-    production: env.NODE_ENV === "production",
-    port: Number(env.PORT) || 3000,
+    production: vars.NODE_ENV === "production",
+    port: vars.PORT,
+    host: vars.HOST,
     dataDir,
     database,
     // Several instances share one folder (a network mount): UPLOADS_DIR names it (docs/deploy.md).
-    uploadsDir: env.UPLOADS_DIR ? path.resolve(env.UPLOADS_DIR) : path.join(dataDir, "uploads"),
-    sessionSecret: sessionSecretFor(env, dataDir),
-    seedOnEmpty: flag(env.SEED_ON_EMPTY, true),
+    uploadsDir: vars.UPLOADS_DIR ? path.resolve(vars.UPLOADS_DIR) : path.join(dataDir, "uploads"),
+    sessionSecret,
+    seedOnEmpty: vars.SEED_ON_EMPTY,
     admin: {
-      username,
-      password,
-      email: env.ADMIN_EMAIL || DEFAULT_ADMIN.email,
-      usingDefaults: password === DEFAULT_ADMIN.password,
+      username: vars.ADMIN_USERNAME,
+      password: vars.ADMIN_PASSWORD,
+      email: vars.ADMIN_EMAIL,
+      usingDefaults: vars.ADMIN_PASSWORD === DEFAULT_ADMIN.password,
     },
     brand: {
-      name: env.BRAND_NAME || "Legacy",
-      socialHandle: env.SOCIAL_HANDLE || "legacy.worn",
-      supportEmail: env.SUPPORT_EMAIL || "support@legacy.example",
+      name: vars.BRAND_NAME,
+      socialHandle: vars.SOCIAL_HANDLE,
+      supportEmail: vars.SUPPORT_EMAIL || "support@legacy.example",
     },
-    trustProxy,
-    publicUrl: originFrom(env.PUBLIC_URL),
+    trustProxy: vars.TRUST_PROXY,
+    publicUrl: originFrom(vars.PUBLIC_URL),
     postmark: {
-      serverToken: env.POSTMARK_SERVER_TOKEN || null,
-      from: env.POSTMARK_FROM || env.SUPPORT_EMAIL || "support@legacy.example",
-      broadcastStream: env.POSTMARK_BROADCAST_STREAM || "broadcast",
+      serverToken: vars.POSTMARK_SERVER_TOKEN,
+      from: vars.POSTMARK_FROM || vars.SUPPORT_EMAIL || "support@legacy.example",
+      broadcastStream: vars.POSTMARK_BROADCAST_STREAM,
+      webhook: webhookUser && webhookPassword ? { user: webhookUser, password: webhookPassword } : null,
     },
     payments,
-    shippo: { apiKey: env.SHIPPO_API_KEY || null },
-    holdMinutes: Number(env.CHECKOUT_HOLD_MINUTES) > 0 ? Number(env.CHECKOUT_HOLD_MINUTES) : 10,
+    shippo: {
+      apiKey: vars.SHIPPO_API_KEY,
+      from: shipFromAddress(env),
+      fromMissing: SHIP_FROM_STREET_ADDRESS.filter((name) => !env[name]?.trim()),
+      originCountry: vars.CUSTOMS_ORIGIN_COUNTRY,
+    },
+    holdMinutes: vars.CHECKOUT_HOLD_MINUTES,
+    rateLimits: {
+      loginsPerIp: vars.LOGIN_ATTEMPTS_PER_IP,
+      registrationsPerIp: vars.REGISTRATIONS_PER_IP,
+      subscribesPerIp: vars.SUBSCRIBES_PER_IP,
+      checkoutsPerIp: vars.CHECKOUTS_PER_IP,
+    },
   };
+}
+
+const clusterSchema = z.object({
+  WEB_CONCURRENCY: wholeNumber("WEB_CONCURRENCY", () => os.availableParallelism(), "workers"),
+  NODE_CLUSTER_SCHED_POLICY: text,
+});
+
+/**
+ * What `npm start`'s primary needs before anything else: WEB_CONCURRENCY workers (unset: one per
+ * core the process may use) and NODE_CLUSTER_SCHED_POLICY, node's own variable (see cluster.ts).
+ */
+export function clusterConfig(env: Env = process.env): { workers: number; roundRobin: boolean } {
+  const vars = parsed(clusterSchema, env);
+  return { workers: vars.WEB_CONCURRENCY, roundRobin: vars.NODE_CLUSTER_SCHED_POLICY === "rr" };
 }

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import sharp from "sharp";
 import type { AppContext } from "./context";
 import { COLOR_SWATCHES, NEUTRAL_SWATCH } from "./contracts/catalog";
+import { saveCountdown } from "./services/drops";
 import { deleteWebpVariants, writeWebpVariants } from "./services/image-variants";
 import { addStoreDays, storeDayOf, storeDayStart, storeToday } from "./contracts/store-time";
 import { SETTING_KEYS, setSetting, settingDefaults } from "./services/settings";
@@ -203,7 +204,10 @@ async function seed(ctx: AppContext, onlyIfEmpty: boolean): Promise<boolean> {
           .execute();
       }
       const settings = { ...settingDefaults(ctx), countdown_date: easternMidnightAfter(now, 7).toISOString() };
-      for (const key of SETTING_KEYS) await setSetting(tx, key, settings[key]);
+      for (const key of SETTING_KEYS) {
+        // The countdown opens the first drop (decision 0026).
+        await (key === "countdown_date" ? saveCountdown(tx, settings[key]) : setSetting(tx, key, settings[key]));
+      }
       return true;
     });
     return written;

@@ -74,7 +74,7 @@ export default function PayPage() {
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <SectionTitle id="payment-title">Card details</SectionTitle>
             {/* With Stripe's page the order is numbered after the payment made there: no number yet. */}
-            {order.mode === "local" ? (
+            {order.mode === "test" ? (
               <p className="text-sm text-muted-foreground">
                 Order <span className="font-mono font-semibold tracking-wider text-foreground">#{order.orderNumber}</span>
               </p>

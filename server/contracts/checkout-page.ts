@@ -37,7 +37,7 @@ export interface CheckoutBag {
 export interface CheckoutLoaderData {
   bag: CheckoutBag;
   countries: Country[];
-  payment: { mode: "local" } | { mode: "stripe"; publishableKey: string };
+  payment: { mode: "test" } | { mode: "stripe"; publishableKey: string };
 }
 
 /**

@@ -46,8 +46,7 @@ import { NO_STORE_HEADERS } from "./cache-control";
  * fetcher (ENHANCED_FIELD), which gets the held order back as data for the card form on the page.
  */
 
-/** The screens call test mode "local": the store's own card form rather than Stripe's. */
-const paymentModeOf = (ctx: AppContext) => (ctx.config.payments.mode === "stripe" ? "stripe" : "local");
+const paymentModeOf = (ctx: AppContext) => ctx.config.payments.mode;
 
 const emptyCartRedirect = (ctx: AppContext, request: Request) =>
   redirectWithToast(ctx, request, "/", { kind: "info", title: CHECKOUT_MESSAGES.emptyCartTitle, description: CHECKOUT_MESSAGES.emptyCart });
@@ -62,7 +61,7 @@ export async function checkoutLoader({ request, context }: LoaderFunctionArgs) {
   if (bag.lines.length === 0) throw await emptyCartRedirect(ctx, request);
   const payments = ctx.config.payments;
   const payment: CheckoutLoaderData["payment"] =
-    payments.mode === "stripe" ? { mode: "stripe", publishableKey: payments.publishableKey } : { mode: "local" };
+    payments.mode === "stripe" ? { mode: "stripe", publishableKey: payments.publishableKey } : { mode: "test" };
   return data<CheckoutLoaderData>({ bag, countries: SHIPPING_DESTINATIONS, payment }, { headers: NO_STORE_HEADERS });
 }
 
@@ -207,7 +206,7 @@ async function ownOrderForPayment(ctx: AppContext, request: Request, paymentInte
 }
 
 export interface PayLoaderData {
-  mode: "local" | "stripe";
+  mode: "test" | "stripe";
   paymentIntentId: string;
   orderNumber: string;
   /** Who and where the order ships to, as the checkout form had it. */

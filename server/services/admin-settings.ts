@@ -21,6 +21,7 @@ import {
 } from "../contracts/store-time";
 import type { AppContext } from "../context";
 import { Invalid } from "../errors";
+import { saveCountdown } from "./drops";
 import { sanitizeRichText } from "./sanitize";
 import { getPublicSettings, getSetting, setSetting, settingDefaults, type Setting, type SettingKey } from "./settings";
 
@@ -56,7 +57,7 @@ export async function setCountdownDate(ctx: AppContext, input: unknown): Promise
   const { date, time } = parseInput(countdownDateSchema, input);
   const instant = easternToInstant(date, time);
   refusePastDay(ctx, instant, "date");
-  return setSetting(ctx, "countdown_date", instant.toISOString());
+  return saveCountdown(ctx, instant.toISOString());
 }
 
 // An offset is required: "2026-07-04T00:00" alone would be read in the server's own zone.
@@ -69,7 +70,7 @@ export async function setCountdownInstant(ctx: AppContext, value: string, field 
     throw new Invalid(COUNTDOWN_MESSAGES.instantInvalid, { [field]: [COUNTDOWN_MESSAGES.instantInvalid] });
   }
   refusePastDay(ctx, instant, field);
-  return setSetting(ctx, "countdown_date", instant.toISOString());
+  return saveCountdown(ctx, instant.toISOString());
 }
 
 export async function setBackgroundVideo(ctx: AppContext, videoUrl: unknown): Promise<Setting> {

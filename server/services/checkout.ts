@@ -14,7 +14,7 @@ import { recordEvent } from "./events";
 import { recordSoldOutMiss, SoldOut } from "./sold-out-misses";
 
 // Generous: a drop-day crowd behind one carrier address must get through; a script must not.
-const checkoutsPerIp = new AddressRateLimiter("checkouts-per-ip", Number(process.env.CHECKOUTS_PER_IP) || 60, 10 * 60 * 1000);
+const checkoutsPerIp = new AddressRateLimiter("checkouts-per-ip", (ctx) => ctx.config.rateLimits.checkoutsPerIp, 10 * 60 * 1000);
 
 /** Test hook. */
 export async function resetCheckoutLimits(ctx: AppContext): Promise<void> {
@@ -177,7 +177,7 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
         .values({
           sessionId: input.sessionId,
           // The test processor takes test cards only: whatever it "collects" is no money.
-          isTest: payments.mode === "local" ? 1 : 0,
+          isTest: payments.mode === "test" ? 1 : 0,
           customerEmail: customer.email,
           customerKey,
           addressKey,

@@ -3,7 +3,7 @@ import type { DB } from "../../db/schema";
 import type { DropListItem } from "../contracts/drops";
 import type { AppContext } from "../context";
 import { NotFound } from "../errors";
-import { getSettingValue } from "./settings";
+import { getSetting, getSettingValue, setSetting, type Setting } from "./settings";
 
 /**
  * What "a drop" is (decision 0026): one countdown that is or was the store's launch, a row in
@@ -50,11 +50,18 @@ export async function currentDrop(ctx: AppContext): Promise<Drop> {
 }
 
 /**
- * Called by setSetting when the countdown changes from `previous` to `next`. A drop whose T-0 has
- * not come yet is rescheduled (same row, so nothing recorded for it is lost); one whose T-0 has
- * passed keeps its row and the new countdown is a new drop.
+ * Sets the countdown. Each countdown is a drop with a report of its own (decision 0026): a drop
+ * whose T-0 has not come yet is rescheduled (same row, so nothing recorded for it is lost); one
+ * whose T-0 has passed keeps its row and the new countdown is a new drop.
  */
-export async function noteCountdownChange(ctx: AppContext, previous: string | null, next: string): Promise<void> {
+export async function saveCountdown(ctx: AppContext, value: string): Promise<Setting> {
+  const previous = (await getSetting(ctx, "countdown_date"))?.value ?? null;
+  const saved = await setSetting(ctx, "countdown_date", value);
+  await noteCountdownChange(ctx, previous, saved.value);
+  return saved;
+}
+
+async function noteCountdownChange(ctx: AppContext, previous: string | null, next: string): Promise<void> {
   const now = ctx.clock.now().getTime();
   const to = iso(next);
   if (previous !== null && !Number.isNaN(Date.parse(previous)) && iso(previous) !== to) {

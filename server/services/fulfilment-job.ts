@@ -3,7 +3,8 @@ import { performance } from "node:perf_hooks";
 import type { AppContext } from "../context";
 import { fulfilDueOrders } from "./fulfilment";
 import { holdLease, releaseLease } from "./leases";
-import { processHolder } from "./sweeper";
+import { forgetNudge, wakeOnNudge } from "./fulfilment-nudge";
+import { processHolder } from "./process-holder";
 
 /**
  * The fulfilment job (decision 0027): a paid order's confirmation e-mail and shipping label are
@@ -29,17 +30,6 @@ const SAMPLE_MS = 10;
 const BUSY_PAUSE_MS = 100;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-
-// The jobs running in this process (one in the store; tests may run two): a nudge wakes them all.
-const sleepers = new Set<() => void>();
-
-/**
- * A payment was confirmed in this process: the job here need not wait for its next poll. In any
- * other process the order is found by the poll, so a nudge that reaches no leader loses nothing.
- */
-export function nudgeFulfilment(): void {
-  for (const wake of sleepers) wake();
-}
 
 /** Waits while the event loop is busy with other work (requests), up to the order's deadline. */
 async function yieldToShoppers(ctx: AppContext, paidAt: string, maxDeferMs: number): Promise<void> {
@@ -84,12 +74,12 @@ export function startFulfilmentJob(
       timer.unref();
       function wake() {
         clearTimeout(timer);
-        sleepers.delete(wake);
+        forgetNudge(wake);
         wakeNow = null;
         resolve();
       }
       wakeNow = wake;
-      sleepers.add(wake);
+      wakeOnNudge(wake);
     });
   }
 

@@ -3,7 +3,7 @@ import type { AppContext } from "../context";
 import { Conflict, NotFound } from "../errors";
 import { paymentsFor } from "../integrations/payments";
 import { assertWithinLimits } from "./customer-limits";
-import { nudgeFulfilment } from "./fulfilment-job";
+import { nudgeFulfilment } from "./fulfilment-nudge";
 import { expireOrder, releaseHolds } from "./holds";
 import { recordEvent } from "./events";
 

@@ -143,23 +143,23 @@ async function mailItem(ctx: AppContext, now: number): Promise<ChecklistItem> {
   };
 }
 
-function shipFromItem(): ChecklistItem {
+function shipFromItem(ctx: AppContext): ChecklistItem {
   const fix = { fixHref: "/admin/settings", fixLabel: "Shipping test" };
   const label = "Ship-from address set";
-  // SHIP_FROM_* is read from the environment by the Shippo integration (its default is a demo warehouse).
-  const missing = ["SHIP_FROM_STREET", "SHIP_FROM_CITY", "SHIP_FROM_STATE", "SHIP_FROM_ZIP"].filter((name) => !process.env[name]?.trim());
+  // Where SHIP_FROM_* is unset the Shippo integration ships from a demo warehouse.
+  const { apiKey, from, fromMissing: missing } = ctx.config.shippo;
   if (missing.length === 0)
     return {
       id: "shipFrom",
       label,
       level: "green",
-      reason: `Parcels ship from ${process.env.SHIP_FROM_CITY}, ${process.env.SHIP_FROM_STATE}.`,
+      reason: `Parcels ship from ${from.city}, ${from.state}.`,
       ...fix,
     };
   return {
     id: "shipFrom",
     label,
-    level: process.env.SHIPPO_API_KEY?.trim() ? "red" : "amber",
+    level: apiKey?.trim() ? "red" : "amber",
     reason: `Labels would show the demo warehouse: set ${missing.join(", ")}.`,
     ...fix,
   };
@@ -240,7 +240,7 @@ export async function preDropChecklist(ctx: AppContext): Promise<PreDropChecklis
           fixHref: null,
           fixLabel: null,
         },
-    shipFromItem(),
+    shipFromItem(ctx),
     mail,
     {
       id: "waitingRoom",

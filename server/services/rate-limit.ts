@@ -12,9 +12,14 @@ export class RateLimiter {
   constructor(
     /** Names this limit's rows; unique per limiter. */
     private readonly bucket: string,
-    private readonly limit: number,
+    /** A number, or read from the store's configuration (its variables are read once, in config.ts). */
+    private readonly limit: number | ((ctx: AppContext) => number),
     private readonly windowMs: number,
   ) {}
+
+  private limitFor(ctx: AppContext): number {
+    return typeof this.limit === "number" ? this.limit : this.limit(ctx);
+  }
 
   /** Seconds until the key may try again, or 0 when it is under the limit. */
   async retryAfter(ctx: AppContext, key: string): Promise<number> {
@@ -24,7 +29,7 @@ export class RateLimiter {
       .where("bucket", "=", this.bucket)
       .where("key", "=", key)
       .executeTakeFirst();
-    return row && row.count >= this.limit ? this.secondsUntil(ctx, row.resetAt) : 0;
+    return row && row.count >= this.limitFor(ctx) ? this.secondsUntil(ctx, row.resetAt) : 0;
   }
 
   /** Counts one attempt; returns the attempts in the current window, this one included. */
@@ -51,7 +56,7 @@ export class RateLimiter {
    */
   async take(ctx: AppContext, key: string, message: (minutes: number) => string): Promise<void> {
     const { count, resetAt } = await this.hit(ctx, key);
-    if (count > this.limit) this.refuse(ctx, resetAt, message);
+    if (count > this.limitFor(ctx)) this.refuse(ctx, resetAt, message);
   }
 
   /** Throws TooMany with a readable message when the key is already at its limit; counts nothing. */

@@ -1,7 +1,6 @@
 import { storeWallClockToUtc } from "../contracts/store-time";
 import type { AppContext } from "../context";
 import { Invalid } from "../errors";
-import { noteCountdownChange } from "./drops";
 
 export const SETTING_KEYS = [
   "countdown_date",
@@ -70,19 +69,19 @@ function normalise(key: SettingKey, value: string): string {
   return date.toISOString();
 }
 
-/** Creates or replaces one setting. No HTML sanitising here: the doors that accept HTML do it. */
+/**
+ * Creates or replaces one setting. No HTML sanitising here: the doors that accept HTML do it. The
+ * countdown is set through drops.ts `saveCountdown`, which keeps its drop.
+ */
 export async function setSetting(ctx: AppContext, key: SettingKey, value: string): Promise<Setting> {
   assertKey(key);
   if (typeof value !== "string") throw new Invalid("A setting value must be text.", { value: ["Required."] });
   const stored = normalise(key, value);
   const updatedAt = ctx.clock.now().toISOString();
-  const previous = key === "countdown_date" ? ((await getSetting(ctx, key))?.value ?? null) : null;
   await ctx.db
     .insertInto("appSettings")
     .values({ key, value: stored, updatedAt })
     .onConflict((oc) => oc.column("key").doUpdateSet({ value: stored, updatedAt }))
     .execute();
-  // Each countdown is a drop with a report of its own (decision 0026).
-  if (key === "countdown_date") await noteCountdownChange(ctx, previous, stored);
   return { key, value: stored, updatedAt };
 }

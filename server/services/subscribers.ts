@@ -5,7 +5,7 @@ import { Conflict } from "../errors";
 import { AddressRateLimiter } from "./rate-limit";
 
 // A person subscribes once; a script hammering the form from one address is stopped.
-const subscribesPerIp = new AddressRateLimiter("subscribes-per-ip", Number(process.env.SUBSCRIBES_PER_IP) || 10, 10 * 60 * 1000);
+const subscribesPerIp = new AddressRateLimiter("subscribes-per-ip", (ctx) => ctx.config.rateLimits.subscribesPerIp, 10 * 60 * 1000);
 
 export interface Subscriber {
   id: number;

@@ -1,10 +1,9 @@
-import crypto from "node:crypto";
-import os from "node:os";
 import type { AppContext } from "../context";
 import { releaseExpiredHolds } from "./holds";
 import { rollUpEvents } from "./event-rollup";
 import { holdLeadership, resignLeadership } from "./leadership";
 import { deleteExpiredLeases } from "./leases";
+import { processHolder } from "./process-holder";
 import { rollUpOrders } from "./order-rollup";
 import { removeUnusedMedia } from "./media-uploads";
 import { removeAbandonedImages } from "./product-image-files";
@@ -20,8 +19,6 @@ const MEDIA_SWEEP_EVERY_MS = 60 * 60_000;
 export const SWEEP_EVERY_MS = 30_000;
 const LEADERSHIP = "sweeper";
 const LEASE_MS = 3 * SWEEP_EVERY_MS;
-/** This process, among the workers of `npm start` and the machines sharing the database. */
-export const processHolder = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
 
 /**
  * The periodic chores of the store (server.js runs this every 30 s in every worker; the one holding

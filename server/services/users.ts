@@ -7,12 +7,16 @@ import { createSession } from "./sessions";
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 // Per address: generous enough for an office behind one NAT, tight enough to stop guessing.
-const loginsPerIp = new AddressRateLimiter("logins-per-ip", Number(process.env.LOGIN_ATTEMPTS_PER_IP) || 30, FIFTEEN_MINUTES);
+const loginsPerIp = new AddressRateLimiter("logins-per-ip", (ctx) => ctx.config.rateLimits.loginsPerIp, FIFTEEN_MINUTES);
 // Per account: failures only, so a locked-out attacker cannot lock the owner out for long.
 const failuresPerAccount = new RateLimiter("login-failures-per-account", 5, FIFTEEN_MINUTES);
 
 // New accounts per network: each is an argon2 hash and a row, and a bot's accounts are its tries.
-const registrationsPerIp = new AddressRateLimiter("registrations-per-ip", Number(process.env.REGISTRATIONS_PER_IP) || 10, 10 * 60 * 1000);
+const registrationsPerIp = new AddressRateLimiter(
+  "registrations-per-ip",
+  (ctx) => ctx.config.rateLimits.registrationsPerIp,
+  10 * 60 * 1000,
+);
 
 const tooManyLogins = (minutes: number) =>
   `Too many sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;

@@ -9,7 +9,7 @@ import { TEMPLATE_SUBJECT } from "../../server/contracts/admin-subscribers";
 import { listSubscribers, neutraliseCell } from "../../server/services/admin-subscribers";
 import { sanitizeEmailHtml } from "../../server/services/campaign-mail";
 import { sendCampaign } from "../../server/services/campaigns";
-import { setSetting } from "../../server/services/settings";
+import { saveCountdown } from "../../server/services/drops";
 import { ensureAdmin } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
@@ -311,7 +311,7 @@ describe("GET /api/admin/email-template", () => {
   });
 
   it("names the launch time in Eastern Time while the countdown is ahead", async () => {
-    await setSetting(ctx, "countdown_date", "2026-07-04T16:00:00.000Z");
+    await saveCountdown(ctx, "2026-07-04T16:00:00.000Z");
     const { template } = (await (await api("GET", "/api/admin/email-template", { jar: admin })).json()) as { template: string };
     expect(template).toContain("Doors open Saturday, July 4 at 12:00 PM ET.");
   });

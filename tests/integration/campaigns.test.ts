@@ -1,5 +1,5 @@
 import { http, HttpResponse } from "msw";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as unsubscribePage from "../../app/routes/unsubscribe";
 import { useAppContextForTests } from "../../server/boot";
 import { COMPOSE_MISSING } from "../../server/contracts/admin-subscribers";
@@ -353,7 +353,12 @@ describe("Postmark's subscription-change webhook", () => {
     useAppContextForTests(ctx);
     await addSubscribers(ctx, ["hook@example.com", "stay@example.com"]);
   });
-  afterEach(() => vi.unstubAllEnvs());
+  // The same store with POSTMARK_WEBHOOK_USER=pm and POSTMARK_WEBHOOK_PASSWORD=secret.
+  const withWebhook: TestContext = {
+    ...ctx,
+    config: { ...ctx.config, postmark: { ...ctx.config.postmark, webhook: { user: "pm", password: "secret" } } },
+  };
+  afterEach(() => useAppContextForTests(ctx));
 
   const event = {
     RecordType: "SubscriptionChange",
@@ -373,8 +378,7 @@ describe("Postmark's subscription-change webhook", () => {
   });
 
   it("needs the Basic credentials, then marks the recipient unsubscribed", async () => {
-    vi.stubEnv("POSTMARK_WEBHOOK_USER", "pm");
-    vi.stubEnv("POSTMARK_WEBHOOK_PASSWORD", "secret");
+    useAppContextForTests(withWebhook);
     const refused = await post(event);
     expect(refused.status).toBe(401);
     expect(refused.headers.get("WWW-Authenticate")).toMatch(/^Basic/);

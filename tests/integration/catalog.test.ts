@@ -4,7 +4,7 @@ import * as productRoute from "../../app/routes/store.$productId";
 import type { PublicProduct } from "../../server/contracts/catalog";
 import { useAppContextForTests } from "../../server/boot";
 import { getPublicProduct, listProductImages, listVisibleProducts } from "../../server/services/catalog";
-import { setSetting } from "../../server/services/settings";
+import { saveCountdown } from "../../server/services/drops";
 import { createTestContext } from "../setup/context";
 import { api } from "../setup/http";
 import { addImage, addProduct, runRoute } from "./store-helpers";
@@ -130,7 +130,7 @@ describe("a countdown-restricted product", () => {
 
   it("without a date of its own follows the store's launch countdown", async () => {
     ctx.clock.set(NOW);
-    await setSetting(ctx, "countdown_date", "2026-07-04T04:00:00.000Z");
+    await saveCountdown(ctx, "2026-07-04T04:00:00.000Z");
     const id = await addProduct(ctx, { name: "Launch Day Cap", isCountdownRestricted: 1, countdownReleaseDate: null });
     expect((await listVisibleProducts(ctx)).some((p) => p.id === id)).toBe(false);
     ctx.clock.set("2026-07-04T04:00:00.000Z");

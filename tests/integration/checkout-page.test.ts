@@ -69,7 +69,7 @@ describe("/checkout loader", () => {
       expect.arrayContaining(["CA", "MX", "GB", "DE", "FR", "IT", "ES", "NL", "AU", "JP", "IN", "CN", "BR"]),
     );
     expect(page.data.countries.find((c) => c.code === "DE")?.name).toBe("Germany");
-    expect(page.data.payment).toEqual({ mode: "local" });
+    expect(page.data.payment).toEqual({ mode: "test" });
   });
 
   it("gives two shoppers with the same bag the same data, whatever the stock did in between (one render serves both)", async () => {
@@ -197,7 +197,7 @@ describe("/checkout/pay/{paymentIntentId}", () => {
     });
     expect(page.status).toBe(200);
     expect(page.data).toMatchObject({
-      mode: "local",
+      mode: "test",
       orderNumber: paymentIntentId.slice(-8).toUpperCase(),
       subtotal: 40,
       shipping: 5.95,

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useAppContextForTests } from "../../server/boot";
 import { CHECKOUT_MESSAGES } from "../../server/contracts/checkout";
 import { processOrder } from "../../server/services/checkout";
-import { setSetting } from "../../server/services/settings";
+import { saveCountdown } from "../../server/services/drops";
 import { ensureAdmin } from "../../server/services/users";
 import { joinLine, lineStatus } from "../../server/services/waiting-room";
 import { updateWaitingRoom } from "../../server/services/waiting-room-admin";
@@ -91,7 +91,7 @@ beforeAll(async () => {
   await api("POST", "/api/register", { body: { username: "shopper", password: "shopper1", email: "s@example.com" }, jar: shopper });
 
   ctx.clock.set(at(-3 * 24 * 60 * MIN));
-  await setSetting(ctx, "countdown_date", at(0));
+  await saveCountdown(ctx, at(0));
   const release = { isCountdownRestricted: 1 as const, countdownReleaseDate: at(0) };
   hoodie = await addProduct(ctx, { name: "Drop Hoodie", priceCents: 12000, inventory: 0, ...release });
   cap = await addProduct(ctx, { name: "Drop Cap", priceCents: 3000, inventory: 10, ...release });
@@ -298,10 +298,10 @@ describe("GET /api/admin/drops/:id.csv", () => {
 describe("which drops there are", () => {
   it("lists the countdowns: a date moved before its T-0 is the same drop, one set after T-0 a new one", async () => {
     // After this drop's T-0 the admin sets the next one: a new drop.
-    await setSetting(ctx, "countdown_date", at(7 * 24 * 60 * MIN));
+    await saveCountdown(ctx, at(7 * 24 * 60 * MIN));
     const [next] = await (await api("GET", "/api/admin/drops", { jar: admin })).json();
     // Moved again before it came: rescheduled, same id.
-    await setSetting(ctx, "countdown_date", at(8 * 24 * 60 * MIN));
+    await saveCountdown(ctx, at(8 * 24 * 60 * MIN));
     const response = await api("GET", "/api/admin/drops", { jar: admin });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual([

@@ -14,7 +14,7 @@ import { waitingRoomGate } from "../../server/http/waiting-room-gate";
 import { claimEarlyAccessLink } from "../../server/services/early-access";
 import { linkToken } from "../../server/services/early-access-pass";
 import { bindPassToBag, boundBagOf } from "../../server/services/pass-bindings";
-import { setSetting } from "../../server/services/settings";
+import { saveCountdown } from "../../server/services/drops";
 import { joinLine } from "../../server/services/waiting-room";
 import { updateWaitingRoom } from "../../server/services/waiting-room-admin";
 import { mockServer } from "../mocks/server";
@@ -56,7 +56,7 @@ afterAll(
 /** A new drop a day after the last (nothing carries over), the clock `offsetMs` from its T-0. */
 async function newDrop(offsetMs: number): Promise<number> {
   t0 += 24 * 60 * MINUTE;
-  await setSetting(ctx, "countdown_date", new Date(t0).toISOString());
+  await saveCountdown(ctx, new Date(t0).toISOString());
   await updateWaitingRoom(ctx, { admitPerMinute: 300, passMinutes: 15, perAddress: 1000, paused: false });
   at(t0 + offsetMs);
   return t0;

@@ -27,7 +27,7 @@ const webhook = () => api("POST", "/api/webhooks/stripe", { body: "{}" });
 describe("the payment mode at the doors", () => {
   it("test mode: the checkout shows the local card form and the local door takes it; Stripe's webhook is off", async () => {
     useAppContextForTests(testMode);
-    expect(await checkoutPayment(testMode)).toEqual({ mode: "local" });
+    expect(await checkoutPayment(testMode)).toEqual({ mode: "test" });
     // The door is there: an unknown payment is a 404 about the payment, not about the door.
     const confirm = await localConfirm();
     expect(confirm.status).toBe(404);

@@ -8,7 +8,7 @@ import sharp from "sharp";
 import { decrementItem } from "../../server/services/cart";
 import { processOrder } from "../../server/services/checkout";
 import { addProductImage, setPrimaryImage } from "../../server/services/product-images";
-import { setSetting } from "../../server/services/settings";
+import { saveCountdown } from "../../server/services/drops";
 import { joinLine } from "../../server/services/waiting-room";
 import { manualClock, type TestContext } from "../setup/context";
 import { createPostgresTestContext } from "../setup/postgres-context";
@@ -38,7 +38,7 @@ describeOnPostgres("on PostgreSQL, two workers at once", () => {
 
   it("give the waiting room's late arrivals distinct places, 1 to n, with nobody refused", async () => {
     const t0 = Date.parse("2027-03-01T17:00:00.000Z");
-    await setSetting(store.ctx, "countdown_date", new Date(t0).toISOString());
+    await saveCountdown(store.ctx, new Date(t0).toISOString());
     for (const worker of [store.ctx, workerB]) worker.clock.set(new Date(t0 + 1_000));
     const n = 40;
     const joins = Array.from({ length: n }, (_, i) => joinLine(i % 2 ? workerB : store.ctx, { placeId: null, address: `198.51.100.${i}` }));

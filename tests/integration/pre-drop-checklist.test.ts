@@ -3,7 +3,7 @@ import { action as testEmailAction } from "../../app/routes/admin._index";
 import { useAppContextForTests } from "../../server/boot";
 import type { ChecklistItem } from "../../server/contracts/drops";
 import { preDropChecklist } from "../../server/services/pre-drop-checklist";
-import { setSetting } from "../../server/services/settings";
+import { saveCountdown } from "../../server/services/drops";
 import { sendTestEmail } from "../../server/services/test-email";
 import { ensureAdmin } from "../../server/services/users";
 import { updateWaitingRoom } from "../../server/services/waiting-room-admin";
@@ -32,7 +32,7 @@ beforeAll(async () => {
   useAppContextForTests(ctx);
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
   await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
-  await setSetting(ctx, "countdown_date", T0);
+  await saveCountdown(ctx, T0);
   const release = { isCountdownRestricted: 1 as const, countdownReleaseDate: T0 };
   const tee = await addProduct(ctx, { name: "Ready Tee", priceCents: 4000, inventory: 5, ...release });
   await addImage(ctx, tee, { isPrimary: 1 });
@@ -153,7 +153,7 @@ describe("the test e-mail", () => {
   });
 
   it("with Stripe's test keys: payments amber, saying no real card is charged", async () => {
-    await setSetting(stripeTest, "countdown_date", T0);
+    await saveCountdown(stripeTest, T0);
     expect(byId((await preDropChecklist(stripeTest)).items).payments).toEqual({
       level: "amber",
       reason: "Stripe test keys: no real card is charged. Set the live keys (sk_live_…, pk_live_…) before the drop.",
@@ -162,7 +162,7 @@ describe("the test e-mail", () => {
   });
 
   it("with Postmark and Stripe set: mail is amber until a test e-mail goes out, then green; payments live", async () => {
-    await setSetting(live, "countdown_date", T0);
+    await saveCountdown(live, T0);
     const before = byId((await preDropChecklist(live)).items);
     expect(before.payments).toEqual({ level: "green", reason: "Stripe takes the payments.", fixHref: null });
     expect(before.mail).toMatchObject({ level: "amber", reason: "Postmark is set, but no test e-mail was sent yet." });

@@ -7,6 +7,7 @@ import * as indexRoute from "../../app/routes/_index";
 import * as aboutRoute from "../../app/routes/about";
 import * as countdownRoute from "../../app/routes/countdown";
 import { useAppContextForTests } from "../../server/boot";
+import { saveCountdown } from "../../server/services/drops";
 import { setSetting, type SettingKey } from "../../server/services/settings";
 import { createTestContext } from "../setup/context";
 import { api } from "../setup/http";
@@ -133,7 +134,7 @@ describe("the landing page loader", () => {
   });
 
   it("renders the finished state, with a no-JavaScript redirect to the store, once the launch has passed", async () => {
-    await setSetting(ctx, "countdown_date", "2025-07-04T00:00:00-04:00");
+    await saveCountdown(ctx, "2025-07-04T00:00:00-04:00");
     ctx.clock.set("2025-07-04T04:00:05.000Z");
     const html = countdownHtml(await indexRoute.loader());
     expect(html).toContain("LAUNCH DAY IS HERE!");

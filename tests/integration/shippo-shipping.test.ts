@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { shipFromAddress } from "../../server/config";
 import { CHECKOUT_MESSAGES, processOrderSchema } from "../../server/contracts/checkout";
 import { payLocalIntent } from "../../server/integrations/payments/local";
 import { shippingFor } from "../../server/integrations/shipping";
-import { shipFromAddress } from "../../server/integrations/shipping/shippo";
 import { processOrder, quoteShipping } from "../../server/services/checkout";
 import { confirmPayment } from "../../server/services/order-confirmation";
 import { testShippingLabel } from "../../server/services/shipping-test";
@@ -75,7 +75,7 @@ describe("Shippo rates", () => {
     });
 
     const [sent] = shippoState.shipmentRequests();
-    const from = shipFromAddress();
+    const from = ctx.config.shippo.from;
     expect(sent).toMatchObject({
       address_from: {
         name: from.name,
@@ -293,7 +293,7 @@ describe("international labels", () => {
     expect(shipments[0]!.customs_declaration).toBeUndefined();
     expect(shipments.at(-1)!.customs_declaration).toEqual({
       certify: true,
-      certify_signer: shipFromAddress().name,
+      certify_signer: ctx.config.shippo.from.name,
       contents_type: "MERCHANDISE",
       non_delivery_option: "RETURN",
       incoterm: "DDU",

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAppContextForTests } from "../../server/boot";
-import { setSetting } from "../../server/services/settings";
+import { saveCountdown } from "../../server/services/drops";
 import { joinLine } from "../../server/services/waiting-room";
 import { ensureAdmin } from "../../server/services/users";
 import { createTestContext } from "../setup/context";
@@ -16,7 +16,7 @@ beforeAll(async () => {
   await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
   await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
   await api("POST", "/api/register", { body: { username: "shopper", password: "shopper1", email: "s@example.com" }, jar: shopper });
-  await setSetting(ctx, "countdown_date", new Date(T0).toISOString());
+  await saveCountdown(ctx, new Date(T0).toISOString());
 });
 
 const DEFAULTS = {

@@ -6,7 +6,7 @@ import * as earlyPage from "../../app/routes/early-access.$token";
 import { useAppContextForTests } from "../../server/boot";
 import { requirePassForPage, requirePassForPurchase, waitingRoomGate } from "../../server/http/waiting-room-gate";
 import { newPass } from "../../server/services/early-access-pass";
-import { setSetting } from "../../server/services/settings";
+import { saveCountdown } from "../../server/services/drops";
 import { joinLine } from "../../server/services/waiting-room";
 import { updateWaitingRoom, waitingRoomAdmin } from "../../server/services/waiting-room-admin";
 import { forgetCachedRoom } from "../../server/services/waiting-room-state";
@@ -57,7 +57,7 @@ afterAll(
 /** A new countdown date (a day after the last), the clock `offsetMs` from it, and the admin signed in then. */
 async function newDrop(offsetMs: number): Promise<number> {
   t0 += 24 * 60 * MINUTE;
-  await setSetting(ctx, "countdown_date", new Date(t0).toISOString());
+  await saveCountdown(ctx, new Date(t0).toISOString());
   at(t0 + offsetMs);
   const login = await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar: admin });
   expect(login.status).toBe(200);
@@ -209,7 +209,7 @@ describe("an early-access pass and the waiting room", () => {
 
     // The admin postpones by less than earlyMinutes (30): still this drop's early shopper.
     const postponed = first + 20 * MINUTE;
-    await setSetting(ctx, "countdown_date", new Date(postponed).toISOString());
+    await saveCountdown(ctx, new Date(postponed).toISOString());
     at(postponed - 5 * MINUTE);
     await crowd();
     await expectPeopleWaiting();

@@ -9,7 +9,7 @@ import { INTERNAL_HEADERS } from "../../server/http/internal-headers";
 import { templateRenderContext } from "../../server/http/page-template";
 import { cookiesFor } from "../../server/http/cookies";
 import { createSession } from "../../server/services/sessions";
-import { setSetting } from "../../server/services/settings";
+import { saveCountdown } from "../../server/services/drops";
 import { issuePass } from "../../server/services/waiting-room";
 import { mockServer } from "../mocks/server";
 import { createTestContext } from "../setup/context";
@@ -39,7 +39,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 /** A new drop (a day later each time, so the gate's one-second cache never carries the last one), the clock `offsetMs` from T-0. */
 async function dropAt(offsetMs: number) {
   t0 += 24 * 60 * MINUTE;
-  await setSetting(ctx, "countdown_date", new Date(t0).toISOString());
+  await saveCountdown(ctx, new Date(t0).toISOString());
   ctx.clock.set(new Date(t0 + offsetMs));
 }
 

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { setSetting } from "../../server/services/settings";
+import { saveCountdown } from "../../server/services/drops";
 import { joinLine, lineStatus } from "../../server/services/waiting-room";
 import { createTestContext } from "../setup/context";
 
@@ -30,7 +30,7 @@ function runWorker(args: string[]): Promise<{ seen: Record<string, number | null
 describe("the draw with two worker processes asking at T-0 at the same instant", () => {
   it("happens once: both see the same permutation of 1..n, and late arrivals from both get the next numbers", async () => {
     const t0 = Date.parse("2026-09-01T18:00:00.000Z");
-    await setSetting(ctx, "countdown_date", new Date(t0).toISOString());
+    await saveCountdown(ctx, new Date(t0).toISOString());
     ctx.clock.set(new Date(t0 - 5 * 60_000));
     const ids: string[] = [];
     for (let i = 0; i < 400; i++) ids.push((await joinLine(ctx, { placeId: null, address: `198.51.100.${i % 200}` })).placeId!);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/client";
 import { useAppContextForTests } from "../../server/boot";
 import type { AppContext } from "../../server/context";
-import { setSetting } from "../../server/services/settings";
+import { saveCountdown } from "../../server/services/drops";
 import { joinLine, lineStatus } from "../../server/services/waiting-room";
 import { updateWaitingRoom, waitingRoomAdmin } from "../../server/services/waiting-room-admin";
 import { twoWorkers } from "../setup/context";
@@ -19,7 +19,7 @@ let dropCounter = 0;
 async function newDrop(offsetMs: number): Promise<number> {
   dropCounter += 1;
   const t0 = Date.parse("2027-01-01T17:00:00.000Z") + dropCounter * 24 * 60 * MINUTE;
-  await setSetting(workerA, "countdown_date", new Date(t0).toISOString());
+  await saveCountdown(workerA, new Date(t0).toISOString());
   at(t0 + offsetMs);
   return t0;
 }

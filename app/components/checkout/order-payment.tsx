@@ -3,7 +3,7 @@ import type { CheckoutLoaderData } from "../../../server/contracts/checkout-page
 import { Spinner } from "~/components/spinner";
 import { HoldCountdown } from "./hold-countdown";
 import { LocalCardForm } from "./local-card-form";
-import type { ProcessedOrder } from "./payment-section";
+import type { ProcessedOrder } from "./processed-order";
 
 // Stripe's code is fetched only by stores that use Stripe, and only at the payment step.
 const StripePayment = lazy(() => import("./stripe-payment"));

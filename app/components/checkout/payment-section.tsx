@@ -1,12 +1,12 @@
 import { CircleCheck, Lock, ShieldCheck } from "lucide-react";
 import { lazy, Suspense, useEffect } from "react";
-import type { OrderSummary } from "../../../server/contracts/checkout";
 import { formatUsd } from "../../../server/contracts/money";
 import type { CheckoutLoaderData } from "../../../server/contracts/checkout-page";
 import { Spinner } from "~/components/spinner";
 import { Button } from "~/components/ui/button";
 import { SectionTitle } from "./customer-fields";
 import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
+import type { ProcessedOrder } from "./processed-order";
 import { PurchaseDisclaimer, PurchaseDisclaimerFallback } from "./purchase-disclaimer";
 import { ORDER_BUTTON_CLASS } from "../../../server/contracts/checkout-form";
 
@@ -14,16 +14,6 @@ import { ORDER_BUTTON_CLASS } from "../../../server/contracts/checkout-form";
 // starts on the form (`loadOrderPayment`, from the checkout page), not with the page (decision 0029).
 export const loadOrderPayment = () => import("./order-payment");
 const OrderPayment = lazy(loadOrderPayment);
-
-export interface ProcessedOrder {
-  clientSecret: string;
-  paymentIntentId: string;
-  orderSummary: OrderSummary;
-  /** When the hold ends, on this browser's clock. */
-  deadline: number;
-  /** The bag the order was made from: a change of the bag voids it. */
-  bagKey: string;
-}
 
 export const FORM_ID = "checkout-form";
 

@@ -8,13 +8,6 @@ import { unsubscribeByEmail } from "../../services/unsubscribe";
 import { route } from "../route";
 import { NO_STORE_HEADERS } from "../../http/cache-control";
 
-/** The credentials Postmark is given in the webhook URL (https://user:password@host/...). */
-function webhookCredentials(env: Record<string, string | undefined> = process.env): { user: string; password: string } | null {
-  const user = env.POSTMARK_WEBHOOK_USER;
-  const password = env.POSTMARK_WEBHOOK_PASSWORD;
-  return user && password ? { user, password } : null;
-}
-
 // Digests first: timingSafeEqual needs equal lengths, and the length must not leak either.
 const same = (a: string, b: string) =>
   crypto.timingSafeEqual(crypto.createHash("sha256").update(a).digest(), crypto.createHash("sha256").update(b).digest());
@@ -79,9 +72,11 @@ export const webhookRoutes = [
     method: "POST",
     path: "/api/webhooks/postmark",
     guard: "public",
-    unavailable: () => (webhookCredentials() ? null : "Not found."),
+    unavailable: (ctx) => (ctx.config.postmark.webhook ? null : "Not found."),
     handle: async ({ request, ctx }) => {
-      if (!authorised(request, webhookCredentials()!)) {
+      // The credentials Postmark is given in the webhook URL (https://user:password@host/...).
+      const expected = ctx.config.postmark.webhook;
+      if (!expected || !authorised(request, expected)) {
         return jsonError(401, "Webhook credentials are missing or wrong.", {}, { "WWW-Authenticate": 'Basic realm="postmark-webhook"' });
       }
       const event = await parseJsonBody(request, postmarkEventSchema);

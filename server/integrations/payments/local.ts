@@ -19,7 +19,7 @@ const id = (prefix: string) => `${prefix}_local_${crypto.randomBytes(12).toStrin
 
 export function localPayments(ctx: AppContext): PaymentProvider {
   return {
-    mode: "local",
+    mode: "test",
     async createIntent({ amountCents, orderId, idempotencyKey }) {
       const existing = await ctx.db
         .selectFrom("localPaymentIntents")

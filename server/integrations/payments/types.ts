@@ -52,7 +52,7 @@ export interface HostedCheckoutView {
 }
 
 export interface PaymentProvider {
-  readonly mode: "stripe" | "local";
+  readonly mode: "stripe" | "test";
   createIntent(input: { amountCents: number; orderId: number; email: string; idempotencyKey: string }): Promise<CreatedIntent>;
   retrieveIntent(id: string): Promise<PaymentIntentView>;
   /** Best effort: an intent that can no longer be paid (its hold expired). */

@@ -8,8 +8,8 @@ export { methodKeyOf } from "./types";
 
 /** Shippo rates and labels when SHIPPO_API_KEY is set; the local rate table and PDF labels otherwise. */
 export function shippingFor(ctx: AppContext): ShippingProvider {
-  const key = ctx.config.shippo.apiKey;
-  return key ? shippoShipping(key) : localShipping(ctx);
+  const { apiKey, from, originCountry } = ctx.config.shippo;
+  return apiKey ? shippoShipping(apiKey, { from, originCountry }) : localShipping(ctx);
 }
 
 /** One parcel for the whole order: weights add up, the box is the largest item's. */

@@ -1,4 +1,5 @@
 import { Shippo } from "shippo";
+import type { ShipFromAddress } from "../../config";
 import type { CustomsDeclarationCreateRequest } from "shippo/models/components";
 import { centsFromDecimalText, formatDollarAmount, toDollars } from "../../contracts/money";
 import {
@@ -10,24 +11,6 @@ import {
   type ShippingAddress,
   type ShippingProvider,
 } from "./types";
-
-/**
- * The address parcels ship from. Read from the environment (SHIP_FROM_*), with a plausible
- * New York warehouse as the default so a test token works out of the box.
- */
-export function shipFromAddress(env: Record<string, string | undefined> = process.env) {
-  return {
-    name: env.SHIP_FROM_NAME || `${env.BRAND_NAME || "Legacy"} Fulfillment`,
-    street1: env.SHIP_FROM_STREET || "220 36th St",
-    city: env.SHIP_FROM_CITY || "Brooklyn",
-    state: env.SHIP_FROM_STATE || "NY",
-    zip: env.SHIP_FROM_ZIP || "11232",
-    country: env.SHIP_FROM_COUNTRY || "US",
-    phone: env.SHIP_FROM_PHONE || "+1 212 555 0100",
-    email: env.SHIP_FROM_EMAIL || env.SUPPORT_EMAIL || "support@legacy.example",
-  };
-}
-export type ShipFromAddress = ReturnType<typeof shipFromAddress>;
 
 type ShipmentResult = Awaited<ReturnType<Shippo["shipments"]["create"]>>;
 type ShippoRate = ShipmentResult["rates"][number];
@@ -58,11 +41,11 @@ const isClientError = (error: unknown) =>
  * Shippo rates and labels (the `shippo` v2 SDK). A quote is a shipment from the store's
  * ship-from address with one parcel; a label is a transaction on the chosen rate.
  */
-export function shippoShipping(apiKey: string, options: { from?: ShipFromAddress; originCountry?: string } = {}): ShippingProvider {
+export function shippoShipping(apiKey: string, options: { from: ShipFromAddress; originCountry: string | null }): ShippingProvider {
   const shippo = new Shippo({ apiKeyHeader: `ShippoToken ${apiKey}` });
-  const addressFrom = options.from ?? shipFromAddress();
+  const addressFrom = options.from;
   // Customs asks where the goods were made, which for apparel is rarely the warehouse's country.
-  const originCountry = options.originCountry || process.env.CUSTOMS_ORIGIN_COUNTRY || addressFrom.country;
+  const originCountry = options.originCountry || addressFrom.country;
 
   /**
    * A parcel leaving the country travels with a customs declaration (the carrier prints it with

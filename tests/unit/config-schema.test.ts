@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../server/config";
+
+const configWith = (env: Record<string, string>) =>
+  loadConfig({ NODE_ENV: "test", SESSION_SECRET: "test", DATA_DIR: "/nonexistent", PAYMENTS: "test", ...env });
+
+function refusalOf(env: Record<string, string>): string {
+  try {
+    configWith(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(env)}`);
+}
+
+describe("the configuration's schema", () => {
+  it("keeps the defaults the services had when a limit is unset or blank", () => {
+    expect(configWith({}).rateLimits).toEqual({ loginsPerIp: 30, registrationsPerIp: 10, subscribesPerIp: 10, checkoutsPerIp: 60 });
+    expect(configWith({ CHECKOUTS_PER_IP: " ", REGISTRATIONS_PER_IP: "" }).rateLimits).toMatchObject({
+      registrationsPerIp: 10,
+      checkoutsPerIp: 60,
+    });
+    expect(configWith({ REGISTRATIONS_PER_IP: "3", CHECKOUTS_PER_IP: "100000" }).rateLimits).toMatchObject({
+      registrationsPerIp: 3,
+      checkoutsPerIp: 100000,
+    });
+  });
+
+  it("names the variable that is not a number", () => {
+    expect(refusalOf({ REGISTRATIONS_PER_IP: "ten" })).toBe('REGISTRATIONS_PER_IP must be a whole number (1 or more), not "ten".');
+    expect(refusalOf({ LOGIN_ATTEMPTS_PER_IP: "2.5" })).toMatch(/^LOGIN_ATTEMPTS_PER_IP must be a whole number/);
+    expect(refusalOf({ PORT: "http" })).toMatch(/^PORT must be a port number/);
+    expect(refusalOf({ CHECKOUT_HOLD_MINUTES: "ten" })).toMatch(/^CHECKOUT_HOLD_MINUTES must be a number of minutes/);
+  });
+
+  it("lists every refusal, one a line", () => {
+    expect(refusalOf({ SUBSCRIBES_PER_IP: "x", CHECKOUTS_PER_IP: "0" }).split("\n")).toEqual([
+      'SUBSCRIBES_PER_IP must be a whole number (1 or more), not "x".',
+      'CHECKOUTS_PER_IP must be a whole number (1 or more), not "0".',
+    ]);
+  });
+
+  it("takes the ship-from address, customs origin and Postmark webhook from their variables", () => {
+    const unset = configWith({});
+    expect(unset.shippo).toMatchObject({ originCountry: null, from: { city: "Brooklyn", state: "NY" } });
+    expect(unset.shippo.fromMissing).toEqual(["SHIP_FROM_STREET", "SHIP_FROM_CITY", "SHIP_FROM_STATE", "SHIP_FROM_ZIP"]);
+    expect(unset.postmark.webhook).toBeNull();
+
+    const set = configWith({
+      SHIP_FROM_STREET: "5 Dock Rd",
+      SHIP_FROM_CITY: "Newark",
+      SHIP_FROM_STATE: "NJ",
+      SHIP_FROM_ZIP: "07114",
+      CUSTOMS_ORIGIN_COUNTRY: "PT",
+      POSTMARK_WEBHOOK_USER: "pm",
+      POSTMARK_WEBHOOK_PASSWORD: "secret",
+    });
+    expect(set.shippo).toMatchObject({ fromMissing: [], originCountry: "PT", from: { street1: "5 Dock Rd", city: "Newark" } });
+    expect(set.postmark.webhook).toEqual({ user: "pm", password: "secret" });
+    expect(configWith({ POSTMARK_WEBHOOK_USER: "pm" }).postmark.webhook).toBeNull();
+  });
+
+  it("keeps the old meaning of 0 for the port and the hold: the default", () => {
+    expect(configWith({ PORT: "0", CHECKOUT_HOLD_MINUTES: "0" })).toMatchObject({ port: 3000, holdMinutes: 10 });
+    expect(configWith({ PORT: "8080", CHECKOUT_HOLD_MINUTES: "0.5" })).toMatchObject({ port: 8080, holdMinutes: 0.5 });
+  });
+});
