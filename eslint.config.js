@@ -8,30 +8,30 @@ import { createTypeScriptImportResolver } from "eslint-import-resolver-typescrip
 /**
  * app/ reaches the server through its doors (issue 22): a route's loader and action call a door in
  * server/http, which reads the request and calls the services. Nothing in app/ imports a service,
- * an integration or the database itself. `\b` also covers a path alias such as `@server/services`.
+ * an integration or the database itself. `\b` also covers the path aliases (`#server/services`, `#db`).
  */
 const THROUGH_THE_DOORS = {
-  regex: "\\bserver/(services|integrations)(/|$)|(^|/)db(/|$)",
+  regex: "\\bserver/(services|integrations)(/|$)|(^|/|#)db(/|$)",
   message:
-    "app/ reaches services, integrations and the database only through a door in server/http (a route's loader/action calls e.g. server/http/cart-door.ts).",
+    "app/ reaches services, integrations and the database only through a door in server/http (a route's loader/action calls e.g. server/http/doors/cart-door.ts).",
 };
 
 const SERVER_CODE = ["app/**/*.{ts,tsx}", "server/**/*.ts"];
 
-// Every body is read through server/http/request-body.ts, within its limit (decision 0040);
+// Every body is read through server/http/requests/request-body.ts, within its limit (decision 0040);
 // uploads stream to disk with limits of their own.
-const BODY_READERS = ["server/http/request-body.ts", "server/api/routes/admin-products.ts", "server/api/routes/admin-settings.ts"];
+const BODY_READERS = ["server/http/requests/request-body.ts", "server/api/routes/admin-products.ts", "server/api/routes/admin-settings.ts"];
 const readBodyWithinLimit = {
   selector: "CallExpression[callee.object.name='request'][callee.property.name=/^(text|json|formData|arrayBuffer|blob)$/]",
-  message: "Read a request's body with readForm, readJson or readText (server/http/request-body.ts): they cap its size.",
+  message: "Read a request's body with readForm, readJson or readText (server/http/requests/request-body.ts): they cap its size.",
 };
 
 // Who may keep an answer is decided in one module (issue 22): a Cache-Control value spelled out
 // anywhere else is refused. Cookie Max-Age and HSTS's max-age (followed by ";") are not matched,
 // nor fetch's own `cache: "no-store"` option.
-const CACHE_CONTROL_MODULE = "server/http/cache-control.ts";
+const CACHE_CONTROL_MODULE = "server/http/cache/cache-control.ts";
 const CACHE_CONTROL_VALUE = "/no-store|no-cache|immutable|s-maxage|stale-while-revalidate|max-age=([0-9]+ *(,|$)|$)/";
-const cacheControlMessage = "Name the policy in server/http/cache-control.ts and use it: Cache-Control values live there only.";
+const cacheControlMessage = "Name the policy in server/http/cache/cache-control.ts and use it: Cache-Control values live there only.";
 const cacheControlInOneModule = [
   {
     selector: `Literal[value=${CACHE_CONTROL_VALUE}]:not(Property[key.name='cache'] > Literal)`,
@@ -121,6 +121,27 @@ export default tseslint.config(
   {
     files: ["server.js", "scripts/**/*.{js,mjs,ts}"],
     rules: { "no-restricted-syntax": ["error", ...cacheControlInOneModule] },
+  },
+  {
+    // The doors (pages, REST, tRPC) call services; only services talk to Stripe, Shippo and Postmark.
+    files: ["server/http/**/*.ts", "server/api/**/*.ts", "server/trpc/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "(^|/)integrations(/|$)", message: "Doors never import server/integrations: call a service that does." }] },
+      ],
+    },
+  },
+  {
+    // db/ knows the schema and the engines, nothing of the store that uses it (decision 0016).
+    files: ["db/**/*.ts"],
+    ignores: ["db/**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "(^|/|#)(server|app)(/|$)", message: "db/ imports nothing from server/ or app/." }] },
+      ],
+    },
   },
   {
     files: ["app/**/*.{ts,tsx}"],

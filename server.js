@@ -100,7 +100,7 @@ server.listen(config.port, config.host, () => {
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 
-// Expired holds back on the shelf, stranded payments confirmed (server/services/sweeper.ts).
+// Expired holds back on the shelf, stranded payments confirmed (server/services/jobs/sweeper.ts).
 // Every worker tries; the one holding the sweeper lease does the work.
 const sweeper = setInterval(() => void sweep(ctx), SWEEP_EVERY_MS);
 sweeper.unref();

@@ -6,10 +6,10 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
 import { denyImports } from "vite-env-only";
 import tsconfigPaths from "vite-tsconfig-paths";
-import { ConfigError, loadConfig } from "./server/config";
-import { clientAddressOf } from "./server/http/forwarded";
-import { stripInternalHeaders } from "./server/http/internal-headers";
-import { refuseCrossSiteWrites } from "./server/http/origin";
+import { ConfigError, loadConfig } from "#server/config";
+import { clientAddressOf } from "#server/http/requests/forwarded";
+import { stripInternalHeaders } from "#server/http/requests/internal-headers";
+import { refuseCrossSiteWrites } from "#server/http/requests/origin";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -22,7 +22,7 @@ const buildOnly = (plugins: unknown): Plugin[] => [plugins].flat(2).map((plugin)
 // `npm run dev` has no server.js: it refuses the configuration `npm start` refuses, with the same
 // message, takes off the internal header names first as server.js does, puts the same cross-site
 // check in front of Remix, and gives Remix the caller's address for rate limits as server.js does
-// (TRUST_PROXY's hop rule, server/http/forwarded.ts).
+// (TRUST_PROXY's hop rule, server/http/requests/forwarded.ts).
 const callers = new AsyncLocalStorage<string>();
 const devServerGuards: Plugin = {
   name: "store-dev-server-guards",

@@ -1,7 +1,7 @@
 import type { EntryContext } from "@remix-run/node";
-import { prepareBrotli } from "../server/http/brotli-splice";
-import { bodyWithNonce } from "../server/http/nonce-body";
-import { nonceCopy, type NonceCopy } from "../server/http/nonce-splice";
+import { prepareBrotli } from "#server/http/cache/brotli-splice";
+import { bodyWithNonce } from "#server/http/cache/nonce-body";
+import { nonceCopy, type NonceCopy } from "#server/http/cache/nonce-splice";
 
 /**
  * Personal pages rendered once per distinct data (decision 0018). A route whose `handle` has

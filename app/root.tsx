@@ -1,21 +1,21 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
-import { SiteFooter } from "~/components/site-footer";
-import { SiteHeader } from "~/components/site-header";
-import { TestModeBanner } from "~/components/test-mode-banner";
-import { Toasts } from "~/components/toasts";
-import bebasNeue from "~/fonts/bebas-neue-latin-400.woff2?url";
-import inter from "~/fonts/inter-latin-400-700.woff2?url";
-import { useNonce } from "~/lib/nonce";
-import { afterProcessOrder } from "~/lib/revalidate";
-import stylesheet from "~/styles/app.css?url";
+import { SiteFooter } from "./components/site-footer";
+import { SiteHeader } from "./components/site-header";
+import { TestModeBanner } from "./components/test-mode-banner";
+import { Toasts } from "./components/toasts";
+import bebasNeue from "./fonts/bebas-neue-latin-400.woff2?url";
+import inter from "./fonts/inter-latin-400-700.woff2?url";
+import { useNonce } from "./lib/nonce";
+import { afterProcessOrder } from "./lib/revalidate";
+import stylesheet from "./styles/app.css?url";
 import { useEffect } from "react";
-import { getAppContext } from "../server/boot";
-import { shopperContext } from "../server/http/early-access";
-import type { Visitor } from "../server/contracts/visitor";
-import { isTemplateRender } from "../server/http/page-template";
-import { badgeFromPageBag } from "../server/http/request-bag";
-import { readVisitor } from "../server/http/visitor";
+import { getAppContext } from "#server/boot";
+import { shopperContext } from "#server/http/gate/early-access";
+import type { Visitor } from "#server/contracts/visitor";
+import { isTemplateRender } from "#server/http/cache/page-template";
+import { badgeFromPageBag } from "#server/http/request-bag";
+import { readVisitor } from "#server/http/visitor";
 
 export const links: LinksFunction = () => [
   // Both faces are above the fold on every page (decision 0029): fetched with the stylesheet, not after it.
@@ -145,4 +145,4 @@ export default function App() {
 }
 
 // The last resort, when the layout's own loader fails; every page route has the same one.
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "./components/error-pages";

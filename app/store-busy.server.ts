@@ -1,7 +1,7 @@
 import type { HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse } from "@remix-run/react";
-import { STORE_BUSY_MESSAGE } from "../server/contracts/store-busy";
-import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "../server/http/store-busy";
+import { STORE_BUSY_MESSAGE } from "#server/contracts/store-busy";
+import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "#server/http/store-busy";
 
 // Pages whose loader or action met a lost database (decision 0041). Remix reports the error to
 // handleError before it renders the page with the same Request, by then with the error reduced to

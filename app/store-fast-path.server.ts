@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServerBuild } from "@remix-run/node";
-import { dispatchApi } from "../server/api/dispatch";
-import type { AppContext } from "../server/context";
-import { answerCache } from "../server/http/answer-cache";
-import { hasEarlyAccessCookie } from "../server/http/early-access";
-import { countPageView } from "../server/http/page-view-door";
-import { pageVersionMoved, readPageVersions, watchPageVersion } from "../server/http/version-reader";
+import { dispatchApi } from "#server/api/dispatch";
+import type { AppContext } from "#server/context";
+import { answerCache } from "#server/http/cache/answer-cache";
+import { hasEarlyAccessCookie } from "#server/http/gate/early-access";
+import { countPageView } from "#server/http/doors/page-view-door";
+import { pageVersionMoved, readPageVersions, watchPageVersion } from "#server/http/cache/version-reader";
 import { storePageCache } from "./store-page-cache.server";
 
 /**

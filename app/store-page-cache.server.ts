@@ -1,12 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
-import { renderVisitorFragments } from "~/components/visitor-fragments.server";
-import type { AppContext } from "../server/context";
-import { forwardedProto } from "../server/http/forwarded";
-import { pageCache, type PageQuery } from "../server/http/page-cache";
-import { templateRenderContext } from "../server/http/page-template";
-import { quickVisitor, readVisitor } from "../server/http/visitor";
-import { pageVersionOf, readPageVersions } from "../server/http/version-reader";
+import { renderVisitorFragments } from "./components/visitor-fragments.server";
+import type { AppContext } from "#server/context";
+import { forwardedProto } from "#server/http/requests/forwarded";
+import { pageCache, type PageQuery } from "#server/http/cache/page-cache";
+import { templateRenderContext } from "#server/http/cache/page-template";
+import { quickVisitor, readVisitor } from "#server/http/visitor";
+import { pageVersionOf, readPageVersions } from "#server/http/cache/version-reader";
 
 // The public pages a drop's crowd reads. Never /cart, /checkout, /admin or /auth: those are
 // about one visitor through and through.

@@ -92,7 +92,7 @@ export function poolClosedOnEnd(config: pg.PoolConfig, companions: ReadonlySet<(
 export const ADVISORY_LOCK = {
   /** Held around migrations, the seed and the first admin at start-up: one process prepares. */
   prepare: 7_305_830_001,
-  /** Held by the sweeper's leader for as long as its connection lives (server/services/leases.ts). */
+  /** Held by the sweeper's leader for as long as its connection lives (server/services/jobs/leases.ts). */
   sweeper: 7_305_830_002,
 } as const;
 

@@ -2,10 +2,10 @@
 // existing user). The password is read from ADMIN_PASSWORD or asked for, never taken as an argument
 // so it does not land in the shell history.
 import { createInterface } from "node:readline/promises";
-import { migrateToLatest, openDatabase } from "../db/client";
-import { loadConfig } from "../server/config";
-import { systemClock } from "../server/context";
-import { upsertAdmin } from "../server/services/users";
+import { migrateToLatest, openDatabase } from "#db/client";
+import { loadConfig } from "#server/config";
+import { systemClock } from "#server/context";
+import { upsertAdmin } from "#server/services/accounts/users";
 
 try {
   process.loadEnvFile();

@@ -4,8 +4,8 @@
  * `backups/store-YYYYMMDDTHHMMSSZ.db` beside the data directory. Never overwrites a file.
  */
 import { parseArgs } from "node:util";
-import { BackupError, backupDatabase, defaultBackupFile } from "../db/backup";
-import { dataLocation } from "../server/config";
+import { BackupError, backupDatabase, defaultBackupFile } from "#db/backup";
+import { dataLocation } from "#server/config";
 
 try {
   process.loadEnvFile();

@@ -4,8 +4,8 @@
  * store first: what it writes after the copy's snapshot is not copied.
  */
 import { parseArgs } from "node:util";
-import { CopyError, copyDatabase, describeTarget } from "../db/copy";
-import { databaseFrom } from "../server/config";
+import { CopyError, copyDatabase, describeTarget } from "#db/copy";
+import { databaseFrom } from "#server/config";
 
 try {
   process.loadEnvFile();

@@ -1,6 +1,6 @@
 /** `npm run db:migrate`: brings the configured SQLite database to the latest schema. */
-import { migrateToLatest, openDatabase } from "../db/client";
-import { loadConfig } from "../server/config";
+import { migrateToLatest, openDatabase } from "#db/client";
+import { loadConfig } from "#server/config";
 
 try {
   process.loadEnvFile();

@@ -5,11 +5,11 @@
  * `npm run db:seed -- --force` seeds even when the database is not empty: it ADDS the demo products
  * again (existing products stay) and resets all six app settings to the demo values.
  */
-import { migrateToLatest, openDatabase, preparingAlone } from "../db/client";
-import { seedDemo, seedIfEmpty } from "../server/seed";
-import { loadConfig } from "../server/config";
-import { describeDatabase } from "../server/startup-banner";
-import { systemClock, type AppContext } from "../server/context";
+import { migrateToLatest, openDatabase, preparingAlone } from "#db/client";
+import { seedDemo, seedIfEmpty } from "#server/seed";
+import { loadConfig } from "#server/config";
+import { describeDatabase } from "#server/startup-banner";
+import { systemClock, type AppContext } from "#server/context";
 
 try {
   process.loadEnvFile();

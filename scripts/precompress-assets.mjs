@@ -1,5 +1,5 @@
 // After `remix vite:build`: writes a .br and a .gz beside each compressible build asset, so the
-// server sends them as they are (server/http/static-assets.ts) instead of compressing per request.
+// server sends them as they are (server/http/cache/static-assets.ts) instead of compressing per request.
 // Fonts (woff2), images and media are compressed already and are left alone; a variant that is not
 // smaller than the file is not kept.
 import fs from "node:fs";

@@ -1,9 +1,9 @@
 import cluster from "node:cluster";
-import { migrateToLatest, openDatabase, preparingAlone } from "../db/client";
+import { migrateToLatest, openDatabase, preparingAlone } from "#db/client";
 import { seedIfEmpty } from "./seed";
 import { loadConfig, type Config } from "./config";
 import { systemClock, type AppContext } from "./context";
-import { ensureAdmin } from "./services/users";
+import { ensureAdmin } from "./services/accounts/users";
 
 export interface BootReport {
   migrations: string[];

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import type { DatabaseTarget } from "../db/client";
+import type { DatabaseTarget } from "#db/client";
 
 export class ConfigError extends Error {
   constructor(message: string) {

@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import type { Db } from "#db/client";
 import type { Config } from "./config";
 
 export interface Clock {
@@ -14,7 +14,7 @@ export interface AppContext {
   clock: Clock;
   /**
    * The shopper's early-access pass, when this request carries a good one (decision 0020): when
-   * it was claimed. Set per request by the doors (server/http/early-access.ts), never globally.
+   * it was claimed. Set per request by the doors (server/http/gate/early-access.ts), never globally.
    */
   earlyAccess?: { openedAt: number };
 }

@@ -1,5 +1,5 @@
 import { getAppContext } from "./boot";
-import { startFulfilmentJob } from "./services/fulfilment-job";
+import { startFulfilmentJob } from "./services/fulfilment/fulfilment-job";
 
 const globalJobs = globalThis as typeof globalThis & { __storeDevJobs?: boolean };
 

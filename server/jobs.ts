@@ -3,5 +3,5 @@
  * fulfilment job. app/entry.server.tsx re-exports them for server.js from here, because app/
  * reaches no service directly (eslint.config.js).
  */
-export { resignSweeper, sweep, SWEEP_EVERY_MS } from "./services/sweeper";
-export { startFulfilmentJob } from "./services/fulfilment-job";
+export { resignSweeper, sweep, SWEEP_EVERY_MS } from "./services/jobs/sweeper";
+export { startFulfilmentJob } from "./services/fulfilment/fulfilment-job";

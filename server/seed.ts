@@ -2,10 +2,10 @@ import crypto from "node:crypto";
 import sharp from "sharp";
 import type { AppContext } from "./context";
 import { COLOR_SWATCHES, NEUTRAL_SWATCH } from "./contracts/catalog";
-import { saveCountdown } from "./services/drops";
-import { deleteWebpVariants, writeWebpVariants } from "./services/image-variants";
+import { saveCountdown } from "./services/drop/drops";
+import { deleteWebpVariants, writeWebpVariants } from "./services/catalog/image-variants";
 import { addStoreDays, storeDayOf, storeDayStart, storeToday } from "./contracts/store-time";
-import { SETTING_KEYS, setSetting, settingDefaults } from "./services/settings";
+import { SETTING_KEYS, setSetting, settingDefaults } from "./services/store/settings";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,4 +1,4 @@
-import type { DatabaseTarget } from "../db/client";
+import type { DatabaseTarget } from "#db/client";
 import type { BootReport } from "./boot";
 import type { Config } from "./config";
 

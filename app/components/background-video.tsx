@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { cn } from "~/lib/utils";
-import { whenIdle } from "~/lib/when-idle";
+import { cn } from "#app/lib/utils";
+import { whenIdle } from "#app/lib/when-idle";
 
 /** The poster and the WebM encode belong to the default clip only; another uploaded video starts from black. */
 export const DEFAULT_VIDEO = "/media/background.mp4";

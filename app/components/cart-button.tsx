@@ -2,8 +2,8 @@ import { Link, useLocation } from "@remix-run/react";
 import { ShoppingBag } from "lucide-react";
 import { forwardRef, lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { useLiveCart } from "~/components/cart/use-live-cart";
-import { cn } from "~/lib/utils";
+import { useLiveCart } from "./cart/use-live-cart";
+import { cn } from "#app/lib/utils";
 
 export function cartLabel(count: number): string {
   return `Shopping cart, ${count} ${count === 1 ? "item" : "items"}`;
@@ -64,7 +64,7 @@ const CartLink = forwardRef<HTMLAnchorElement, CartLinkProps>(({ count, ...props
 });
 CartLink.displayName = "CartLink";
 
-const loadCartPopover = () => import("~/components/cart/cart-popover");
+const loadCartPopover = () => import("./cart/cart-popover");
 const CartPopover = lazy(loadCartPopover);
 
 const isModified = (event: React.MouseEvent) => event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0;

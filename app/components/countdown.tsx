@@ -1,10 +1,10 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { useEffect, useState } from "react";
-import { useLaunchDate } from "~/components/countdown/use-launch-date";
-import { DEFAULT_LAUNCH, pad2, remainingMs, splitRemaining } from "~/components/countdown/time";
-import { formatLaunchTime } from "../../server/contracts/store-zone";
-import { cn } from "~/lib/utils";
+import { useLaunchDate } from "./countdown/use-launch-date";
+import { DEFAULT_LAUNCH, pad2, remainingMs, splitRemaining } from "./countdown/time";
+import { formatLaunchTime } from "#server/contracts/store-zone";
+import { cn } from "#app/lib/utils";
 
 /** docs/spec.md §9: the redirect waits 1.5 s after zero, the display ticks every second. */
 export const REDIRECT_DELAY_MS = 1500;

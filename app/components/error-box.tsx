@@ -1,5 +1,5 @@
 import { CircleAlert } from "lucide-react";
-import { cn } from "~/lib/utils";
+import { cn } from "#app/lib/utils";
 
 /**
  * A failure shown inline: a title and one line of detail, announced as it appears (role="alert"),

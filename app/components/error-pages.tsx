@@ -1,9 +1,9 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
-import { Button } from "~/components/ui/button";
-import { cn } from "~/lib/utils";
-import { STORE_BUSY_MESSAGE } from "../../server/contracts/store-busy";
-import { REQUEST_BODY_MESSAGES } from "../../server/contracts/request-body";
+import { Button } from "./ui/button";
+import { cn } from "#app/lib/utils";
+import { STORE_BUSY_MESSAGE } from "#server/contracts/store-busy";
+import { REQUEST_BODY_MESSAGES } from "#server/contracts/request-body";
 
 export const notFoundMeta = [{ title: "404 Page Not Found" }];
 

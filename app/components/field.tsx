@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { FieldError } from "~/components/form-messages";
-import { Label } from "~/components/ui/label";
-import { cn } from "~/lib/utils";
+import { FieldError } from "./form-messages";
+import { Label } from "./ui/label";
+import { cn } from "#app/lib/utils";
 
 /** The ids and messages of one field: a conform field has them all; other forms make them up. */
 export interface FieldMeta {

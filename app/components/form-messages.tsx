@@ -1,4 +1,4 @@
-import { ErrorBox } from "~/components/error-box";
+import { ErrorBox } from "./error-box";
 
 /** A field's messages, tied to the input by aria-describedby (conform sets it from errorId). */
 export function FieldError({ id, errors }: { id: string; errors?: string[] }) {

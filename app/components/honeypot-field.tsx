@@ -1,4 +1,4 @@
-import { BOT_FIELD } from "../../server/contracts/honeypot";
+import { BOT_FIELD } from "#server/contracts/honeypot";
 
 /**
  * The cart's and checkout's honeypot (decision 0020): off screen (the `.honeypot` class), out of

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useRef, useState, type ReactNode } from "react";
-import type { TextDialogProps } from "~/components/text-dialog";
+import type { TextDialogProps } from "./text-dialog";
 
-const loadTextDialog = () => import("~/components/text-dialog");
+const loadTextDialog = () => import("./text-dialog");
 const TextDialog = lazy(loadTextDialog);
 
 /**

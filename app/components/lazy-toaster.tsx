@@ -1,5 +1,5 @@
-import { useLazyToaster } from "~/components/lazy-sonner";
-import { useToastFocus } from "~/components/toast-focus";
+import { useLazyToaster } from "./lazy-sonner";
+import { useToastFocus } from "./toast-focus";
 
 /** sonner's <Toaster>, rendered once the first toast has loaded it, inside the focus keeper. */
 export function LazyToaster() {

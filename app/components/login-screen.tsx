@@ -2,12 +2,12 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Lock } from "lucide-react";
-import { loginSchema, type LoginActionData, type LoginLoaderData } from "../../server/contracts/auth";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
-import { FieldError, FormAlert } from "~/components/form-messages";
-import { useNoticeToast } from "~/lib/use-notice-toast";
+import { loginSchema, type LoginActionData, type LoginLoaderData } from "#server/contracts/auth";
+import { Button } from "./ui/button";
+import { Input } from "./ui/input";
+import { Label } from "./ui/label";
+import { FieldError, FormAlert } from "./form-messages";
+import { useNoticeToast } from "#app/lib/use-notice-toast";
 
 /** "Admin Login": the same screen at /admin/login and /auth. Works without JavaScript. */
 export function LoginScreen() {

@@ -1,8 +1,8 @@
 import { Pause, Play } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { cn } from "~/lib/utils";
-import { whenIdle } from "~/lib/when-idle";
+import { cn } from "#app/lib/utils";
+import { whenIdle } from "#app/lib/when-idle";
 
 /**
  * docs/spec.md §4 "Music player": loading, then ready. Nothing is fetched before it is played: autoplay is

@@ -1,5 +1,5 @@
-import type { ToastKind } from "../../server/contracts/layout";
-import { loadSonner } from "~/components/lazy-sonner";
+import type { ToastKind } from "#server/contracts/layout";
+import { loadSonner } from "./lazy-sonner";
 
 let nextId = 0;
 /** The page (pathname) each toast still up was raised on. */

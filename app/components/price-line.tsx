@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { formatUsd } from "../../server/contracts/money";
+import { formatUsd } from "#server/contracts/money";
 
 /**
  * The small print under a bag line's name, in the bag and in the order summary: the unit price,

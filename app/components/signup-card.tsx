@@ -1,15 +1,15 @@
 import { useActionData, useFetcher, useFormAction } from "@remix-run/react";
 import { CircleAlert, CircleCheck } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { HONEYPOT_FIELD } from "../../server/contracts/honeypot";
-import type { SubscribeActionData } from "../../server/contracts/subscribe";
-import { FieldError } from "~/components/form-messages";
-import { TermsDialog } from "~/components/terms-dialog";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
-import { useNoticeToast } from "~/lib/use-notice-toast";
-import { cn } from "~/lib/utils";
+import { HONEYPOT_FIELD } from "#server/contracts/honeypot";
+import type { SubscribeActionData } from "#server/contracts/subscribe";
+import { FieldError } from "./form-messages";
+import { TermsDialog } from "./terms-dialog";
+import { Button } from "./ui/button";
+import { Input } from "./ui/input";
+import { Label } from "./ui/label";
+import { useNoticeToast } from "#app/lib/use-notice-toast";
+import { cn } from "#app/lib/utils";
 
 const CARD_ID = "join";
 

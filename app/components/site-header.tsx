@@ -1,9 +1,9 @@
 import { Link, NavLink, useLocation } from "@remix-run/react";
 import { ArrowRight, Menu, X } from "lucide-react";
 import { useCallback, useEffect, useRef } from "react";
-import { CartButton } from "~/components/cart-button";
-import { VisitorHole } from "~/components/visitor-hole";
-import { cn } from "~/lib/utils";
+import { CartButton } from "./cart-button";
+import { VisitorHole } from "./visitor-hole";
+import { cn } from "#app/lib/utils";
 
 type Brand = { name: string; socialHandle: string; supportEmail: string };
 type HeaderUser = { username: string; isAdmin: boolean } | null;

@@ -1,4 +1,4 @@
-import { cn } from "~/lib/utils";
+import { cn } from "#app/lib/utils";
 
 /*
  * The three networks of the spec (photo-sharing, general social, short-video), all under the one

@@ -1,4 +1,4 @@
-import { cn } from "~/lib/utils";
+import { cn } from "#app/lib/utils";
 
 /**
  * A loading indicator. Screen readers hear `label` once (role="status" is a polite live region);

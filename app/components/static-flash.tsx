@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck, Info } from "lucide-react";
-import type { FlashToast } from "../../server/contracts/layout";
+import type { FlashToast } from "#server/contracts/layout";
 
 const ICONS = { success: CircleCheck, error: CircleAlert, info: Info } as const;
 

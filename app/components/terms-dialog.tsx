@@ -1,7 +1,7 @@
-import { LazyTextDialog } from "~/components/lazy-text-dialog";
+import { LazyTextDialog } from "./lazy-text-dialog";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { buttonVariants } from "~/components/ui/button";
-import { cn } from "~/lib/utils";
+import { buttonVariants } from "./ui/button";
+import { cn } from "#app/lib/utils";
 
 type TermsProps = { brand: string; supportEmail: string };
 

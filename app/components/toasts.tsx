@@ -1,13 +1,13 @@
 import { useLocation } from "@remix-run/react";
 import { useEffect } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { useVisitor, VisitorHole } from "~/components/visitor-hole";
-import { LazyToaster } from "~/components/lazy-toaster";
-import { dismissRaisedElsewhere, showToast } from "~/components/notify";
-import { StaticFlash } from "~/components/static-flash";
+import { useVisitor, VisitorHole } from "./visitor-hole";
+import { LazyToaster } from "./lazy-toaster";
+import { dismissRaisedElsewhere, showToast } from "./notify";
+import { StaticFlash } from "./static-flash";
 
 // Still imported from here by the components that raise toasts (fetchers, forms, tRPC mutations).
-export { dismissToast, followToNextPage, notify } from "~/components/notify";
+export { dismissToast, followToNextPage, notify } from "./notify";
 
 /**
  * Toasts for the whole app. A flash (set by a server action, read by the root loader) shows once:

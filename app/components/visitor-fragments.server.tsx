@@ -1,9 +1,9 @@
 import { renderToStaticMarkup } from "react-dom/server";
-import type { Visitor } from "../../server/contracts/visitor";
-import { BagIcon, cartLabel, triggerClass } from "~/components/cart-button";
-import { adminLinkTitle, desktopLinkClass, MenuLinkBody, menuItemClass, menuLinkClass } from "~/components/site-header";
-import { StaticFlash } from "~/components/static-flash";
-import { VISITOR_DATA_ID } from "~/components/visitor-hole";
+import type { Visitor } from "#server/contracts/visitor";
+import { BagIcon, cartLabel, triggerClass } from "./cart-button";
+import { adminLinkTitle, desktopLinkClass, MenuLinkBody, menuItemClass, menuLinkClass } from "./site-header";
+import { StaticFlash } from "./static-flash";
+import { VISITOR_DATA_ID } from "./visitor-hole";
 
 // JSON inside <script> must not be able to close it, whatever a username or a flash says.
 const scriptSafe = (value: unknown) =>

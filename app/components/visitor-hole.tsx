@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { NOBODY, type Visitor } from "../../server/contracts/visitor";
+import { NOBODY, type Visitor } from "#server/contracts/visitor";
 
 /** The id of the JSON the page cache puts in the "visitor" hole, read once by the browser. */
 export const VISITOR_DATA_ID = "visitor-data";

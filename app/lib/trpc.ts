@@ -1,5 +1,5 @@
 import { createTRPCContext } from "@trpc/tanstack-react-query";
-import type { AppRouter } from "../../server/trpc/router";
+import type { AppRouter } from "#server/trpc/router";
 
 /**
  * Typed tRPC hooks for the admin widgets. The router's type is imported here, as a type only (no

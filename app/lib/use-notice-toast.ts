@@ -1,6 +1,6 @@
 import { useEffect } from "react";
-import { notify } from "~/components/toasts";
-import type { Notice } from "../../server/contracts/layout";
+import { notify } from "#app/components/toasts";
+import type { Notice } from "#server/contracts/layout";
 
 export type { Notice };
 

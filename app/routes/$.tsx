@@ -1,5 +1,5 @@
 import { data, type MetaFunction } from "@remix-run/node";
-import { NotFoundPage, notFoundMeta } from "~/components/error-pages";
+import { NotFoundPage, notFoundMeta } from "#app/components/error-pages";
 
 /** Every path no other route matches answers HTTP 404 with the not-found page. */
 export function loader() {
@@ -12,4 +12,4 @@ export default function NotFoundRoute() {
   return <NotFoundPage />;
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

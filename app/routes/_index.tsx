@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { launchPageData } from "../../server/http/launch-page";
-import { subscribeAction } from "../../server/http/subscribe-door";
-import { BackgroundVideo } from "~/components/background-video";
-import { Countdown } from "~/components/countdown";
-import { MusicPlayer } from "~/components/music-player";
-import { SignupCard } from "~/components/signup-card";
-import { SocialLinks } from "~/components/social-links";
+import { launchPageData } from "#server/http/doors/launch-page";
+import { subscribeAction } from "#server/http/doors/subscribe-door";
+import { BackgroundVideo } from "#app/components/background-video";
+import { Countdown } from "#app/components/countdown";
+import { MusicPlayer } from "#app/components/music-player";
+import { SignupCard } from "#app/components/signup-card";
+import { SocialLinks } from "#app/components/social-links";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const brand = data?.brand.name ?? "Store";
@@ -66,4 +66,4 @@ export default function Landing() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

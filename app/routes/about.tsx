@@ -1,8 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { aboutLoader } from "../../server/http/about-door";
-import { BackgroundVideo } from "~/components/background-video";
-import { SocialLinks } from "~/components/social-links";
+import { aboutLoader } from "#server/http/doors/about-door";
+import { BackgroundVideo } from "#app/components/background-video";
+import { SocialLinks } from "#app/components/social-links";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const brand = data?.brand.name ?? "Store";
@@ -64,4 +64,4 @@ export default function About() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

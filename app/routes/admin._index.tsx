@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { AdminSection } from "~/components/admin/admin-section";
-import { DashboardPanel } from "~/components/admin/dashboard/dashboard-panel";
-import { PreDropChecklistPanel } from "~/components/admin/drops/pre-drop-checklist";
-import { dashboardLoader } from "../../server/http/dashboard-door";
-import { testEmailAction } from "../../server/http/test-email-door";
+import { AdminSection } from "#app/components/admin/admin-section";
+import { DashboardPanel } from "#app/components/admin/dashboard/dashboard-panel";
+import { PreDropChecklistPanel } from "#app/components/admin/drops/pre-drop-checklist";
+import { dashboardLoader } from "#server/http/doors/dashboard-door";
+import { testEmailAction } from "#server/http/doors/test-email-door";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Admin Dashboard" }];
 
@@ -30,4 +30,4 @@ export default function AdminDashboardTab() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

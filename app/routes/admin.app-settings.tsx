@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { AdminSection } from "~/components/admin/admin-section";
-import { CountdownForm } from "~/components/admin/settings/countdown-form";
-import { MediaSetting } from "~/components/admin/settings/media-setting";
-import { SettingsLoadError } from "~/components/admin/settings/settings-load-error";
-import { appSettingsAction, appSettingsLoader } from "../../server/http/admin-settings-door";
-import { TextSettingForm } from "~/components/admin/settings/text-setting-form";
+import { AdminSection } from "#app/components/admin/admin-section";
+import { CountdownForm } from "#app/components/admin/settings/countdown-form";
+import { MediaSetting } from "#app/components/admin/settings/media-setting";
+import { SettingsLoadError } from "#app/components/admin/settings/settings-load-error";
+import { appSettingsAction, appSettingsLoader } from "#server/http/doors/admin-settings-door";
+import { TextSettingForm } from "#app/components/admin/settings/text-setting-form";
 
 export const meta: MetaFunction = () => [{ title: "App Configuration · Admin Dashboard" }];
 
@@ -37,4 +37,4 @@ export default function AppSettingsTab() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

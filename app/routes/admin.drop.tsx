@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { AdminSection } from "~/components/admin/admin-section";
-import { DropPanel } from "~/components/admin/drop/drop-panel";
-import { adminDropLoader } from "../../server/http/admin-drop-door";
+import { AdminSection } from "#app/components/admin/admin-section";
+import { DropPanel } from "#app/components/admin/drop/drop-panel";
+import { adminDropLoader } from "#server/http/doors/admin-drop-door";
 
 export const meta: MetaFunction = () => [{ title: "Drop · Admin Dashboard" }];
 
@@ -18,4 +18,4 @@ export default function AdminDropTab() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

@@ -1,8 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { DropReportView } from "~/components/admin/drops/drop-report-view";
-import printStylesheet from "~/styles/drop-report-print.css?url";
-import { dropReportLoader } from "../../server/http/drop-reports-door";
+import { DropReportView } from "#app/components/admin/drops/drop-report-view";
+import printStylesheet from "#app/styles/drop-report-print.css?url";
+import { dropReportLoader } from "#server/http/doors/drop-reports-door";
 
 export const meta: MetaFunction = () => [{ title: "Drop report · Admin Dashboard" }];
 
@@ -16,4 +16,4 @@ export default function AdminDropReport() {
   return <DropReportView report={report} />;
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

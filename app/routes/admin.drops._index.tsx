@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { AdminSection } from "~/components/admin/admin-section";
-import { DropList } from "~/components/admin/drops/drop-list";
-import { dropListLoader } from "../../server/http/drop-reports-door";
+import { AdminSection } from "#app/components/admin/admin-section";
+import { DropList } from "#app/components/admin/drops/drop-list";
+import { dropListLoader } from "#server/http/doors/drop-reports-door";
 
 export const meta: MetaFunction = () => [{ title: "Drop reports · Admin Dashboard" }];
 
@@ -19,4 +19,4 @@ export default function AdminDropReports() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { AdminSection } from "~/components/admin/admin-section";
-import { OrdersPanel } from "~/components/admin/orders/orders-panel";
-import { ordersPageLoader } from "../../server/http/admin-orders-door";
+import { AdminSection } from "#app/components/admin/admin-section";
+import { OrdersPanel } from "#app/components/admin/orders/orders-panel";
+import { ordersPageLoader } from "#server/http/doors/admin-orders-door";
 
 export const meta: MetaFunction = () => [{ title: "Order Management · Admin Dashboard" }];
 
@@ -18,4 +18,4 @@ export default function AdminOrdersTab() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

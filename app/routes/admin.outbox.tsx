@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ArrowLeft, Search } from "lucide-react";
-import { AdminSection } from "~/components/admin/admin-section";
-import { MessageDetail } from "~/components/admin/subscribers/outbox-message";
-import { MessageList } from "~/components/admin/subscribers/outbox-list";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
-import { outboxLoader } from "../../server/http/outbox-door";
+import { AdminSection } from "#app/components/admin/admin-section";
+import { MessageDetail } from "#app/components/admin/subscribers/outbox-message";
+import { MessageList } from "#app/components/admin/subscribers/outbox-list";
+import { Button } from "#app/components/ui/button";
+import { Input } from "#app/components/ui/input";
+import { outboxLoader } from "#server/http/doors/outbox-door";
 
 export const meta: MetaFunction = () => [{ title: "Outbox · Admin Dashboard" }];
 
@@ -83,4 +83,4 @@ export default function AdminOutbox() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

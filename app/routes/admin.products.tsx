@@ -1,15 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useQuery } from "@tanstack/react-query";
-import { AdminSection } from "~/components/admin/admin-section";
-import { ProductEditor } from "~/components/admin/products/product-editor";
-import { ProductList } from "~/components/admin/products/product-list";
-import { useImageQueue } from "~/components/admin/products/use-image-queue";
-import { skipQueryOnlyRevalidation } from "~/lib/revalidate";
-import { useTRPC } from "~/lib/trpc";
-import { cn } from "~/lib/utils";
-import type { AdminProduct } from "../../server/contracts/admin-products";
-import { productsPageLoader } from "../../server/http/admin-products-door";
+import { AdminSection } from "#app/components/admin/admin-section";
+import { ProductEditor } from "#app/components/admin/products/product-editor";
+import { ProductList } from "#app/components/admin/products/product-list";
+import { useImageQueue } from "#app/components/admin/products/use-image-queue";
+import { skipQueryOnlyRevalidation } from "#app/lib/revalidate";
+import { useTRPC } from "#app/lib/trpc";
+import { cn } from "#app/lib/utils";
+import type { AdminProduct } from "#server/contracts/admin-products";
+import { productsPageLoader } from "#server/http/doors/admin-products-door";
 
 export const meta: MetaFunction = () => [{ title: "Product Management · Admin Dashboard" }];
 
@@ -70,4 +70,4 @@ export default function AdminProducts() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

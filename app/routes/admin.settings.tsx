@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { AdminSection } from "~/components/admin/admin-section";
-import { ChangePasswordForm } from "~/components/admin/settings/change-password-form";
-import { ProfileCard } from "~/components/admin/settings/profile-card";
-import { ShippingTestPanel } from "~/components/admin/settings/shipping-test-panel";
-import { accountAction } from "../../server/http/admin-account-door";
-import { getAppContext } from "../../server/boot";
-import { requireAdminPage } from "../../server/http/auth";
+import { AdminSection } from "#app/components/admin/admin-section";
+import { ChangePasswordForm } from "#app/components/admin/settings/change-password-form";
+import { ProfileCard } from "#app/components/admin/settings/profile-card";
+import { ShippingTestPanel } from "#app/components/admin/settings/shipping-test-panel";
+import { accountAction } from "#server/http/doors/admin-account-door";
+import { getAppContext } from "#server/boot";
+import { requireAdminPage } from "#server/http/auth";
 
 export const meta: MetaFunction = () => [{ title: "Account Settings · Admin Dashboard" }];
 
@@ -39,4 +39,4 @@ export default function AccountSettingsTab() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { SubscriberManager } from "~/components/admin/subscribers/subscriber-manager";
-import { skipQueryOnlyRevalidation } from "~/lib/revalidate";
-import { subscribersPageData } from "../../server/http/subscribers-page";
+import { SubscriberManager } from "#app/components/admin/subscribers/subscriber-manager";
+import { skipQueryOnlyRevalidation } from "#app/lib/revalidate";
+import { subscribersPageData } from "#server/http/doors/subscribers-page";
 
 export const meta: MetaFunction = () => [{ title: "Subscriber Management · Admin Dashboard" }];
 
@@ -14,4 +14,4 @@ export default function AdminSubscribersTab() {
   return <SubscriberManager heading="Subscriber Management" initialTab="list" initialList={list} loadedAt={loadedAt} />;
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData, useNavigation } from "@remix-run/react";
 import { LogOut } from "lucide-react";
-import { AdminDataProvider } from "~/components/admin/trpc-provider";
-import { Button } from "~/components/ui/button";
-import { cn } from "~/lib/utils";
-import { getAppContext } from "../../server/boot";
-import { requireAdminPage } from "../../server/http/auth";
-import { logoutAction } from "../../server/http/logout-door";
+import { AdminDataProvider } from "#app/components/admin/trpc-provider";
+import { Button } from "#app/components/ui/button";
+import { cn } from "#app/lib/utils";
+import { getAppContext } from "#server/boot";
+import { requireAdminPage } from "#server/http/auth";
+import { logoutAction } from "#server/http/doors/logout-door";
 
 export const meta: MetaFunction = () => [{ title: "Admin Dashboard" }, { name: "robots", content: "noindex" }];
 
@@ -81,4 +81,4 @@ export default function AdminLayout() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

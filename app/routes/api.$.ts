@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { dispatchApi } from "../../server/api/dispatch";
+import { dispatchApi } from "#server/api/dispatch";
 
 /**
  * Under `npm run dev` only (no server.js; decision 0033), every /api request lands here and goes to the same table the

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { LoginScreen } from "~/components/login-screen";
-import { loginAction, loginLoader } from "../../server/http/login-door";
+import { LoginScreen } from "#app/components/login-screen";
+import { loginAction, loginLoader } from "#server/http/doors/login-door";
 
 // Also served at /admin/login: admin_.login.tsx re-exports this module.
 export const meta: MetaFunction = () => [{ title: "Admin Login" }];
@@ -8,4 +8,4 @@ export const loader = (args: LoaderFunctionArgs) => loginLoader(args);
 export const action = (args: ActionFunctionArgs) => loginAction(args);
 export default LoginScreen;
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

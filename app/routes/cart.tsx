@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ArrowLeft, ArrowRight } from "lucide-react";
-import { formatUsd } from "../../server/contracts/money";
-import { cartFormAction, cartPageLoader } from "../../server/http/cart-door";
-import { requirePassForPurchase } from "../../server/http/waiting-room-gate";
-import { CartLineRow } from "~/components/cart/cart-line";
-import { useCartFetchers } from "~/components/cart/use-cart-fetchers";
-import { Button } from "~/components/ui/button";
-import type { RenderMemoHandle } from "~/render-memo.server";
-import type { RootData } from "~/root";
+import { formatUsd } from "#server/contracts/money";
+import { cartFormAction, cartPageLoader } from "#server/http/doors/cart-door";
+import { requirePassForPurchase } from "#server/http/gate/waiting-room-gate";
+import { CartLineRow } from "#app/components/cart/cart-line";
+import { useCartFetchers } from "#app/components/cart/use-cart-fetchers";
+import { Button } from "#app/components/ui/button";
+import type { RenderMemoHandle } from "#app/render-memo.server";
+import type { RootData } from "#app/root";
 
 export const loader = (args: LoaderFunctionArgs) => cartPageLoader(args);
 
@@ -89,4 +89,4 @@ export default function CartPage() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

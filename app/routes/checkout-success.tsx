@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowRight, CircleAlert, CircleCheck, Hourglass, SearchX } from "lucide-react";
-import { successLoader, type SuccessData } from "../../server/http/checkout-door";
-import { CHECKOUT_UI } from "../../server/contracts/checkout-ui";
-import { Button } from "~/components/ui/button";
-import type { RootData } from "~/root";
+import { successLoader, type SuccessData } from "#server/http/doors/checkout-door";
+import { CHECKOUT_UI } from "#server/contracts/checkout-ui";
+import { Button } from "#app/components/ui/button";
+import type { RootData } from "#app/root";
 
 /**
  * /checkout-success?payment_intent=...: where Stripe returns the buyer after a redirect (3-D
@@ -118,4 +118,4 @@ function StoreLink({ label }: { label: string }) {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

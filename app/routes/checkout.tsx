@@ -12,30 +12,30 @@ import {
 import { ArrowLeft } from "lucide-react";
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import type { CheckoutActionData } from "../../server/contracts/checkout-page";
-import { CHECKOUT_MESSAGES } from "../../server/contracts/checkout-messages";
-import { checkoutAction, checkoutLoader } from "../../server/http/checkout-door";
-import { requirePassForPage, requirePassForPurchase } from "../../server/http/waiting-room-gate";
-import { AddressFields, ContactFields } from "~/components/checkout/customer-fields";
-import { ErrorBox } from "~/components/error-box";
-import { HoneypotField } from "~/components/honeypot-field";
-import { BOT_FIELD } from "../../server/contracts/honeypot";
-import { CHECKOUT_UI } from "../../server/contracts/checkout-ui";
-import { completeAddress, EMPTY_VALUES, type CheckoutValues } from "../../server/contracts/checkout-form";
-import { addDollars } from "../../server/contracts/money";
-import { OrderSummary, type SummaryLine } from "~/components/checkout/order-summary";
-import { FORM_ID, loadOrderPayment, PaymentSection } from "~/components/checkout/payment-section";
-import type { ProcessedOrder } from "~/components/checkout/processed-order";
-import { Spinner } from "~/components/spinner";
-import { ShippingOptions } from "~/components/checkout/shipping-options";
-import { useCheckoutQuote } from "~/components/checkout/use-checkout-quote";
-import { refusedProcessOrder, useProcessOrder } from "~/components/checkout/use-process-order";
-import { followToNextPage, notify } from "~/components/toasts";
-import { Button } from "~/components/ui/button";
-import { useNoticeToast } from "~/lib/use-notice-toast";
-import { afterProcessOrder } from "~/lib/revalidate";
-import type { RenderMemoHandle } from "~/render-memo.server";
-import type { RootData } from "~/root";
+import type { CheckoutActionData } from "#server/contracts/checkout-page";
+import { CHECKOUT_MESSAGES } from "#server/contracts/checkout-messages";
+import { checkoutAction, checkoutLoader } from "#server/http/doors/checkout-door";
+import { requirePassForPage, requirePassForPurchase } from "#server/http/gate/waiting-room-gate";
+import { AddressFields, ContactFields } from "#app/components/checkout/customer-fields";
+import { ErrorBox } from "#app/components/error-box";
+import { HoneypotField } from "#app/components/honeypot-field";
+import { BOT_FIELD } from "#server/contracts/honeypot";
+import { CHECKOUT_UI } from "#server/contracts/checkout-ui";
+import { completeAddress, EMPTY_VALUES, type CheckoutValues } from "#server/contracts/checkout-form";
+import { addDollars } from "#server/contracts/money";
+import { OrderSummary, type SummaryLine } from "#app/components/checkout/order-summary";
+import { FORM_ID, loadOrderPayment, PaymentSection } from "#app/components/checkout/payment-section";
+import type { ProcessedOrder } from "#app/components/checkout/processed-order";
+import { Spinner } from "#app/components/spinner";
+import { ShippingOptions } from "#app/components/checkout/shipping-options";
+import { useCheckoutQuote } from "#app/components/checkout/use-checkout-quote";
+import { refusedProcessOrder, useProcessOrder } from "#app/components/checkout/use-process-order";
+import { followToNextPage, notify } from "#app/components/toasts";
+import { Button } from "#app/components/ui/button";
+import { useNoticeToast } from "#app/lib/use-notice-toast";
+import { afterProcessOrder } from "#app/lib/revalidate";
+import type { RenderMemoHandle } from "#app/render-memo.server";
+import type { RootData } from "#app/root";
 
 export const loader = async (args: LoaderFunctionArgs) => (await requirePassForPage(args.request, args.context), checkoutLoader(args));
 
@@ -70,9 +70,9 @@ export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
 /** docs/spec.md §9: home 2 s after a successful payment. */
 const HOME_AFTER_PAYMENT_MS = 2000;
 
-const loadValidation = () => import("../../server/contracts/checkout-validation");
+const loadValidation = () => import("#server/contracts/checkout-validation");
 // The review of the details replaces the form after Process Order: fetched with the payment step.
-const loadDetailsReview = () => import("~/components/checkout/details-review");
+const loadDetailsReview = () => import("#app/components/checkout/details-review");
 const DetailsReview = lazy(() => loadDetailsReview().then((module) => ({ default: module.DetailsReview })));
 /** What Process Order needs, fetched on the form's first focus: it is there when pressed. */
 const prefetchProcessOrder = () => Promise.all([loadValidation(), loadDetailsReview(), loadOrderPayment()]);
@@ -252,4 +252,4 @@ export default function CheckoutPage() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

@@ -1,20 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { ArrowLeft, Clock, Lock } from "lucide-react";
-import { formatUsd } from "../../server/contracts/money";
-import { payAction, payLoader } from "../../server/http/checkout-door";
-import { CardFields, TestModeNotice } from "~/components/checkout/card-fields";
-import { SectionTitle } from "~/components/checkout/customer-fields";
-import { StaticHoldCountdown } from "~/components/checkout/hold-countdown";
-import { PaymentAlert } from "~/components/checkout/payment-alert";
-import { DetailsReview } from "~/components/checkout/details-review";
-import { CHECKOUT_UI } from "../../server/contracts/checkout-ui";
-import { OrderSummary } from "~/components/checkout/order-summary";
-import { PurchaseDisclaimer, PurchaseDisclaimerFallback } from "~/components/checkout/purchase-disclaimer";
-import { Button } from "~/components/ui/button";
-import { useNoticeToast } from "~/lib/use-notice-toast";
-import type { RootData } from "~/root";
-import { ORDER_BUTTON_CLASS } from "../../server/contracts/checkout-form";
+import { formatUsd } from "#server/contracts/money";
+import { payAction, payLoader } from "#server/http/doors/checkout-door";
+import { CardFields, TestModeNotice } from "#app/components/checkout/card-fields";
+import { SectionTitle } from "#app/components/checkout/customer-fields";
+import { StaticHoldCountdown } from "#app/components/checkout/hold-countdown";
+import { PaymentAlert } from "#app/components/checkout/payment-alert";
+import { DetailsReview } from "#app/components/checkout/details-review";
+import { CHECKOUT_UI } from "#server/contracts/checkout-ui";
+import { OrderSummary } from "#app/components/checkout/order-summary";
+import { PurchaseDisclaimer, PurchaseDisclaimerFallback } from "#app/components/checkout/purchase-disclaimer";
+import { Button } from "#app/components/ui/button";
+import { useNoticeToast } from "#app/lib/use-notice-toast";
+import type { RootData } from "#app/root";
+import { ORDER_BUTTON_CLASS } from "#server/contracts/checkout-form";
 
 /**
  * /checkout/pay/{paymentIntentId}: the payment step that works without JavaScript. The checkout's
@@ -151,4 +151,4 @@ function HostedPayment({ total, paying }: { total: number; paying: boolean }) {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

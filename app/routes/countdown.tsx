@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { countdownLoader } from "../../server/http/countdown-door";
-import { subscribeAction } from "../../server/http/subscribe-door";
-import { Countdown } from "~/components/countdown";
-import { MusicPlayer } from "~/components/music-player";
-import { SignupCard } from "~/components/signup-card";
-import { SocialLinks } from "~/components/social-links";
+import { countdownLoader } from "#server/http/doors/countdown-door";
+import { subscribeAction } from "#server/http/doors/subscribe-door";
+import { Countdown } from "#app/components/countdown";
+import { MusicPlayer } from "#app/components/music-player";
+import { SignupCard } from "#app/components/signup-card";
+import { SocialLinks } from "#app/components/social-links";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const brand = data?.brand.name ?? "Store";
@@ -47,4 +47,4 @@ export default function CountdownPage() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CircleAlert, Clock, KeyRound } from "lucide-react";
 import type { ReactNode } from "react";
-import { Button } from "~/components/ui/button";
-import { EARLY_ACCESS_PAGE_HEADERS, earlyAccessAction, earlyAccessLoader } from "../../server/http/early-access-door";
+import { Button } from "#app/components/ui/button";
+import { EARLY_ACCESS_PAGE_HEADERS, earlyAccessAction, earlyAccessLoader } from "#server/http/doors/early-access-door";
 
 export const loader = (args: LoaderFunctionArgs) => earlyAccessLoader(args);
 export const action = (args: ActionFunctionArgs) => earlyAccessAction(args);
@@ -76,4 +76,4 @@ function Panel({ icon, title, children }: { icon: ReactNode; title: string; chil
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

@@ -1,17 +1,17 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
-import { CATALOG_MESSAGES } from "../../server/contracts/catalog-view";
-import { addToBagAction } from "../../server/http/cart-door";
-import { productPageLoader } from "../../server/http/store-door";
-import { requirePassForPurchase } from "../../server/http/waiting-room-gate";
-import { AddToBag } from "~/components/store/add-to-bag";
-import { ColorSwatches } from "~/components/store/color-swatches";
-import { Gallery } from "~/components/store/gallery";
-import { formatReleaseDate, Price } from "~/components/store/product-labels";
-import { LOW_STOCK } from "~/components/store/product-card";
-import { RouteErrorPage } from "~/components/error-pages";
-import type { RootData } from "~/root";
+import { CATALOG_MESSAGES } from "#server/contracts/catalog-view";
+import { addToBagAction } from "#server/http/doors/cart-door";
+import { productPageLoader } from "#server/http/doors/store-door";
+import { requirePassForPurchase } from "#server/http/gate/waiting-room-gate";
+import { AddToBag } from "#app/components/store/add-to-bag";
+import { ColorSwatches } from "#app/components/store/color-swatches";
+import { Gallery } from "#app/components/store/gallery";
+import { formatReleaseDate, Price } from "#app/components/store/product-labels";
+import { LOW_STOCK } from "#app/components/store/product-card";
+import { RouteErrorPage } from "#app/components/error-pages";
+import type { RootData } from "#app/root";
 
 // ?image= picks the big picture without JavaScript: a parameter the page cache keys on (PAGE_QUERIES
 // in app/store-page-cache.server.ts).

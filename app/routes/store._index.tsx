@@ -1,12 +1,12 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
-import { CATALOG_MESSAGES } from "../../server/contracts/catalog-view";
-import { storeLoader } from "../../server/http/store-door";
-import { RouteErrorPage } from "~/components/error-pages";
-import { ProductCard } from "~/components/store/product-card";
-import { Button } from "~/components/ui/button";
-import type { RootData } from "~/root";
+import { CATALOG_MESSAGES } from "#server/contracts/catalog-view";
+import { storeLoader } from "#server/http/doors/store-door";
+import { RouteErrorPage } from "#app/components/error-pages";
+import { ProductCard } from "#app/components/store/product-card";
+import { Button } from "#app/components/ui/button";
+import type { RootData } from "#app/root";
 
 export const loader = (args: LoaderFunctionArgs) => storeLoader(args);
 

@@ -2,14 +2,14 @@ import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { CheckCircle2, Clock, Mail } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { Field } from "~/components/field";
-import { FormAlert } from "~/components/form-messages";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
-import { useNoticeToast } from "~/lib/use-notice-toast";
-import type { loader as rootLoader } from "~/root";
-import { SUPPORT_FIELDS, SUPPORT_TYPES, type SupportField } from "../../server/contracts/support-types";
-import { supportAction } from "../../server/http/support-door";
+import { Field } from "#app/components/field";
+import { FormAlert } from "#app/components/form-messages";
+import { Button } from "#app/components/ui/button";
+import { Input } from "#app/components/ui/input";
+import { useNoticeToast } from "#app/lib/use-notice-toast";
+import type { loader as rootLoader } from "#app/root";
+import { SUPPORT_FIELDS, SUPPORT_TYPES, type SupportField } from "#server/contracts/support-types";
+import { supportAction } from "#server/http/doors/support-door";
 
 export const meta: MetaFunction = () => [{ title: "Get Support" }];
 export const action = (args: ActionFunctionArgs) => supportAction(args);
@@ -193,4 +193,4 @@ function SupportForm() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CircleAlert, CircleCheck, MailX } from "lucide-react";
 import type { ReactNode } from "react";
-import { Button } from "~/components/ui/button";
-import { UNSUBSCRIBE_PAGE_HEADERS, unsubscribeAction, unsubscribeLoader } from "../../server/http/unsubscribe-door";
+import { Button } from "#app/components/ui/button";
+import { UNSUBSCRIBE_PAGE_HEADERS, unsubscribeAction, unsubscribeLoader } from "#server/http/doors/unsubscribe-door";
 
 // The token is in the URL: keep it out of caches and search engines (and, by the meta tag below,
 // out of Referer headers; the document's Referrer-Policy header is set for every page).
@@ -102,4 +102,4 @@ function HomeButton() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { waitingRoomPage } from "../../server/http/waiting-room-door";
-import { ProductImage } from "~/components/store/product-image";
-import { LinePanel } from "~/components/waiting-room/line-panel";
-import { useLineStatus } from "~/components/waiting-room/use-line-status";
+import { waitingRoomPage } from "#server/http/doors/waiting-room-door";
+import { ProductImage } from "#app/components/store/product-image";
+import { LinePanel } from "#app/components/waiting-room/line-panel";
+import { useLineStatus } from "#app/components/waiting-room/use-line-status";
 
 /** Without JavaScript the page reloads itself this often (with it, it asks the API instead). */
 const REFRESH_SECONDS = 10;
@@ -69,4 +69,4 @@ export default function WaitingRoom() {
   );
 }
 
-export { ErrorBoundary } from "~/components/error-pages";
+export { ErrorBoundary } from "#app/components/error-pages";

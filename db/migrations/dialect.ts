@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { isPostgres } from "../engine";
+import { isPostgres } from "#db/engine";
 
 export { isPostgres };
 

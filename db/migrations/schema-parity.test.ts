@@ -6,7 +6,7 @@
 import { Migrator, NO_MIGRATIONS, sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeOnPostgres, postgresDatabaseForFile } from "../../tests/setup/postgres-db";
-import { openDatabase, type Db } from "../client";
+import { openDatabase, type Db } from "#db/client";
 import { migrations } from "./index";
 
 /** The last migration that runs on PostgreSQL; the ones after it are still SQLite-only. */

@@ -3,7 +3,7 @@
 // this pins, statement by statement, what each one leaves in sqlite_master on SQLite.
 import { sql } from "kysely";
 import { afterAll, expect, it } from "vitest";
-import { migrateToLatest, openDatabase } from "../client";
+import { migrateToLatest, openDatabase } from "#db/client";
 
 const db = openDatabase(":memory:");
 afterAll(() => db.destroy());

@@ -1,9 +1,9 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { getAppContext } from "../boot";
-import { NotFound } from "../errors";
-import { shopperContext } from "../http/early-access";
-import { refuseWithoutPass } from "../http/waiting-room-gate";
-import { jsonError, methodNotAllowed, parseJsonBody, privately, toErrorResponse } from "../http/rest";
+import { getAppContext } from "#server/boot";
+import { NotFound } from "#server/errors";
+import { shopperContext } from "#server/http/gate/early-access";
+import { refuseWithoutPass } from "#server/http/gate/waiting-room-gate";
+import { jsonError, methodNotAllowed, parseJsonBody, privately, toErrorResponse } from "#server/http/rest";
 import { enforceGuard, weakestGuard } from "./guards";
 import type { ApiRoute } from "./route";
 import { Router, type PathEntry } from "./router";

@@ -1,10 +1,10 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
-import { getAppContext } from "../boot";
-import { fromTrustedHop } from "../http/forwarded";
-import { healthCheck } from "../http/healthz-door";
-import { serveUpload } from "../http/uploads-door";
+import { getAppContext } from "#server/boot";
+import { fromTrustedHop } from "#server/http/requests/forwarded";
+import { healthCheck } from "#server/http/doors/healthz-door";
+import { serveUpload } from "#server/http/doors/uploads-door";
 import { dispatchApi } from "./dispatch";
 
 type FetchDoor = (request: Request, context: AppLoadContext) => Promise<Response>;
@@ -44,7 +44,7 @@ export function serverDoors(getLoadContext: (req: ExpressRequest) => AppLoadCont
 
 // As @remix-run/express builds it, so request.url (and the links made from it) do not change.
 function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request {
-  // The forwarded host as req.hostname reads it: the trusted hop's (server/http/forwarded.ts).
+  // The forwarded host as req.hostname reads it: the trusted hop's (server/http/requests/forwarded.ts).
   const hops = Number(req.app.get("trust proxy")) || 0;
   const port = [fromTrustedHop(req.get("X-Forwarded-Host"), hops), req.get("host")]
     .map((host) => Number.parseInt(host?.split(":")[1] ?? "", 10))

@@ -1,7 +1,7 @@
-import type { PublicUser } from "../contracts/auth";
-import type { AppContext } from "../context";
-import { Unauthenticated } from "../errors";
-import { authenticate, requireAdminApi } from "../http/auth";
+import type { PublicUser } from "#server/contracts/auth";
+import type { AppContext } from "#server/context";
+import { Unauthenticated } from "#server/errors";
+import { authenticate, requireAdminApi } from "#server/http/auth";
 import type { Guard } from "./route";
 
 /**

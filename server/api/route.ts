@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { z, ZodType } from "zod";
-import type { PublicUser } from "../contracts/auth";
-import type { AppContext } from "../context";
+import type { PublicUser } from "#server/contracts/auth";
+import type { AppContext } from "#server/context";
 
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 

@@ -1,5 +1,5 @@
 import type { ApiRoute } from "./route";
-import { percentDecoded } from "../http/percent-decode";
+import { percentDecoded } from "#server/http/requests/percent-decode";
 
 /** Every route of one path, by method, and what the path's Allow header says. */
 export interface PathEntry {

@@ -1,4 +1,4 @@
-/** What a refused request body is told (server/http/request-body.ts reads every body; decision 0040). */
+/** What a refused request body is told (server/http/requests/request-body.ts reads every body; decision 0040). */
 export const REQUEST_BODY_MESSAGES = {
   tooLarge: "The request is too large.",
   notUnicode: "Text must be valid Unicode: this has a broken character in it.",

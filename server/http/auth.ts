@@ -1,10 +1,10 @@
 import { redirect } from "@remix-run/node";
-import type { PublicUser } from "../contracts/auth";
-import type { AppContext } from "../context";
-import { Forbidden, Unauthenticated } from "../errors";
-import { invalidateSession, validateSessionToken } from "../services/sessions";
-import { cookiesFor, readCookie } from "./cookies";
-import { safeRedirectPath } from "./safe-redirect";
+import type { PublicUser } from "#server/contracts/auth";
+import type { AppContext } from "#server/context";
+import { Forbidden, Unauthenticated } from "#server/errors";
+import { invalidateSession, validateSessionToken } from "#server/services/accounts/sessions";
+import { cookiesFor, readCookie } from "./requests/cookies";
+import { safeRedirectPath } from "./requests/safe-redirect";
 
 export interface RequestAuth {
   user: PublicUser | null;

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
-import type { AppContext } from "../context";
-import { rawCookieValue } from "./cookie-header";
-import { cookiesFor, readCookie } from "./cookies";
+import type { AppContext } from "#server/context";
+import { rawCookieValue } from "./requests/cookie-header";
+import { cookiesFor, readCookie } from "./requests/cookies";
 
 /**
  * The raw value of the first cookie of that name in a Cookie header, or undefined when absent or

@@ -1,5 +1,5 @@
-import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../errors";
-import { BodyTooLarge } from "./request-body";
+import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "#server/errors";
+import { BodyTooLarge } from "./requests/request-body";
 
 /** tRPC's names (TRPCError codes) for the statuses below, spelled here so nothing imports tRPC for them. */
 export type TrpcCode = "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "TOO_MANY_REQUESTS";

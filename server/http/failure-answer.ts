@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { STORE_BUSY_MESSAGE } from "../contracts/store-busy";
+import { STORE_BUSY_MESSAGE } from "#server/contracts/store-busy";
 import { BARE_PAGE_POLICY } from "./security-headers";
 import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "./store-busy";
-import { NO_STORE } from "./cache-control";
+import { NO_STORE } from "./cache/cache-control";
 
 /** The REST error's words for a failure on our side (as `toErrorResponse` answers one). */
 export const FAILED_MESSAGE = "Something went wrong on our side. Please try again.";

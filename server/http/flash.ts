@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import { redirect } from "@remix-run/node";
-import type { FlashToast, ToastKind } from "../contracts/layout";
-import type { AppContext } from "../context";
-import { cookiesFor, readCookie } from "./cookies";
+import type { FlashToast, ToastKind } from "#server/contracts/layout";
+import type { AppContext } from "#server/context";
+import { cookiesFor, readCookie } from "./requests/cookies";
 
 /**
  * Toasts that survive a redirect: the action sets a short-lived signed cookie, the root loader

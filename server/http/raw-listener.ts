@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { answerBare, answerFailure } from "./failure-answer";
-import { stripInternalHeaders } from "./internal-headers";
+import { stripInternalHeaders } from "./requests/internal-headers";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

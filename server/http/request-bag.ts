@@ -1,6 +1,6 @@
-import type { CartView } from "../contracts/cart";
-import type { AppContext } from "../context";
-import { getCart } from "../services/cart";
+import type { CartView } from "#server/contracts/cart";
+import type { AppContext } from "#server/context";
+import { getCart } from "#server/services/cart/cart";
 import { cartSessionIdOf } from "./cart-session";
 
 /**

@@ -1,8 +1,8 @@
 import type { ZodType } from "zod";
-import { DomainError, Invalid, NotFound, TooMany } from "../errors";
+import { DomainError, Invalid, NotFound, TooMany } from "#server/errors";
 import { isConnectionLost, reportConnectionLost, storeBusyJson } from "./store-busy";
-import { BodyTooLarge, readJson, TOO_LARGE_MESSAGE } from "./request-body";
-import { PRIVATE_NO_STORE } from "./cache-control";
+import { BodyTooLarge, readJson, TOO_LARGE_MESSAGE } from "./requests/request-body";
+import { PRIVATE_NO_STORE } from "./cache/cache-control";
 import { statusOf } from "./error-status";
 
 /** The answer as it is if it says who may keep it; otherwise the same answer, kept by no cache. */

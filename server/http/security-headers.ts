@@ -1,4 +1,4 @@
-import type { Config } from "../config";
+import type { Config } from "#server/config";
 
 /**
  * The security headers of every HTML page (decision 0028): a Content-Security-Policy with this

@@ -1,6 +1,6 @@
-import { isConnectionLost } from "../../db/connection-lost";
-import { STORE_BUSY_MESSAGE, STORE_BUSY_RETRY_AFTER_SECONDS } from "../contracts/store-busy";
-import { NO_STORE } from "./cache-control";
+import { isConnectionLost } from "#db/connection-lost";
+import { STORE_BUSY_MESSAGE, STORE_BUSY_RETRY_AFTER_SECONDS } from "#server/contracts/store-busy";
+import { NO_STORE } from "./cache/cache-control";
 
 export { isConnectionLost };
 

@@ -1,6 +1,6 @@
-import type { Visitor } from "../contracts/visitor";
-import type { AppContext } from "../context";
-import { bagCount } from "../services/cart";
+import type { Visitor } from "#server/contracts/visitor";
+import type { AppContext } from "#server/context";
+import { bagCount } from "#server/services/cart/cart";
 import { authenticate } from "./auth";
 import { cartIdOf, rawCookie } from "./cart-session";
 import { readFlash } from "./flash";

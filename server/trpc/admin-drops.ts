@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { dropFunnel } from "../services/drop-funnel";
-import { dropReport } from "../services/drop-report";
-import { listDrops } from "../services/drops";
-import { preDropChecklist } from "../services/pre-drop-checklist";
-import { sendTestEmail } from "../services/test-email";
+import { dropFunnel } from "#server/services/reporting/drop-funnel";
+import { dropReport } from "#server/services/reporting/drop-report";
+import { listDrops } from "#server/services/drop/drops";
+import { preDropChecklist } from "#server/services/drop/pre-drop-checklist";
+import { sendTestEmail } from "#server/services/mail/test-email";
 import { adminProcedure, router } from "./init";
 
 /** The drop report and the pre-drop checklist: the same services as the /api/admin/drops doors. */

@@ -1,5 +1,5 @@
-import { earlyAccessIdSchema, earlyMinutesSchema } from "../contracts/early-access";
-import { earlyAccessOverview, revokeEarlyAccessLink, setEarlyMinutes } from "../services/early-access";
+import { earlyAccessIdSchema, earlyMinutesSchema } from "#server/contracts/early-access";
+import { earlyAccessOverview, revokeEarlyAccessLink, setEarlyMinutes } from "#server/services/drop/early-access";
 import { adminProcedure, router } from "./init";
 
 /**

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { orderStatusSchema, refundSchema } from "../contracts/admin-orders";
-import { getOrderDetail, listOrders, setOrderStatus } from "../services/admin-orders";
-import { buyLabelAgain } from "../services/fulfilment";
-import { processRefund, refundEligibility } from "../services/refunds";
+import { orderStatusSchema, refundSchema } from "#server/contracts/admin-orders";
+import { getOrderDetail, listOrders, setOrderStatus } from "#server/services/orders/admin-orders";
+import { buyLabelAgain } from "#server/services/fulfilment/fulfilment";
+import { processRefund, refundEligibility } from "#server/services/orders/refunds";
 import { adminProcedure, router } from "./init";
 
 const orderId = z.object({ id: z.number().int().positive() });

@@ -5,9 +5,15 @@ import {
   productInputSchema,
   productUpdateSchema,
   productVisibilitySchema,
-} from "../contracts/admin-products";
-import { createProduct, deleteProduct, listAdminProducts, setProductVisibility, updateProduct } from "../services/admin-products";
-import { deleteProductImage, listAdminImages, reorderImages, setPrimaryImage } from "../services/product-images";
+} from "#server/contracts/admin-products";
+import {
+  createProduct,
+  deleteProduct,
+  listAdminProducts,
+  setProductVisibility,
+  updateProduct,
+} from "#server/services/catalog/admin-products";
+import { deleteProductImage, listAdminImages, reorderImages, setPrimaryImage } from "#server/services/catalog/product-images";
 import { adminProcedure, router } from "./init";
 
 /**

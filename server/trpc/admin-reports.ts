@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { getDashboard } from "../services/dashboard";
-import { subscriberReport, summaryReport } from "../services/reports/rest";
+import { getDashboard } from "#server/services/reporting/dashboard";
+import { subscriberReport, summaryReport } from "#server/services/reporting/rest";
 import { adminProcedure, router } from "./init";
 
 const day = z.string().max(20).nullish();

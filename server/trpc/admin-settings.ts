@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { TEXT_SETTING_KEYS } from "../contracts/admin-settings";
-import { changePassword, runShippingTest } from "../services/account";
-import { getAdminSettings, setBackgroundMusic, setBackgroundVideo, setCountdownDate, setText } from "../services/admin-settings";
+import { TEXT_SETTING_KEYS } from "#server/contracts/admin-settings";
+import { changePassword, runShippingTest } from "#server/services/accounts/account";
+import { getAdminSettings, setBackgroundMusic, setBackgroundVideo, setCountdownDate, setText } from "#server/services/store/admin-settings";
 import { adminProcedure, router, type TrpcContext } from "./init";
 
 // Inputs are only shaped here; the services check them with the shared contracts, so a bad value

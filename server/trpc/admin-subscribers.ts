@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { campaignIdSchema, previewEmailSchema, type SubscriberPageQuery } from "../contracts/admin-subscribers";
-import { exportSubscribers, getEmailTemplate, listSubscribers } from "../services/admin-subscribers";
-import { getCampaign, listCampaigns, previewCampaign } from "../services/campaigns";
+import { campaignIdSchema, previewEmailSchema, type SubscriberPageQuery } from "#server/contracts/admin-subscribers";
+import { exportSubscribers, getEmailTemplate, listSubscribers } from "#server/services/mail/admin-subscribers";
+import { getCampaign, listCampaigns, previewCampaign } from "#server/services/mail/campaigns";
 import { adminProcedure, router } from "./init";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { updateWaitingRoom, waitingRoomAdmin } from "../services/waiting-room-admin";
+import { updateWaitingRoom, waitingRoomAdmin } from "#server/services/drop/waiting-room-admin";
 import { adminProcedure, router } from "./init";
 
 /** The drop's waiting room for /admin/drop: the same service as GET/PATCH /api/admin/waiting-room. */

@@ -1,13 +1,13 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
-import { isConnectionLost } from "../../db/connection-lost";
-import type { PublicUser } from "../contracts/auth";
-import { STORE_BUSY_MESSAGE } from "../contracts/store-busy";
-import type { AppContext } from "../context";
-import { DomainError, Invalid } from "../errors";
-import { assertAdmin } from "../http/auth";
-import { trpcCodeOf } from "../http/error-status";
-import { refuseBrokenText } from "../http/request-body";
+import { isConnectionLost } from "#db/connection-lost";
+import type { PublicUser } from "#server/contracts/auth";
+import { STORE_BUSY_MESSAGE } from "#server/contracts/store-busy";
+import type { AppContext } from "#server/context";
+import { DomainError, Invalid } from "#server/errors";
+import { assertAdmin } from "#server/http/auth";
+import { trpcCodeOf } from "#server/http/error-status";
+import { refuseBrokenText } from "#server/http/requests/request-body";
 
 export interface TrpcContext {
   app: AppContext;

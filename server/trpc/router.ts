@@ -1,4 +1,4 @@
-import { getOverview } from "../services/dashboard";
+import { getOverview } from "#server/services/reporting/dashboard";
 import { adminDropsRouter } from "./admin-drops";
 import { adminEarlyAccessRouter } from "./admin-early-access";
 import { adminOrdersRouter } from "./admin-orders";

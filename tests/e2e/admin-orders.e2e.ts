@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import type { AdminProduct } from "../../server/contracts/admin-products";
+import type { AdminProduct } from "#server/contracts/admin-products";
 import { ADMIN, describe, expectSettled, expectVisible, newPage, onCleanup, signIn, test } from "./browser";
 import { adminApi, type Buyer, createProduct, newBuyer, placeOrder, uniqueName, uniqueToken } from "./support/data";
 import { startStore } from "./support/store-process";

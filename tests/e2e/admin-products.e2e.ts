@@ -4,7 +4,7 @@ import path from "node:path";
 import { before } from "node:test";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
-import type { AdminProduct } from "../../server/contracts/admin-products";
+import type { AdminProduct } from "#server/contracts/admin-products";
 import { ADMIN, describe, expectSettled, expectVisible, newPage, signIn, test } from "./browser";
 import { adminApi, createProduct, removeProductNamedAtEnd, uniqueName } from "./support/data";
 

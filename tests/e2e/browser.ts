@@ -81,7 +81,7 @@ afterEach(async () => {
 });
 
 // The store serves its pages to visitors without cookies from a cache that may be up to a second
-// old (server/http/page-cache.ts). A browser opened after the test changed the catalogue waits that
+// old (server/http/cache/page-cache.ts). A browser opened after the test changed the catalogue waits that
 // second out, so its first visit already sees the change.
 const PAGE_CACHE_MS = 1_000;
 let lastWriteAt = 0;

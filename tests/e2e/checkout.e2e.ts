@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import type { AdminProduct } from "../../server/contracts/admin-products";
+import type { AdminProduct } from "#server/contracts/admin-products";
 import { describe, expectSettled, expectVisible, fillCheckoutDetails, newPage, test, type Address } from "./browser";
 import { adminApi, createProduct, uniqueEmail, uniqueName } from "./support/data";
 

@@ -7,7 +7,7 @@ import path from "node:path";
 import { before } from "node:test";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
-import type { AdminProduct } from "../../server/contracts/admin-products";
+import type { AdminProduct } from "#server/contracts/admin-products";
 import { ADMIN, BASE_URL, describe, expectVisible, fillCheckoutDetails, newPage, signIn, test, type TestPage } from "./browser";
 import { adminApi, createProduct, placeOrder, uniqueEmail, uniqueName } from "./support/data";
 

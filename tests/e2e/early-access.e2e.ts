@@ -4,7 +4,7 @@
 // in a second browser is refused and shows that browser nothing.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import type { AdminProduct } from "../../server/contracts/admin-products";
+import type { AdminProduct } from "#server/contracts/admin-products";
 import { expectVisible, fillCheckoutDetails, MODES, newContext, newPage, test, type Mode } from "./browser";
 import { adminApi, createProduct, uniqueEmail, uniqueName } from "./support/data";
 

@@ -8,7 +8,7 @@ import path from "node:path";
 import { BASE_URL, describe, expectVisible, MODES, newPage, test } from "./browser";
 import { adminApi, uniqueEmail } from "./support/data";
 
-/** A subscriber of this test's own, and the link their e-mail would carry (server/services/unsubscribe.ts). */
+/** A subscriber of this test's own, and the link their e-mail would carry (server/services/mail/unsubscribe.ts). */
 async function subscriberLink(): Promise<{ email: string; url: string }> {
   const email = uniqueEmail("unsubscribe");
   const api = await adminApi();

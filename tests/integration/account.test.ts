@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as accountPage from "../../app/routes/admin.settings";
-import { PASSWORD_MESSAGES } from "../../server/contracts/admin-settings";
-import { useAppContextForTests } from "../../server/boot";
-import { resetPasswordChangeLimits } from "../../server/services/account";
-import { hashPassword } from "../../server/services/passwords";
-import { ensureAdmin, resetLoginLimits } from "../../server/services/users";
+import * as accountPage from "#app/routes/admin.settings";
+import { PASSWORD_MESSAGES } from "#server/contracts/admin-settings";
+import { useAppContextForTests } from "#server/boot";
+import { resetPasswordChangeLimits } from "#server/services/accounts/account";
+import { hashPassword } from "#server/services/accounts/passwords";
+import { ensureAdmin, resetLoginLimits } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 

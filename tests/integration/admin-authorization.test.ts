@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiRouter } from "../../server/api/dispatch";
-import { useAppContextForTests } from "../../server/boot";
-import { createCallerFactory } from "../../server/trpc/init";
-import { appRouter } from "../../server/trpc/router";
+import { apiRouter } from "#server/api/dispatch";
+import { useAppContextForTests } from "#server/boot";
+import { createCallerFactory } from "#server/trpc/init";
+import { appRouter } from "#server/trpc/router";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import { runRoute } from "./store-helpers";

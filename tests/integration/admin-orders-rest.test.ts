@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { useAppContextForTests } from "../../server/boot";
-import { payLocalIntent } from "../../server/integrations/payments/local";
-import { processOrder } from "../../server/services/checkout";
-import { confirmPayment } from "../../server/services/order-confirmation";
-import { ensureAdmin } from "../../server/services/users";
+import { useAppContextForTests } from "#server/boot";
+import { payLocalIntent } from "#server/integrations/payments/local";
+import { processOrder } from "#server/services/checkout/checkout";
+import { confirmPayment } from "#server/services/checkout/order-confirmation";
+import { ensureAdmin } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import { runFulfilmentJob } from "./store-helpers";

@@ -1,11 +1,11 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { apiRouter } from "../../server/api/dispatch";
-import { COUNTDOWN_MESSAGES, SETTING_KEY_NAMES } from "../../server/contracts/admin-settings";
-import { useAppContextForTests } from "../../server/boot";
-import { Invalid } from "../../server/errors";
-import { easternToInstant, setCountdownDate } from "../../server/services/admin-settings";
-import { SETTING_KEYS } from "../../server/services/settings";
-import { ensureAdmin, resetLoginLimits } from "../../server/services/users";
+import { apiRouter } from "#server/api/dispatch";
+import { COUNTDOWN_MESSAGES, SETTING_KEY_NAMES } from "#server/contracts/admin-settings";
+import { useAppContextForTests } from "#server/boot";
+import { Invalid } from "#server/errors";
+import { easternToInstant, setCountdownDate } from "#server/services/store/admin-settings";
+import { SETTING_KEYS } from "#server/services/store/settings";
+import { ensureAdmin, resetLoginLimits } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 

@@ -1,16 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import * as emailPage from "../../app/routes/admin.email";
-import * as outboxPage from "../../app/routes/admin.outbox";
-import * as subscribersPage from "../../app/routes/admin.subscribers";
-import { useAppContextForTests } from "../../server/boot";
-import { TEMPLATE_SUBJECT } from "../../server/contracts/admin-subscribers";
-import { listSubscribers, neutraliseCell } from "../../server/services/admin-subscribers";
-import { sanitizeEmailHtml } from "../../server/services/campaign-mail";
-import { sendCampaign } from "../../server/services/campaigns";
-import { saveCountdown } from "../../server/services/drops";
-import { ensureAdmin } from "../../server/services/users";
+import * as emailPage from "#app/routes/admin.email";
+import * as outboxPage from "#app/routes/admin.outbox";
+import * as subscribersPage from "#app/routes/admin.subscribers";
+import { useAppContextForTests } from "#server/boot";
+import { TEMPLATE_SUBJECT } from "#server/contracts/admin-subscribers";
+import { listSubscribers, neutraliseCell } from "#server/services/mail/admin-subscribers";
+import { sanitizeEmailHtml } from "#server/services/mail/campaign-mail";
+import { sendCampaign } from "#server/services/mail/campaigns";
+import { saveCountdown } from "#server/services/drop/drops";
+import { ensureAdmin } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 

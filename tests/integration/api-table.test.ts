@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiRouter } from "../../server/api/dispatch";
-import { Router } from "../../server/api/router";
-import { route } from "../../server/api/route";
-import { useAppContextForTests } from "../../server/boot";
-import { ensureAdmin } from "../../server/services/users";
+import { apiRouter } from "#server/api/dispatch";
+import { Router } from "#server/api/router";
+import { route } from "#server/api/route";
+import { useAppContextForTests } from "#server/boot";
+import { ensureAdmin } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import { addProduct } from "./store-helpers";

@@ -1,11 +1,11 @@
 import { http, HttpResponse } from "msw";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import * as unsubscribePage from "../../app/routes/unsubscribe";
-import { useAppContextForTests } from "../../server/boot";
-import { COMPOSE_MISSING } from "../../server/contracts/admin-subscribers";
-import { campaignSettled, getCampaign, resumeCampaign, sendCampaign } from "../../server/services/campaigns";
-import { unsubscribeToken } from "../../server/services/unsubscribe";
-import { ensureAdmin } from "../../server/services/users";
+import * as unsubscribePage from "#app/routes/unsubscribe";
+import { useAppContextForTests } from "#server/boot";
+import { COMPOSE_MISSING } from "#server/contracts/admin-subscribers";
+import { campaignSettled, getCampaign, resumeCampaign, sendCampaign } from "#server/services/mail/campaigns";
+import { unsubscribeToken } from "#server/services/mail/unsubscribe";
+import { ensureAdmin } from "#server/services/accounts/users";
 import { POSTMARK_API } from "../mocks/postmark";
 import { mockServer } from "../mocks/server";
 import { createTestContext, type TestContext } from "../setup/context";

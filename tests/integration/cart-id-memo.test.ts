@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { cartIdOf, cartMemoSize, MAX_CART_COOKIE_CHARS } from "../../server/http/cart-session";
-import { cookiesFor } from "../../server/http/cookies";
-import { quickVisitor } from "../../server/http/visitor";
-import { addToCart } from "../../server/services/cart";
+import { cartIdOf, cartMemoSize, MAX_CART_COOKIE_CHARS } from "#server/http/cart-session";
+import { cookiesFor } from "#server/http/requests/cookies";
+import { quickVisitor } from "#server/http/visitor";
+import { addToCart } from "#server/services/cart/cart";
 import { createTestContext } from "../setup/context";
 import { addProduct } from "./store-helpers";
 

@@ -1,11 +1,11 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as cartPage from "../../app/routes/cart";
-import * as productPage from "../../app/routes/store.$productId";
-import type { CartPageView, CartView } from "../../server/contracts/cart";
-import { useAppContextForTests } from "../../server/boot";
-import { Conflict, NotFound } from "../../server/errors";
-import { cookiesFor } from "../../server/http/cookies";
-import { addToCart, decrementItem, getCart, incrementItem, setQuantity } from "../../server/services/cart";
+import * as cartPage from "#app/routes/cart";
+import * as productPage from "#app/routes/store.$productId";
+import type { CartPageView, CartView } from "#server/contracts/cart";
+import { useAppContextForTests } from "#server/boot";
+import { Conflict, NotFound } from "#server/errors";
+import { cookiesFor } from "#server/http/requests/cookies";
+import { addToCart, decrementItem, getCart, incrementItem, setQuantity } from "#server/services/cart/cart";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import { addProduct, runRoute } from "./store-helpers";

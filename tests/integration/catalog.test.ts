@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import * as storeRoute from "../../app/routes/store._index";
-import * as productRoute from "../../app/routes/store.$productId";
-import type { PublicProduct } from "../../server/contracts/catalog";
-import { useAppContextForTests } from "../../server/boot";
-import { getPublicProduct, listProductImages, listVisibleProducts } from "../../server/services/catalog";
-import { saveCountdown } from "../../server/services/drops";
+import * as storeRoute from "#app/routes/store._index";
+import * as productRoute from "#app/routes/store.$productId";
+import type { PublicProduct } from "#server/contracts/catalog";
+import { useAppContextForTests } from "#server/boot";
+import { getPublicProduct, listProductImages, listVisibleProducts } from "#server/services/catalog/catalog";
+import { saveCountdown } from "#server/services/drop/drops";
 import { createTestContext } from "../setup/context";
 import { api } from "../setup/http";
 import { addImage, addProduct, runRoute } from "./store-helpers";

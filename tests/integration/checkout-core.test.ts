@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { payLocalIntent } from "../../server/integrations/payments/local";
-import { processOrder } from "../../server/services/checkout";
-import { releaseExpiredHolds } from "../../server/services/holds";
-import { confirmPayment } from "../../server/services/order-confirmation";
-import { sweep } from "../../server/services/sweeper";
+import { payLocalIntent } from "#server/integrations/payments/local";
+import { processOrder } from "#server/services/checkout/checkout";
+import { releaseExpiredHolds } from "#server/services/cart/holds";
+import { confirmPayment } from "#server/services/checkout/order-confirmation";
+import { sweep } from "#server/services/jobs/sweeper";
 import { createTestContext } from "../setup/context";
 import { runFulfilmentJob } from "./store-helpers";
 

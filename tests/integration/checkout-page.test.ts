@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import * as checkoutPage from "../../app/routes/checkout";
-import * as successPage from "../../app/routes/checkout-success";
-import * as payPage from "../../app/routes/checkout_.pay.$paymentIntentId";
-import { useAppContextForTests } from "../../server/boot";
-import type { CheckoutLoaderData } from "../../server/contracts/checkout-page";
-import type { CheckoutActionData, PayActionData, PayLoaderData, SuccessData } from "../../server/http/checkout-door";
-import { readFlash } from "../../server/http/flash";
+import * as checkoutPage from "#app/routes/checkout";
+import * as successPage from "#app/routes/checkout-success";
+import * as payPage from "#app/routes/checkout_.pay.$paymentIntentId";
+import { useAppContextForTests } from "#server/boot";
+import type { CheckoutLoaderData } from "#server/contracts/checkout-page";
+import type { CheckoutActionData, PayActionData, PayLoaderData, SuccessData } from "#server/http/doors/checkout-door";
+import { readFlash } from "#server/http/flash";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import { addProduct, runFulfilmentJob, runRoute } from "./store-helpers";

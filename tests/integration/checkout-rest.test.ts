@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { useAppContextForTests } from "../../server/boot";
+import { useAppContextForTests } from "#server/boot";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 
@@ -127,7 +127,7 @@ describe("process-order, local card, confirm-order", () => {
 
 describe("checkout rate limit", () => {
   it("answers 429 with a readable message after 60 Process Order attempts from one address", async () => {
-    const { resetCheckoutLimits } = await import("../../server/services/checkout");
+    const { resetCheckoutLimits } = await import("#server/services/checkout/checkout");
     await resetCheckoutLimits(ctx);
     const jar = await shopperWithBag();
     const attempt = () =>

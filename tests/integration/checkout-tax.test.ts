@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import * as checkoutPage from "../../app/routes/checkout";
-import * as payPage from "../../app/routes/checkout_.pay.$paymentIntentId";
-import { useAppContextForTests } from "../../server/boot";
-import { listOrders } from "../../server/services/admin-orders";
+import * as checkoutPage from "#app/routes/checkout";
+import * as payPage from "#app/routes/checkout_.pay.$paymentIntentId";
+import { useAppContextForTests } from "#server/boot";
+import { listOrders } from "#server/services/orders/admin-orders";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
-import type { CheckoutActionData, PayLoaderData } from "../../server/http/checkout-door";
+import type { CheckoutActionData, PayLoaderData } from "#server/http/doors/checkout-door";
 import { addProduct, runFulfilmentJob, runRoute } from "./store-helpers";
 
 // What the buyer is told about tax at checkout is what the order, its e-mail and the back office

@@ -5,12 +5,12 @@
 import fs from "node:fs";
 import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
-import { processOrder } from "../../server/services/checkout";
-import { fulfilDueOrders } from "../../server/services/fulfilment";
-import { releaseExpiredHolds } from "../../server/services/holds";
-import { labelsDir } from "../../server/integrations/shipping/local";
-import { confirmPayment } from "../../server/services/order-confirmation";
-import { confirmStrandedPayments } from "../../server/services/stranded-payments";
+import { processOrder } from "#server/services/checkout/checkout";
+import { fulfilDueOrders } from "#server/services/fulfilment/fulfilment";
+import { releaseExpiredHolds } from "#server/services/cart/holds";
+import { labelsDir } from "#server/integrations/shipping/local";
+import { confirmPayment } from "#server/services/checkout/order-confirmation";
+import { confirmStrandedPayments } from "#server/services/checkout/stranded-payments";
 import { shippoState } from "../mocks/shippo";
 import { createTestContext, TEST_ENGINE, type TestContext } from "../setup/context";
 import { addProduct, runFulfilmentJob } from "./store-helpers";

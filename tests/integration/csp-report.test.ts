@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { useAppContextForTests } from "../../server/boot";
-import { CSP_REPORTS_PER_MINUTE, cspReportSink, violationLine } from "../../server/services/csp-reports";
+import { useAppContextForTests } from "#server/boot";
+import { CSP_REPORTS_PER_MINUTE, cspReportSink, violationLine } from "#server/services/security/csp-reports";
 import { createTestContext } from "../setup/context";
 import { api } from "../setup/http";
 

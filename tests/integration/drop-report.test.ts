@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { useAppContextForTests } from "../../server/boot";
-import { CHECKOUT_MESSAGES } from "../../server/contracts/checkout";
-import { processOrder } from "../../server/services/checkout";
-import { saveCountdown } from "../../server/services/drops";
-import { ensureAdmin } from "../../server/services/users";
-import { joinLine, lineStatus } from "../../server/services/waiting-room";
-import { updateWaitingRoom } from "../../server/services/waiting-room-admin";
+import { useAppContextForTests } from "#server/boot";
+import { CHECKOUT_MESSAGES } from "#server/contracts/checkout";
+import { processOrder } from "#server/services/checkout/checkout";
+import { saveCountdown } from "#server/services/drop/drops";
+import { ensureAdmin } from "#server/services/accounts/users";
+import { joinLine, lineStatus } from "#server/services/drop/waiting-room";
+import { updateWaitingRoom } from "#server/services/drop/waiting-room-admin";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import { addProduct } from "./store-helpers";

@@ -1,11 +1,11 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as earlyPage from "../../app/routes/early-access.$token";
-import * as storePage from "../../app/routes/store._index";
-import * as productPage from "../../app/routes/store.$productId";
-import type { PublicProduct } from "../../server/contracts/catalog";
-import { useAppContextForTests } from "../../server/boot";
-import { sendCampaign } from "../../server/services/campaigns";
-import { ensureAdmin } from "../../server/services/users";
+import * as earlyPage from "#app/routes/early-access.$token";
+import * as storePage from "#app/routes/store._index";
+import * as productPage from "#app/routes/store.$productId";
+import type { PublicProduct } from "#server/contracts/catalog";
+import { useAppContextForTests } from "#server/boot";
+import { sendCampaign } from "#server/services/mail/campaigns";
+import { ensureAdmin } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import { addProduct, runRoute } from "./store-helpers";

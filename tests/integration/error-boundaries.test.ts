@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import * as errorPages from "../../app/components/error-pages";
+import * as errorPages from "#app/components/error-pages";
 
 // Every page a person can land on has a boundary, so a failing loader shows the store's error
 // page with a way back, not a blank one. Found by enumeration: a new page is covered the day it lands.
@@ -22,7 +22,7 @@ describe("every page route", () => {
   }
 
   it("the layout has the shared one too", async () => {
-    const root = (await import("../../app/root")) as { ErrorBoundary?: unknown };
+    const root = (await import("#app/root")) as { ErrorBoundary?: unknown };
     expect(root.ErrorBoundary).toBe(errorPages.ErrorBoundary);
   });
 });

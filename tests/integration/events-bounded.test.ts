@@ -4,12 +4,12 @@
 // minute, and past a ceiling a minute a process drops events and says how many (the dashboard).
 import { sql } from "kysely";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { isPostgres } from "../../db/engine";
-import { useAppContextForTests } from "../../server/boot";
-import { getDashboard } from "../../server/services/dashboard";
-import { rollUpEvents } from "../../server/services/event-rollup";
-import { COUNTS_EVERY_MS, EVENTS_PER_MINUTE, flushEvents, recordEvent } from "../../server/services/events";
-import { recordPageView, type PageRequest } from "../../server/services/page-views";
+import { isPostgres } from "#db/engine";
+import { useAppContextForTests } from "#server/boot";
+import { getDashboard } from "#server/services/reporting/dashboard";
+import { rollUpEvents } from "#server/services/reporting/event-rollup";
+import { COUNTS_EVERY_MS, EVENTS_PER_MINUTE, flushEvents, recordEvent } from "#server/services/reporting/events";
+import { recordPageView, type PageRequest } from "#server/services/reporting/page-views";
 import { createTestContext } from "../setup/context";
 
 const ctx = createTestContext();

@@ -2,16 +2,16 @@
 // up per hour and compacted after 30 days. Every figure is checked against events and orders this
 // file made itself.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { EventKind } from "../../db/schema";
-import { useAppContextForTests } from "../../server/boot";
-import { countPageView } from "../../server/http/page-view-door";
-import { payLocalIntent } from "../../server/integrations/payments/local";
-import { getCheckoutBag } from "../../server/services/cart";
-import { rollUpEvents, type RollUpResult } from "../../server/services/event-rollup";
-import { flushEvents, recordEvent, sessionKeyOf } from "../../server/services/events";
-import { confirmPayment } from "../../server/services/order-confirmation";
-import { pageKindOf, recordPageView, sessionIdOf, type PageRequest } from "../../server/services/page-views";
-import { funnelFor } from "../../server/services/reports/funnel";
+import type { EventKind } from "#db/schema";
+import { useAppContextForTests } from "#server/boot";
+import { countPageView } from "#server/http/doors/page-view-door";
+import { payLocalIntent } from "#server/integrations/payments/local";
+import { getCheckoutBag } from "#server/services/cart/cart";
+import { rollUpEvents, type RollUpResult } from "#server/services/reporting/event-rollup";
+import { flushEvents, recordEvent, sessionKeyOf } from "#server/services/reporting/events";
+import { confirmPayment } from "#server/services/checkout/order-confirmation";
+import { pageKindOf, recordPageView, sessionIdOf, type PageRequest } from "#server/services/reporting/page-views";
+import { funnelFor } from "#server/services/reporting/funnel";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import { addProduct } from "./store-helpers";

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import * as cartPage from "../../app/routes/cart";
-import * as checkoutPage from "../../app/routes/checkout";
-import * as productPage from "../../app/routes/store.$productId";
-import { useAppContextForTests } from "../../server/boot";
-import { cookiesFor } from "../../server/http/cookies";
+import * as cartPage from "#app/routes/cart";
+import * as checkoutPage from "#app/routes/checkout";
+import * as productPage from "#app/routes/store.$productId";
+import { useAppContextForTests } from "#server/boot";
+import { cookiesFor } from "#server/http/requests/cookies";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import { addProduct, runRoute } from "./store-helpers";

@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as uploadsRoute from "../../app/routes/uploads.$";
-import { MEDIA_MAX_BYTES } from "../../server/contracts/admin-settings";
-import { useAppContextForTests } from "../../server/boot";
-import { removeUnusedMedia, sniffMedia } from "../../server/services/media-uploads";
-import { setSetting } from "../../server/services/settings";
-import { ensureAdmin, resetLoginLimits } from "../../server/services/users";
+import * as uploadsRoute from "#app/routes/uploads.$";
+import { MEDIA_MAX_BYTES } from "#server/contracts/admin-settings";
+import { useAppContextForTests } from "#server/boot";
+import { removeUnusedMedia, sniffMedia } from "#server/services/catalog/media-uploads";
+import { setSetting } from "#server/services/store/settings";
+import { ensureAdmin, resetLoginLimits } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar, send } from "../setup/http";
 

@@ -1,7 +1,7 @@
 // The outbox's search ignores case and takes what the admin typed literally, on either engine
 // (SQLite's LIKE ignores ASCII case, PostgreSQL's does not: run with STORE_TEST_DB=postgres too).
 import { expect, it } from "vitest";
-import { listOutbox } from "../../server/services/outbox";
+import { listOutbox } from "#server/services/mail/outbox";
 import { createTestContext } from "../setup/context";
 
 const ctx = createTestContext();

@@ -260,7 +260,7 @@ describe("the page cache on the built store", () => {
         expect(response.headers.get("x-page-cache"), route).toBe(fromCache);
         expect(response.headers.getSetCookie(), `${route} sets no cookie`).toEqual([]);
       }
-      // The store writes cookieless views as counts once a minute (server/services/events.ts,
+      // The store writes cookieless views as counts once a minute (server/services/reporting/events.ts,
       // decision 0040), so they are there within a minute and a few seconds.
       let views: (string | null)[] = [];
       for (const started = Date.now(); Date.now() - started < 65_000 && views.length < 2;) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import * as checkoutPage from "../../app/routes/checkout";
-import { useAppContextForTests } from "../../server/boot";
-import type { CheckoutLoaderData } from "../../server/contracts/checkout-page";
+import * as checkoutPage from "#app/routes/checkout";
+import { useAppContextForTests } from "#server/boot";
+import type { CheckoutLoaderData } from "#server/contracts/checkout-page";
 import { createTestContext, type TestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import { addProduct, runRoute } from "./store-helpers";

@@ -1,12 +1,12 @@
 // Per-address allowances count a caller's network (an IPv6 /64, an IPv4 address however it is
 // written), and /api/register has one; argon2 runs under a small bound however many ask at once.
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { useAppContextForTests } from "../../server/boot";
-import { TooMany } from "../../server/errors";
-import { BUSY_MESSAGE, HASHES_AT_ONCE, hashPassword, takePeakPasswordWork, WAITING_AT_MOST } from "../../server/services/passwords";
-import { resetSubscribeLimits } from "../../server/services/subscribers";
-import { resetSupportLimits } from "../../server/services/support";
-import { ensureAdmin, resetLoginLimits } from "../../server/services/users";
+import { useAppContextForTests } from "#server/boot";
+import { TooMany } from "#server/errors";
+import { BUSY_MESSAGE, HASHES_AT_ONCE, hashPassword, takePeakPasswordWork, WAITING_AT_MOST } from "#server/services/accounts/passwords";
+import { resetSubscribeLimits } from "#server/services/mail/subscribers";
+import { resetSupportLimits } from "#server/services/store/support";
+import { ensureAdmin, resetLoginLimits } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 

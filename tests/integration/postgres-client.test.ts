@@ -4,8 +4,8 @@
 import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, expect, it } from "vitest";
-import { engineOf, openDatabase, preparedOn, type Db } from "../../db/client";
-import { ADVISORY_LOCK, AdvisoryLeader, closeWithDatabase, listenFor } from "../../db/postgres";
+import { engineOf, openDatabase, preparedOn, type Db } from "#db/client";
+import { ADVISORY_LOCK, AdvisoryLeader, closeWithDatabase, listenFor } from "#db/postgres";
 import { describeOnPostgres, postgresDatabaseForFile } from "../setup/postgres-db";
 
 describeOnPostgres("openDatabase on PostgreSQL", () => {

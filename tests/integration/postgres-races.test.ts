@@ -3,13 +3,13 @@
 // is BEGIN IMMEDIATE, one writer at a time; these check that the services still serialise what
 // must be serial when that is no longer true (docs/postgres-plan.md, "Concurrency").
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { openDatabase, type Db } from "../../db/client";
+import { openDatabase, type Db } from "#db/client";
 import sharp from "sharp";
-import { decrementItem } from "../../server/services/cart";
-import { processOrder } from "../../server/services/checkout";
-import { addProductImage, setPrimaryImage } from "../../server/services/product-images";
-import { saveCountdown } from "../../server/services/drops";
-import { joinLine } from "../../server/services/waiting-room";
+import { decrementItem } from "#server/services/cart/cart";
+import { processOrder } from "#server/services/checkout/checkout";
+import { addProductImage, setPrimaryImage } from "#server/services/catalog/product-images";
+import { saveCountdown } from "#server/services/drop/drops";
+import { joinLine } from "#server/services/drop/waiting-room";
 import { manualClock, type TestContext } from "../setup/context";
 import { createPostgresTestContext } from "../setup/postgres-context";
 import { describeOnPostgres } from "../setup/postgres-db";

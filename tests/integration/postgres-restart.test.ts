@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { openDatabase, type Db } from "../../db/client";
+import { openDatabase, type Db } from "#db/client";
 import { mockServer } from "../mocks/server";
 import { unitsOf } from "../setup/books";
 import { getFresh, startBuiltStore, type BuiltStore } from "../setup/built-store";

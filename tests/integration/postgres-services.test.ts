@@ -3,10 +3,10 @@
 // only under STORE_TEST_DB=postgres). Known gaps, when there are any, are written as `it.fails`,
 // so that fixing one turns its test red until it is moved over.
 import { expect, it } from "vitest";
-import { listVisibleProducts } from "../../server/services/catalog";
-import { addToCart, bagCount, getCart, setQuantity } from "../../server/services/cart";
-import { ensureAdmin } from "../../server/services/users";
-import { seedIfEmpty } from "../../server/seed";
+import { listVisibleProducts } from "#server/services/catalog/catalog";
+import { addToCart, bagCount, getCart, setQuantity } from "#server/services/cart/cart";
+import { ensureAdmin } from "#server/services/accounts/users";
+import { seedIfEmpty } from "#server/seed";
 import { createPostgresTestContext } from "../setup/postgres-context";
 import { describeOnPostgres } from "../setup/postgres-db";
 

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { payLocalIntent } from "../../server/integrations/payments/local";
-import { listOrders, setOrderStatus } from "../../server/services/admin-orders";
-import { processOrder } from "../../server/services/checkout";
-import { confirmPayment } from "../../server/services/order-confirmation";
-import { processRefund, refundEligibility } from "../../server/services/refunds";
-import { ensureAdmin } from "../../server/services/users";
+import { payLocalIntent } from "#server/integrations/payments/local";
+import { listOrders, setOrderStatus } from "#server/services/orders/admin-orders";
+import { processOrder } from "#server/services/checkout/checkout";
+import { confirmPayment } from "#server/services/checkout/order-confirmation";
+import { processRefund, refundEligibility } from "#server/services/orders/refunds";
+import { ensureAdmin } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 
 const ctx = createTestContext();

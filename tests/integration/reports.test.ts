@@ -2,14 +2,14 @@
 // funnel's order steps. Every figure is checked against orders, refunds, subscribers and events
 // this file wrote itself at known times, never against another report's output.
 import { beforeAll, describe, expect, it } from "vitest";
-import * as dashboardRoute from "../../app/routes/admin._index";
-import type { DashboardView, Summary } from "../../server/contracts/reports";
-import { useAppContextForTests } from "../../server/boot";
-import { rollUpEvents } from "../../server/services/event-rollup";
-import { flushEvents, recordEvent } from "../../server/services/events";
-import { getDashboard } from "../../server/services/dashboard";
-import { rollUpOrders } from "../../server/services/order-rollup";
-import { ensureAdmin } from "../../server/services/users";
+import * as dashboardRoute from "#app/routes/admin._index";
+import type { DashboardView, Summary } from "#server/contracts/reports";
+import { useAppContextForTests } from "#server/boot";
+import { rollUpEvents } from "#server/services/reporting/event-rollup";
+import { flushEvents, recordEvent } from "#server/services/reporting/events";
+import { getDashboard } from "#server/services/reporting/dashboard";
+import { rollUpOrders } from "#server/services/reporting/order-rollup";
+import { ensureAdmin } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import { addProduct, runRoute } from "./store-helpers";

@@ -2,10 +2,10 @@
 // same read instead of asking the database again (one bag read per personal page, decision 0027).
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { cookiesFor } from "../../server/http/cookies";
-import { badgeFromPageBag, requestBag } from "../../server/http/request-bag";
-import { readVisitor } from "../../server/http/visitor";
-import { addToCart } from "../../server/services/cart";
+import { cookiesFor } from "#server/http/requests/cookies";
+import { badgeFromPageBag, requestBag } from "#server/http/request-bag";
+import { readVisitor } from "#server/http/visitor";
+import { addToCart } from "#server/services/cart/cart";
 import { createTestContext } from "../setup/context";
 import { addProduct } from "./store-helpers";
 

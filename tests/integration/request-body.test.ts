@@ -2,12 +2,12 @@
 // for Stripe's webhook) by its declared length and while it streams, and text that is not valid
 // Unicode (a lone surrogate) is refused with 400 instead of being stored as U+FFFD.
 import { beforeAll, describe, expect, it } from "vitest";
-import { useAppContextForTests } from "../../server/boot";
-import { getSettingValue } from "../../server/services/settings";
-import { ensureAdmin } from "../../server/services/users";
+import { useAppContextForTests } from "#server/boot";
+import { getSettingValue } from "#server/services/store/settings";
+import { ensureAdmin } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar, send } from "../setup/http";
-import { subscribeAction } from "../../server/http/subscribe-door";
+import { subscribeAction } from "#server/http/doors/subscribe-door";
 
 const ctx = createTestContext({
   STRIPE_SECRET_KEY: "sk_test_body",

@@ -1,9 +1,9 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { dispatchApi } from "../../server/api/dispatch";
-import { useAppContextForTests } from "../../server/boot";
-import { loginAction, loginLoader } from "../../server/http/login-door";
-import { logoutAction } from "../../server/http/logout-door";
-import { ensureAdmin, resetLoginLimits } from "../../server/services/users";
+import { dispatchApi } from "#server/api/dispatch";
+import { useAppContextForTests } from "#server/boot";
+import { loginAction, loginLoader } from "#server/http/doors/login-door";
+import { logoutAction } from "#server/http/doors/logout-door";
+import { ensureAdmin, resetLoginLimits } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 import { addProduct } from "./store-helpers";
 

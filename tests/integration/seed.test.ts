@@ -3,9 +3,9 @@ import path from "node:path";
 import { formatInTimeZone } from "date-fns-tz";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemo, seedIfEmpty } from "../../server/seed";
-import { IMAGE_WIDTHS, variantUrls } from "../../server/services/image-variants";
-import { getPublicSettings } from "../../server/services/settings";
+import { seedDemo, seedIfEmpty } from "#server/seed";
+import { IMAGE_WIDTHS, variantUrls } from "#server/services/catalog/image-variants";
+import { getPublicSettings } from "#server/services/store/settings";
 import { createTestContext } from "../setup/context";
 
 const ctx = createTestContext();

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createSession, invalidateUserSessions, sessionIdOf, validateSessionToken } from "../../server/services/sessions";
-import { sweep } from "../../server/services/sweeper";
-import { ensureAdmin } from "../../server/services/users";
+import { createSession, invalidateUserSessions, sessionIdOf, validateSessionToken } from "#server/services/accounts/sessions";
+import { sweep } from "#server/services/jobs/sweeper";
+import { ensureAdmin } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 
 const ctx = createTestContext();

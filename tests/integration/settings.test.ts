@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { Invalid } from "../../server/errors";
-import { SETTING_KEYS, getPublicSettings, getSetting, getSettingValue, setSetting, type SettingKey } from "../../server/services/settings";
+import { Invalid } from "#server/errors";
+import { SETTING_KEYS, getPublicSettings, getSetting, getSettingValue, setSetting, type SettingKey } from "#server/services/store/settings";
 import { createTestContext } from "../setup/context";
 
 const ctx = createTestContext({ BRAND_NAME: "Legacy" });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { TooMany } from "../../server/errors";
-import { RateLimiter } from "../../server/services/rate-limit";
-import { sweep } from "../../server/services/sweeper";
-import { ensureAdmin, login } from "../../server/services/users";
+import { TooMany } from "#server/errors";
+import { RateLimiter } from "#server/services/security/rate-limit";
+import { sweep } from "#server/services/jobs/sweeper";
+import { ensureAdmin, login } from "#server/services/accounts/users";
 import { twoWorkers } from "../setup/context";
 
 // Two workers of `npm start`: one database file, two connections, each with its own memory.

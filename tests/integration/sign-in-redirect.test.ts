@@ -1,8 +1,8 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as adminLoginRoute from "../../app/routes/admin_.login";
-import * as authRoute from "../../app/routes/auth";
-import { useAppContextForTests } from "../../server/boot";
-import { ensureAdmin, resetLoginLimits } from "../../server/services/users";
+import * as adminLoginRoute from "#app/routes/admin_.login";
+import * as authRoute from "#app/routes/auth";
+import { useAppContextForTests } from "#server/boot";
+import { ensureAdmin, resetLoginLimits } from "#server/services/accounts/users";
 import { HOSTILE_REDIRECTS } from "../fixtures/hostile-redirects";
 import { createTestContext } from "../setup/context";
 import { CookieJar } from "../setup/http";

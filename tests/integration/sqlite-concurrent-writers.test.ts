@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { expect, it } from "vitest";
-import { openDatabase } from "../../db/client";
+import { openDatabase } from "#db/client";
 import { describeOnSqliteOnly } from "../setup/context";
 import { TMP_DIR } from "../setup/paths";
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterEach, expect, it } from "vitest";
-import { openDatabase, preparedOn, type Db } from "../../db/client";
+import { openDatabase, preparedOn, type Db } from "#db/client";
 import { describeOnSqliteOnly } from "../setup/context";
 import { TMP_DIR } from "../setup/paths";
 

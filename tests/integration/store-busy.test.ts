@@ -5,8 +5,8 @@
 // server restarted under two built stores and their pages, is postgres-restart.test.ts.
 import { CamelCasePlugin, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Driver } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DB } from "../../db/schema";
-import { useAppContextForTests } from "../../server/boot";
+import type { DB } from "#db/schema";
+import { useAppContextForTests } from "#server/boot";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 
@@ -89,7 +89,7 @@ describe("a database out of reach", () => {
 
   it("still answers any other failure 500, logged", async () => {
     // A programming error is not "try again": it stays a 500 (and the console.error it logs is expected here).
-    const { toErrorResponse } = await import("../../server/http/rest");
+    const { toErrorResponse } = await import("#server/http/rest");
     const original = console.error;
     console.error = () => {};
     try {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import type { NewProduct } from "../../db/schema";
-import type { AppContext } from "../../server/context";
-import { fulfilDueOrders } from "../../server/services/fulfilment";
+import type { NewProduct } from "#db/schema";
+import type { AppContext } from "#server/context";
+import { fulfilDueOrders } from "#server/services/fulfilment/fulfilment";
 import type { CookieJar } from "../setup/http";
 
 /** A product row with sensible defaults; every test makes its own so tests never share state. */

@@ -1,12 +1,12 @@
 import { http } from "msw";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { useAppContextForTests } from "../../server/boot";
-import { paymentsFor } from "../../server/integrations/payments";
-import { processOrder } from "../../server/services/checkout";
-import { releaseExpiredHolds } from "../../server/services/holds";
-import { confirmPayment } from "../../server/services/order-confirmation";
-import { handleStripeEvent } from "../../server/services/payment-events";
+import { useAppContextForTests } from "#server/boot";
+import { paymentsFor } from "#server/integrations/payments";
+import { processOrder } from "#server/services/checkout/checkout";
+import { releaseExpiredHolds } from "#server/services/cart/holds";
+import { confirmPayment } from "#server/services/checkout/order-confirmation";
+import { handleStripeEvent } from "#server/services/checkout/payment-events";
 import { mockServer } from "../mocks/server";
 import { STRIPE_API, stripeError, stripeEvent, stripeState } from "../mocks/stripe";
 import { createTestContext } from "../setup/context";

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as indexRoute from "../../app/routes/_index";
-import * as countdownRoute from "../../app/routes/countdown";
-import { useAppContextForTests } from "../../server/boot";
-import { HONEYPOT_FIELD, subscribeSchema } from "../../server/contracts/subscribe";
-import { Conflict } from "../../server/errors";
-import { resetSubscribeLimits, subscribe } from "../../server/services/subscribers";
+import * as indexRoute from "#app/routes/_index";
+import * as countdownRoute from "#app/routes/countdown";
+import { useAppContextForTests } from "#server/boot";
+import { HONEYPOT_FIELD, subscribeSchema } from "#server/contracts/subscribe";
+import { Conflict } from "#server/errors";
+import { resetSubscribeLimits, subscribe } from "#server/services/mail/subscribers";
 import { createTestContext } from "../setup/context";
 import { api } from "../setup/http";
 

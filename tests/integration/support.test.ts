@@ -1,8 +1,8 @@
 import { http, HttpResponse } from "msw";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import * as supportPage from "../../app/routes/support";
-import { useAppContextForTests } from "../../server/boot";
-import { resetSupportLimits, sendSupportMessage } from "../../server/services/support";
+import * as supportPage from "#app/routes/support";
+import { useAppContextForTests } from "#server/boot";
+import { resetSupportLimits, sendSupportMessage } from "#server/services/store/support";
 import { createTestContext } from "../setup/context";
 import { api } from "../setup/http";
 import { mockServer } from "../mocks/server";

@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../db/client";
-import { RateLimiter } from "../../server/services/rate-limit";
-import { resignSweeper, sweep, SWEEP_EVERY_MS } from "../../server/services/sweeper";
+import { openDatabase } from "#db/client";
+import { RateLimiter } from "#server/services/security/rate-limit";
+import { resignSweeper, sweep, SWEEP_EVERY_MS } from "#server/services/jobs/sweeper";
 import { manualClock, TEST_ENGINE, twoWorkers, type TestContext } from "../setup/context";
 import { createPostgresTestContext } from "../setup/postgres-context";
 import { describeOnPostgres } from "../setup/postgres-db";

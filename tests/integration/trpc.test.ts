@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { useAppContextForTests } from "../../server/boot";
-import { ensureAdmin } from "../../server/services/users";
+import { useAppContextForTests } from "#server/boot";
+import { ensureAdmin } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 

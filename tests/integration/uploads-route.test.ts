@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import * as uploadsRoute from "../../app/routes/uploads.$";
-import { parseRange } from "../../server/http/uploads-door";
-import { useAppContextForTests } from "../../server/boot";
+import * as uploadsRoute from "#app/routes/uploads.$";
+import { parseRange } from "#server/http/doors/uploads-door";
+import { useAppContextForTests } from "#server/boot";
 import { createTestContext } from "../setup/context";
 
 const ctx = createTestContext();

@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { cookiesFor } from "../../server/http/cookies";
-import { flashHeader } from "../../server/http/flash";
-import { quickVisitor, rawCookie, readVisitor } from "../../server/http/visitor";
-import { addToCart, getCart, removeFromCart } from "../../server/services/cart";
-import { createSession } from "../../server/services/sessions";
-import { ensureAdmin } from "../../server/services/users";
+import { cookiesFor } from "#server/http/requests/cookies";
+import { flashHeader } from "#server/http/flash";
+import { quickVisitor, rawCookie, readVisitor } from "#server/http/visitor";
+import { addToCart, getCart, removeFromCart } from "#server/services/cart/cart";
+import { createSession } from "#server/services/accounts/sessions";
+import { ensureAdmin } from "#server/services/accounts/users";
 import { twoWorkers, type TestContext } from "../setup/context";
 import { addProduct } from "./store-helpers";
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { useAppContextForTests } from "../../server/boot";
-import { saveCountdown } from "../../server/services/drops";
-import { joinLine } from "../../server/services/waiting-room";
-import { ensureAdmin } from "../../server/services/users";
+import { useAppContextForTests } from "#server/boot";
+import { saveCountdown } from "#server/services/drop/drops";
+import { joinLine } from "#server/services/drop/waiting-room";
+import { ensureAdmin } from "#server/services/accounts/users";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { saveCountdown } from "../../server/services/drops";
-import { joinLine, lineStatus } from "../../server/services/waiting-room";
+import { saveCountdown } from "#server/services/drop/drops";
+import { joinLine, lineStatus } from "#server/services/drop/waiting-room";
 import { createTestContext } from "../setup/context";
 
 const ctx = createTestContext();

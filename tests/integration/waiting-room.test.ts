@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../db/client";
-import { useAppContextForTests } from "../../server/boot";
-import type { AppContext } from "../../server/context";
-import { saveCountdown } from "../../server/services/drops";
-import { joinLine, lineStatus } from "../../server/services/waiting-room";
-import { updateWaitingRoom, waitingRoomAdmin } from "../../server/services/waiting-room-admin";
+import { openDatabase } from "#db/client";
+import { useAppContextForTests } from "#server/boot";
+import type { AppContext } from "#server/context";
+import { saveCountdown } from "#server/services/drop/drops";
+import { joinLine, lineStatus } from "#server/services/drop/waiting-room";
+import { updateWaitingRoom, waitingRoomAdmin } from "#server/services/drop/waiting-room-admin";
 import { twoWorkers } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import { addProduct } from "./store-helpers";

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import type { Db } from "#db/client";
 
 /**
  * Where every unit of a product is: on the shelf (`left`), held by a pending checkout, or sold; and

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { openDatabase, type DatabaseTarget, type Db } from "../../db/client";
+import { openDatabase, type DatabaseTarget, type Db } from "#db/client";
 import { TEST_ENGINE } from "./context";
 import { postgresDatabaseForFile } from "./postgres-db";
 

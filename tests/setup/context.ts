@@ -2,9 +2,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, it } from "vitest";
-import { openDatabase } from "../../db/client";
-import { loadConfig } from "../../server/config";
-import type { AppContext, Clock } from "../../server/context";
+import { openDatabase } from "#db/client";
+import { loadConfig } from "#server/config";
+import type { AppContext, Clock } from "#server/context";
 import { TEMPLATE_DB, TMP_DIR } from "./paths";
 import { postgresCopyOfTemplate } from "./postgres-db";
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import Database from "better-sqlite3";
-import { migrateToLatest, openDatabase } from "../../db/client";
+import { migrateToLatest, openDatabase } from "#db/client";
 import { TEMPLATE_DB, TMP_DIR } from "./paths";
 
 /** Migrates one template database; every test file copies it rather than migrating again. */

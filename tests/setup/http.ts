@@ -1,4 +1,4 @@
-import { dispatchApi } from "../../server/api/dispatch";
+import { dispatchApi } from "#server/api/dispatch";
 
 /** Cookies kept between calls, as a browser would. */
 export class CookieJar {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { Kysely, PostgresDialect } from "kysely";
-import type { DatabaseTarget } from "../../db/client";
-import { poolClosedOnEnd } from "../../db/postgres";
+import type { DatabaseTarget } from "#db/client";
+import { poolClosedOnEnd } from "#db/postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, inject } from "vitest";
 

@@ -1,6 +1,6 @@
 import type { TestProject } from "vitest/node";
 import pg from "pg";
-import { migrateToLatest, openDatabase } from "../../db/client";
+import { migrateToLatest, openDatabase } from "#db/client";
 import { postgresUnavailable, startPostgres } from "./postgres";
 
 /** What a test file learns about the run's PostgreSQL server (see postgres-db.ts). */

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { http as mswHttp, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { answerCache } from "../../server/http/answer-cache";
-import { pageCache } from "../../server/http/page-cache";
+import { answerCache } from "#server/http/cache/answer-cache";
+import { pageCache } from "#server/http/cache/page-cache";
 import { mockServer } from "../mocks/server";
 
 // The caches as server.js mounts them (decision 0017): on node:http's own request, before any

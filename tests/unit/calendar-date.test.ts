@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { dateFromYmd, formatYmdShort, ymdFromDate } from "../../app/components/admin/settings/calendar-date";
+import { dateFromYmd, formatYmdShort, ymdFromDate } from "#app/components/admin/settings/calendar-date";
 
 // The picker's days must not move with the browser's time zone: run every case west of Greenwich
 // (where `new Date("YYYY-MM-DD")` is the day before), east of it, and far east.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isConnectionLost } from "../../db/connection-lost";
+import { isConnectionLost } from "#db/connection-lost";
 
 const coded = (code: string, message = "x") => Object.assign(new Error(message), { code });
 

@@ -1,7 +1,7 @@
 import { createCookie } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
-import { cookieValue, rawCookieValue } from "../../server/http/cookie-header";
-import { readCookie } from "../../server/http/cookies";
+import { cookieValue, rawCookieValue } from "#server/http/requests/cookie-header";
+import { readCookie } from "#server/http/requests/cookies";
 
 // What a bot puts in a cookie (issue 21): every one of these counts as absent, none throws.
 const MALFORMED = ["%", "%E2%82", "%E2%82%AC%", "abc%zz", "%00", "a%0Ab", "x".repeat(8192), "\u0001"];

@@ -2,9 +2,9 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { StaticRouter } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
-import { Countdown } from "../../app/components/countdown";
-import { pad2, remainingMs, splitRemaining } from "../../app/components/countdown/time";
-import { formatLaunchTime } from "../../server/contracts/store-zone";
+import { Countdown } from "#app/components/countdown";
+import { pad2, remainingMs, splitRemaining } from "#app/components/countdown/time";
+import { formatLaunchTime } from "#server/contracts/store-zone";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { http, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { refuseCrossSiteWrites } from "../../server/http/origin";
-import type { SiteAddressing } from "../../server/http/site-origin";
+import { refuseCrossSiteWrites } from "#server/http/requests/origin";
+import type { SiteAddressing } from "#server/http/requests/site-origin";
 import { mockServer } from "../mocks/server";
 
 // The guard in front of a stand-in for Remix, mounted as server.js mounts it, over real HTTP.

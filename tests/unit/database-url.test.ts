@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError, databaseFrom, loadConfig } from "../../server/config";
-import { describeDatabase, startupBanner } from "../../server/startup-banner";
+import { ConfigError, databaseFrom, loadConfig } from "#server/config";
+import { describeDatabase, startupBanner } from "#server/startup-banner";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "database-url-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));

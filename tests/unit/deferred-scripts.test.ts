@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { preloadNonceStream, scriptsStart, withPreloadNonce } from "../../app/preload-nonce.server";
+import { preloadNonceStream, scriptsStart, withPreloadNonce } from "#app/preload-nonce.server";
 
 // Remix's <Scripts nonce> output, as React renders it (decision 0031).
 const NONCE = "AbCdEfGhIjKlMnOpQrStUvWx";

@@ -1,11 +1,11 @@
 import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { describe, expect, it } from "vitest";
-import { Conflict, DomainError, EmptyCart, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "../../server/errors";
-import { statusOf, trpcCodeOf, type KnownError } from "../../server/http/error-status";
-import { BodyTooLarge } from "../../server/http/request-body";
-import { toErrorResponse } from "../../server/http/rest";
-import { SoldOut } from "../../server/services/sold-out-misses";
+import { Conflict, DomainError, EmptyCart, Forbidden, Invalid, NotFound, TooMany, Unauthenticated } from "#server/errors";
+import { statusOf, trpcCodeOf, type KnownError } from "#server/http/error-status";
+import { BodyTooLarge } from "#server/http/requests/request-body";
+import { toErrorResponse } from "#server/http/rest";
+import { SoldOut } from "#server/services/drop/sold-out-misses";
 
 // One table for the REST, page and tRPC doors (issue 22): each error's status, and tRPC's code
 // for it, which tRPC itself answers with the same status.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { fieldErrorsOf } from "../../server/contracts/field-errors";
-import { Invalid } from "../../server/errors";
+import { fieldErrorsOf } from "#server/contracts/field-errors";
+import { Invalid } from "#server/errors";
 
 const schema = z
   .object({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localRates } from "../../server/integrations/shipping/local-rates";
+import { localRates } from "#server/integrations/shipping/local-rates";
 
 describe("localRates", () => {
   it("offers ground_saver first in the contiguous US, priced by weight band", () => {

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_VIDEO, videoSources } from "../../app/components/background-video";
+import { DEFAULT_VIDEO, videoSources } from "#app/components/background-video";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const kB = 1000;

@@ -10,7 +10,7 @@ import {
   roundCents,
   toCents,
   toDollars,
-} from "../../server/contracts/money";
+} from "#server/contracts/money";
 
 describe("formatUsd", () => {
   it("shows dollars with a sign, two decimals and thousands grouped", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compressionFor, notModified, preferredEncoding } from "../../server/http/negotiation";
+import { compressionFor, notModified, preferredEncoding } from "#server/http/cache/negotiation";
 
 // One reading of Accept-Encoding and If-None-Match for the build's assets, uploads, the page cache,
 // the API's answer cache and the render memo (issue 22).

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { brotliWithNonce, prepareBrotli } from "../../server/http/brotli-splice";
-import { bodyWithNonce, bodyWithNonceWhenReady } from "../../server/http/nonce-body";
-import { freshNonce, gzipWithNonce, NONCE_LENGTH, NONCE_STANDIN, nonceCopy, withNonce } from "../../server/http/nonce-splice";
+import { brotliWithNonce, prepareBrotli } from "#server/http/cache/brotli-splice";
+import { bodyWithNonce, bodyWithNonceWhenReady } from "#server/http/cache/nonce-body";
+import { freshNonce, gzipWithNonce, NONCE_LENGTH, NONCE_STANDIN, nonceCopy, withNonce } from "#server/http/cache/nonce-splice";
 
 // Pages shaped like the store's: markup, then scripts and preloads carrying the nonce, JSON between.
 function page(seed: number, { scripts = 5, bulk = 20_000 }: { scripts?: number; bulk?: number } = {}): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isCrossSiteWrite } from "../../server/http/origin";
-import type { SiteAddressing } from "../../server/http/site-origin";
+import { isCrossSiteWrite } from "#server/http/requests/origin";
+import type { SiteAddressing } from "#server/http/requests/site-origin";
 
 const plain: SiteAddressing = { publicUrl: null, trustProxy: 0 };
 const proxied: SiteAddressing = { publicUrl: null, trustProxy: 1 };

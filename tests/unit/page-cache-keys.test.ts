@@ -7,9 +7,9 @@ import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { Visitor } from "../../server/contracts/visitor";
-import { NONCE_STANDIN } from "../../server/http/nonce-splice";
-import { pageCache, type PageCacheOptions } from "../../server/http/page-cache";
+import type { Visitor } from "#server/contracts/visitor";
+import { NONCE_STANDIN } from "#server/http/cache/nonce-splice";
+import { pageCache, type PageCacheOptions } from "#server/http/cache/page-cache";
 
 interface Answer {
   status: number;

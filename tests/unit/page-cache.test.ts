@@ -3,9 +3,9 @@ import zlib from "node:zlib";
 import express from "express";
 import { http, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Visitor } from "../../server/contracts/visitor";
-import { NONCE_STANDIN } from "../../server/http/nonce-splice";
-import { pageCache } from "../../server/http/page-cache";
+import type { Visitor } from "#server/contracts/visitor";
+import { NONCE_STANDIN } from "#server/http/cache/nonce-splice";
+import { pageCache } from "#server/http/cache/page-cache";
 import { mockServer } from "../mocks/server";
 
 // The cache in front of a stand-in renderer whose page has two holes, as server.js mounts it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, paymentsFrom } from "../../server/config";
+import { ConfigError, paymentsFrom } from "#server/config";
 
 const SECRET = { STRIPE_SECRET_KEY: "sk_live_x" };
 const PUBLISHABLE = { STRIPE_PUBLISHABLE_KEY: "pk_live_x" };

@@ -2,8 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { http as mswHttp, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { INTERNAL_HEADERS } from "../../server/http/internal-headers";
-import { rawRequestListener } from "../../server/http/raw-listener";
+import { INTERNAL_HEADERS } from "#server/http/requests/internal-headers";
+import { rawRequestListener } from "#server/http/raw-listener";
 import { mockServer } from "../mocks/server";
 
 // server.js's listener with stand-ins for the gate, the fast path and Express, each of which can

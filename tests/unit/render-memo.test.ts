@@ -5,8 +5,8 @@ import crypto from "node:crypto";
 import zlib from "node:zlib";
 import type { EntryContext } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
-import { bodyFor, memoisedRender, renderMemoKey, renderMemoSize } from "../../app/render-memo.server";
-import { freshNonce, NONCE_STANDIN } from "../../server/http/nonce-splice";
+import { bodyFor, memoisedRender, renderMemoKey, renderMemoSize } from "#app/render-memo.server";
+import { freshNonce, NONCE_STANDIN } from "#server/http/cache/nonce-splice";
 
 /** Decision 0018: 64 pages per process, least recently used out. */
 const MAX_COPIES = 64;
@@ -238,7 +238,7 @@ describe("bodyFor: each answer's bytes", () => {
 
 describe("the routes that opt in", () => {
   it("/checkout and /cart declare sameDataSamePage", async () => {
-    const [checkout, cart] = await Promise.all([import("../../app/routes/checkout"), import("../../app/routes/cart")]);
+    const [checkout, cart] = await Promise.all([import("#app/routes/checkout"), import("#app/routes/cart")]);
     expect(checkout.handle).toEqual({ sameDataSamePage: true });
     expect(cart.handle).toEqual({ sameDataSamePage: true });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirectPath } from "../../server/http/safe-redirect";
+import { safeRedirectPath } from "#server/http/requests/safe-redirect";
 import { HOSTILE_REDIRECTS } from "../fixtures/hostile-redirects";
 
 describe("safeRedirectPath", () => {

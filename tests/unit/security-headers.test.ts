@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { PaymentsConfig } from "../../server/config";
-import { contentSecurityPolicy, pageSecurityHeaders, permissionsPolicy, servedOverHttps } from "../../server/http/security-headers";
+import type { PaymentsConfig } from "#server/config";
+import { contentSecurityPolicy, pageSecurityHeaders, permissionsPolicy, servedOverHttps } from "#server/http/security-headers";
 
 const testMode: { payments: PaymentsConfig; publicUrl: string | null } = { payments: { mode: "test" }, publicUrl: null };
 const stripe = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../server/config";
-import { siteOrigin } from "../../server/http/site-origin";
+import { loadConfig } from "#server/config";
+import { siteOrigin } from "#server/http/requests/site-origin";
 
 const request = (url: string, headers: Record<string, string> = {}) => new Request(url, { headers });
 const configWith = (env: Record<string, string>) =>

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect, sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { withStatementCache } from "../../db/statement-cache";
+import { withStatementCache } from "#db/statement-cache";
 
 interface Db {
   shirts: { id: number; name: string };

@@ -8,7 +8,7 @@ import express from "express";
 import { http, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { precompressAssets } from "../../scripts/precompress-assets.mjs";
-import { staticAssets } from "../../server/http/static-assets";
+import { staticAssets } from "#server/http/cache/static-assets";
 import { mockServer } from "../mocks/server";
 
 // A build's assets folder, precompressed by the post-build step, served as server.js mounts it;

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { productFormSchema, PRODUCT_MESSAGES } from "../../server/contracts/admin-products";
+import { productFormSchema, PRODUCT_MESSAGES } from "#server/contracts/admin-products";
 import {
   addStoreDays,
   formatDoorsOpen,
@@ -19,7 +19,7 @@ import {
   storeToday,
   storeWallClockToUtc,
   utcToStoreWallClock,
-} from "../../server/contracts/store-time";
+} from "#server/contracts/store-time";
 
 const iso = (date: string, time: string) => storeWallClockToUtc(date, time)?.toISOString() ?? null;
 

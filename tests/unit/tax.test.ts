@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { effectiveRate, quoteTax, US_STATE_TAX_RULES_2025 } from "../../server/integrations/tax";
+import { effectiveRate, quoteTax, US_STATE_TAX_RULES_2025 } from "#server/integrations/tax";
 
 const item = (unitCents: number, quantity = 1) => ({ unitCents, quantity });
 const us = (state: string, lines: { unitCents: number; quantity: number }[], shippingCents = 0) =>

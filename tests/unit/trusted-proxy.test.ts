@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, proxyHopsFrom } from "../../server/config";
-import { forwardedProto, fromTrustedHop } from "../../server/http/forwarded";
-import { networkOf } from "../../server/services/client-network";
+import { ConfigError, loadConfig, proxyHopsFrom } from "#server/config";
+import { forwardedProto, fromTrustedHop } from "#server/http/requests/forwarded";
+import { networkOf } from "#server/services/security/client-network";
 
 describe("TRUST_PROXY (a hop count)", () => {
   it("reads unset and false as no proxy, true as the one nginx in front, N as N proxies", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { everyFew, pageVersionMoved } from "../../server/http/version-reader";
+import { everyFew, pageVersionMoved } from "#server/http/cache/version-reader";
 
 describe("the page-version reader", () => {
   it("reads the counter at most every few ms, and at once after a move is announced", async () => {

@@ -1,7 +1,7 @@
 import cluster from "node:cluster";
 import os from "node:os";
 import { describe, expect, it } from "vitest";
-import { restartDelayMs, restartPolicy, schedulingPolicy, workerCount } from "../../server/cluster";
+import { restartDelayMs, restartPolicy, schedulingPolicy, workerCount } from "#server/cluster";
 
 describe("WEB_CONCURRENCY", () => {
   it("defaults to one worker per core the process may use", () => {

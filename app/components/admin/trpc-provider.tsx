@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { useState, type ReactNode } from "react";
-import { TRPCProvider, type AppRouter } from "~/lib/trpc";
+import { TRPCProvider, type AppRouter } from "#app/lib/trpc";
 
 /** react-query + tRPC for the admin area, with the data-loading defaults of docs/spec.md §9. */
 export function AdminDataProvider({ children }: { children: ReactNode }) {

@@ -1,11 +1,11 @@
 import { Link } from "@remix-run/react";
 import { Minus, Plus, X } from "lucide-react";
-import type { CartRow } from "../../../server/contracts/cart-view";
-import { formatUsd } from "../../../server/contracts/money";
-import { HoneypotField } from "~/components/honeypot-field";
-import { PriceLine } from "~/components/price-line";
-import { ProductImage } from "~/components/store/product-image";
-import { cn } from "~/lib/utils";
+import type { CartRow } from "#server/contracts/cart-view";
+import { formatUsd } from "#server/contracts/money";
+import { HoneypotField } from "#app/components/honeypot-field";
+import { PriceLine } from "#app/components/price-line";
+import { ProductImage } from "#app/components/store/product-image";
+import { cn } from "#app/lib/utils";
 import { EnhancedField } from "./enhanced-field";
 import type { CartFetchers } from "./use-cart-fetchers";
 

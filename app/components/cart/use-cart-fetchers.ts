@@ -1,7 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect } from "react";
-import type { CartFormData } from "../../../server/contracts/cart-view";
-import { notify } from "~/components/toasts";
+import type { CartFormData } from "#server/contracts/cart-view";
+import { notify } from "#app/components/toasts";
 
 // Responses already toasted. Keyed fetchers outlive the component that used them (the /cart page
 // hands over to the dropdown on navigation), and one failure must toast once, not per mount.

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { CartView } from "../../../server/contracts/cart-view";
+import type { CartView } from "#server/contracts/cart-view";
 
 /**
  * The bag as GET /api/cart reports it, for the dropdown. docs/spec.md §9: the cart is always fresh, so it

@@ -1,4 +1,4 @@
-import { formatUsd } from "../../../server/contracts/money";
+import { formatUsd } from "#server/contracts/money";
 
 /** How a chart prints its values: whole counts, or dollars. */
 export type ChartFormat = "count" | "usd";

@@ -1,5 +1,5 @@
-import type { Funnel } from "../../../server/contracts/reports";
-import { cn } from "~/lib/utils";
+import type { Funnel } from "#server/contracts/reports";
+import { cn } from "#app/lib/utils";
 
 const STEPS: { key: keyof Funnel; label: string }[] = [
   { key: "visitors", label: "Visitors" },

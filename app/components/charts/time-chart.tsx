@@ -1,5 +1,5 @@
 import { useId, useState, type KeyboardEvent, type PointerEvent } from "react";
-import { cn } from "~/lib/utils";
+import { cn } from "#app/lib/utils";
 import { formatTick, formatValue, type ChartFormat } from "./format";
 import { axisLabels, niceTicks } from "./scale";
 

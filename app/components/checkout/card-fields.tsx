@@ -1,7 +1,7 @@
 import { CreditCard, FlaskConical } from "lucide-react";
-import { Input } from "~/components/ui/input";
+import { Input } from "#app/components/ui/input";
 import { CheckoutField } from "./customer-fields";
-import { formatCardNumber, formatExpiry, TEST_CARDS, type CardFields as CardValues } from "../../../server/contracts/checkout-card";
+import { formatCardNumber, formatExpiry, TEST_CARDS, type CardFields as CardValues } from "#server/contracts/checkout-card";
 
 type CardErrors = Partial<Record<keyof CardValues, string>>;
 

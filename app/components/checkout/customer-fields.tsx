@@ -1,9 +1,9 @@
-import { Input } from "~/components/ui/input";
-import { Field } from "~/components/field";
-import { cn } from "~/lib/utils";
-import type { Country } from "../../../server/contracts/checkout-page";
-import { CHECKOUT_MESSAGES } from "../../../server/contracts/checkout-messages";
-import { normalizeState, type CheckoutValues } from "../../../server/contracts/checkout-form";
+import { Input } from "#app/components/ui/input";
+import { Field } from "#app/components/field";
+import { cn } from "#app/lib/utils";
+import type { Country } from "#server/contracts/checkout-page";
+import { CHECKOUT_MESSAGES } from "#server/contracts/checkout-messages";
+import { normalizeState, type CheckoutValues } from "#server/contracts/checkout-form";
 
 type Errors = Record<string, string[] | undefined>;
 

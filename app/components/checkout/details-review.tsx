@@ -1,6 +1,6 @@
-import { formatUsd } from "../../../server/contracts/money";
-import type { Country } from "../../../server/contracts/checkout-page";
-import { estimatedDaysText, type CheckoutValues, type RateView } from "../../../server/contracts/checkout-form";
+import { formatUsd } from "#server/contracts/money";
+import type { Country } from "#server/contracts/checkout-page";
+import { estimatedDaysText, type CheckoutValues, type RateView } from "#server/contracts/checkout-form";
 
 /**
  * Once the order holds its units, the details it was made with, read-only and compact, so the

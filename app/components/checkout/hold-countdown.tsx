@@ -1,6 +1,6 @@
 import { Clock } from "lucide-react";
 import { useEffect, useState } from "react";
-import { cn } from "~/lib/utils";
+import { cn } from "#app/lib/utils";
 
 export const clockText = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 

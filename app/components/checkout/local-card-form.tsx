@@ -1,13 +1,13 @@
 import { Lock } from "lucide-react";
 import { useRef, useState } from "react";
-import { formatUsd } from "../../../server/contracts/money";
-import { notify } from "~/components/toasts";
-import { Button } from "~/components/ui/button";
-import { cardErrors, digitsOf, formatCardNumber, type CardFields as CardValues } from "../../../server/contracts/checkout-card";
+import { formatUsd } from "#server/contracts/money";
+import { notify } from "#app/components/toasts";
+import { Button } from "#app/components/ui/button";
+import { cardErrors, digitsOf, formatCardNumber, type CardFields as CardValues } from "#server/contracts/checkout-card";
 import { CardFields, TestModeNotice } from "./card-fields";
 import { PaymentAlert, type PaymentFailure } from "./payment-alert";
-import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
-import { ORDER_BUTTON_CLASS } from "../../../server/contracts/checkout-form";
+import { CHECKOUT_UI } from "#server/contracts/checkout-ui";
+import { ORDER_BUTTON_CLASS } from "#server/contracts/checkout-form";
 
 /** What POST /api/local-payments/confirm answers: the confirmation's outcome, or an error body. */
 interface ConfirmAnswer {

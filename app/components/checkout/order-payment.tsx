@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
-import type { CheckoutLoaderData } from "../../../server/contracts/checkout-page";
-import { Spinner } from "~/components/spinner";
+import type { CheckoutLoaderData } from "#server/contracts/checkout-page";
+import { Spinner } from "#app/components/spinner";
 import { HoldCountdown } from "./hold-countdown";
 import { LocalCardForm } from "./local-card-form";
 import type { ProcessedOrder } from "./processed-order";

@@ -1,9 +1,9 @@
 import { CircleAlert } from "lucide-react";
-import { formatUsd } from "../../../server/contracts/money";
-import { PriceLine } from "~/components/price-line";
-import { ProductImage, type ImageSource } from "~/components/store/product-image";
-import { cn } from "~/lib/utils";
-import { taxAmountText, taxTitle, type TaxView } from "../../../server/contracts/checkout-form";
+import { formatUsd } from "#server/contracts/money";
+import { PriceLine } from "#app/components/price-line";
+import { ProductImage, type ImageSource } from "#app/components/store/product-image";
+import { cn } from "#app/lib/utils";
+import { taxAmountText, taxTitle, type TaxView } from "#server/contracts/checkout-form";
 
 export interface SummaryLine {
   id: string | number;

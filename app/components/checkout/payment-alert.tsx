@@ -1,4 +1,4 @@
-import { ErrorBox } from "~/components/error-box";
+import { ErrorBox } from "#app/components/error-box";
 
 export type PaymentFailure = { title: string; message: string } | null;
 

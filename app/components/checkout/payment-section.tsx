@@ -1,14 +1,14 @@
 import { CircleCheck, Lock, ShieldCheck } from "lucide-react";
 import { lazy, Suspense, useEffect } from "react";
-import { formatUsd } from "../../../server/contracts/money";
-import type { CheckoutLoaderData } from "../../../server/contracts/checkout-page";
-import { Spinner } from "~/components/spinner";
-import { Button } from "~/components/ui/button";
+import { formatUsd } from "#server/contracts/money";
+import type { CheckoutLoaderData } from "#server/contracts/checkout-page";
+import { Spinner } from "#app/components/spinner";
+import { Button } from "#app/components/ui/button";
 import { SectionTitle } from "./customer-fields";
-import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
+import { CHECKOUT_UI } from "#server/contracts/checkout-ui";
 import type { ProcessedOrder } from "./processed-order";
 import { PurchaseDisclaimer, PurchaseDisclaimerFallback } from "./purchase-disclaimer";
-import { ORDER_BUTTON_CLASS } from "../../../server/contracts/checkout-form";
+import { ORDER_BUTTON_CLASS } from "#server/contracts/checkout-form";
 
 // The step after Process Order (the hold's countdown and the card form) is fetched when the shopper
 // starts on the form (`loadOrderPayment`, from the checkout page), not with the page (decision 0029).

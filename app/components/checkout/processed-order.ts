@@ -1,4 +1,4 @@
-import type { OrderSummary } from "../../../server/contracts/checkout";
+import type { OrderSummary } from "#server/contracts/checkout";
 
 // Apart from payment-section.tsx, which loads order-payment.tsx lazily: both name it.
 /** An order Process Order made, as the checkout page keeps it while the buyer pays. */

@@ -1,8 +1,8 @@
 import { lazy } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { LazyTextDialog } from "~/components/lazy-text-dialog";
-import { buttonVariants } from "~/components/ui/button";
-import { cn } from "~/lib/utils";
+import { LazyTextDialog } from "#app/components/lazy-text-dialog";
+import { buttonVariants } from "#app/components/ui/button";
+import { cn } from "#app/lib/utils";
 import DisclaimerText from "./disclaimer-text";
 
 // The text reaches the browser only with the dialog: fetched when the shopper reaches for the link.

@@ -1,13 +1,13 @@
 import { Truck } from "lucide-react";
-import { CHECKOUT_MESSAGES } from "../../../server/contracts/checkout-messages";
-import { formatUsd } from "../../../server/contracts/money";
-import { ErrorBox } from "~/components/error-box";
-import { Spinner } from "~/components/spinner";
-import { Button } from "~/components/ui/button";
-import { cn } from "~/lib/utils";
+import { CHECKOUT_MESSAGES } from "#server/contracts/checkout-messages";
+import { formatUsd } from "#server/contracts/money";
+import { ErrorBox } from "#app/components/error-box";
+import { Spinner } from "#app/components/spinner";
+import { Button } from "#app/components/ui/button";
+import { cn } from "#app/lib/utils";
 import { SectionTitle } from "./customer-fields";
-import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
-import { estimatedDaysText, type RateView } from "../../../server/contracts/checkout-form";
+import { CHECKOUT_UI } from "#server/contracts/checkout-ui";
+import { estimatedDaysText, type RateView } from "#server/contracts/checkout-form";
 
 /**
  * Shipping Options as a radio list. With JavaScript the rates arrive by themselves once the

@@ -5,12 +5,12 @@ import type { Stripe } from "@stripe/stripe-js";
 import { loadStripe } from "@stripe/stripe-js/pure";
 import { Lock } from "lucide-react";
 import { useState } from "react";
-import { formatUsd } from "../../../server/contracts/money";
-import { notify } from "~/components/toasts";
-import { Button } from "~/components/ui/button";
+import { formatUsd } from "#server/contracts/money";
+import { notify } from "#app/components/toasts";
+import { Button } from "#app/components/ui/button";
 import { PaymentAlert, type PaymentFailure } from "./payment-alert";
-import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
-import { ORDER_BUTTON_CLASS } from "../../../server/contracts/checkout-form";
+import { CHECKOUT_UI } from "#server/contracts/checkout-ui";
+import { ORDER_BUTTON_CLASS } from "#server/contracts/checkout-form";
 
 const loaded = new Map<string, Promise<Stripe | null>>();
 /** One Stripe.js instance per key for the life of the page (Stripe's own advice). */

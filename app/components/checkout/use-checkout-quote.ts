@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { CHECKOUT_MESSAGES } from "../../../server/contracts/checkout-messages";
-import { notify } from "~/components/toasts";
-import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
-import { keepOrDefault, NO_TAX, type Address, type RateView, type TaxView } from "../../../server/contracts/checkout-form";
+import { CHECKOUT_MESSAGES } from "#server/contracts/checkout-messages";
+import { notify } from "#app/components/toasts";
+import { CHECKOUT_UI } from "#server/contracts/checkout-ui";
+import { keepOrDefault, NO_TAX, type Address, type RateView, type TaxView } from "#server/contracts/checkout-form";
 
 /** docs/spec.md §9: rates are asked for 1 s after the last change of a complete address. */
 export const RATES_DEBOUNCE_MS = 1000;

@@ -1,10 +1,10 @@
 import { isRouteErrorResponse, useFetcher } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { ENHANCED_FIELD } from "../../../server/contracts/cart-view";
-import { CHECKOUT_MESSAGES } from "../../../server/contracts/checkout-messages";
-import { EMPTY_VALUES, NO_TAX } from "../../../server/contracts/checkout-form";
-import type { CheckoutActionData } from "../../../server/contracts/checkout-page";
-import { CHECKOUT_UI } from "../../../server/contracts/checkout-ui";
+import { ENHANCED_FIELD } from "#server/contracts/cart-view";
+import { CHECKOUT_MESSAGES } from "#server/contracts/checkout-messages";
+import { EMPTY_VALUES, NO_TAX } from "#server/contracts/checkout-form";
+import type { CheckoutActionData } from "#server/contracts/checkout-page";
+import { CHECKOUT_UI } from "#server/contracts/checkout-ui";
 
 /**
  * Process Order with JavaScript: the checkout form's `process`, posted by a fetcher to the page's

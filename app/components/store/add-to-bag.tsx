@@ -1,10 +1,10 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { ArrowRight, CircleAlert, LoaderCircle } from "lucide-react";
-import type { AddToBagData } from "../../../server/contracts/cart-view";
-import { EnhancedField } from "~/components/cart/enhanced-field";
-import { HoneypotField } from "~/components/honeypot-field";
-import { Button } from "~/components/ui/button";
-import { useNoticeToast } from "~/lib/use-notice-toast";
+import type { AddToBagData } from "#server/contracts/cart-view";
+import { EnhancedField } from "#app/components/cart/enhanced-field";
+import { HoneypotField } from "#app/components/honeypot-field";
+import { Button } from "#app/components/ui/button";
+import { useNoticeToast } from "#app/lib/use-notice-toast";
 
 /**
  * "Add To Bag": a real form posting to the product page (without JavaScript the page comes back

@@ -1,4 +1,4 @@
-import { swatchFor } from "../../../server/contracts/catalog-view";
+import { swatchFor } from "#server/contracts/catalog-view";
 
 /** The colours a piece comes in, each a swatch with its name (docs/spec.md §3 presets, else neutral grey). */
 export function ColorSwatches({ colors }: { colors: string[] }) {

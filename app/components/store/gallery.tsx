@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useState } from "react";
-import type { PublicProduct, PublicProductImage } from "../../../server/contracts/catalog";
-import { cn } from "~/lib/utils";
+import type { PublicProduct, PublicProductImage } from "#server/contracts/catalog";
+import { cn } from "#app/lib/utils";
 import { ProductImage } from "./product-image";
 
 /**

@@ -1,7 +1,7 @@
 import { Link, useNavigation } from "@remix-run/react";
-import type { PublicProduct } from "../../../server/contracts/catalog";
-import { Spinner } from "~/components/spinner";
-import { cn } from "~/lib/utils";
+import type { PublicProduct } from "#server/contracts/catalog";
+import { Spinner } from "#app/components/spinner";
+import { cn } from "#app/lib/utils";
 import { ProductImage } from "./product-image";
 import { formatReleaseDate, Price, StatusBadge } from "./product-labels";
 

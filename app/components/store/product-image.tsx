@@ -1,6 +1,6 @@
 import { ImageOff } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { cn } from "~/lib/utils";
+import { cn } from "#app/lib/utils";
 
 export interface ImageSource {
   imageUrl: string | null;

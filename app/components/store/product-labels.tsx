@@ -1,5 +1,5 @@
-import { formatUsd } from "../../../server/contracts/money";
-import { cn } from "~/lib/utils";
+import { formatUsd } from "#server/contracts/money";
+import { cn } from "#app/lib/utils";
 
 interface Priced {
   price: number;

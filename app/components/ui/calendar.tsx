@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import type * as React from "react";
 import { DayPicker, type ChevronProps } from "react-day-picker";
-import { cn } from "~/lib/utils";
+import { cn } from "#app/lib/utils";
 
 function CalendarChevron({ orientation, className }: ChevronProps) {
   const Icon = orientation === "left" ? ChevronLeft : ChevronRight;

@@ -1,10 +1,10 @@
 import { Link } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { useEffect, useState } from "react";
-import type { WaitingRoomStatus } from "../../../server/contracts/waiting-room";
-import { WAITING_ROOM_MESSAGES } from "../../../server/contracts/waiting-room-messages";
-import { pad2, splitRemaining } from "~/components/countdown/time";
-import { Button } from "~/components/ui/button";
+import type { WaitingRoomStatus } from "#server/contracts/waiting-room";
+import { WAITING_ROOM_MESSAGES } from "#server/contracts/waiting-room-messages";
+import { pad2, splitRemaining } from "#app/components/countdown/time";
+import { Button } from "#app/components/ui/button";
 
 /** "about 4 minutes", "less than a minute". */
 export function waitText(seconds: number | null): string | null {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { WaitingRoomStatus } from "../../../server/contracts/waiting-room";
+import type { WaitingRoomStatus } from "#server/contracts/waiting-room";
 
 /** How often a page with JavaScript asks where its place stands: light enough for thousands of browsers. */
 export const POLL_MS = 5_000;

@@ -1,12 +1,12 @@
-import { pathId } from "../../http/rest";
-import { dropFunnel } from "../../services/drop-funnel";
-import { dropReport, includeTestFrom } from "../../services/drop-report";
-import { dropCsvFilename, dropReportCsv } from "../../services/drop-report-csv";
-import { DROP_MESSAGES, listDrops } from "../../services/drops";
-import { preDropChecklist } from "../../services/pre-drop-checklist";
-import { sendTestEmail } from "../../services/test-email";
-import { route } from "../route";
-import { NO_STORE_HEADERS } from "../../http/cache-control";
+import { pathId } from "#server/http/rest";
+import { dropFunnel } from "#server/services/reporting/drop-funnel";
+import { dropReport, includeTestFrom } from "#server/services/reporting/drop-report";
+import { dropCsvFilename, dropReportCsv } from "#server/services/reporting/drop-report-csv";
+import { DROP_MESSAGES, listDrops } from "#server/services/drop/drops";
+import { preDropChecklist } from "#server/services/drop/pre-drop-checklist";
+import { sendTestEmail } from "#server/services/mail/test-email";
+import { route } from "#server/api/route";
+import { NO_STORE_HEADERS } from "#server/http/cache/cache-control";
 
 /** The drop report and the pre-drop checklist (issue 14 parts 2–3, decision 0026). */
 export const adminDropRoutes = [

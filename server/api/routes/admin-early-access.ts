@@ -1,8 +1,8 @@
-import { EARLY_ACCESS_MESSAGES, earlyAccessCreateSchema, earlyMinutesSchema } from "../../contracts/early-access";
-import { pathId } from "../../http/rest";
-import { siteOrigin } from "../../http/site-origin";
-import { createEarlyAccessLink, earlyAccessOverview, revokeEarlyAccessLink, setEarlyMinutes } from "../../services/early-access";
-import { route } from "../route";
+import { EARLY_ACCESS_MESSAGES, earlyAccessCreateSchema, earlyMinutesSchema } from "#server/contracts/early-access";
+import { pathId } from "#server/http/rest";
+import { siteOrigin } from "#server/http/requests/site-origin";
+import { createEarlyAccessLink, earlyAccessOverview, revokeEarlyAccessLink, setEarlyMinutes } from "#server/services/drop/early-access";
+import { route } from "#server/api/route";
 
 /** Early-access links (issue 12 part 2, decision 0020). */
 export const adminEarlyAccessRoutes = [

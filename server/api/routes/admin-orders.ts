@@ -1,10 +1,10 @@
-import { orderStatusSchema, refundSchema } from "../../contracts/admin-orders";
-import { jsonError, pathId } from "../../http/rest";
-import { listOrders, setOrderStatus } from "../../services/admin-orders";
-import { buyLabelAgain } from "../../services/fulfilment";
-import { readLabel } from "../../services/labels";
-import { processRefund, refundEligibility } from "../../services/refunds";
-import { route } from "../route";
+import { orderStatusSchema, refundSchema } from "#server/contracts/admin-orders";
+import { jsonError, pathId } from "#server/http/rest";
+import { listOrders, setOrderStatus } from "#server/services/orders/admin-orders";
+import { buyLabelAgain } from "#server/services/fulfilment/fulfilment";
+import { readLabel } from "#server/services/fulfilment/labels";
+import { processRefund, refundEligibility } from "#server/services/orders/refunds";
+import { route } from "#server/api/route";
 
 export const adminOrderRoutes = [
   /**

@@ -6,20 +6,20 @@ import {
   imageUploadFieldsSchema,
   productInputSchema,
   productPatchSchema,
-} from "../../contracts/admin-products";
-import { productIdParam } from "../../contracts/catalog";
-import { Invalid, NotFound } from "../../errors";
-import { jsonError, pathId } from "../../http/rest";
-import { createProduct, deleteProduct, getAdminProduct, listAdminProducts, updateProduct } from "../../services/admin-products";
-import { ImageRejected, imageBytesOf } from "../../services/image-upload-check";
+} from "#server/contracts/admin-products";
+import { productIdParam } from "#server/contracts/catalog";
+import { Invalid, NotFound } from "#server/errors";
+import { jsonError, pathId } from "#server/http/rest";
+import { createProduct, deleteProduct, getAdminProduct, listAdminProducts, updateProduct } from "#server/services/catalog/admin-products";
+import { ImageRejected, imageBytesOf } from "#server/services/catalog/image-upload-check";
 import {
   addProductImage,
   deleteProductImage,
   listAdminImages,
   updateProductImage,
   uploadProductImage,
-} from "../../services/product-images";
-import { route } from "../route";
+} from "#server/services/catalog/product-images";
+import { route } from "#server/api/route";
 
 const idOf = (params: Record<string, string | undefined>) => pathId(params.id, PRODUCT_MESSAGES.notFound);
 

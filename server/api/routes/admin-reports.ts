@@ -1,5 +1,5 @@
-import { subscriberReport, summaryReport } from "../../services/reports/rest";
-import { route } from "../route";
+import { subscriberReport, summaryReport } from "#server/services/reporting/rest";
+import { route } from "#server/api/route";
 
 const paramsOf = (request: Request) => {
   const params = new URL(request.url).searchParams;

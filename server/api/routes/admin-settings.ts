@@ -8,14 +8,14 @@ import {
   videoUrlSchema,
   type MediaKind,
   type TextSettingKey,
-} from "../../contracts/admin-settings";
-import { authenticate } from "../../http/auth";
-import { jsonError } from "../../http/rest";
-import { changePassword, runShippingTest, ShippingTestFailed } from "../../services/account";
-import { getCountdownSetting, setBackgroundMusic, setBackgroundVideo, setText, updateSetting } from "../../services/admin-settings";
-import { MediaRejected, mediaPartHandler, refuseOversizedRequest } from "../../services/media-uploads";
-import { route } from "../route";
-import { NO_STORE_HEADERS } from "../../http/cache-control";
+} from "#server/contracts/admin-settings";
+import { authenticate } from "#server/http/auth";
+import { jsonError } from "#server/http/rest";
+import { changePassword, runShippingTest, ShippingTestFailed } from "#server/services/accounts/account";
+import { getCountdownSetting, setBackgroundMusic, setBackgroundVideo, setText, updateSetting } from "#server/services/store/admin-settings";
+import { MediaRejected, mediaPartHandler, refuseOversizedRequest } from "#server/services/catalog/media-uploads";
+import { route } from "#server/api/route";
+import { NO_STORE_HEADERS } from "#server/http/cache/cache-control";
 
 const STATUS = { tooLarge: 413, wrongType: 415, missing: 400 } as const;
 

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { composeEmailSchema } from "../../contracts/admin-subscribers";
-import { NotFound } from "../../errors";
-import { prefersAsync, sendResultResponse } from "../../http/campaign-door";
-import { pathId } from "../../http/rest";
-import { siteOrigin } from "../../http/site-origin";
-import { exportFile, exportSubscribers, getEmailTemplate, listSubscribers } from "../../services/admin-subscribers";
-import { getCampaign, resumeCampaign, sendCampaign } from "../../services/campaigns";
-import { route } from "../route";
+import { composeEmailSchema } from "#server/contracts/admin-subscribers";
+import { NotFound } from "#server/errors";
+import { prefersAsync, sendResultResponse } from "#server/http/doors/campaign-door";
+import { pathId } from "#server/http/rest";
+import { siteOrigin } from "#server/http/requests/site-origin";
+import { exportFile, exportSubscribers, getEmailTemplate, listSubscribers } from "#server/services/mail/admin-subscribers";
+import { getCampaign, resumeCampaign, sendCampaign } from "#server/services/mail/campaigns";
+import { route } from "#server/api/route";
 
 export const adminSubscriberRoutes = [
   /**

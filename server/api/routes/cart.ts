@@ -1,12 +1,12 @@
-import { BOT_FIELD } from "../../contracts/bots";
-import { refuseFilledHoneypot } from "../../services/bots";
-import { CART_MESSAGES, addToCartSchema, setQuantitySchema } from "../../contracts/cart";
-import { productIdParam } from "../../contracts/catalog";
-import type { AppContext } from "../../context";
-import { NotFound } from "../../errors";
-import { cartSessionIdOf, ensureCartSession } from "../../http/cart-session";
-import { addToCart, clearCart, getCart, removeFromCart, setQuantity } from "../../services/cart";
-import { route } from "../route";
+import { BOT_FIELD } from "#server/contracts/bots";
+import { refuseFilledHoneypot } from "#server/services/drop/bots";
+import { CART_MESSAGES, addToCartSchema, setQuantitySchema } from "#server/contracts/cart";
+import { productIdParam } from "#server/contracts/catalog";
+import type { AppContext } from "#server/context";
+import { NotFound } from "#server/errors";
+import { cartSessionIdOf, ensureCartSession } from "#server/http/cart-session";
+import { addToCart, clearCart, getCart, removeFromCart, setQuantity } from "#server/services/cart/cart";
+import { route } from "#server/api/route";
 
 /** The line a PATCH or DELETE /api/cart/{productId} names, in this browser's bag. */
 async function lineOf(ctx: AppContext, request: Request, param: string | undefined) {

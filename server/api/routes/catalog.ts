@@ -1,7 +1,7 @@
-import { CATALOG_MESSAGES, productIdParam } from "../../contracts/catalog";
-import { NotFound } from "../../errors";
-import { listProductImages, listVisibleProducts } from "../../services/catalog";
-import { route } from "../route";
+import { CATALOG_MESSAGES, productIdParam } from "#server/contracts/catalog";
+import { NotFound } from "#server/errors";
+import { listProductImages, listVisibleProducts } from "#server/services/catalog/catalog";
+import { route } from "#server/api/route";
 
 export const catalogRoutes = [
   /** GET /api/products: the visible, released products with public fields only, as an array. */

@@ -4,19 +4,19 @@ import {
   localCardSchema,
   processOrderSchema,
   shippingCalculateSchema,
-} from "../../contracts/checkout";
-import { BOT_FIELD } from "../../contracts/bots";
-import { toRateView } from "../../contracts/checkout-form";
-import { toCents } from "../../contracts/money";
-import { cartSessionIdOf } from "../../http/cart-session";
-import { clientIpOf } from "../../http/client-ip";
-import { refuseFilledHoneypot } from "../../services/bots";
-import { processOrder, quoteShipping } from "../../services/checkout";
-import { payWithTestCard } from "../../services/local-payments";
-import { confirmPayment } from "../../services/order-confirmation";
-import { estimateTax } from "../../services/tax";
-import { route } from "../route";
-import { NO_STORE_HEADERS } from "../../http/cache-control";
+} from "#server/contracts/checkout";
+import { BOT_FIELD } from "#server/contracts/bots";
+import { toRateView } from "#server/contracts/checkout-form";
+import { toCents } from "#server/contracts/money";
+import { cartSessionIdOf } from "#server/http/cart-session";
+import { clientIpOf } from "#server/http/requests/client-ip";
+import { refuseFilledHoneypot } from "#server/services/drop/bots";
+import { processOrder, quoteShipping } from "#server/services/checkout/checkout";
+import { payWithTestCard } from "#server/services/checkout/local-payments";
+import { confirmPayment } from "#server/services/checkout/order-confirmation";
+import { estimateTax } from "#server/services/checkout/tax";
+import { route } from "#server/api/route";
+import { NO_STORE_HEADERS } from "#server/http/cache/cache-control";
 
 export const checkoutRoutes = [
   /** POST /api/shipping/calculate: rates for this bag to the address, each with the `key` Process Order takes; `[]` when it cannot be shipped there. */

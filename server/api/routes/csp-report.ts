@@ -1,9 +1,9 @@
-import { clientIpOf } from "../../http/client-ip";
-import { BODY_LIMITS, BodyTooLarge, readText } from "../../http/request-body";
-import { jsonError } from "../../http/rest";
-import { CSP_REPORT_PATH } from "../../http/security-headers";
-import { CSP_REPORT_TYPES, cspReportSink } from "../../services/csp-reports";
-import { route } from "../route";
+import { clientIpOf } from "#server/http/requests/client-ip";
+import { BODY_LIMITS, BodyTooLarge, readText } from "#server/http/requests/request-body";
+import { jsonError } from "#server/http/rest";
+import { CSP_REPORT_PATH } from "#server/http/security-headers";
+import { CSP_REPORT_TYPES, cspReportSink } from "#server/services/security/csp-reports";
+import { route } from "#server/api/route";
 
 const sink = cspReportSink();
 const TOO_LARGE = `A report is at most ${BODY_LIMITS.form / 1024} kB.`;

@@ -15,7 +15,7 @@ import { sessionRoutes } from "./session";
 import { trpcRoutes } from "./trpc";
 import { waitingRoomRoutes } from "./waiting-room";
 import { webhookRoutes } from "./webhooks";
-import type { ApiRoute } from "../route";
+import type { ApiRoute } from "#server/api/route";
 
 /** Every /api door: the REST contract of docs/spec.md §7, the webhooks, and the tRPC endpoint. */
 export const apiRoutes: ApiRoute[] = [

@@ -1,9 +1,9 @@
-import { subscribeSchema } from "../../contracts/subscribe";
-import { supportSchema } from "../../contracts/support";
-import { clientIpOf } from "../../http/client-ip";
-import { subscribe } from "../../services/subscribers";
-import { sendSupportMessage } from "../../services/support";
-import { route } from "../route";
+import { subscribeSchema } from "#server/contracts/subscribe";
+import { supportSchema } from "#server/contracts/support";
+import { clientIpOf } from "#server/http/requests/client-ip";
+import { subscribe } from "#server/services/mail/subscribers";
+import { sendSupportMessage } from "#server/services/store/support";
+import { route } from "#server/api/route";
 
 export const publicFormRoutes = [
   /**

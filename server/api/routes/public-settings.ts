@@ -1,7 +1,7 @@
-import { sanitizeRichText } from "../../services/sanitize";
-import { getSettingValue } from "../../services/settings";
-import { route } from "../route";
-import { BRIEFLY_PUBLIC, NO_STORE_HEADERS } from "../../http/cache-control";
+import { sanitizeRichText } from "#server/services/security/sanitize";
+import { getSettingValue } from "#server/services/store/settings";
+import { route } from "#server/api/route";
+import { BRIEFLY_PUBLIC, NO_STORE_HEADERS } from "#server/http/cache/cache-control";
 
 // Every landing visit may ask; an admin's change still shows within seconds.
 const BRIEFLY = { "Cache-Control": BRIEFLY_PUBLIC };

@@ -1,10 +1,10 @@
-import { loginSchema, registerSchema } from "../../contracts/auth";
-import { authenticate, sessionCookieHeader, signOut } from "../../http/auth";
-import { clientIpOf } from "../../http/client-ip";
-import { jsonError } from "../../http/rest";
-import { createSession } from "../../services/sessions";
-import { login, register } from "../../services/users";
-import { route } from "../route";
+import { loginSchema, registerSchema } from "#server/contracts/auth";
+import { authenticate, sessionCookieHeader, signOut } from "#server/http/auth";
+import { clientIpOf } from "#server/http/requests/client-ip";
+import { jsonError } from "#server/http/rest";
+import { createSession } from "#server/services/accounts/sessions";
+import { login, register } from "#server/services/accounts/users";
+import { route } from "#server/api/route";
 
 export const sessionRoutes = [
   /** GET /api/user: the signed-in user, or 401 when nobody is signed in. */

@@ -1,10 +1,10 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { authenticate } from "../../http/auth";
-import { clientIpOf } from "../../http/client-ip";
-import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "../../http/store-busy";
-import { BODY_LIMITS, readBody } from "../../http/request-body";
-import { appRouter } from "../../trpc/router";
-import { route } from "../route";
+import { authenticate } from "#server/http/auth";
+import { clientIpOf } from "#server/http/requests/client-ip";
+import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "#server/http/store-busy";
+import { BODY_LIMITS, readBody } from "#server/http/requests/request-body";
+import { appRouter } from "#server/trpc/router";
+import { route } from "#server/api/route";
 
 /**
  * A mutation's body read here, within the form limit (request-body.ts), and handed to tRPC whole:

@@ -1,10 +1,10 @@
-import { waitingRoomPatchSchema } from "../../contracts/waiting-room";
-import { clientIpOf } from "../../http/client-ip";
-import { NO_STORE_HEADERS, PRIVATE_NO_STORE } from "../../http/cache-control";
-import { placeCookiesOf, placeSetCookies } from "../../http/waiting-room-door";
-import { joinLine, lineStatus } from "../../services/waiting-room";
-import { updateWaitingRoom, waitingRoomAdmin } from "../../services/waiting-room-admin";
-import { route } from "../route";
+import { waitingRoomPatchSchema } from "#server/contracts/waiting-room";
+import { clientIpOf } from "#server/http/requests/client-ip";
+import { NO_STORE_HEADERS, PRIVATE_NO_STORE } from "#server/http/cache/cache-control";
+import { placeCookiesOf, placeSetCookies } from "#server/http/doors/waiting-room-door";
+import { joinLine, lineStatus } from "#server/services/drop/waiting-room";
+import { updateWaitingRoom, waitingRoomAdmin } from "#server/services/drop/waiting-room-admin";
+import { route } from "#server/api/route";
 
 function answer(body: unknown, status: number, cookies: string[]): Response {
   const headers = new Headers({ "Cache-Control": PRIVATE_NO_STORE });

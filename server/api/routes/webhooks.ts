@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
 import type Stripe from "stripe";
 import { z } from "zod";
-import { BODY_LIMITS, readText } from "../../http/request-body";
-import { jsonError, parseJsonBody } from "../../http/rest";
-import { handleStripeEvent, verifiedStripeEvent } from "../../services/payment-events";
-import { unsubscribeByEmail } from "../../services/unsubscribe";
-import { route } from "../route";
-import { NO_STORE_HEADERS } from "../../http/cache-control";
+import { BODY_LIMITS, readText } from "#server/http/requests/request-body";
+import { jsonError, parseJsonBody } from "#server/http/rest";
+import { handleStripeEvent, verifiedStripeEvent } from "#server/services/checkout/payment-events";
+import { unsubscribeByEmail } from "#server/services/mail/unsubscribe";
+import { route } from "#server/api/route";
+import { NO_STORE_HEADERS } from "#server/http/cache/cache-control";
 
 // Digests first: timingSafeEqual needs equal lengths, and the length must not leak either.
 const same = (a: string, b: string) =>

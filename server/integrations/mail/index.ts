@@ -1,5 +1,5 @@
 import { ServerClient, type Header, type Message } from "postmark";
-import type { AppContext } from "../../context";
+import type { AppContext } from "#server/context";
 import {
   MAX_BATCH_SIZE,
   MailTransportError,

@@ -1,5 +1,5 @@
-import type { Db } from "../../../db/client";
-import type { MailStream } from "../../../db/schema";
+import type { Db } from "#db/client";
+import type { MailStream } from "#db/schema";
 
 export interface OutgoingMail {
   to: string;

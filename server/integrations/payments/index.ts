@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context";
+import type { AppContext } from "#server/context";
 import { localPayments } from "./local";
 import { stripePayments } from "./stripe";
 import type { PaymentProvider } from "./types";

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import type { AppContext } from "../../context";
-import { Conflict, Invalid, NotFound } from "../../errors";
+import type { AppContext } from "#server/context";
+import { Conflict, Invalid, NotFound } from "#server/errors";
 import type { IntentStatus, PaymentIntentView, PaymentProvider } from "./types";
 
 /**

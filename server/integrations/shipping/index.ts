@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context";
+import type { AppContext } from "#server/context";
 import { localShipping } from "./local";
 import { shippoShipping } from "./shippo";
 import type { Parcel, ShippingProvider } from "./types";

@@ -1,5 +1,5 @@
-import type { ShippingRate } from "../../contracts/shipping-rate";
-import { US_STATE_TAX_RULES_2025 } from "../tax/us-state-rules";
+import type { ShippingRate } from "#server/contracts/shipping-rate";
+import { US_STATE_TAX_RULES_2025 } from "#server/integrations/tax/us-state-rules";
 import { methodKeyOf } from "./types";
 
 /*

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { AppContext } from "../../context";
-import { Invalid } from "../../errors";
+import type { AppContext } from "#server/context";
+import { Invalid } from "#server/errors";
 import { localRates } from "./local-rates";
 import { renderLabelPdf } from "./label-pdf";
 import type { ShippingProvider } from "./types";

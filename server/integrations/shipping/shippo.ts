@@ -1,7 +1,7 @@
 import { Shippo } from "shippo";
-import type { ShipFromAddress } from "../../config";
+import type { ShipFromAddress } from "#server/config";
 import type { CustomsDeclarationCreateRequest } from "shippo/models/components";
-import { centsFromDecimalText, formatDollarAmount, toDollars } from "../../contracts/money";
+import { centsFromDecimalText, formatDollarAmount, toDollars } from "#server/contracts/money";
 import {
   methodKeyOf,
   type BoughtLabel,

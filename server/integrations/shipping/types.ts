@@ -1,4 +1,4 @@
-import type { ShippingRate } from "../../contracts/shipping-rate";
+import type { ShippingRate } from "#server/contracts/shipping-rate";
 
 export interface Parcel {
   weightLbs: number;

@@ -6,8 +6,8 @@ import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import type { APIRequestContext, APIResponse } from "playwright-core";
 import sharp from "sharp";
-import type { AdminProduct, ProductInputJson } from "../../../server/contracts/admin-products";
-import type { OrderSummary } from "../../../server/contracts/checkout";
+import type { AdminProduct, ProductInputJson } from "#server/contracts/admin-products";
+import type { OrderSummary } from "#server/contracts/checkout";
 import { ADMIN, BASE_URL, type Credentials, newContext, noteStoreWrite, onCleanup } from "../browser";
 import { root } from "./store-process";
 

@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
-import type { DashboardView } from "../../../../server/contracts/reports";
-import { formatStoreTime } from "../../../../server/contracts/store-time";
-import { FunnelChart } from "~/components/charts/funnel-chart";
-import { TimeChart } from "~/components/charts/time-chart";
-import { useTRPC } from "~/lib/trpc";
+import type { DashboardView } from "#server/contracts/reports";
+import { formatStoreTime } from "#server/contracts/store-time";
+import { FunnelChart } from "#app/components/charts/funnel-chart";
+import { TimeChart } from "#app/components/charts/time-chart";
+import { useTRPC } from "#app/lib/trpc";
 import { Kpis } from "./kpis";
 import { RangeForm } from "./range-form";
 import { TopProducts } from "./top-products";

@@ -1,5 +1,5 @@
-import type { DashboardView } from "../../../../server/contracts/reports";
-import { formatUsd } from "../../../../server/contracts/money";
+import type { DashboardView } from "#server/contracts/reports";
+import { formatUsd } from "#server/contracts/money";
 
 const counts = new Intl.NumberFormat("en-US");
 

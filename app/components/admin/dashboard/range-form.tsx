@@ -1,11 +1,11 @@
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import type { DashboardView, RangePreset } from "../../../../server/contracts/reports";
-import { DatePicker } from "~/components/admin/settings/date-picker";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
-import { cn } from "~/lib/utils";
+import type { DashboardView, RangePreset } from "#server/contracts/reports";
+import { DatePicker } from "#app/components/admin/settings/date-picker";
+import { Button } from "#app/components/ui/button";
+import { Input } from "#app/components/ui/input";
+import { cn } from "#app/lib/utils";
 
 const PRESETS: { value: RangePreset; label: string }[] = [
   { value: "today", label: "Today" },

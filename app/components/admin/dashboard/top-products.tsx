@@ -1,5 +1,5 @@
-import type { TopProduct } from "../../../../server/contracts/reports";
-import { formatUsd } from "../../../../server/contracts/money";
+import type { TopProduct } from "#server/contracts/reports";
+import { formatUsd } from "#server/contracts/money";
 
 /** The range's best sellers by units (paid orders). */
 export function TopProducts({ products }: { products: TopProduct[] }) {

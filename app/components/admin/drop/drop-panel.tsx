@@ -1,13 +1,13 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Pause, Play, Square } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { formatDropClock } from "../../../../server/contracts/store-time";
-import type { WaitingRoomAdmin, WaitingRoomPatch } from "../../../../server/contracts/waiting-room";
-import { notify } from "~/components/toasts";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
-import { useTRPC } from "~/lib/trpc";
+import { formatDropClock } from "#server/contracts/store-time";
+import type { WaitingRoomAdmin, WaitingRoomPatch } from "#server/contracts/waiting-room";
+import { notify } from "#app/components/toasts";
+import { Button } from "#app/components/ui/button";
+import { Input } from "#app/components/ui/input";
+import { Label } from "#app/components/ui/label";
+import { useTRPC } from "#app/lib/trpc";
 import { WaitingRoomSettings } from "./waiting-room-settings";
 
 /** The live line moves by the second: the figures are asked for this often. */

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from "react";
-import type { WaitingRoomSettings as Settings, WaitingRoomPatch } from "../../../../server/contracts/waiting-room";
-import { Switch } from "~/components/admin/products/form-fields";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
+import type { WaitingRoomSettings as Settings, WaitingRoomPatch } from "#server/contracts/waiting-room";
+import { Switch } from "#app/components/admin/products/form-fields";
+import { Button } from "#app/components/ui/button";
+import { Input } from "#app/components/ui/input";
+import { Label } from "#app/components/ui/label";
 
 type Minutes = "opensMinutesBefore" | "closesMinutesAfter" | "passMinutes" | "perAddress";
 

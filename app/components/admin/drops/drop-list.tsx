@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { DropListItem } from "../../../../server/contracts/drops";
+import type { DropListItem } from "#server/contracts/drops";
 import { formatDropTime } from "./format";
 
 const STATE_WORD: Record<DropListItem["state"], string> = { upcoming: "Upcoming", live: "Live", past: "Finished" };

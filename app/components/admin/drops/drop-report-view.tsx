@@ -1,9 +1,9 @@
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { DropReport } from "../../../../server/contracts/drops";
-import { FunnelChart } from "~/components/charts/funnel-chart";
-import { TimeChart } from "~/components/charts/time-chart";
-import { Button } from "~/components/ui/button";
+import type { DropReport } from "#server/contracts/drops";
+import { FunnelChart } from "#app/components/charts/funnel-chart";
+import { TimeChart } from "#app/components/charts/time-chart";
+import { Button } from "#app/components/ui/button";
 import { counts, formatDropTime, formatSeconds, formatUsd } from "./format";
 
 const STATE_WORD: Record<DropReport["state"], string> = { upcoming: "Upcoming", live: "Live", past: "Finished" };

@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
-import type { ChecklistLevel, PreDropChecklist } from "../../../../server/contracts/drops";
-import { Button } from "~/components/ui/button";
-import { cn } from "~/lib/utils";
+import type { ChecklistLevel, PreDropChecklist } from "#server/contracts/drops";
+import { Button } from "#app/components/ui/button";
+import { cn } from "#app/lib/utils";
 import { formatDropTime } from "./format";
 
 // The level is said in words as well as colour, so it reads without colour and in print.

@@ -1,7 +1,7 @@
 import { Ban, CircleAlert, CircleCheck, Clock, FlaskConical, Package, PackageCheck, RotateCcw, Truck, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import type { ORDER_STATUSES } from "../../../../server/contracts/admin-orders";
-import { cn } from "~/lib/utils";
+import type { ORDER_STATUSES } from "#server/contracts/admin-orders";
+import { cn } from "#app/lib/utils";
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 

@@ -1,7 +1,7 @@
 import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "~/lib/trpc";
-import type { Address } from "../../../../server/contracts/checkout-form";
-import { formatStoreTime } from "../../../../server/contracts/store-time";
+import type { AppRouter } from "#app/lib/trpc";
+import type { Address } from "#server/contracts/checkout-form";
+import { formatStoreTime } from "#server/contracts/store-time";
 
 type Outputs = inferRouterOutputs<AppRouter>["admin"]["orders"];
 export type AdminOrder = Outputs["list"]["orders"][number];

@@ -3,12 +3,12 @@ import { CircleAlert, ExternalLink, RefreshCw, RotateCcw } from "lucide-react";
 import type { ReactNode } from "react";
 import { LabelStatusBadge, OrderStatusBadge, RefundStatusBadge, TestOrderBadge } from "./badges";
 import { DATE_TIME, formatDate, parseAddress, type AdminOrder, type OrderDetail } from "./format";
-import { formatUsd } from "../../../../server/contracts/money";
+import { formatUsd } from "#server/contracts/money";
 import { Modal } from "./modal";
-import { Spinner } from "~/components/spinner";
-import { notify } from "~/components/toasts";
-import { Button } from "~/components/ui/button";
-import { useTRPC } from "~/lib/trpc";
+import { Spinner } from "#app/components/spinner";
+import { notify } from "#app/components/toasts";
+import { Button } from "#app/components/ui/button";
+import { useTRPC } from "#app/lib/trpc";
 
 interface OrderDetailDialogProps {
   /** The row that was opened: its number shows at once while the detail loads. */

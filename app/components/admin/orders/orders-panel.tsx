@@ -6,10 +6,10 @@ import type { AdminOrder } from "./format";
 import { OrderDetailDialog } from "./order-detail-dialog";
 import { OrdersTable } from "./orders-table";
 import { RefundDialog, type RefundTarget } from "./refund-dialog";
-import { Spinner } from "~/components/spinner";
-import { Button } from "~/components/ui/button";
-import { useTRPC } from "~/lib/trpc";
-import { cn } from "~/lib/utils";
+import { Spinner } from "#app/components/spinner";
+import { Button } from "#app/components/ui/button";
+import { useTRPC } from "#app/lib/trpc";
+import { cn } from "#app/lib/utils";
 
 /**
  * Which orders the table shows. Every checkout makes an order before payment, so a drop leaves

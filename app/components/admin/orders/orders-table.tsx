@@ -2,9 +2,9 @@ import { Eye, RotateCcw } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { TestOrderBadge } from "./badges";
 import { DATE, formatDate, type AdminOrder } from "./format";
-import { formatUsd } from "../../../../server/contracts/money";
+import { formatUsd } from "#server/contracts/money";
 import { StatusSelect } from "./status-select";
-import { Button } from "~/components/ui/button";
+import { Button } from "#app/components/ui/button";
 
 interface OrdersTableProps {
   orders: AdminOrder[];

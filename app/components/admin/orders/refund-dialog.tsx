@@ -1,16 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, CircleCheck } from "lucide-react";
 import { useId, useRef, useState, type FormEvent } from "react";
-import { refundSchema } from "../../../../server/contracts/admin-orders";
+import { refundSchema } from "#server/contracts/admin-orders";
 import { RefundStatusBadge } from "./badges";
 import { DATE_TIME, formatDate, type RefundEligibility } from "./format";
-import { formatUsd } from "../../../../server/contracts/money";
+import { formatUsd } from "#server/contracts/money";
 import { Modal } from "./modal";
-import { Spinner } from "~/components/spinner";
-import { dismissToast, notify } from "~/components/toasts";
-import { Button } from "~/components/ui/button";
-import { useTRPC } from "~/lib/trpc";
-import { cn } from "~/lib/utils";
+import { Spinner } from "#app/components/spinner";
+import { dismissToast, notify } from "#app/components/toasts";
+import { Button } from "#app/components/ui/button";
+import { useTRPC } from "#app/lib/trpc";
+import { cn } from "#app/lib/utils";
 
 export interface RefundTarget {
   id: number;

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ChevronDown } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { ORDER_STATUSES } from "../../../../server/contracts/admin-orders";
+import { ORDER_STATUSES } from "#server/contracts/admin-orders";
 import { ORDER_STATUS_STYLE, type OrderStatus } from "./badges";
-import { notify } from "~/components/toasts";
-import { useTRPC } from "~/lib/trpc";
-import { cn } from "~/lib/utils";
+import { notify } from "#app/components/toasts";
+import { useTRPC } from "#app/lib/trpc";
+import { cn } from "#app/lib/utils";
 
 /**
  * The status dropdown of one row, drawn as the status badge in the spec's colours. A native

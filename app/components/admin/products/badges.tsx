@@ -1,4 +1,4 @@
-import { cn } from "~/lib/utils";
+import { cn } from "#app/lib/utils";
 
 const TONES = {
   visible: "border-emerald-400/30 bg-emerald-400/10 text-emerald-300",

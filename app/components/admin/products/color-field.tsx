@@ -1,12 +1,12 @@
 import { Check, Plus, X } from "lucide-react";
 import { useState } from "react";
-import { PRODUCT_MESSAGES } from "../../../../server/contracts/admin-products";
-import { COLOR_SWATCHES, swatchFor } from "../../../../server/contracts/catalog";
-import { FieldError } from "~/components/form-messages";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
-import { cn } from "~/lib/utils";
-import type { FieldMeta } from "~/components/field";
+import { PRODUCT_MESSAGES } from "#server/contracts/admin-products";
+import { COLOR_SWATCHES, swatchFor } from "#server/contracts/catalog";
+import { FieldError } from "#app/components/form-messages";
+import { Button } from "#app/components/ui/button";
+import { Input } from "#app/components/ui/input";
+import { cn } from "#app/lib/utils";
+import type { FieldMeta } from "#app/components/field";
 
 const PRESETS = Object.keys(COLOR_SWATCHES);
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();

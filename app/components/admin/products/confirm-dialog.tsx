@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { TriangleAlert } from "lucide-react";
 import type { ReactNode } from "react";
-import { Button } from "~/components/ui/button";
+import { Button } from "#app/components/ui/button";
 
 /**
  * "Are you sure?" for deletions (docs/spec.md §4: open, then confirm or cancel). Radix gives the focus

@@ -1,9 +1,9 @@
 import { ImageUp, Upload } from "lucide-react";
 import { useRef, useState } from "react";
-import type { UploadedProductImage } from "../../../../server/contracts/admin-products";
-import { ProductImage } from "~/components/store/product-image";
-import { notify } from "~/components/toasts";
-import { Button } from "~/components/ui/button";
+import type { UploadedProductImage } from "#server/contracts/admin-products";
+import { ProductImage } from "#app/components/store/product-image";
+import { notify } from "#app/components/toasts";
+import { Button } from "#app/components/ui/button";
 import { NOTICES, reasonOf } from "./messages";
 import { Progress } from "./progress";
 import { ACCEPT_ATTRIBUTE, clientImageProblem, uploadWithProgress } from "./upload";

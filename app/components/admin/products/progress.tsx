@@ -1,4 +1,4 @@
-import { cn } from "~/lib/utils";
+import { cn } from "#app/lib/utils";
 
 /** A thin progress bar with its percentage for screen readers. */
 export function Progress({ value, label, tone = "default" }: { value: number; label: string; tone?: "default" | "error" | "done" }) {

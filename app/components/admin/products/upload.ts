@@ -1,4 +1,4 @@
-import { ACCEPTED_IMAGE_TYPES, IMAGE_MESSAGES, MAX_IMAGE_BYTES } from "../../../../server/contracts/admin-products";
+import { ACCEPTED_IMAGE_TYPES, IMAGE_MESSAGES, MAX_IMAGE_BYTES } from "#server/contracts/admin-products";
 
 /**
  * A multipart upload with progress. fetch cannot report upload progress, XMLHttpRequest can.

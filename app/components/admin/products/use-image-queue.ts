@@ -1,8 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { AdminProductImage } from "../../../../server/contracts/admin-products";
-import { notify } from "~/components/toasts";
-import { useTRPC } from "~/lib/trpc";
+import type { AdminProductImage } from "#server/contracts/admin-products";
+import { notify } from "#app/components/toasts";
+import { useTRPC } from "#app/lib/trpc";
 import { NOTICES } from "./messages";
 import { clientImageProblem, uploadWithProgress } from "./upload";
 

@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { KeyRound } from "lucide-react";
-import type { AccountActionData } from "../../../../server/contracts/admin-settings";
+import type { AccountActionData } from "#server/contracts/admin-settings";
 import { InlineNotice, SettingsCard } from "./settings-card";
-import { Field } from "~/components/field";
+import { Field } from "#app/components/field";
 import { useIntentFetcher } from "./use-intent-fetcher";
-import { changePasswordSchema } from "../../../../server/contracts/admin-settings";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
+import { changePasswordSchema } from "#server/contracts/admin-settings";
+import { Button } from "#app/components/ui/button";
+import { Input } from "#app/components/ui/input";
 
 type PasswordData = Extract<AccountActionData, { intent: "change-password" }>;
 

@@ -4,15 +4,15 @@ import { formatDistanceStrict } from "date-fns";
 import { CalendarClock } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { DatePicker } from "./date-picker";
-import type { SettingsActionData } from "../../../../server/contracts/admin-settings";
+import type { SettingsActionData } from "#server/contracts/admin-settings";
 import { InlineNotice, SettingsCard } from "./settings-card";
-import { Field } from "~/components/field";
+import { Field } from "#app/components/field";
 import { useIntentFetcher } from "./use-intent-fetcher";
-import { countdownDateSchema, type AdminSettingsView } from "../../../../server/contracts/admin-settings";
-import { formatUtcTime, STORE_TIME_ZONE, storeWallClockToUtc } from "../../../../server/contracts/store-time";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
-import { cn } from "~/lib/utils";
+import { countdownDateSchema, type AdminSettingsView } from "#server/contracts/admin-settings";
+import { formatUtcTime, STORE_TIME_ZONE, storeWallClockToUtc } from "#server/contracts/store-time";
+import { Button } from "#app/components/ui/button";
+import { Input } from "#app/components/ui/input";
+import { cn } from "#app/lib/utils";
 
 /** What the typed date and time mean, in UTC and from now; null until both are complete and real. */
 function preview(date: string | undefined, time: string | undefined): { utc: string; instant: Date } | null {

@@ -2,8 +2,8 @@ import * as Popover from "@radix-ui/react-popover";
 import { CalendarDays, ChevronDown } from "lucide-react";
 import { useState } from "react";
 import { dateFromYmd, formatYmdShort, ymdFromDate } from "./calendar-date";
-import { Calendar } from "~/components/ui/calendar";
-import { cn } from "~/lib/utils";
+import { Calendar } from "#app/components/ui/calendar";
+import { cn } from "#app/lib/utils";
 
 /**
  * A day chosen in a calendar that opens under a button, for hydrated pages (before hydration the

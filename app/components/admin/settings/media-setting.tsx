@@ -1,14 +1,14 @@
 import { Film, Music } from "lucide-react";
 import { useCallback, useEffect, useRef } from "react";
-import type { SettingsActionData } from "../../../../server/contracts/admin-settings";
+import type { SettingsActionData } from "#server/contracts/admin-settings";
 import { InlineNotice, SettingsCard } from "./settings-card";
-import { Field } from "~/components/field";
+import { Field } from "#app/components/field";
 import { UploadDropzone } from "./upload-dropzone";
 import { useIntentFetcher } from "./use-intent-fetcher";
 import { useMediaUpload } from "./use-media-upload";
-import type { MediaKind } from "../../../../server/contracts/admin-settings";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
+import type { MediaKind } from "#server/contracts/admin-settings";
+import { Button } from "#app/components/ui/button";
+import { Input } from "#app/components/ui/input";
 
 const COPY = {
   video: {

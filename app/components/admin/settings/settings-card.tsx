@@ -1,8 +1,8 @@
 import type { LucideIcon } from "lucide-react";
 import { CircleAlert, CircleCheck } from "lucide-react";
 import type { ReactNode } from "react";
-import type { Notice } from "~/lib/use-notice-toast";
-import { cn } from "~/lib/utils";
+import type { Notice } from "#app/lib/use-notice-toast";
+import { cn } from "#app/lib/utils";
 
 /** One settings section: an icon, a heading (h3 under the tab's h2), a line of help, the form. */
 export function SettingsCard({

@@ -1,7 +1,7 @@
 import { useRevalidator } from "@remix-run/react";
 import { CircleAlert } from "lucide-react";
-import { SETTINGS_LOAD_FAILED } from "../../../../server/contracts/admin-settings";
-import { Button } from "~/components/ui/button";
+import { SETTINGS_LOAD_FAILED } from "#server/contracts/admin-settings";
+import { Button } from "#app/components/ui/button";
 
 /** docs/spec.md §8: settings that could not be read show this alert instead of empty forms. */
 export function SettingsLoadError() {

@@ -1,9 +1,9 @@
 import { ExternalLink, Truck } from "lucide-react";
-import type { AccountActionData } from "../../../../server/contracts/admin-settings";
+import type { AccountActionData } from "#server/contracts/admin-settings";
 import { InlineNotice, SettingsCard } from "./settings-card";
 import { useIntentFetcher } from "./use-intent-fetcher";
-import { Button } from "~/components/ui/button";
-import { formatUsd } from "../../../../server/contracts/money";
+import { Button } from "#app/components/ui/button";
+import { formatUsd } from "#server/contracts/money";
 
 type ShippingData = Extract<AccountActionData, { intent: "test-shipping" }>;
 

@@ -1,11 +1,11 @@
 import { Heading, Quote, Type } from "lucide-react";
-import type { SettingsActionData } from "../../../../server/contracts/admin-settings";
+import type { SettingsActionData } from "#server/contracts/admin-settings";
 import { InlineNotice, SettingsCard, Textarea } from "./settings-card";
-import { Field } from "~/components/field";
+import { Field } from "#app/components/field";
 import { useIntentFetcher } from "./use-intent-fetcher";
-import { TEXT_SETTINGS, type TextSettingKey } from "../../../../server/contracts/admin-settings";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
+import { TEXT_SETTINGS, type TextSettingKey } from "#server/contracts/admin-settings";
+import { Button } from "#app/components/ui/button";
+import { Input } from "#app/components/ui/input";
 
 const COPY = {
   countdown_text: {

@@ -2,10 +2,10 @@ import { UploadCloud, X } from "lucide-react";
 import { useRef, useState, type DragEvent } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { UploadPhase, UploadProgress } from "./use-media-upload";
-import type { MediaKind } from "../../../../server/contracts/admin-settings";
-import { Spinner } from "~/components/spinner";
-import { Button } from "~/components/ui/button";
-import { cn } from "~/lib/utils";
+import type { MediaKind } from "#server/contracts/admin-settings";
+import { Spinner } from "#app/components/spinner";
+import { Button } from "#app/components/ui/button";
+import { cn } from "#app/lib/utils";
 
 const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 

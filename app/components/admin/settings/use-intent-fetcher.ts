@@ -1,6 +1,6 @@
 import { useActionData, useFetcher } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { useNoticeToast } from "~/lib/use-notice-toast";
+import { useNoticeToast } from "#app/lib/use-notice-toast";
 
 function hasIntent<T extends { intent: string }>(value: unknown, intent: T["intent"]): value is T {
   return typeof value === "object" && value !== null && (value as { intent?: unknown }).intent === intent;

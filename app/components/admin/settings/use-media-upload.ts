@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { MEDIA_MAX_BYTES, MEDIA_MESSAGES, type MediaKind } from "../../../../server/contracts/admin-settings";
-import { notify } from "~/components/toasts";
+import { MEDIA_MAX_BYTES, MEDIA_MESSAGES, type MediaKind } from "#server/contracts/admin-settings";
+import { notify } from "#app/components/toasts";
 
 export type UploadPhase = "idle" | "uploading" | "saving";
 export interface UploadProgress {

@@ -1,11 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { CircleAlert, CircleCheck, Clock, Loader, RotateCw } from "lucide-react";
-import type { CampaignProgress, CampaignState } from "../../../../server/contracts/admin-subscribers";
+import type { CampaignProgress, CampaignState } from "#server/contracts/admin-subscribers";
 import { count, formatEastern } from "./format";
 import { isRunning, type CampaignSender } from "./use-campaign-sender";
-import { Button } from "~/components/ui/button";
-import { useTRPC } from "~/lib/trpc";
-import { cn } from "~/lib/utils";
+import { Button } from "#app/components/ui/button";
+import { useTRPC } from "#app/lib/trpc";
+import { cn } from "#app/lib/utils";
 
 const STATE: Record<CampaignState, { label: string; className: string; icon: typeof Clock }> = {
   queued: { label: "Queued", className: "border-border text-muted-foreground", icon: Clock },

@@ -2,16 +2,16 @@ import { useMutation } from "@tanstack/react-query";
 import { CircleAlert, Eye, PencilLine, Send } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { COMPOSE_MISSING, SUBJECT_MAX, type ComposeEmailInput } from "../../../../server/contracts/admin-subscribers";
+import { COMPOSE_MISSING, SUBJECT_MAX, type ComposeEmailInput } from "#server/contracts/admin-subscribers";
 import { CampaignHistory, SendMeter } from "./campaign-history";
 import { count } from "./format";
 import type { CampaignSender } from "./use-campaign-sender";
-import { Spinner } from "~/components/spinner";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
-import { useTRPC } from "~/lib/trpc";
-import { cn } from "~/lib/utils";
+import { Spinner } from "#app/components/spinner";
+import { Button } from "#app/components/ui/button";
+import { Input } from "#app/components/ui/input";
+import { Label } from "#app/components/ui/label";
+import { useTRPC } from "#app/lib/trpc";
+import { cn } from "#app/lib/utils";
 
 export type ComposeMode = "edit" | "preview";
 

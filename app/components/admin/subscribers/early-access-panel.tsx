@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { EARLY_ACCESS_TAG, type EarlyAccessLinkView } from "../../../../server/contracts/early-access";
-import { notify } from "~/components/toasts";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
-import { useTRPC } from "~/lib/trpc";
+import { EARLY_ACCESS_TAG, type EarlyAccessLinkView } from "#server/contracts/early-access";
+import { notify } from "#app/components/toasts";
+import { Button } from "#app/components/ui/button";
+import { Input } from "#app/components/ui/input";
+import { Label } from "#app/components/ui/label";
+import { useTRPC } from "#app/lib/trpc";
 import { formatEastern, postJson } from "./format";
 
 const STATUS: Record<EarlyAccessLinkView["status"], { label: string; className: string }> = {

@@ -1,5 +1,5 @@
 // Admin times are shown in the store's zone, so the server render and the browser agree.
-export { formatStoreTime as formatEastern } from "../../../../server/contracts/store-time";
+export { formatStoreTime as formatEastern } from "#server/contracts/store-time";
 
 export const count = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 

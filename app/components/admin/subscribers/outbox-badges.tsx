@@ -1,4 +1,4 @@
-import { cn } from "~/lib/utils";
+import { cn } from "#app/lib/utils";
 
 /** Postmark's two streams, as the store names them. */
 export type MailStream = "outbound" | "broadcast";

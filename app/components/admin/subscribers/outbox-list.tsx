@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from "@remix-run/react";
 import { MailStatusBadge, StreamLabel, type MailStream } from "./outbox-badges";
 import { count, formatEastern } from "./format";
-import { cn } from "~/lib/utils";
+import { cn } from "#app/lib/utils";
 
 export interface OutboxRow {
   id: number;

@@ -3,12 +3,12 @@ import { Link, useLocation } from "@remix-run/react";
 import { ChevronLeft, ChevronRight, CircleAlert, Download, RefreshCw, Users } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { SUBSCRIBER_TEXTS as T, type SubscriberList } from "../../../../server/contracts/admin-subscribers";
+import { SUBSCRIBER_TEXTS as T, type SubscriberList } from "#server/contracts/admin-subscribers";
 import { count, download, formatEastern } from "./format";
-import { notify } from "~/components/toasts";
-import { Button } from "~/components/ui/button";
-import { useTRPC } from "~/lib/trpc";
-import { cn } from "~/lib/utils";
+import { notify } from "#app/components/toasts";
+import { Button } from "#app/components/ui/button";
+import { useTRPC } from "#app/lib/trpc";
+import { cn } from "#app/lib/utils";
 
 const th =
   "sticky top-0 z-10 bg-card px-3 py-3 sm:px-4 text-left text-xs font-semibold tracking-[0.12em] whitespace-nowrap text-muted-foreground uppercase shadow-[inset_0_-1px_0_var(--color-border)]";

@@ -8,16 +8,16 @@ import {
   TEMPLATE_SUBJECT,
   type ComposeEmailInput,
   type SubscriberList,
-} from "../../../../server/contracts/admin-subscribers";
+} from "#server/contracts/admin-subscribers";
 import { ComposePanel, type ComposeMode } from "./compose-panel";
 import { EarlyAccessPanel } from "./early-access-panel";
 import { SubscriberListPanel } from "./subscriber-list";
 import { TabBar, TabPanel, type TabItem } from "./tabs";
 import { TemplatePanel } from "./template-panel";
 import { useCampaignSender } from "./use-campaign-sender";
-import { AdminSection } from "~/components/admin/admin-section";
-import { Button } from "~/components/ui/button";
-import { useTRPC } from "~/lib/trpc";
+import { AdminSection } from "#app/components/admin/admin-section";
+import { Button } from "#app/components/ui/button";
+import { useTRPC } from "#app/lib/trpc";
 
 export type SubscriberTab = "list" | "template" | "compose" | "early";
 

@@ -1,6 +1,6 @@
 import type { LucideIcon } from "lucide-react";
 import { useRef, type KeyboardEvent, type ReactNode } from "react";
-import { cn } from "~/lib/utils";
+import { cn } from "#app/lib/utils";
 
 export interface TabItem<T extends string> {
   id: T;

@@ -2,10 +2,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { FilePlus2, LayoutTemplate } from "lucide-react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { SUBSCRIBER_TEXTS as T, TEMPLATE_SUBJECT } from "../../../../server/contracts/admin-subscribers";
-import { notify } from "~/components/toasts";
-import { Button } from "~/components/ui/button";
-import { useTRPC } from "~/lib/trpc";
+import { SUBSCRIBER_TEXTS as T, TEMPLATE_SUBJECT } from "#server/contracts/admin-subscribers";
+import { notify } from "#app/components/toasts";
+import { Button } from "#app/components/ui/button";
+import { useTRPC } from "#app/lib/trpc";
 
 /** docs/spec.md §2 "Load Template": the launch announcement, or a blank message. */
 export function TemplatePanel({ onLoad, onScratch }: { onLoad: (template: string) => void; onScratch: () => void }) {

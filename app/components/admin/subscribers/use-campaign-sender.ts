@@ -6,10 +6,10 @@ import {
   type CampaignProgress,
   type ComposeEmailInput,
   type SendResult,
-} from "../../../../server/contracts/admin-subscribers";
+} from "#server/contracts/admin-subscribers";
 import { postJson } from "./format";
-import { notify } from "~/components/toasts";
-import { useTRPC } from "~/lib/trpc";
+import { notify } from "#app/components/toasts";
+import { useTRPC } from "#app/lib/trpc";
 
 // The send answers at once (202) and the progress is polled, so a large list never times out.
 const ASYNC = { Prefer: "respond-async" };

@@ -1,0 +1,24 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getAppContext } from "#server/boot";
+import { getOutboxMessage, listOutbox } from "#server/services/mail/outbox";
+import { requireAdminPage } from "#server/http/auth";
+
+const STREAMS = ["outbound", "broadcast"] as const;
+
+/**
+ * /admin/outbox: every e-mail the store recorded, newest first (?q= recipient or subject,
+ * ?stream=, ?page=), and one opened (?id=). Plain links and a GET form: it works without
+ * JavaScript too.
+ */
+export async function outboxLoader({ request }: LoaderFunctionArgs) {
+  const ctx = await getAppContext();
+  await requireAdminPage(ctx, request);
+  const params = new URL(request.url).searchParams;
+  const stream = STREAMS.find((s) => s === params.get("stream"));
+  const id = Number(params.get("id"));
+  const [outbox, message] = await Promise.all([
+    listOutbox(ctx, { q: params.get("q") ?? undefined, stream, page: Number(params.get("page")) || 1 }),
+    Number.isSafeInteger(id) && id > 0 ? getOutboxMessage(ctx, id) : null,
+  ]);
+  return { ...outbox, message, mode: ctx.config.postmark.serverToken ? ("postmark" as const) : ("outbox" as const) };
+}

@@ -1,0 +1,323 @@
+import crypto from "node:crypto";
+import { CHECKOUT_MESSAGES, orderNumberOf, type CustomerInfo, type OrderSummary } from "#server/contracts/checkout";
+import { toDollars } from "#server/contracts/money";
+import type { AppContext } from "#server/context";
+import { Conflict, EmptyCart, Invalid } from "#server/errors";
+import { paymentsFor } from "#server/integrations/payments";
+import { parcelFor, shippingFor, type RateQuote } from "#server/integrations/shipping";
+import { quoteTax } from "#server/integrations/tax";
+import { discountedCents, publicFilter } from "#server/services/catalog/catalog";
+import { addressKeyOf, assertWithinLimits, customerKeyOf, lockProductRows } from "#server/services/drop/customer-limits";
+import { expireOrder, releaseExpiredHolds } from "#server/services/cart/holds";
+import { AddressRateLimiter } from "#server/services/security/rate-limit";
+import { recordEvent } from "#server/services/reporting/events";
+import { recordSoldOutMiss, SoldOut } from "#server/services/drop/sold-out-misses";
+
+// Generous: a drop-day crowd behind one carrier address must get through; a script must not.
+const checkoutsPerIp = new AddressRateLimiter("checkouts-per-ip", (ctx) => ctx.config.rateLimits.checkoutsPerIp, 10 * 60 * 1000);
+
+/** Test hook. */
+export async function resetCheckoutLimits(ctx: AppContext): Promise<void> {
+  await checkoutsPerIp.clear(ctx);
+}
+
+export interface PricedLine {
+  productId: number;
+  name: string;
+  imageUrl: string | null;
+  priceCents: number;
+  unitCents: number;
+  quantity: number;
+  totalCents: number;
+  /** Units on the shelf when the bag was read (not held: the hold's conditional update decides). */
+  inventory: number;
+  weight: number;
+  length: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The bag's lines priced from the database alone (the client never sends a price that is
+ * trusted); none when there is no bag. Refuses a line that cannot be bought right now.
+ */
+export async function bagLines(ctx: AppContext, sessionId: string | null): Promise<PricedLine[]> {
+  if (!sessionId) return [];
+  const rows = await ctx.db
+    .selectFrom("cartItems")
+    .innerJoin("products", "products.id", "cartItems.productId")
+    .select([
+      "products.id",
+      "products.name",
+      "products.imageUrl",
+      "products.priceCents",
+      "products.discountPercent",
+      "products.inventory",
+      "products.isVisible",
+      "products.isComingSoon",
+      "products.isCountdownRestricted",
+      "products.countdownReleaseDate",
+      "products.weight",
+      "products.length",
+      "products.width",
+      "products.height",
+      "cartItems.quantity",
+    ])
+    .where("cartItems.sessionId", "=", sessionId)
+    .orderBy("cartItems.id")
+    .execute();
+  if (rows.length === 0) return [];
+  const isPublic = await publicFilter(ctx);
+  return rows.map((row) => {
+    if (!isPublic(row) || row.isComingSoon === 1) throw new Conflict(CHECKOUT_MESSAGES.unavailable(row.name));
+    const unitCents = discountedCents(row.priceCents, row.discountPercent);
+    return {
+      productId: row.id,
+      name: row.name,
+      imageUrl: row.imageUrl,
+      priceCents: row.priceCents,
+      unitCents,
+      quantity: row.quantity,
+      totalCents: unitCents * row.quantity,
+      inventory: row.inventory,
+      weight: row.weight,
+      length: row.length,
+      width: row.width,
+      height: row.height,
+    };
+  });
+}
+
+const shortOfStock = (line: PricedLine, inStock: number) =>
+  inStock > 0 ? new Conflict(CHECKOUT_MESSAGES.onlyLeft(line.name, inStock)) : new SoldOut(line.productId, line.name);
+
+/** The bag priced for checkout; an empty bag is refused with the spec's message. */
+export async function priceCart(ctx: AppContext, sessionId: string | null) {
+  const lines = await bagLines(ctx, sessionId);
+  if (lines.length === 0) throw new EmptyCart(CHECKOUT_MESSAGES.emptyCart);
+  const subtotalCents = lines.reduce((sum, l) => sum + l.totalCents, 0);
+  const discountCents = lines.reduce((sum, l) => sum + (l.priceCents - l.unitCents) * l.quantity, 0);
+  return { lines, subtotalCents, discountCents, parcel: parcelFor(lines) };
+}
+
+/** Rates for the bag to an address, cheapest first; empty when it cannot be shipped there. */
+export async function quoteShipping(
+  ctx: AppContext,
+  sessionId: string | null,
+  address: Pick<CustomerInfo, "street" | "city" | "state" | "zipCode" | "country">,
+): Promise<RateQuote[]> {
+  const { parcel } = await priceCart(ctx, sessionId);
+  return shippingFor(ctx).quote(address, parcel);
+}
+
+/**
+ * Process Order: re-prices the bag, quotes shipping again, adds tax, takes the units off the
+ * shelf for the hold time (an atomic conditional update per product, all or nothing), creates
+ * the pending order and the payment. Two buyers can never hold the same last unit.
+ */
+export async function processOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrder> {
+  try {
+    return await placeOrder(ctx, input);
+  } catch (error) {
+    // Refused because something sold out: the drop report counts these (decision 0026).
+    await recordSoldOutMiss(ctx, error, { sessionId: input.sessionId, customerKey: customerKeyOf(input.customer.email) });
+    throw error;
+  }
+}
+
+type OrderInput = { sessionId: string | null; customer: CustomerInfo; shippingMethod: string; clientIp?: string };
+type PlacedOrder = { clientSecret: string; paymentIntentId: string; orderSummary: OrderSummary };
+
+async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrder> {
+  if (input.clientIp) {
+    await checkoutsPerIp.take(
+      ctx,
+      input.clientIp,
+      (m) => `Too many checkout attempts from your network. Please try again in ${m} minute${m === 1 ? "" : "s"}.`,
+    );
+  }
+  const { lines, subtotalCents, discountCents, parcel } = await priceCart(ctx, input.sessionId);
+  const customer = input.customer;
+  const rates = await shippingFor(ctx).quote(customer, parcel);
+  if (rates.length === 0) throw new Invalid(CHECKOUT_MESSAGES.noRatesAtSubmit, { shippingMethod: [CHECKOUT_MESSAGES.noRatesAtSubmit] });
+  const rate = rates.find((r) => r.key === input.shippingMethod);
+  if (!rate) throw new Invalid(CHECKOUT_MESSAGES.methodGone, { shippingMethod: [CHECKOUT_MESSAGES.methodGone] });
+  const tax = quoteTax({ country: customer.country, state: customer.state, lines, shippingCents: rate.costCents });
+  const totalCents = subtotalCents + rate.costCents + tax.taxCents;
+
+  // A buyer who presses Process Order again (say, after changing the address) starts over.
+  const previous = await ctx.db
+    .selectFrom("orders")
+    .select("id")
+    .where("sessionId", "=", input.sessionId)
+    .where("status", "=", "pending")
+    .where("paidAt", "is", null)
+    .execute();
+  for (const { id } of previous) await expireOrder(ctx, id);
+
+  // Sold out as the bag was read (and nothing of this bag's own went back on the shelf since):
+  // refused without taking the write lock, which every worker's buyers queue for. The conditional
+  // update below stays the only judge of a hold; this only spares the crowd after the last unit.
+  const short = previous.length === 0 ? lines.find((line) => line.inventory < line.quantity) : undefined;
+  if (short && (await releaseExpiredHolds(ctx)) === 0) throw shortOfStock(short, short.inventory);
+
+  const now = ctx.clock.now();
+  const holdExpiresAt = new Date(now.getTime() + ctx.config.holdMinutes * 60_000).toISOString();
+  const payments = paymentsFor(ctx);
+  const customerKey = customerKeyOf(customer.email);
+  const addressKey = addressKeyOf(customer);
+  const productIds = lines.map((l) => l.productId);
+  const holdAndCreate = () =>
+    ctx.db.transaction().execute(async (trx) => {
+      // Every product of the bag locked at once, in id order, before its stock or the limit is
+      // touched: bags holding the same products in any order queue instead of deadlocking.
+      await lockProductRows(trx, productIds);
+      const order = await trx
+        .insertInto("orders")
+        .values({
+          sessionId: input.sessionId,
+          // The test processor takes test cards only: whatever it "collects" is no money.
+          isTest: payments.mode === "test" ? 1 : 0,
+          customerEmail: customer.email,
+          customerKey,
+          addressKey,
+          customerName: customer.name,
+          customerPhone: customer.phone || null,
+          shippingAddress: JSON.stringify({
+            street: customer.street,
+            city: customer.city,
+            state: customer.state,
+            zipCode: customer.zipCode,
+            country: customer.country,
+          }),
+          subtotalCents,
+          discountCents,
+          taxCents: tax.taxCents,
+          shippingCents: rate.costCents,
+          totalCents,
+          shippingMethod: rate.key,
+          holdExpiresAt,
+          createdAt: now.toISOString(),
+          updatedAt: now.toISOString(),
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      for (const line of lines) {
+        const taken = await trx
+          .updateTable("products")
+          .set((eb) => ({ inventory: eb("inventory", "-", line.quantity) }))
+          .where("id", "=", line.productId)
+          .where("inventory", ">=", line.quantity)
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) !== 1) {
+          const left = await trx.selectFrom("products").select("inventory").where("id", "=", line.productId).executeTakeFirst();
+          throw shortOfStock(line, left?.inventory ?? 0);
+        }
+        await trx
+          .insertInto("inventoryHolds")
+          .values({ orderId: order.id, productId: line.productId, quantity: line.quantity, expiresAt: holdExpiresAt })
+          .execute();
+        await trx
+          .insertInto("orderItems")
+          .values({
+            orderId: order.id,
+            productId: line.productId,
+            productName: line.name,
+            productPriceCents: line.unitCents,
+            quantity: line.quantity,
+            totalCents: line.totalCents,
+          })
+          .execute();
+      }
+      // In the same transaction as the holds: two racing orders of one customer queue here.
+      await assertWithinLimits(trx, { customerKey, addressKey, productIds, now: now.toISOString() });
+      return order.id;
+    });
+
+  let orderId: number;
+  try {
+    orderId = await holdAndCreate();
+  } catch (error) {
+    // Short of stock: holds that ran out go back on the shelf first, then one more try. Only
+    // here, not before every checkout: releasing asks the payment provider about each expired
+    // order, which no buyer should wait for while the shelf is full (the sweeper does it anyway).
+    if (!(error instanceof Conflict) || (await releaseExpiredHolds(ctx)) === 0) throw error;
+    orderId = await holdAndCreate();
+  }
+
+  let intent: { id: string; clientSecret: string };
+  try {
+    intent = await payments.createIntent({
+      amountCents: totalCents,
+      orderId,
+      email: customer.email,
+      idempotencyKey: `order-${orderId}-${crypto.createHash("sha256").update(String(totalCents)).digest("hex").slice(0, 8)}`,
+    });
+  } catch (error) {
+    await expireOrder(ctx, orderId);
+    throw error;
+  }
+  await ctx.db.updateTable("orders").set({ paymentIntentId: intent.id }).where("id", "=", orderId).execute();
+  recordEvent(ctx, { kind: "order", sessionId: input.sessionId, orderId });
+
+  return {
+    clientSecret: intent.clientSecret,
+    paymentIntentId: intent.id,
+    orderSummary: {
+      orderId,
+      orderNumber: orderNumberOf({ id: orderId, paymentIntentId: intent.id }),
+      items: lines.map((l) => ({
+        productId: l.productId,
+        name: l.name,
+        unitPrice: toDollars(l.unitCents),
+        quantity: l.quantity,
+        total: toDollars(l.totalCents),
+      })),
+      subtotal: toDollars(subtotalCents),
+      discount: toDollars(discountCents),
+      shipping: toDollars(rate.costCents),
+      tax: toDollars(tax.taxCents),
+      taxRate: tax.taxRate,
+      taxLabel: tax.taxLabel,
+      total: toDollars(totalCents),
+      holdExpiresAt,
+    },
+  };
+}
+
+/**
+ * The order behind a payment with its items, only for the bag (browser) that placed it: the
+ * no-JavaScript pay page. Null when there is no such order for this bag.
+ */
+export async function orderForPayment(ctx: AppContext, sessionId: string | null, paymentIntentId: string) {
+  if (!sessionId) return null;
+  const order = await ctx.db
+    .selectFrom("orders")
+    .select([
+      "id",
+      "paymentIntentId",
+      "status",
+      "paidAt",
+      "holdExpiresAt",
+      "customerEmail",
+      "customerName",
+      "customerPhone",
+      "shippingAddress",
+      "subtotalCents",
+      "shippingCents",
+      "taxCents",
+      "totalCents",
+    ])
+    .where("paymentIntentId", "=", paymentIntentId)
+    .where("sessionId", "=", sessionId)
+    .executeTakeFirst();
+  if (!order) return null;
+  const items = await ctx.db
+    .selectFrom("orderItems")
+    .leftJoin("products", "products.id", "orderItems.productId")
+    .select(["orderItems.productName", "orderItems.productPriceCents", "orderItems.quantity", "orderItems.totalCents", "products.imageUrl"])
+    .where("orderItems.orderId", "=", order.id)
+    .orderBy("orderItems.id")
+    .execute();
+  return { ...order, items };
+}

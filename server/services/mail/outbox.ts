@@ -1,0 +1,57 @@
+import { sql } from "kysely";
+import type { MailStream } from "#db/schema";
+import type { AppContext } from "#server/context";
+
+export const OUTBOX_PAGE_SIZE = 50;
+
+export interface OutboxQuery {
+  /** Matches the recipient or the subject. */
+  q?: string;
+  stream?: MailStream;
+  page?: number;
+}
+
+/**
+ * The mail the store recorded, newest first: in local mode the outbox people read instead of an
+ * inbox; with Postmark, the delivery record. Order confirmations, support mail and campaigns alike.
+ */
+export async function listOutbox(ctx: AppContext, query: OutboxQuery) {
+  const page = Math.max(1, Math.floor(query.page ?? 1));
+  let base = ctx.db.selectFrom("mailMessages");
+  const q = query.q?.trim();
+  if (q) {
+    // LIKE wildcards in what the admin typed are matched literally. lower() on both sides: SQLite's
+    // LIKE ignores ASCII case, PostgreSQL's does not (and lower() under the columns' byte-order
+    // collation folds ASCII only there too, as SQLite's does).
+    const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    base = base.where((eb) =>
+      eb.or([
+        sql<boolean>`lower(to_address) LIKE lower(${pattern}) ESCAPE '\\'`,
+        sql<boolean>`lower(subject) LIKE lower(${pattern}) ESCAPE '\\'`,
+      ]),
+    );
+  }
+  if (query.stream) base = base.where("stream", "=", query.stream);
+  const [{ total }, messages] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
+    base
+      .select(["id", "stream", "toAddress", "subject", "status", "createdAt", "tag"])
+      .orderBy("id", "desc")
+      .limit(OUTBOX_PAGE_SIZE)
+      .offset((page - 1) * OUTBOX_PAGE_SIZE)
+      .execute(),
+  ]);
+  return { messages, total: Number(total), page, pages: Math.max(1, Math.ceil(Number(total) / OUTBOX_PAGE_SIZE)) };
+}
+
+export async function getOutboxMessage(ctx: AppContext, id: number) {
+  const row = await ctx.db.selectFrom("mailMessages").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) return null;
+  let headers: Record<string, string> = {};
+  try {
+    headers = row.headers ? (JSON.parse(row.headers) as Record<string, string>) : {};
+  } catch {
+    // A malformed record still shows its message.
+  }
+  return { ...row, headers };
+}

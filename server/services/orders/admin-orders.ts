@@ -1,0 +1,108 @@
+import type { OrderStatus } from "#db/schema";
+import { orderNumberOf } from "#server/contracts/checkout";
+import { toDollars } from "#server/contracts/money";
+import type { AppContext } from "#server/context";
+import { NotFound } from "#server/errors";
+
+type OrderRow = Awaited<ReturnType<typeof orderRows>>[number];
+
+function orderRows(ctx: AppContext, id?: number) {
+  let query = ctx.db.selectFrom("orders").selectAll().orderBy("createdAt", "desc").orderBy("id", "desc");
+  if (id !== undefined) query = query.where("id", "=", id);
+  return query.execute();
+}
+
+function toAdminOrder(
+  order: OrderRow,
+  items: {
+    orderId: number;
+    id: number;
+    productId: number | null;
+    productName: string;
+    productPriceCents: number;
+    quantity: number;
+    totalCents: number;
+    createdAt: string;
+  }[],
+) {
+  return {
+    id: order.id,
+    orderNumber: orderNumberOf(order),
+    sessionId: order.sessionId,
+    customerEmail: order.customerEmail,
+    customerName: order.customerName,
+    customerPhone: order.customerPhone,
+    shippingAddress: order.shippingAddress,
+    billingAddress: order.billingAddress,
+    subtotal: toDollars(order.subtotalCents),
+    discount: toDollars(order.discountCents),
+    tax: toDollars(order.taxCents),
+    shipping: toDollars(order.shippingCents),
+    total: toDollars(order.totalCents),
+    status: order.status,
+    paymentIntentId: order.paymentIntentId,
+    refundStatus: order.refundStatus,
+    refundAmount: toDollars(order.refundAmountCents),
+    refundedAt: order.refundedAt,
+    shippingMethod: order.shippingMethod,
+    paidAt: order.paidAt,
+    /** Placed in test mode (a test card, no money): marked "Test" and left out of revenue. */
+    test: order.isTest === 1,
+    createdAt: order.createdAt,
+    updatedAt: order.updatedAt,
+    items: items
+      .filter((i) => i.orderId === order.id)
+      .map((i) => ({
+        id: i.id,
+        orderId: i.orderId,
+        productId: i.productId,
+        productName: i.productName,
+        productPrice: toDollars(i.productPriceCents),
+        quantity: i.quantity,
+        total: toDollars(i.totalCents),
+        createdAt: i.createdAt,
+      })),
+  };
+}
+export type AdminOrder = ReturnType<typeof toAdminOrder>;
+
+/** Every order, newest first, each with its items (docs/spec.md §3: "orders, each with items"). */
+export async function listOrders(ctx: AppContext): Promise<AdminOrder[]> {
+  const orders = await orderRows(ctx);
+  const items = orders.length ? await ctx.db.selectFrom("orderItems").selectAll().orderBy("id").execute() : [];
+  return orders.map((o) => toAdminOrder(o, items));
+}
+
+/** One order with its items, shipping labels and refunds: the View dialog. */
+export async function getOrderDetail(ctx: AppContext, id: number) {
+  const [order] = await orderRows(ctx, id);
+  if (!order) throw new NotFound("Order not found.");
+  const [items, labels, refunds] = await Promise.all([
+    ctx.db.selectFrom("orderItems").selectAll().where("orderId", "=", id).orderBy("id").execute(),
+    ctx.db.selectFrom("shippingLabels").selectAll().where("orderId", "=", id).orderBy("id").execute(),
+    ctx.db.selectFrom("refunds").selectAll().where("orderId", "=", id).orderBy("createdAt", "desc").execute(),
+  ]);
+  return {
+    ...toAdminOrder(order, items),
+    // The crash-safety keys (0019) are the store's bookkeeping with its providers, not the admin's.
+    shippingLabels: labels.map(({ idempotencyKey: _key, providerRef: _ref, ...l }) => ({ ...l, cost: toDollars(l.costCents) })),
+    refunds: refunds.map(({ idempotencyKey: _key, ...r }) => ({
+      ...r,
+      amount: toDollars(r.amountCents),
+      shippingRefunded: r.shippingRefunded === 1,
+    })),
+  };
+}
+
+/** docs/spec.md §4: an admin may set any status on any order. */
+export async function setOrderStatus(ctx: AppContext, id: number, status: OrderStatus): Promise<AdminOrder> {
+  const updated = await ctx.db
+    .updateTable("orders")
+    .set({ status, updatedAt: ctx.clock.now().toISOString() })
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw new NotFound("Order not found.");
+  const [order] = await orderRows(ctx, id);
+  const items = await ctx.db.selectFrom("orderItems").selectAll().where("orderId", "=", id).execute();
+  return toAdminOrder(order!, items);
+}
