@@ -1,8 +1,8 @@
 import { useLocation } from "@remix-run/react";
+import { CircleAlert, CircleCheck, Info } from "lucide-react";
 import { useEffect, useRef, useState, type ComponentType, type FocusEvent, type KeyboardEvent } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type * as SonnerModule from "sonner";
-import { StaticFlash } from "./static-flash";
 import { useVisitor, VisitorHole } from "./visitor-hole";
 
 export type Flash = {
@@ -251,6 +251,25 @@ export function Toasts() {
       <LazyToaster />
       <VisitorHole name="visitor">{(visitor) => (!hydrated && visitor.toast ? <StaticFlash flash={visitor.toast} /> : null)}</VisitorHole>
     </>
+  );
+}
+
+const ICONS = { success: CircleCheck, error: CircleAlert, info: Info } as const;
+
+export function StaticFlash({ flash }: { flash: Flash }) {
+  const Icon = ICONS[flash.kind];
+  return (
+    <div className="flash-toast-region">
+      <div className="flash-toast" data-kind={flash.kind} data-testid="flash-toast" role={flash.kind === "error" ? "alert" : "status"}>
+        <span className="flash-toast-icon" aria-hidden="true">
+          <Icon className="size-5 shrink-0" fill="currentColor" stroke="var(--flash-bg)" strokeWidth={2} />
+        </span>
+        <div className="flash-toast-content">
+          <p className="flash-toast-title">{flash.title}</p>
+          {flash.description ? <p className="flash-toast-description">{flash.description}</p> : null}
+        </div>
+      </div>
+    </div>
   );
 }
 
