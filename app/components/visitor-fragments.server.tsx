@@ -2,7 +2,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import type { Visitor } from "#server/contracts/visitor";
 import { BagIcon, cartLabel, triggerClass } from "./cart-button";
 import { adminLinkTitle, desktopLinkClass, MenuLinkBody, menuItemClass, menuLinkClass } from "./site-header";
-import { StaticFlash } from "./toasts";
+import { StaticFlash } from "./static-flash";
 import { VISITOR_DATA_ID } from "./visitor-hole";
 
 // JSON inside <script> must not be able to close it, whatever a username or a flash says.
