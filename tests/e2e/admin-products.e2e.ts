@@ -115,10 +115,19 @@ describe("admin product images uploaded while their list loads", () => {
     page.on("response", (response) => {
       if (/\/api\/admin\/products\/\d+\/images$/.test(response.url()) && response.ok() && ++uploads === 2) uploaded();
     });
+    // The uploads wait until the list has been asked for: the editor mounts after a client
+    // navigation that a busy machine can make slower than two small uploads.
+    let listAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (listAsked = resolve));
+    await page.route(/\/api\/admin\/products\/\d+\/images$/, async (route) => {
+      if (route.request().method() === "POST") await asked;
+      await route.continue();
+    });
     let held = false;
     await page.route(/\/api\/trpc\/[^?]*admin\.products\.images\.list/, async (route) => {
       if (held) return route.continue();
       held = true;
+      listAsked();
       const response = await route.fetch();
       await bothUploaded;
       // The page may have given up on it by then.
