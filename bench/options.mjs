@@ -25,6 +25,7 @@ const KNOBS = {
   // A round must outlast the store's periodic work (each hot page is rendered again about twice a
   // second): rounds of 300 or 2,000 answers (0.01–0.1 s) caught that pause or not, at random.
   requests: { env: "BENCH_REQUESTS", default: 10_000, help: "requests per round in the same-bytes ratio" },
+  pairs: { env: "BENCH_PAIRS", default: 3, help: "with --baseline: rounds of A (this checkout) then B (the baseline), at least 3" },
 };
 
 /**
@@ -40,14 +41,21 @@ export function readOptions(argv = process.argv.slice(2), env = process.env) {
       database: { type: "string" },
       balance: { type: "string" },
       note: { type: "string" },
+      baseline: { type: "string" },
+      profile: { type: "string" },
+      json: { type: "string" },
       "no-log": { type: "boolean" },
       help: { type: "boolean" },
     },
   });
   if (values.help) {
     console.log(
-      "npm run bench -- [--only ratio|rush|waiting-room|lighthouse|reports] [--database sqlite|postgres|postgres://…] [--balance request|shopper] [--note text] [--no-log]",
+      "npm run bench -- [--only ratio|rush|waiting-room|lighthouse|reports] [--baseline <git ref>] [--database sqlite|postgres|postgres://…] [--balance request|shopper] [--profile browser|plain] [--note text] [--no-log]",
     );
+    console.log("  --baseline (BENCH_BASELINE): build that commit in a temporary worktree and measure it beside this checkout,");
+    console.log("    A B A B, --pairs rounds; each figure side by side with the ratio A/B and its spread");
+    console.log("  --profile (BENCH_PROFILE, default browser): the rush's shoppers send a desktop browser's User-Agent and");
+    console.log("    Accept headers (the store records their page views); plain: no User-Agent, as before issue 24");
     console.log("  --database (BENCH_DATABASE, default sqlite): the instances' one database; postgres starts a throwaway server;");
     console.log("    a postgres:// URL names an empty database of your own");
     console.log("  --balance (BENCH_BALANCE, default request): over several instances, each request goes to the next one");
@@ -83,6 +91,15 @@ export function readOptions(argv = process.argv.slice(2), env = process.env) {
   const balance = values.balance ?? env.BENCH_BALANCE ?? "request";
   if (balance !== "request" && balance !== "shopper") throw new Error(`--balance takes "request" or "shopper", not "${balance}".`);
   options.balance = balance;
+  const profile = values.profile ?? env.BENCH_PROFILE ?? "browser";
+  if (profile !== "browser" && profile !== "plain") throw new Error(`--profile takes "browser" or "plain", not "${profile}".`);
+  options.profile = profile;
+  options.baseline = values.baseline ?? env.BENCH_BASELINE ?? null;
+  if (options.baseline !== null && !/^[\w./~^@{}-]{1,100}$/.test(options.baseline)) {
+    throw new Error(`--baseline takes a git ref (a commit, branch or tag), not "${options.baseline}".`);
+  }
+  if (options.baseline && options.pairs < 3) throw new Error("--pairs must be at least 3 with --baseline.");
+  options.json = values.json ?? null;
   options.note = values.note ?? env.BENCH_NOTE ?? "";
   options.log = !values["no-log"];
   return options;

@@ -4,6 +4,7 @@
 //  (b) the rush: shoppers racing for a product's units through the whole checkout, then the
 //      database checked for units sold beyond stock.
 // Appends the figures, dated and with the machine, to docs/perf.md. `npm run bench -- --help`.
+import fs from "node:fs";
 import { cpuNanos, processTree } from "./cpu-time.mjs";
 import { cookiesOf, createClient } from "./http-client.mjs";
 import { readOptions } from "./options.mjs";
@@ -25,6 +26,8 @@ if (reports) process.exit(await (await import("./reports.mjs")).main());
 let options;
 try {
   options = readOptions();
+  // `--baseline <ref>`: this run becomes the conductor of A/B rounds, each a run of this file.
+  if (options.baseline) process.exit(await (await import("./baseline.mjs")).main(options));
   assertBuilt();
 } catch (error) {
   console.error(error.message);
@@ -123,6 +126,7 @@ try {
       concurrency: options.rushConcurrency,
       deadline,
       balance: options.balance,
+      profile: options.profile,
     });
     const cpuRush = cpuNanos(pids);
     const generator = process.cpuUsage(generatorStart);
@@ -146,6 +150,7 @@ try {
   }
   results.loadAfter = machine().load;
 
+  if (options.json) fs.writeFileSync(options.json, JSON.stringify(results));
   const section = formatSection(results);
   console.log(`\n${section}`);
   if (options.log) {

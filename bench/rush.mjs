@@ -17,6 +17,22 @@ export const STEPS = [
 
 class SoldOut extends Error {}
 
+// What a desktop Chrome sends (`--profile browser`, the default): the store records page views for
+// browsers, not for a bare client, so a rush without it costs the store less than real shoppers do.
+const BROWSER_UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const PAGE_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
+
+/** The headers a shopper of this profile sends with every request (Cookie and Origin aside). */
+export function profileHeaders(profile, method) {
+  if (profile !== "browser") return {};
+  return {
+    "User-Agent": BROWSER_UA,
+    "Accept-Encoding": "br, gzip",
+    "Accept-Language": "en-US,en;q=0.9",
+    Accept: method === "GET" ? PAGE_ACCEPT : "application/json",
+  };
+}
+
 /** A browser's cookies between requests (a cleared or expired one is dropped). */
 export function cookieJar() {
   const cookies = new Map();
@@ -42,7 +58,7 @@ export function cookieJar() {
  * instances, which works because sessions, bags and holds live in the database); "shopper" keeps
  * each shopper on one instance for the whole journey (a sticky balancer), shoppers dealt round-robin.
  */
-export async function rush(bases, { productId, shoppers, concurrency, deadline, balance = "request" }) {
+export async function rush(bases, { productId, shoppers, concurrency, deadline, balance = "request", profile = "browser" }) {
   bases = [bases].flat();
   // The same number of sockets as with one store, shared out, so the crowd is the same size.
   const clients = bases.map((base) => createClient(base, { sockets: Math.max(1, Math.ceil(concurrency / bases.length)) }));
@@ -59,7 +75,7 @@ export async function rush(bases, { productId, shoppers, concurrency, deadline, 
       const name = STEPS[index];
       const at = balance === "shopper" ? stuck : turn++ % bases.length;
       served[at]++;
-      const headers = { Cookie: jar.header() };
+      const headers = { ...profileHeaders(profile, method), Cookie: jar.header() };
       // Each instance is reached at its own address here; behind a balancer they share one origin.
       if (method !== "GET") headers.Origin = bases[at];
       const start = performance.now();

@@ -9,7 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { cookiesOf, jsonOf, textOf } from "./http-client.mjs";
 
-const root = path.resolve(import.meta.dirname, "..");
+// The store measured: this checkout's, or (`--baseline <ref>`, bench/baseline.mjs) an earlier
+// commit's built in a worktree of its own. The bench's own code is always this checkout's.
+const root = process.env.BENCH_STORE_ROOT ? path.resolve(process.env.BENCH_STORE_ROOT) : path.resolve(import.meta.dirname, "..");
 
 // Set in a developer's shell or .env, these would reach a vendor or another database. Set empty
 // rather than deleted: start.mjs loads .env, which fills only variables that are not set at all.
@@ -62,6 +64,7 @@ export async function startStore({ workers, dataDir, sessionSecret, admin, datab
   admin ??= { username: "bench-admin", password: randomBytes(12).toString("hex") };
   const port = await freePort();
   const env = { ...process.env };
+  delete env.BENCH_STORE_ROOT;
   for (const name of NOT_INHERITED) env[name] = "";
   Object.assign(env, {
     NODE_ENV: "production",

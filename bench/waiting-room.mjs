@@ -4,6 +4,7 @@
 // poll that said "admitted") and how the pages felt to the admitted (p99 of /store, /store/:id,
 // /checkout), which the waiting room exists to keep low: at most 0.5 s.
 import os from "node:os";
+import { cpuNanos, processTree } from "./cpu-time.mjs";
 import { fixed, readKnobs, sleep } from "./knobs.mjs";
 import { cookiesOf, createClient, jsonOf, textOf } from "./http-client.mjs";
 import { appendSection, machine, PERF_LOG } from "./perf-log.mjs";
@@ -52,7 +53,8 @@ async function crowd(store, options, productId, admin) {
   });
   if (patch.status !== 200) throw new Error(`Setting the waiting room answered ${patch.status}: ${textOf(patch)}`);
   // Long enough for the whole crowd to join first: the early group is what the draw is for.
-  const t0 = Date.now() + Math.max(10_000, options.visitors * 8);
+  // Then each of them polls once while the store's CPU is read (measurePolls): 4 ms a visitor more.
+  const t0 = Date.now() + Math.max(10_000, options.visitors * 12);
   const countdown = await client.request("POST", "/api/admin/settings", {
     headers: { Cookie: admin, ...origin },
     body: { key: "countdown_date", value: new Date(t0).toISOString() },
@@ -82,6 +84,7 @@ async function crowd(store, options, productId, admin) {
   );
   const joinSeconds = (performance.now() - joinStart) / 1000;
   if (Date.now() > t0) console.warn("The crowd took longer to join than the time before T-0: some joined after it.");
+  const pollCost = await measurePolls(client, store, visitors, t0 - 1000);
   await sleep(t0 - Date.now());
 
   const deadline = Date.now() + options.seconds * 1000;
@@ -149,6 +152,7 @@ async function crowd(store, options, productId, admin) {
   const pageLatencies = PAGES.flatMap((p) => latencies[p]);
   return {
     joinSeconds,
+    pollCost,
     admitted: waits.length,
     notAdmitted: visitors.length - waits.length,
     waitP50: percentile(waits, 50),
@@ -165,6 +169,36 @@ async function crowd(store, options, productId, admin) {
     })),
   };
 }
+
+/**
+ * What one waiting visitor's poll costs the store: every visitor in the line asks once (as the
+ * page does every interval), before T-0, while the store's CPU (every process and thread) is read
+ * around them. Stops early at `until`, so the draw is not delayed; null without /proc.
+ */
+async function measurePolls(client, store, visitors, until) {
+  const pids = processTree(store.pid);
+  const before = cpuNanos(pids);
+  if (before === null) return null;
+  const start = performance.now();
+  let polls = 0;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 64 }, async () => {
+      while (next < visitors.length && Date.now() < until) {
+        const v = visitors[next++];
+        const response = await client.request("GET", "/api/waiting-room", { headers: { Cookie: v.jar.header() } });
+        if (response.status === 200) polls++;
+      }
+    }),
+  );
+  const cpu = cpuNanos(pids);
+  if (polls < visitors.length) console.warn(`Only ${polls} of ${visitors.length} visitors polled before T-0 (a loaded machine?).`);
+  if (cpu === null || polls === 0) return null;
+  return { polls, seconds: (performance.now() - start) / 1000, cpuMicrosPerPoll: (cpu - before) / 1e3 / polls };
+}
+
+/** How many visitors polling every `pollSeconds` the machine's cores answer at full use, at the measured cost. */
+export const lineThatFits = (cpuMicrosPerPoll, cores, pollSeconds) => Math.floor((cores * 1e6 * pollSeconds) / cpuMicrosPerPoll);
 
 function format({ startedAt, machine: m, options, result: r, sold }) {
   const stamp = startedAt.toISOString().slice(0, 16).replace("T", " ");
@@ -183,6 +217,16 @@ function format({ startedAt, machine: m, options, result: r, sold }) {
       `${r.outcome.refusedWithoutPass ? "was refused (429)" : "was NOT refused"}.`,
     "",
   );
+  if (r.pollCost) {
+    const fits = lineThatFits(r.pollCost.cpuMicrosPerPoll, m.cores, options["poll-seconds"]);
+    lines.push(
+      `**One waiting visitor's poll** (each of ${r.pollCost.polls} visitors in the line asked once before T-0, in ${fixed(r.pollCost.seconds, 1)} s): ` +
+        `${fixed(r.pollCost.cpuMicrosPerPoll, 1)} µs of store CPU. Polling every ${options["poll-seconds"]} s, the ${m.cores} cores answer a line of ` +
+        `**${fits.toLocaleString("en-US")}** at full use (${Math.floor(fits / 2).toLocaleString("en-US")} at half), ` +
+        `${fits >= 100_000 ? "so a line of 100,000 fits" : "so a line of 100,000 does NOT fit"}.`,
+      "",
+    );
+  }
   lines.push("| step (admitted shoppers) | requests | p50 ms | p99 ms |", "|---|---|---|---|");
   for (const s of r.steps) lines.push(`| ${s.step} | ${s.requests} | ${fixed(s.p50, 1)} | ${fixed(s.p99, 1)} |`);
   for (const e of r.errorKinds) lines.push("", `Error ${e.kind} ×${e.count}: ${e.sample.replace(/\s+/g, " ")}`);
