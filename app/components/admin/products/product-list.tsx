@@ -2,6 +2,7 @@ import { Link, useLocation } from "@remix-run/react";
 import { useMutation, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { Eye, EyeOff, ImageIcon, Pencil, Plus, RefreshCw, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminProduct } from "#server/contracts/admin-products";
 import { formatUsd } from "#server/contracts/money";
 import { formatReleaseTime, formatStoreDay } from "#server/contracts/store-time";
@@ -24,6 +25,8 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [deleting, setDeleting] = useState<AdminProduct | null>(null);
+  // Hide and Delete only work with JavaScript: until then they are shown disabled, never silently inert.
+  const hydrated = useHydrated();
   const saved = useSavedProductFocus(query.data);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.products.list.queryKey() });
 
@@ -171,8 +174,12 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                         size="sm"
                         className="normal-case! tracking-normal"
                         aria-label={`${product.isVisible ? "Hide" : "Show"} ${product.name}`}
-                        disabled={pending}
-                        onClick={() => visibility.mutate({ id: product.id, isVisible: !product.isVisible })}
+                        disabled={!hydrated}
+                        // Not `disabled` while saving: a disabled button drops the keyboard focus to the page's body.
+                        aria-disabled={pending || undefined}
+                        onClick={() => {
+                          if (!pending) visibility.mutate({ id: product.id, isVisible: !product.isVisible });
+                        }}
                       >
                         {product.isVisible ? <EyeOff aria-hidden /> : <Eye aria-hidden />}
                         {product.isVisible ? "Hide" : "Show"}
@@ -182,6 +189,7 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                         size="sm"
                         className="normal-case! tracking-normal text-red-300 hover:bg-destructive/15 hover:text-red-200"
                         aria-label={`Delete ${product.name}`}
+                        disabled={!hydrated}
                         onClick={() => setDeleting(product)}
                       >
                         <Trash2 aria-hidden /> Delete
