@@ -1,6 +1,7 @@
-import { useRef } from "react";
+import { useRef, type RefObject } from "react";
 
-const FOCUSABLE = 'button:not([disabled]), a[href], select:not([disabled]), input:not([disabled]), textarea:not([disabled]), [tabindex="0"]';
+const FOCUSABLE =
+  'button:not([disabled]), a[href], select:not([disabled]), input:not([disabled]), textarea:not([disabled]), [tabindex="0"]';
 
 /**
  * For a Radix dialog opened from state rather than from its own Trigger: Radix then has no trigger
@@ -8,14 +9,15 @@ const FOCUSABLE = 'button:not([disabled]), a[href], select:not([disabled]), inpu
  * the dialog opened and returns it there on close (Escape, Close, Cancel). When that control is gone
  * or disabled by then (a Refund button on an order just refunded), the focus goes to the first
  * control still there in its nearest surviving container: the row's, or the dialog's, next one.
+ * `opener` names the control when it is known (a select changed by a picker that may not focus it).
  * Spread the result on `Dialog.Content`.
  */
-export function useReturnFocus() {
+export function useReturnFocus(known?: RefObject<HTMLElement | null>) {
   const opener = useRef<HTMLElement | null>(null);
   const around = useRef<HTMLElement[]>([]);
   return {
     onOpenAutoFocus: () => {
-      const active = document.activeElement;
+      const active = known?.current ?? document.activeElement;
       if (!(active instanceof HTMLElement) || active === document.body) return;
       opener.current = active;
       const chain: HTMLElement[] = [];

@@ -15,7 +15,8 @@ export const DATE = "MMM dd, yyyy";
 export const DATE_TIME = "MMM dd, yyyy HH:mm";
 
 /** A refund is offered only for a paid order not yet refunded (or being refunded): no dead-end dialogs. */
-export const canRefund = (order: Pick<AdminOrder, "paidAt" | "refundStatus">): boolean => Boolean(order.paidAt) && order.refundStatus === "none";
+export const canRefund = (order: Pick<AdminOrder, "paidAt" | "refundStatus">): boolean =>
+  Boolean(order.paidAt) && order.refundStatus === "none";
 
 export const formatDate = (iso: string | null | undefined, pattern: string = DATE): string => formatStoreTime(iso, pattern);
 

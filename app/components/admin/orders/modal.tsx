@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
-import type { ReactNode } from "react";
+import type { ReactNode, RefObject } from "react";
 import { useReturnFocus } from "#app/lib/return-focus";
 import { cn } from "#app/lib/utils";
 
@@ -14,6 +14,8 @@ interface ModalProps {
   /** Wider for the order detail, narrow for confirmations. */
   size?: "sm" | "md" | "lg";
   role?: "dialog" | "alertdialog";
+  /** What gets the focus back on close, when not simply what had it on open. */
+  returnFocusTo?: RefObject<HTMLElement | null>;
 }
 
 const WIDTH = { sm: "max-w-md", md: "max-w-lg", lg: "max-w-4xl" } as const;
@@ -24,8 +26,18 @@ const WIDTH = { sm: "max-w-md", md: "max-w-lg", lg: "max-w-4xl" } as const;
  * so long orders still fit a phone screen. Fades in with CSS @starting-style, no keyframes.
  * Opened from state, not from a Trigger: `useReturnFocus` gives the focus back to the opener.
  */
-export function Modal({ open, onOpenChange, title, description, children, footer, size = "md", role = "dialog" }: ModalProps) {
-  const returnFocus = useReturnFocus();
+export function Modal({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  footer,
+  size = "md",
+  role = "dialog",
+  returnFocusTo,
+}: ModalProps) {
+  const returnFocus = useReturnFocus(returnFocusTo);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ChevronDown } from "lucide-react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { ORDER_STATUSES } from "#server/contracts/admin-orders";
 import { ORDER_STATUS_STYLE, type OrderStatus } from "./badges";
@@ -17,7 +17,17 @@ import { cn } from "#app/lib/utils";
  * Sending out an unpaid order is allowed (docs/spec.md §4: any status on any order; the REST call
  * asks nothing), but here it is confirmed first, naming the risk.
  */
-export function StatusSelect({ orderId, orderNumber, status, paid }: { orderId: number; orderNumber: string; status: OrderStatus; paid: boolean }) {
+export function StatusSelect({
+  orderId,
+  orderNumber,
+  status,
+  paid,
+}: {
+  orderId: number;
+  orderNumber: string;
+  status: OrderStatus;
+  paid: boolean;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const hydrated = useHydrated();
@@ -35,24 +45,29 @@ export function StatusSelect({ orderId, orderNumber, status, paid }: { orderId: 
   const Icon = style.icon;
   // The status an unpaid order is about to be sent out with, while the admin confirms it.
   const [confirming, setConfirming] = useState<OrderStatus | null>(null);
+  const selectRef = useRef<HTMLSelectElement>(null);
   const save = (next: OrderStatus) => update.mutate({ id: orderId, status: next });
 
   return (
     <div className={cn("relative inline-flex w-36 items-center rounded-full border", style.className, update.isPending && "opacity-60")}>
       <Icon aria-hidden className="pointer-events-none absolute left-2.5 size-3.5" />
       <select
+        ref={selectRef}
         aria-label={`Status of order ${orderNumber}`}
         value={shown}
-        // Disabled until hydrated too: before that a change could not be saved.
-        disabled={!hydrated || update.isPending}
+        // Disabled until hydrated: before that a change could not be saved. While saving it is
+        // aria-disabled instead, so the keyboard focus stays on it rather than dropping to the body.
+        disabled={!hydrated}
+        aria-disabled={update.isPending || undefined}
         aria-busy={update.isPending}
         onChange={(event) => {
+          if (update.isPending) return;
           const next = ORDER_STATUSES.find((value) => value === event.target.value);
           if (!next || next === status) return;
           if (!paid && SENT_OUT.has(next)) setConfirming(next);
           else save(next);
         }}
-        className="h-9 w-full cursor-pointer appearance-none rounded-full bg-transparent pr-8 pl-8 text-xs font-medium outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed"
+        className="h-9 w-full cursor-pointer appearance-none rounded-full bg-transparent pr-8 pl-8 text-xs font-medium outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed aria-disabled:cursor-wait"
       >
         {ORDER_STATUSES.map((value) => (
           <option key={value} value={value} className="bg-card text-foreground">
@@ -66,6 +81,7 @@ export function StatusSelect({ orderId, orderNumber, status, paid }: { orderId: 
         onOpenChange={(open) => !open && setConfirming(null)}
         size="sm"
         role="alertdialog"
+        returnFocusTo={selectRef}
         title={`Mark as ${confirming ? ORDER_STATUS_STYLE[confirming].label.toLowerCase() : "sent"}?`}
         description={`This order is not paid. Order ${orderNumber} has no payment: sending it out gives the goods away.`}
         footer={
