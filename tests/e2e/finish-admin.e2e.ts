@@ -42,6 +42,24 @@ const focused = (page: Page) =>
     return el.getAttribute("aria-label") ?? el.textContent?.trim() ?? el.tagName;
   });
 
+/**
+ * Waits (up to 3 s) for the keyboard focus to be on the control of that name, then checks it: Radix
+ * hands the focus back a tick after the dialog has gone.
+ */
+async function expectFocusOn(page: Page, name: string): Promise<void> {
+  await page
+    .waitForFunction(
+      (wanted) => {
+        const el = document.activeElement;
+        return el !== null && el !== document.body && (el.getAttribute("aria-label") ?? el.textContent?.trim()) === wanted;
+      },
+      name,
+      { timeout: 3_000 },
+    )
+    .catch(() => undefined);
+  assert.equal(await focused(page), name);
+}
+
 const rowOf = (page: Page, orderNumber: string) => page.getByTestId("order-row").filter({ hasText: orderNumber });
 
 describe("admin focus comes back", () => {
@@ -59,14 +77,14 @@ describe("admin focus comes back", () => {
     await expectSettled(detail);
     await page.keyboard.press("Escape");
     await detail.waitFor({ state: "detached" });
-    assert.equal(await focused(page), `View order ${orderNumber}`);
+    await expectFocusOn(page, `View order ${orderNumber}`);
 
     await row.getByRole("button", { name: `Process refund for order ${orderNumber}` }).click();
     const refund = page.getByRole("dialog", { name: "Process Refund" });
     await expectVisible(refund.getByText("This order can be refunded."));
     await page.keyboard.press("Escape");
     await refund.waitFor({ state: "detached" });
-    assert.equal(await focused(page), `Process refund for order ${orderNumber}`);
+    await expectFocusOn(page, `Process refund for order ${orderNumber}`);
 
     // Stacked: the refund dialog over the View dialog gives the focus back inside the View dialog.
     await view.click();
@@ -75,10 +93,10 @@ describe("admin focus comes back", () => {
     await expectVisible(refund.getByText("This order can be refunded."));
     await page.keyboard.press("Escape");
     await refund.waitFor({ state: "detached" });
-    assert.equal(await focused(page), "Process Refund");
+    await expectFocusOn(page, "Process Refund");
     await page.keyboard.press("Escape");
     await detail.waitFor({ state: "detached" });
-    assert.equal(await focused(page), `View order ${orderNumber}`);
+    await expectFocusOn(page, `View order ${orderNumber}`);
     assert.deepEqual(problems, []);
   });
 
@@ -95,15 +113,15 @@ describe("admin focus comes back", () => {
     await expectSettled(dialog);
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
-    assert.equal(await focused(page), `Delete ${cap.name}`);
+    await expectFocusOn(page, `Delete ${cap.name}`);
 
     await row.getByRole("button", { name: `Hide ${cap.name}` }).focus();
     await page.keyboard.press("Enter");
     await expectVisible(row.getByRole("button", { name: `Show ${cap.name}` }));
-    assert.equal(await focused(page), `Show ${cap.name}`);
+    await expectFocusOn(page, `Show ${cap.name}`);
     await page.keyboard.press("Enter");
     await expectVisible(row.getByRole("button", { name: `Hide ${cap.name}` }));
-    assert.equal(await focused(page), `Hide ${cap.name}`);
+    await expectFocusOn(page, `Hide ${cap.name}`);
     const stored = (await (await api.get("/api/admin/products")).json()) as AdminProduct[];
     assert.equal(stored.find((p) => p.id === cap.id)?.isVisible, true);
     assert.deepEqual(problems, []);
@@ -158,7 +176,7 @@ describe("order states the admin can trust", () => {
       await page.keyboard.press("Escape");
       await confirm.waitFor({ state: "detached" });
       assert.equal(await select.inputValue(), "pending");
-      assert.equal(await focused(page), `Status of order ${orderNumber}`);
+      await expectFocusOn(page, `Status of order ${orderNumber}`);
       assert.equal(await statusOf(), "pending");
 
       // Delivered, confirmed: saved.
@@ -169,7 +187,7 @@ describe("order states the admin can trust", () => {
       await expectVisible(page.getByText("Status updated").first());
       assert.equal(await statusOf(), "delivered");
       // Saving does not take the focus away from the dropdown.
-      assert.equal(await focused(page), `Status of order ${orderNumber}`);
+      await expectFocusOn(page, `Status of order ${orderNumber}`);
 
       // Cancelled needs no confirmation: nothing leaves the door.
       await select.locator(":scope:not([aria-disabled])").waitFor();

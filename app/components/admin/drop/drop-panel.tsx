@@ -81,20 +81,27 @@ export function DropPanel({ initial, loadedAt }: { initial: WaitingRoomAdmin; lo
           testId="figure-median-wait"
         />
       </dl>
-      <div className="flex flex-wrap items-end gap-4">
+      {/* Top-aligned, each button down by the label's height: a rate error below the field moves nothing. */}
+      <div className="flex flex-wrap items-start gap-4">
         {data.paused ? (
-          <Button type="button" onClick={() => change({ paused: false })} disabled={update.isPending}>
+          <Button type="button" className="sm:mt-4.5" onClick={() => change({ paused: false })} disabled={update.isPending}>
             <Play aria-hidden />
             Resume
           </Button>
         ) : (
-          <Button type="button" variant="outline" onClick={() => change({ paused: true })} disabled={update.isPending}>
+          <Button
+            type="button"
+            variant="outline"
+            className="sm:mt-4.5"
+            onClick={() => change({ paused: true })}
+            disabled={update.isPending}
+          >
             <Pause aria-hidden />
             Pause
           </Button>
         )}
         <form noValidate onSubmit={submitRate} className="flex items-start gap-2">
-          <div className="space-y-1">
+          <div className="max-w-60 space-y-1">
             <Label htmlFor="admit-per-minute">Shoppers let in per minute</Label>
             <Input
               id="admit-per-minute"
@@ -114,16 +121,28 @@ export function DropPanel({ initial, loadedAt }: { initial: WaitingRoomAdmin; lo
             />
             <FieldError id="admit-per-minute-error" errors={rateError ? [rateError] : undefined} />
           </div>
-          <Button type="submit" variant="outline" disabled={update.isPending} className="mt-6">
+          <Button type="submit" variant="outline" disabled={update.isPending} className="mt-4.5">
             Set rate
           </Button>
         </form>
         {data.ended ? (
-          <Button type="button" variant="outline" onClick={() => change({ ended: false })} disabled={update.isPending}>
+          <Button
+            type="button"
+            variant="outline"
+            className="sm:mt-4.5"
+            onClick={() => change({ ended: false })}
+            disabled={update.isPending}
+          >
             Reopen the waiting room
           </Button>
         ) : (
-          <Button type="button" variant="destructive" onClick={() => change({ ended: true })} disabled={update.isPending || !gated}>
+          <Button
+            type="button"
+            variant="destructive"
+            className="sm:mt-4.5"
+            onClick={() => change({ ended: true })}
+            disabled={update.isPending || !gated}
+          >
             <Square aria-hidden />
             End the waiting room
           </Button>
