@@ -121,7 +121,13 @@ describe("orders paid in test mode", () => {
 
     const test = await trpcDetail(testOrder.id);
     expect(test.status).toBe(200);
-    expect((await test.json()).result.data).toMatchObject({ id: testOrder.id, test: true });
+    // The detail also names the shipping method as the checkout offered it, not by its key (issue 28).
+    expect((await test.json()).result.data).toMatchObject({
+      id: testOrder.id,
+      test: true,
+      shippingMethod: "usps-ground_saver",
+      shippingMethodLabel: "USPS Ground Advantage",
+    });
     expect((await (await trpcDetail(realOrder.id)).json()).result.data).toMatchObject({ id: realOrder.id, test: false });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localRates } from "#server/integrations/shipping/local-rates";
+import { localRates, methodDescriptionOf } from "#server/integrations/shipping/local-rates";
 
 describe("localRates", () => {
   it("offers ground_saver first in the contiguous US, priced by weight band", () => {
@@ -43,5 +43,17 @@ describe("localRates", () => {
     expect(localRates({ country: "US", state: "XX", zipCode: "10001" }, 1)).toEqual([]);
     expect(localRates({ country: "KP", zipCode: "12345" }, 1)).toEqual([]);
     expect(localRates({ country: "US", state: "NY", zipCode: "" }, 1)).toEqual([]);
+  });
+});
+
+describe("methodDescriptionOf", () => {
+  it("names a stored method key as the checkout offered it", () => {
+    expect(methodDescriptionOf("usps-priority_express")).toBe("USPS Priority Mail Express");
+    expect(methodDescriptionOf("dhl-express_worldwide")).toBe("DHL Express Worldwide");
+  });
+
+  it("spells out a carrier's own service key it does not know (Shippo), without the carrier twice", () => {
+    expect(methodDescriptionOf("usps-usps_media_mail")).toBe("USPS Media Mail");
+    expect(methodDescriptionOf("fedex-fedex_2_day")).toBe("FEDEX 2 Day");
   });
 });

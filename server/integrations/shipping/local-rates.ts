@@ -174,3 +174,22 @@ export function localRates(destination: Destination, weightLbs: number): Shippin
     }))
     .sort((a, b) => a.costCents - b.costCents);
 }
+
+/**
+ * A method key ("usps-priority_express") in the words the checkout showed for it ("USPS Priority
+ * Mail Express"): this table's description, or, for a carrier's own service (Shippo), the key
+ * spelled out. Orders keep only the key.
+ */
+export function methodDescriptionOf(key: string): string {
+  for (const rows of Object.values(TABLE)) {
+    const row = rows.find((r) => methodKeyOf(r) === key);
+    if (row) return row.description;
+  }
+  const [carrier = "", ...rest] = key.split("-");
+  const method = rest
+    .join(" ")
+    .replace(new RegExp(`^${carrier}_`), "")
+    .replace(/_/g, " ")
+    .replace(/\b[a-z]/g, (c) => c.toUpperCase());
+  return `${carrier.toUpperCase()} ${method}`.trim();
+}

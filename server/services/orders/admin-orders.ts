@@ -3,6 +3,7 @@ import { orderNumberOf } from "#server/contracts/checkout";
 import { toDollars } from "#server/contracts/money";
 import type { AppContext } from "#server/context";
 import { NotFound } from "#server/errors";
+import { methodDescriptionOf } from "#server/integrations/shipping";
 
 type OrderRow = Awaited<ReturnType<typeof orderRows>>[number];
 
@@ -84,6 +85,8 @@ export async function getOrderDetail(ctx: AppContext, id: number) {
   ]);
   return {
     ...toAdminOrder(order, items),
+    /** The carrier and method as the checkout offered them ("USPS Priority Mail Express"), not the key. */
+    shippingMethodLabel: order.shippingMethod ? methodDescriptionOf(order.shippingMethod) : null,
     // The crash-safety keys (0019) are the store's bookkeeping with its providers, not the admin's.
     shippingLabels: labels.map(({ idempotencyKey: _key, providerRef: _ref, ...l }) => ({ ...l, cost: toDollars(l.costCents) })),
     refunds: refunds.map(({ idempotencyKey: _key, ...r }) => ({

@@ -2,7 +2,8 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { Pause, Play, Square } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { formatDropClock } from "#server/contracts/store-time";
-import type { WaitingRoomAdmin, WaitingRoomPatch } from "#server/contracts/waiting-room";
+import { roomNumberProblem, type WaitingRoomAdmin, type WaitingRoomPatch } from "#server/contracts/waiting-room";
+import { FieldError } from "#app/components/form-messages";
 import { notify } from "#app/components/toasts";
 import { Button } from "#app/components/ui/button";
 import { Input } from "#app/components/ui/input";
@@ -43,6 +44,7 @@ export function DropPanel({ initial, loadedAt }: { initial: WaitingRoomAdmin; lo
   });
   const data = room.data;
   const [rate, setRate] = useState(String(initial.admitPerMinute));
+  const [rateError, setRateError] = useState<string | null>(null);
   const update = useMutation(
     trpc.admin.waitingRoom.update.mutationOptions({
       onSuccess: (next) => {
@@ -54,9 +56,12 @@ export function DropPanel({ initial, loadedAt }: { initial: WaitingRoomAdmin; lo
     }),
   );
   const change = (patch: WaitingRoomPatch) => update.mutate(patch);
-  const submitRate = (event: FormEvent) => {
+  const submitRate = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    change({ admitPerMinute: Number(rate) });
+    const problem = roomNumberProblem(rate, "admitPerMinute");
+    setRateError(problem);
+    if (problem) event.currentTarget.querySelector<HTMLInputElement>("#admit-per-minute")?.focus();
+    else change({ admitPerMinute: Number(rate) });
   };
   const gated = data.phase === "before" || data.phase === "open";
 
@@ -76,20 +81,27 @@ export function DropPanel({ initial, loadedAt }: { initial: WaitingRoomAdmin; lo
           testId="figure-median-wait"
         />
       </dl>
-      <div className="flex flex-wrap items-end gap-4">
+      {/* Top-aligned, each button down by the label's height: a rate error below the field moves nothing. */}
+      <div className="flex flex-wrap items-start gap-4">
         {data.paused ? (
-          <Button type="button" onClick={() => change({ paused: false })} disabled={update.isPending}>
+          <Button type="button" className="sm:mt-4.5" onClick={() => change({ paused: false })} disabled={update.isPending}>
             <Play aria-hidden />
             Resume
           </Button>
         ) : (
-          <Button type="button" variant="outline" onClick={() => change({ paused: true })} disabled={update.isPending}>
+          <Button
+            type="button"
+            variant="outline"
+            className="sm:mt-4.5"
+            onClick={() => change({ paused: true })}
+            disabled={update.isPending}
+          >
             <Pause aria-hidden />
             Pause
           </Button>
         )}
-        <form onSubmit={submitRate} className="flex items-end gap-2">
-          <div className="space-y-1">
+        <form noValidate onSubmit={submitRate} className="flex items-start gap-2">
+          <div className="max-w-60 space-y-1">
             <Label htmlFor="admit-per-minute">Shoppers let in per minute</Label>
             <Input
               id="admit-per-minute"
@@ -98,21 +110,39 @@ export function DropPanel({ initial, loadedAt }: { initial: WaitingRoomAdmin; lo
               step={1}
               inputMode="numeric"
               value={rate}
-              onChange={(e) => setRate(e.target.value)}
+              onChange={(e) => {
+                setRate(e.target.value);
+                if (rateError) setRateError(null);
+              }}
+              aria-invalid={rateError ? true : undefined}
+              aria-describedby="admit-per-minute-error"
               // The input's own w-full gives way: `cn` does not resolve conflicts (decision 0029).
               className="w-36!"
             />
+            <FieldError id="admit-per-minute-error" errors={rateError ? [rateError] : undefined} />
           </div>
-          <Button type="submit" variant="outline" disabled={update.isPending}>
+          <Button type="submit" variant="outline" disabled={update.isPending} className="mt-4.5">
             Set rate
           </Button>
         </form>
         {data.ended ? (
-          <Button type="button" variant="outline" onClick={() => change({ ended: false })} disabled={update.isPending}>
+          <Button
+            type="button"
+            variant="outline"
+            className="sm:mt-4.5"
+            onClick={() => change({ ended: false })}
+            disabled={update.isPending}
+          >
             Reopen the waiting room
           </Button>
         ) : (
-          <Button type="button" variant="destructive" onClick={() => change({ ended: true })} disabled={update.isPending || !gated}>
+          <Button
+            type="button"
+            variant="destructive"
+            className="sm:mt-4.5"
+            onClick={() => change({ ended: true })}
+            disabled={update.isPending || !gated}
+          >
             <Square aria-hidden />
             End the waiting room
           </Button>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from "react";
-import type { WaitingRoomSettings as Settings, WaitingRoomPatch } from "#server/contracts/waiting-room";
+import { roomNumberProblem, type WaitingRoomSettings as Settings, type WaitingRoomPatch } from "#server/contracts/waiting-room";
+import { FieldError } from "#app/components/form-messages";
 import { Switch } from "#app/components/admin/products/form-fields";
 import { Button } from "#app/components/ui/button";
 import { Input } from "#app/components/ui/input";
@@ -42,19 +43,38 @@ export function WaitingRoomSettings({
 }) {
   const [enabled, setEnabled] = useState(room.enabled);
   const [values, setValues] = useState(() => asText(room));
-  const submit = (event: FormEvent) => {
+  const [errors, setErrors] = useState<Partial<Record<Minutes, string>>>({});
+  // Checked here and shown under each field, as every other admin form does (no browser bubbles).
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    const found = Object.fromEntries(
+      FIELDS.flatMap(({ name }) => {
+        const problem = roomNumberProblem(values[name], name);
+        return problem ? [[name, problem]] : [];
+      }),
+    ) as Partial<Record<Minutes, string>>;
+    setErrors(found);
+    const first = FIELDS.find(({ name }) => found[name]);
+    if (first) {
+      event.currentTarget.querySelector<HTMLInputElement>(`#room-${first.name}`)?.focus();
+      return;
+    }
     onSave({ enabled, ...Object.fromEntries(FIELDS.map(({ name }) => [name, Number(values[name])])) });
   };
 
   return (
-    <form onSubmit={submit} className="space-y-5 rounded-lg border border-border p-5" aria-labelledby="waiting-room-settings">
+    <form noValidate onSubmit={submit} className="space-y-5 rounded-lg border border-border p-5" aria-labelledby="waiting-room-settings">
       <h2 id="waiting-room-settings" className="font-display text-2xl tracking-wide uppercase">
         Settings
       </h2>
       <Switch
         label="Waiting room on"
-        description="Off, the store lets everyone in at T-0, fastest first."
+        // Says what the switch's current position does, not what the other one would.
+        description={
+          enabled
+            ? "On: in its window, shoppers wait in line and are let in at the set rate."
+            : "Off: the store lets everyone in at T-0, fastest first."
+        }
         inputProps={{ checked: enabled, onChange: (event) => setEnabled(event.currentTarget.checked) }}
       />
       <div className="grid gap-4 sm:grid-cols-2">
@@ -69,12 +89,17 @@ export function WaitingRoomSettings({
               inputMode="numeric"
               required
               value={values[name]}
-              onChange={(event) => setValues({ ...values, [name]: event.target.value })}
-              aria-describedby={`room-${name}-hint`}
+              onChange={(event) => {
+                setValues({ ...values, [name]: event.target.value });
+                if (errors[name]) setErrors({ ...errors, [name]: undefined });
+              }}
+              aria-invalid={errors[name] ? true : undefined}
+              aria-describedby={`room-${name}-hint room-${name}-error`}
             />
             <p id={`room-${name}-hint`} className="text-xs text-muted-foreground">
               {hint}
             </p>
+            <FieldError id={`room-${name}-error`} errors={errors[name] ? [errors[name]] : undefined} />
           </div>
         ))}
       </div>

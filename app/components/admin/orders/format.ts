@@ -14,6 +14,10 @@ export const DATE = "MMM dd, yyyy";
 /** docs/spec.md §9: refund history dates. */
 export const DATE_TIME = "MMM dd, yyyy HH:mm";
 
+/** A refund is offered only for a paid order not yet refunded (or being refunded): no dead-end dialogs. */
+export const canRefund = (order: Pick<AdminOrder, "paidAt" | "refundStatus">): boolean =>
+  Boolean(order.paidAt) && order.refundStatus === "none";
+
 export const formatDate = (iso: string | null | undefined, pattern: string = DATE): string => formatStoreTime(iso, pattern);
 
 /** docs/spec.md §3: the shipping address is JSON text; anything unreadable is shown as it is stored. */

@@ -1,6 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
-import type { ReactNode } from "react";
+import type { ReactNode, RefObject } from "react";
+import { useReturnFocus } from "#app/lib/return-focus";
 import { cn } from "#app/lib/utils";
 
 interface ModalProps {
@@ -13,6 +14,8 @@ interface ModalProps {
   /** Wider for the order detail, narrow for confirmations. */
   size?: "sm" | "md" | "lg";
   role?: "dialog" | "alertdialog";
+  /** What gets the focus back on close, when not simply what had it on open. */
+  returnFocusTo?: RefObject<HTMLElement | null>;
 }
 
 const WIDTH = { sm: "max-w-md", md: "max-w-lg", lg: "max-w-4xl" } as const;
@@ -21,13 +24,26 @@ const WIDTH = { sm: "max-w-md", md: "max-w-lg", lg: "max-w-4xl" } as const;
  * The Orders tab's dialogs: Radix (focus trap, Escape, scroll lock, stacking for the refund
  * confirmation over the refund dialog) with a fixed header and footer around a scrolling body,
  * so long orders still fit a phone screen. Fades in with CSS @starting-style, no keyframes.
+ * Opened from state, not from a Trigger: `useReturnFocus` gives the focus back to the opener.
  */
-export function Modal({ open, onOpenChange, title, description, children, footer, size = "md", role = "dialog" }: ModalProps) {
+export function Modal({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  footer,
+  size = "md",
+  role = "dialog",
+  returnFocusTo,
+}: ModalProps) {
+  const returnFocus = useReturnFocus(returnFocusTo);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-black/75 backdrop-blur-sm transition-opacity duration-150 starting:opacity-0" />
         <Dialog.Content
+          {...returnFocus}
           role={role}
           className={cn(
             "fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100%-1.5rem)] -translate-x-1/2 -translate-y-1/2 flex-col",

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, ExternalLink, RefreshCw, RotateCcw } from "lucide-react";
 import type { ReactNode } from "react";
 import { LabelStatusBadge, OrderStatusBadge, RefundStatusBadge, TestOrderBadge } from "./badges";
-import { DATE_TIME, formatDate, parseAddress, type AdminOrder, type OrderDetail } from "./format";
+import { canRefund, DATE_TIME, formatDate, parseAddress, type AdminOrder, type OrderDetail } from "./format";
 import { formatUsd } from "#server/contracts/money";
 import { Modal } from "./modal";
 import { Spinner } from "#app/components/spinner";
@@ -30,7 +30,7 @@ export function OrderDetailDialog({ order, onClose, onRefund }: OrderDetailDialo
       description={order ? `Placed ${formatDate(order.createdAt, DATE_TIME)} ET by ${order.customerName}` : undefined}
       footer={
         <>
-          {order && detail.data?.refundStatus === "none" && detail.data.paidAt ? (
+          {order && detail.data && canRefund(detail.data) ? (
             <Button variant="outline" onClick={() => onRefund(order)}>
               <RotateCcw aria-hidden />
               Process Refund
@@ -97,7 +97,7 @@ function OrderDetailBody({ order }: { order: OrderDetail }) {
                 <span className="font-mono text-xs break-all">{order.paymentIntentId ?? "—"}</span>
               </Field>
               <Field label="Paid">{order.paidAt ? `${formatDate(order.paidAt, DATE_TIME)} ET` : "Not paid"}</Field>
-              <Field label="Shipping method">{order.shippingMethod ?? "—"}</Field>
+              <Field label="Shipping method">{order.shippingMethodLabel ?? "—"}</Field>
               <Field label="Updated">{formatDate(order.updatedAt, DATE_TIME)} ET</Field>
             </dl>
           </Section>

@@ -1,7 +1,7 @@
 import { Eye, RotateCcw } from "lucide-react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { TestOrderBadge } from "./badges";
-import { DATE, formatDate, type AdminOrder } from "./format";
+import { RefundStatusBadge, TestOrderBadge } from "./badges";
+import { canRefund, DATE, formatDate, type AdminOrder } from "./format";
 import { formatUsd } from "#server/contracts/money";
 import { StatusSelect } from "./status-select";
 import { Button } from "#app/components/ui/button";
@@ -72,7 +72,11 @@ export function OrdersTable({ orders, onView, onRefund }: OrdersTableProps) {
                 <div className="truncate text-xs text-muted-foreground">{order.customerEmail}</div>
               </td>
               <td className={`${td} max-md:col-start-1 max-md:row-start-3`}>
-                <StatusSelect orderId={order.id} orderNumber={order.orderNumber} status={order.status} />
+                <div className="flex flex-wrap items-center gap-2">
+                  <StatusSelect orderId={order.id} orderNumber={order.orderNumber} status={order.status} paid={Boolean(order.paidAt)} />
+                  {/* docs/spec.md §4: a refunded order says so beside its status, which the admin may still set. */}
+                  {order.refundStatus === "none" ? null : <RefundStatusBadge status={order.refundStatus} />}
+                </div>
               </td>
               <td className={`${td} text-right whitespace-nowrap tabular-nums max-md:col-start-2 max-md:row-start-1`}>
                 <div className="font-medium">{formatUsd(order.total)}</div>
@@ -95,17 +99,20 @@ export function OrdersTable({ orders, onView, onRefund }: OrdersTableProps) {
                     <Eye aria-hidden />
                     View
                   </Button>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    className="max-md:h-10 max-md:flex-1 max-md:border max-md:border-border"
-                    disabled={!hydrated}
-                    onClick={() => onRefund(order)}
-                    aria-label={`Process refund for order ${order.orderNumber}`}
-                  >
-                    <RotateCcw aria-hidden />
-                    Refund
-                  </Button>
+                  {/* Unpaid, refunded or being refunded: nothing to refund, so no button that leads nowhere. */}
+                  {canRefund(order) ? (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      className="max-md:h-10 max-md:flex-1 max-md:border max-md:border-border"
+                      disabled={!hydrated}
+                      onClick={() => onRefund(order)}
+                      aria-label={`Process refund for order ${order.orderNumber}`}
+                    >
+                      <RotateCcw aria-hidden />
+                      Refund
+                    </Button>
+                  ) : null}
                 </div>
               </td>
             </tr>
@@ -119,7 +126,6 @@ export function OrdersTable({ orders, onView, onRefund }: OrdersTableProps) {
 /** Under the total: what was refunded, or that the buyer never paid (an abandoned checkout). */
 function TotalNote({ order }: { order: AdminOrder }) {
   if (order.refundStatus === "completed") return <div className="text-xs text-violet-300">Refunded {formatUsd(order.refundAmount)}</div>;
-  if (order.refundStatus === "pending") return <div className="text-xs text-yellow-200">Refund pending</div>;
   if (!order.paidAt) return <div className="text-xs text-muted-foreground">Unpaid</div>;
   return null;
 }

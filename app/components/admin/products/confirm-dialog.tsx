@@ -2,10 +2,11 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { TriangleAlert } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "#app/components/ui/button";
+import { useReturnFocus } from "#app/lib/return-focus";
 
 /**
  * "Are you sure?" for deletions (docs/spec.md §4: open, then confirm or cancel). Radix gives the focus
- * trap, Escape and the return of focus to the button that opened it.
+ * trap and Escape; opened from state (no Trigger), `useReturnFocus` gives the focus back to the opener.
  */
 export function ConfirmDialog({
   open,
@@ -24,11 +25,15 @@ export function ConfirmDialog({
   pending: boolean;
   onConfirm: () => void;
 }) {
+  const returnFocus = useReturnFocus();
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-black/75 backdrop-blur-sm" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg border border-border bg-card p-6 shadow-2xl">
+        <Dialog.Content
+          {...returnFocus}
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg border border-border bg-card p-6 shadow-2xl"
+        >
           <div className="flex gap-4">
             <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-destructive/15 text-destructive">
               <TriangleAlert aria-hidden className="size-5" />

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useNavigate } from "@remix-run/react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Trash2 } from "lucide-react";
+import { Info, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { productFormSchema, type AdminProduct, type ProductInput } from "#server/contracts/admin-products";
 import { formatDollarAmount } from "#server/contracts/money";
@@ -267,14 +267,8 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
               </fieldset>
             ) : null}
           </Section>
-          <Section
-            title="Store image"
-            description={
-              product
-                ? "Follows the primary image below; or set it by hand."
-                : "The picture the store shows. Images below take over once added."
-            }
-          >
+          <Section title="Store image">
+            <StoreImageNote galleryImages={(product?.imageCount ?? 0) + queue.items.filter((item) => item.status !== "failed").length} />
             <ProductImageUpload
               imageUrl={String(fields.imageUrl.value ?? "")}
               onUploaded={({ imageUrl, clearImagePath }) => {
@@ -340,5 +334,33 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
         </div>
       </div>
     </form>
+  );
+}
+
+/**
+ * Which picture the store shows, said plainly where the admin sets one: the gallery's primary image
+ * replaces the store image as soon as there is one (the server keeps them in step), so an upload
+ * here only counts for a product without gallery images.
+ */
+function StoreImageNote({ galleryImages }: { galleryImages: number }) {
+  return (
+    <p
+      role="note"
+      data-testid="store-image-note"
+      className="flex gap-2.5 rounded-md border border-border bg-background/60 p-3 text-sm leading-relaxed"
+    >
+      <Info aria-hidden className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
+      {galleryImages > 0 ? (
+        <span>
+          The store shows the <strong>primary image of the gallery</strong> (Images, below), not a picture set here. To change it, make
+          another gallery image primary.
+        </span>
+      ) : (
+        <span>
+          The store shows <strong>this picture</strong> while the product has no gallery images. The first image added to the gallery
+          (Images, below) then replaces it.
+        </span>
+      )}
+    </p>
   );
 }

@@ -2,6 +2,7 @@ import { Link, useLocation } from "@remix-run/react";
 import { useMutation, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { Eye, EyeOff, ImageIcon, Pencil, Plus, RefreshCw, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminProduct } from "#server/contracts/admin-products";
 import { formatUsd } from "#server/contracts/money";
 import { formatReleaseTime, formatStoreDay } from "#server/contracts/store-time";
@@ -15,7 +16,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { NOTICES, reasonOf } from "./messages";
 
 // Below md each row becomes a card: the header row hides and every cell names itself.
-const cellBase = "px-4 py-3 align-middle max-md:items-center max-md:justify-between max-md:gap-4 max-md:px-0";
+const cellBase = "px-3 py-3 align-middle max-md:items-center max-md:justify-between max-md:gap-4 max-md:px-0";
 const cell = `${cellBase} max-md:flex max-md:py-1.5`;
 const label =
   "max-md:before:text-xs max-md:before:font-medium max-md:before:tracking-wider max-md:before:text-muted-foreground max-md:before:uppercase max-md:before:content-[attr(data-label)]";
@@ -24,6 +25,8 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [deleting, setDeleting] = useState<AdminProduct | null>(null);
+  // Hide and Delete only work with JavaScript: until then they are shown disabled, never silently inert.
+  const hydrated = useHydrated();
   const saved = useSavedProductFocus(query.data);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.products.list.queryKey() });
 
@@ -83,11 +86,11 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
           <thead className="border-b border-border text-left text-xs tracking-wider text-muted-foreground uppercase max-md:sr-only">
             <tr>
               {["Name", "Price", "Inventory", "Image", "Status", "Countdown", "Created On"].map((h) => (
-                <th key={h} scope="col" className="px-4 py-3 font-medium">
+                <th key={h} scope="col" className="px-3 py-3 font-medium">
                   {h}
                 </th>
               ))}
-              <th scope="col" className="px-4 py-3 text-right font-medium">
+              <th scope="col" className="px-3 py-3 text-right font-medium">
                 Actions
               </th>
             </tr>
@@ -101,8 +104,8 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                   data-testid="product-row"
                   className="transition-colors hover:bg-foreground/[0.03] max-md:grid max-md:grid-cols-[4.5rem_1fr] max-md:gap-x-4 max-md:p-4"
                 >
-                  <th scope="row" className="px-4 py-3 text-left align-middle font-medium max-md:col-start-2 max-md:p-0">
-                    <span className="block max-w-[16rem] truncate" title={product.name}>
+                  <th scope="row" className="px-3 py-3 text-left align-middle font-medium max-md:col-start-2 max-md:p-0">
+                    <span className="block max-w-[14rem] truncate" title={product.name}>
                       {product.name}
                     </span>
                     {product.promoCode ? (
@@ -126,7 +129,7 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                   >
                     {product.inventory}
                   </td>
-                  <td className="px-4 py-3 align-middle max-md:col-start-1 max-md:row-span-2 max-md:row-start-1 max-md:p-0">
+                  <td className="px-3 py-3 align-middle max-md:col-start-1 max-md:row-span-2 max-md:row-start-1 max-md:p-0">
                     <div className="relative size-14 overflow-hidden rounded-md border border-border bg-muted">
                       <ProductImage image={product} alt="" sizes="56px" />
                       {product.imageCount > 0 ? (
@@ -142,7 +145,8 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                   <td data-label="Status" className={cn(cell, label, "max-md:col-span-2")}>
                     <ProductStatus product={product} />
                   </td>
-                  <td data-label="Countdown" className={cn(cell, label, "max-md:col-span-2 whitespace-nowrap text-muted-foreground")}>
+                  {/* May wrap at the time: the table fits 1366 px without a sideways scroll (issue 28). */}
+                  <td data-label="Countdown" className={cn(cell, label, "max-md:col-span-2 text-muted-foreground md:max-w-40")}>
                     {product.isCountdownRestricted ? (
                       <span className="text-foreground">
                         {product.countdownReleaseDate ? formatReleaseTime(product.countdownReleaseDate) : "Store launch"}
@@ -154,7 +158,7 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                   <td data-label="Created On" className={cn(cell, label, "max-md:col-span-2 whitespace-nowrap text-muted-foreground")}>
                     {formatStoreDay(product.createdAt)}
                   </td>
-                  <td className="px-4 py-3 align-middle max-md:col-span-2 max-md:mt-2 max-md:p-0">
+                  <td className="px-3 py-3 align-middle max-md:col-span-2 max-md:mt-2 max-md:p-0">
                     <div className="flex justify-end gap-1 max-md:justify-start">
                       <Button asChild variant="ghost" size="sm" className="normal-case! tracking-normal">
                         <Link
@@ -171,8 +175,12 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                         size="sm"
                         className="normal-case! tracking-normal"
                         aria-label={`${product.isVisible ? "Hide" : "Show"} ${product.name}`}
-                        disabled={pending}
-                        onClick={() => visibility.mutate({ id: product.id, isVisible: !product.isVisible })}
+                        disabled={!hydrated}
+                        // Not `disabled` while saving: a disabled button drops the keyboard focus to the page's body.
+                        aria-disabled={pending || undefined}
+                        onClick={() => {
+                          if (!pending) visibility.mutate({ id: product.id, isVisible: !product.isVisible });
+                        }}
                       >
                         {product.isVisible ? <EyeOff aria-hidden /> : <Eye aria-hidden />}
                         {product.isVisible ? "Hide" : "Show"}
@@ -182,6 +190,7 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                         size="sm"
                         className="normal-case! tracking-normal text-red-300 hover:bg-destructive/15 hover:text-red-200"
                         aria-label={`Delete ${product.name}`}
+                        disabled={!hydrated}
                         onClick={() => setDeleting(product)}
                       >
                         <Trash2 aria-hidden /> Delete
