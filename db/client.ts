@@ -110,8 +110,7 @@ const sqliteStats = new WeakMap<Db, SqliteWriteStats>();
 
 /** How the engine is coping, for the metrics: PostgreSQL's pool, or SQLite's waits for the write lock. */
 export type DatabaseStats =
-  | ({ engine: "postgres" } & NonNullable<ReturnType<typeof postgresPoolStats>>)
-  | ({ engine: "sqlite" } & SqliteWriteStats);
+  ({ engine: "postgres" } & NonNullable<ReturnType<typeof postgresPoolStats>>) | ({ engine: "sqlite" } & SqliteWriteStats);
 
 export function databaseStats(db: Db): DatabaseStats | null {
   const sqlite = sqliteStats.get(db);

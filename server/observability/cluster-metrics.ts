@@ -104,7 +104,9 @@ export function serveMetricsPort(config: Config, scrape: () => Promise<string>):
       },
     );
   });
-  server.on("error", (error) => console.error(`The metrics port ${config.metrics.host}:${config.metrics.port} could not be opened:`, error));
+  server.on("error", (error) =>
+    console.error(`The metrics port ${config.metrics.host}:${config.metrics.port} could not be opened:`, error),
+  );
   server.listen(config.metrics.port!, config.metrics.host);
   // Scrapes must not keep a stopping process alive.
   server.unref();

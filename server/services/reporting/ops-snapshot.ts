@@ -1,8 +1,6 @@
 import { sql } from "kysely";
 import type { AppContext } from "#server/context";
-import { WINDOW_BEFORE_MS } from "#server/services/drop/drops";
 import { waitingRoomAdmin } from "#server/services/drop/waiting-room-admin";
-import { getSettingValue } from "#server/services/store/settings";
 
 /**
  * What the database says about drop day right now, for the metrics (decision 0048): figures every
@@ -10,7 +8,7 @@ import { getSettingValue } from "#server/services/store/settings";
  */
 export interface OpsSnapshot {
   waitingRoom: { waiting: number; admitted: number; admittedLastMinute: number };
-  /** Units of the current drop: held by checkouts under way, sold since its window opened, on the shelf of visible products. */
+  /** Units of the products on sale (visible): held by checkouts under way, sold, and left on the shelf. */
   units: { held: number; sold: number; left: number };
   /** Paid orders whose e-mail or label is still to do, and the oldest's payment time. */
   fulfilment: { depth: number; oldestAt: string | null };
@@ -21,17 +19,17 @@ export interface OpsSnapshot {
 const total = (value: unknown) => Number(value ?? 0);
 
 export async function opsSnapshot(ctx: AppContext): Promise<OpsSnapshot> {
-  const countdown = Date.parse(await getSettingValue(ctx, "countdown_date"));
-  const windowFrom = new Date(Number.isFinite(countdown) ? countdown - WINDOW_BEFORE_MS : 0).toISOString();
   const [room, holds, shelf, fulfilment, outbox] = await Promise.all([
     waitingRoomAdmin(ctx),
     ctx.db
       .selectFrom("inventoryHolds")
+      .innerJoin("products", "products.id", "inventoryHolds.productId")
       .select([
-        sql<number>`coalesce(sum(case when status = 'held' then quantity else 0 end), 0)`.as("held"),
-        sql<number>`coalesce(sum(case when status = 'sold' and created_at >= ${windowFrom} then quantity else 0 end), 0)`.as("sold"),
+        sql<number>`coalesce(sum(case when inventory_holds.status = 'held' then inventory_holds.quantity else 0 end), 0)`.as("held"),
+        sql<number>`coalesce(sum(case when inventory_holds.status = 'sold' then inventory_holds.quantity else 0 end), 0)`.as("sold"),
       ])
-      .where("status", "in", ["held", "sold"])
+      .where("products.isVisible", "=", 1)
+      .where("inventoryHolds.status", "in", ["held", "sold"])
       .executeTakeFirstOrThrow(),
     ctx.db
       .selectFrom("products")
