@@ -56,11 +56,13 @@ export function rawRequestListener({ gate, fastPath, fallback, brandName }: RawL
   const passedGate = new WeakSet<ServerResponse>();
   const measure = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
+    // As it arrived: Express rewrites req.url under a mount (/api/cart is "/cart" inside apiMiddleware).
+    const url = req.url;
     res.once("close", () => {
       const cached = passedGate.has(res) && !byExpress.has(res);
       // A caller who hung up before the answer was sent: 499, as nginx logs it.
       const status = res.writableFinished ? res.statusCode : 499;
-      meter().request(routeKindOf(req.url, cached), methodLabel(req.method), status, (performance.now() - started) / 1000);
+      meter().request(routeKindOf(url, cached), methodLabel(req.method), status, (performance.now() - started) / 1000);
     });
   };
   const onward = (req: IncomingMessage, res: ServerResponse) => {
