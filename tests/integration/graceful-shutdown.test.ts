@@ -18,7 +18,13 @@ import { rushCustomerEmail, shopOnce } from "../setup/rush";
 const dataDir = path.join(TMP_DIR, `shutdown-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
 const database = builtStoreDatabase();
 // A hold of 30 s, so that the test can watch an unpaid checkout's units come back.
-const env = { WEB_CONCURRENCY: "2", CHECKOUTS_PER_IP: "100000", SHUTDOWN_DRAIN_SECONDS: "3", CHECKOUT_HOLD_MINUTES: "0.5", ...database.env() };
+const env = {
+  WEB_CONCURRENCY: "2",
+  CHECKOUTS_PER_IP: "100000",
+  SHUTDOWN_DRAIN_SECONDS: "3",
+  CHECKOUT_HOLD_MINUTES: "0.5",
+  ...database.env(),
+};
 let store: BuiltStore;
 let db: Db;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -75,7 +81,9 @@ it("drains, finishes what is under way, writes its events, loses no paid order a
   expect(JSON.parse(probes[0]!.body)).toMatchObject({ status: "unavailable", reason: "The store is shutting down." });
   // Some shoppers were still buying when the port closed.
   const told = [...outcomes].filter(([, outcome]) => outcome === "paid").map(([n]) => rushCustomerEmail(n));
-  expect([...outcomes.values()].filter((outcome) => outcome !== "paid" && outcome !== "sold out" && !outcome.startsWith("cut"))).toEqual([]);
+  expect([...outcomes.values()].filter((outcome) => outcome !== "paid" && outcome !== "sold out" && !outcome.startsWith("cut"))).toEqual(
+    [],
+  );
   expect(next).toBeLessThan(80 + 10);
 
   // Every shopper told "paid" has exactly one paid order, and the books balance.

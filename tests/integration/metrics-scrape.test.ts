@@ -110,7 +110,9 @@ describe("GET /metrics", () => {
     const check = promtoolCheck(during);
     expect(check.output).toBe("");
     expect(check.status).toBe(0);
-    expect(sampleSum(during, "store_drop_units", { state: "sold" }) - sampleSum(before, "store_drop_units", { state: "sold" })).toBeGreaterThan(0);
+    expect(
+      sampleSum(during, "store_drop_units", { state: "sold" }) - sampleSum(before, "store_drop_units", { state: "sold" }),
+    ).toBeGreaterThan(0);
 
     const after = await scrape();
     expect(promtoolCheck(after).status).toBe(0);

@@ -1,7 +1,7 @@
 // GET /readyz (decision 0048): 200 when the database answers with current migrations, 503 with the
 // reason when a migration is missing or the process is stopping. /healthz stays liveness.
 import { sql } from "kysely";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useAppContextForTests } from "#server/boot";
 import { healthCheck } from "#server/http/doors/healthz-door";
 import { readinessCheck } from "#server/http/doors/readyz-door";
@@ -10,7 +10,9 @@ import { READINESS_MESSAGES } from "#server/services/store/readiness";
 import { createTestContext } from "../setup/context";
 
 const ctx = createTestContext();
-useAppContextForTests(ctx);
+beforeAll(() => {
+  useAppContextForTests(ctx);
+});
 
 const answer = async (response: Response) => ({ status: response.status, body: (await response.json()) as Record<string, unknown> });
 

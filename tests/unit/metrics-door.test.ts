@@ -11,7 +11,15 @@ describe("the metrics door", () => {
   it("takes exactly the Bearer token", () => {
     expect(carriesToken(`Bearer ${TOKEN}`, TOKEN)).toBe(true);
     expect(carriesToken(`bearer ${TOKEN}`, TOKEN)).toBe(true);
-    for (const header of [undefined, "", TOKEN, `Basic ${TOKEN}`, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(1)}`, `Bearer ${TOKEN} extra`]) {
+    for (const header of [
+      undefined,
+      "",
+      TOKEN,
+      `Basic ${TOKEN}`,
+      `Bearer ${TOKEN}x`,
+      `Bearer ${TOKEN.slice(1)}`,
+      `Bearer ${TOKEN} extra`,
+    ]) {
       expect(carriesToken(header, TOKEN), String(header)).toBe(false);
     }
   });
