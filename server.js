@@ -13,7 +13,10 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(root, "build/server/index.js"));
 const {
   apiMiddleware,
+  beginShutdown,
   booted,
+  flushEvents,
+  installMetrics,
   rawRequestListener,
   refuseCrossSiteWrites,
   resignSweeper,
@@ -37,6 +40,9 @@ const { ctx, report } = await booted().catch((error) => {
   process.exit(1);
 });
 const { config } = ctx;
+// Prometheus metrics (decision 0048): counted from here on; served on /metrics with METRICS_TOKEN,
+// and on METRICS_PORT by this process alone or by the primary of `npm start`'s workers.
+installMetrics(ctx);
 
 const app = express();
 app.disable("x-powered-by");
@@ -81,14 +87,19 @@ app.all(
 // process read the room within the last second (nearly always). The listener's first line takes
 // off internal header names, and a throw anywhere in it (or a failed gate) answers that request
 // 500 instead of ending the worker or letting the request past the gate (server/http/raw-listener.ts).
-const server = http.createServer(
-  rawRequestListener({
-    gate: waitingRoomGate(),
-    fastPath: storeFastPath(build, ctx),
-    fallback: app,
-    brandName: config.brand.name,
-  }),
-);
+const listener = rawRequestListener({
+  gate: waitingRoomGate(),
+  fastPath: storeFastPath(build, ctx),
+  fallback: app,
+  brandName: config.brand.name,
+});
+let stopping = false;
+const server = http.createServer((req, res) => {
+  // Once stopping, every answer closes its connection: the client's next request opens another,
+  // which the balancer (told by /readyz) sends to a process that is not stopping.
+  if (stopping) res.shouldKeepAlive = false;
+  listener(req, res);
+});
 
 server.listen(config.port, config.host, () => {
   // A worker's primary prepared the database and says so once for all workers.
@@ -111,18 +122,36 @@ const fulfilment = startFulfilmentJob(ctx);
 // A promise nobody awaited that fails is logged, not the end of this worker and every request in it.
 process.on("unhandledRejection", (error) => console.error("Unhandled rejection:", error));
 
-// Let in-flight requests (a payment confirmation, say) finish before exiting.
+// A graceful stop (decision 0048). /readyz answers 503 at once and for SHUTDOWN_DRAIN_SECONDS the
+// store still serves, so a balancer stops sending shoppers here; then the port closes, requests
+// under way (a payment confirmation, say) get SHUTDOWN_TIMEOUT_SECONDS to finish, the queued
+// events are written and the chores handed over. Past the bound, the last connections are cut.
+function stop() {
+  clearInterval(sweeper);
+  const fulfilmentStopped = fulfilment.stop();
+  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  server.close(async () => {
+    clearInterval(idle);
+    await flushEvents(ctx).catch((error) => console.error("Writing the last events failed:", error));
+    // The next worker to sweep takes the chores over now rather than when the lease runs out.
+    await resignSweeper(ctx).catch(() => {});
+    await fulfilmentStopped;
+    await ctx.db.destroy();
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+  setTimeout(() => {
+    console.error(`Requests still under way after ${config.shutdown.timeoutMs / 1000} s: closing their connections.`);
+    server.closeAllConnections();
+    setTimeout(() => process.exit(1), 2_000).unref();
+  }, config.shutdown.timeoutMs).unref();
+}
+
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
-    clearInterval(sweeper);
-    const fulfilmentStopped = fulfilment.stop();
-    server.close(async () => {
-      // The next worker to sweep takes the chores over now rather than when the lease runs out.
-      await resignSweeper(ctx).catch(() => {});
-      await fulfilmentStopped;
-      await ctx.db.destroy();
-      process.exit(0);
-    });
-    setTimeout(() => process.exit(1), 10_000).unref();
+    if (stopping) return;
+    stopping = true;
+    beginShutdown();
+    setTimeout(stop, config.shutdown.drainMs);
   });
 }

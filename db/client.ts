@@ -3,9 +3,9 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { CamelCasePlugin, Kysely, Migrator, type MigrationProvider } from "kysely";
 import { migrations } from "./migrations";
-import { ADVISORY_LOCK, openPostgres, whileHoldingAdvisoryLock } from "./postgres";
+import { ADVISORY_LOCK, openPostgres, postgresPoolStats, whileHoldingAdvisoryLock } from "./postgres";
 import type { DB } from "./schema";
-import { StoreSqliteDialect } from "./sqlite-dialect";
+import { StoreSqliteDialect, type SqliteWriteStats } from "./sqlite-dialect";
 import { withStatementCache } from "./statement-cache";
 
 export type Db = Kysely<DB>;
@@ -99,15 +99,33 @@ function openSqlite(file: string): Db {
     reading.pragma("query_only = ON");
     reader = withStatementCache(reading);
   }
-  const db = new Kysely<DB>({
-    dialect: new StoreSqliteDialect({ writer, reader: reader === writer ? undefined : reader }),
-    plugins: [new CamelCasePlugin()],
-  });
+  const dialect = new StoreSqliteDialect({ writer, reader: reader === writer ? undefined : reader });
+  const db = new Kysely<DB>({ dialect, plugins: [new CamelCasePlugin()] });
   connections.set(db, reader);
+  sqliteStats.set(db, dialect.stats);
   return db;
 }
 
+const sqliteStats = new WeakMap<Db, SqliteWriteStats>();
+
+/** How the engine is coping, for the metrics: PostgreSQL's pool, or SQLite's waits for the write lock. */
+export type DatabaseStats =
+  ({ engine: "postgres" } & NonNullable<ReturnType<typeof postgresPoolStats>>) | ({ engine: "sqlite" } & SqliteWriteStats);
+
+export function databaseStats(db: Db): DatabaseStats | null {
+  const sqlite = sqliteStats.get(db);
+  if (sqlite) return { engine: "sqlite", ...sqlite };
+  const pool = postgresPoolStats(db);
+  return pool ? { engine: "postgres", ...pool } : null;
+}
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** The store's migrations this database has not run (empty when its schema is current). Throws when the database does not answer. */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const known = await new Migrator({ db, provider }).getMigrations();
+  return known.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
+}
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db, provider });

@@ -32,7 +32,17 @@ export function openPostgres(url: string, poolSize: number): Kysely<DB> {
   pool.on("error", (error) => console.warn(`PostgreSQL closed an idle connection (the pool will open another): ${error.message}`));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
   companionsOf.set(db, companions);
+  poolOf.set(db, pool);
   return db;
+}
+
+const poolOf = new WeakMap<Kysely<DB>, pg.Pool>();
+
+/** The pool's connections now: lent out to a query or transaction, idle, and callers waiting for one. */
+export function postgresPoolStats(db: Kysely<DB>): { inUse: number; idle: number; waiting: number; size: number } | null {
+  const pool = poolOf.get(db);
+  if (!pool) return null;
+  return { inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount, size: pool.options.max ?? 10 };
 }
 
 const companionsOf = new WeakMap<Kysely<DB>, Set<() => Promise<void>>>();

@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import {
   CompiledQuery,
   SelectQueryNode,
@@ -29,7 +30,23 @@ import {
  * without waiting out busy_timeout. BEGIN IMMEDIATE takes the write lock up front, so a second writer
  * queues behind the first instead of failing. No call site can forget it.
  */
+/**
+ * How often a transaction found the write lock taken by another process (BEGIN IMMEDIATE waited:
+ * SQLite's busy handler retried it), for how long in all, how many gave up with SQLITE_BUSY, and
+ * how many transactions of this process wait for the writing connection now.
+ */
+export interface SqliteWriteStats {
+  busyWaits: number;
+  busyWaitSeconds: number;
+  busyErrors: number;
+  writersWaiting: number;
+}
+
+/** An uncontended BEGIN IMMEDIATE takes microseconds; SQLite's first busy retry sleeps a millisecond or more. */
+const BUSY_WAIT_MS = 1;
+
 export class StoreSqliteDialect implements Dialect {
+  readonly stats: SqliteWriteStats = { busyWaits: 0, busyWaitSeconds: 0, busyErrors: 0, writersWaiting: 0 };
   readonly #writer: SqliteDatabase;
   readonly #reader: SqliteDatabase | undefined;
 
@@ -40,7 +57,7 @@ export class StoreSqliteDialect implements Dialect {
   }
 
   createDriver(): Driver {
-    return new ReadWriteDriver(this.#writer, this.#reader ?? this.#writer, this.#reader !== undefined);
+    return new ReadWriteDriver(this.#writer, this.#reader ?? this.#writer, this.#reader !== undefined, this.stats);
   }
   createQueryCompiler() {
     return new SqliteQueryCompiler();
@@ -55,12 +72,17 @@ export class StoreSqliteDialect implements Dialect {
 
 class Mutex {
   #tail: Promise<void> = Promise.resolve();
+  constructor(private readonly stats: SqliteWriteStats) {}
 
   /** Resolves with the function that lets the next one in. */
   lock(): Promise<() => void> {
     let release!: () => void;
     const turn = new Promise<void>((resolve) => (release = resolve));
-    const ready = this.#tail.then(() => release);
+    this.stats.writersWaiting++;
+    const ready = this.#tail.then(() => {
+      this.stats.writersWaiting--;
+      return release;
+    });
     this.#tail = this.#tail.then(() => turn);
     return ready;
   }
@@ -120,13 +142,16 @@ const COMMIT = CompiledQuery.raw("commit");
 const ROLLBACK = CompiledQuery.raw("rollback");
 
 class ReadWriteDriver implements Driver {
-  readonly #mutex = new Mutex();
+  readonly #mutex: Mutex;
 
   constructor(
     private readonly writer: SqliteDatabase,
     private readonly reader: SqliteDatabase,
     private readonly separateReader: boolean,
-  ) {}
+    private readonly stats: SqliteWriteStats,
+  ) {
+    this.#mutex = new Mutex(stats);
+  }
 
   async init(): Promise<void> {}
 
@@ -136,7 +161,19 @@ class ReadWriteDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await (connection as Lease).takeWriter();
-    await connection.executeQuery(BEGIN_IMMEDIATE);
+    const started = performance.now();
+    try {
+      await connection.executeQuery(BEGIN_IMMEDIATE);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "SQLITE_BUSY") this.stats.busyErrors++;
+      throw error;
+    } finally {
+      const waitedMs = performance.now() - started;
+      if (waitedMs >= BUSY_WAIT_MS) {
+        this.stats.busyWaits++;
+        this.stats.busyWaitSeconds += waitedMs / 1000;
+      }
+    }
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {

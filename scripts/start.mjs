@@ -56,6 +56,7 @@ if (workers === 1) {
   superviseWorkers({
     count: workers,
     exec: path.join(root, "server.js"),
+    config,
     onListening: () => {
       for (const line of startupBanner(config, report, workers)) console.log(line);
     },

@@ -1,5 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
-import { clusterConfig } from "./config";
+import { clusterConfig, type Config } from "./config";
+import { primaryMetrics } from "./observability/cluster-metrics";
 
 /**
  * How many workers `npm start` runs: WEB_CONCURRENCY when set (1 keeps one process, no cluster),
@@ -53,8 +54,8 @@ export function restartPolicy(now: () => number = Date.now) {
     return othersAlive === 0 ? 0 : restartDelayMs(youngDeaths);
   };
 }
-/** Longer than a worker's own graceful stop (10 s in server.js), so the workers finish first. */
-const STOP_TIMEOUT_MS = 12_000;
+/** Beyond a worker's own graceful stop (its drain and in-flight bound, server.js), so the workers finish first. */
+const STOP_MARGIN_MS = 2_000;
 
 /**
  * The primary process of `npm start`: forks `count` workers running `exec` (server.js), replaces
@@ -65,8 +66,11 @@ const STOP_TIMEOUT_MS = 12_000;
  * port through node:cluster. `onListening` runs once, when the first worker accepts connections;
  * a worker that dies before any listened ends the store with exit code 1.
  */
-export function superviseWorkers(options: { count: number; exec: string; onListening: () => void }): void {
+export function superviseWorkers(options: { count: number; exec: string; onListening: () => void; config: Config }): void {
   cluster.schedulingPolicy = schedulingPolicy();
+  // The workers' metrics, added up here for whoever scrapes (decision 0048).
+  const metrics = primaryMetrics(options.config);
+  const stopTimeoutMs = options.config.shutdown.drainMs + options.config.shutdown.timeoutMs + STOP_MARGIN_MS;
   cluster.setupPrimary({ exec: options.exec });
   const bornAt = new Map<Worker, number>();
   let stopping = false;
@@ -98,6 +102,7 @@ export function superviseWorkers(options: { count: number; exec: string; onListe
       return;
     }
     const delay = delayFor(lived, bornAt.size);
+    metrics.workerRestarted();
     console.error(
       `Worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}); starting another` +
         (delay ? ` in ${Math.round(delay / 1000)} s (workers keep stopping soon after start).` : "."),
@@ -113,7 +118,7 @@ export function superviseWorkers(options: { count: number; exec: string; onListe
       stopping = true;
       if (bornAt.size === 0) process.exit(0);
       for (const worker of bornAt.keys()) worker.process.kill("SIGTERM");
-      setTimeout(() => process.exit(1), STOP_TIMEOUT_MS).unref();
+      setTimeout(() => process.exit(1), stopTimeoutMs).unref();
     });
   }
 

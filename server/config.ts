@@ -60,6 +60,17 @@ export interface Config {
   holdMinutes: number;
   /** Attempts per address (an IPv4 address or an IPv6 /64) per window, for the public forms. */
   rateLimits: { loginsPerIp: number; registrationsPerIp: number; subscribesPerIp: number; checkoutsPerIp: number };
+  /**
+   * Prometheus metrics (decision 0048): `GET /metrics` on the store's port with
+   * `Authorization: Bearer <token>` when METRICS_TOKEN is set, and/or a port of their own
+   * (METRICS_PORT, on METRICS_HOST: loopback unless said). Both null: no metrics are served.
+   */
+  metrics: { token: string | null; port: number | null; host: string };
+  /**
+   * SIGTERM: /readyz answers 503 for `drainMs` while requests are still served (the balancer takes
+   * the process out first), then the port closes and requests under way get `timeoutMs` to finish.
+   */
+  shutdown: { drainMs: number; timeoutMs: number };
 }
 
 export interface ShipFromAddress {
@@ -258,6 +269,31 @@ function wholeNumber(name: string, fallback: () => number, of = "") {
   });
 }
 
+/** Shorter than this is guessable by whoever can reach the port: refused rather than trusted. */
+const METRICS_TOKEN_MIN = 16;
+
+function metricsTokenFrom(raw: string | undefined): string | null {
+  const token = raw?.trim() ?? "";
+  if (token === "") return null;
+  if (token.length < METRICS_TOKEN_MIN || /\s/.test(token)) {
+    throw new ConfigError(
+      `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN} characters with no spaces (such as the output of \`openssl rand -hex 24\`): Prometheus sends it as "Authorization: Bearer <token>".`,
+    );
+  }
+  return token;
+}
+
+/** A number of seconds from 0 to an hour; unset or blank is `fallback`. */
+function seconds(name: string, fallback: number) {
+  return refusing((raw) => {
+    const trimmed = raw?.trim() ?? "";
+    if (trimmed === "") return fallback;
+    const value = Number(trimmed);
+    if (/^\d+(\.\d+)?$/.test(trimmed) && value <= 3600) return value;
+    throw new ConfigError(`${name} must be a number of seconds from 0 to 3600, such as ${fallback}, not "${trimmed}".`);
+  });
+}
+
 const envSchema = z.object({
   NODE_ENV: text,
   // 0 or unset has always meant the default port; anything not a number is a typo.
@@ -311,6 +347,17 @@ const envSchema = z.object({
   REGISTRATIONS_PER_IP: wholeNumber("REGISTRATIONS_PER_IP", () => 10),
   SUBSCRIBES_PER_IP: wholeNumber("SUBSCRIBES_PER_IP", () => 10),
   CHECKOUTS_PER_IP: wholeNumber("CHECKOUTS_PER_IP", () => 60),
+  METRICS_TOKEN: refusing(metricsTokenFrom),
+  METRICS_PORT: refusing((raw) => {
+    const trimmed = raw?.trim() ?? "";
+    if (trimmed === "") return null;
+    const port = /^\d{1,5}$/.test(trimmed) ? Number(trimmed) : NaN;
+    if (port >= 1 && port <= 65_535) return port;
+    throw new ConfigError(`METRICS_PORT must be a port number for the metrics alone, such as 9464, not "${raw}".`);
+  }),
+  METRICS_HOST: text.transform((raw) => raw?.trim() || "127.0.0.1"),
+  SHUTDOWN_DRAIN_SECONDS: seconds("SHUTDOWN_DRAIN_SECONDS", 0),
+  SHUTDOWN_TIMEOUT_SECONDS: seconds("SHUTDOWN_TIMEOUT_SECONDS", 10),
 });
 
 /** One refusal per line, in the order the variables are listed above. */
@@ -388,6 +435,8 @@ export function loadConfig(env: Env = process.env): Config {
       subscribesPerIp: vars.SUBSCRIBES_PER_IP,
       checkoutsPerIp: vars.CHECKOUTS_PER_IP,
     },
+    metrics: { token: vars.METRICS_TOKEN, port: vars.METRICS_PORT, host: vars.METRICS_HOST },
+    shutdown: { drainMs: vars.SHUTDOWN_DRAIN_SECONDS * 1000, timeoutMs: vars.SHUTDOWN_TIMEOUT_SECONDS * 1000 },
   };
 }
 

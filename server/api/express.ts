@@ -4,6 +4,9 @@ import type { NextFunction, Request as ExpressRequest, RequestHandler, Response 
 import { getAppContext } from "#server/boot";
 import { fromTrustedHop } from "#server/http/requests/forwarded";
 import { healthCheck } from "#server/http/doors/healthz-door";
+import { metricsAnswer } from "#server/http/doors/metrics-door";
+import { readinessCheck } from "#server/http/doors/readyz-door";
+import { installedScrape } from "#server/observability/metrics";
 import { serveUpload } from "#server/http/doors/uploads-door";
 import { dispatchApi } from "./dispatch";
 
@@ -29,17 +32,33 @@ export const apiMiddleware = (getLoadContext: (req: ExpressRequest) => AppLoadCo
 
 /**
  * The doors that are not pages, served ahead of Remix so that Remix makes no (empty) browser module
- * for them (decision 0033): GET /healthz and GET /uploads/{file}.
+ * for them (decision 0033): GET /healthz, /readyz, /metrics (with its token: decision 0048) and
+ * /uploads/{file}.
  */
 export function serverDoors(getLoadContext: (req: ExpressRequest) => AppLoadContext): RequestHandler {
   const health = fetchDoor(() => healthCheck(), getLoadContext);
+  const ready = fetchDoor(() => readinessCheck(), getLoadContext);
   const uploads = fetchDoor(async (request) => serveUpload(await getAppContext(), request), getLoadContext);
   return (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     if (req.path === "/healthz") return void health(req, res, next);
+    if (req.path === "/readyz") return void ready(req, res, next);
+    if (req.path === "/metrics") return void metrics(req, res, next);
     if (req.path.startsWith("/uploads/")) return void uploads(req, res, next);
     next();
   };
+}
+
+/** /metrics for the token's holder; anyone else goes on to the store's 404 (metrics-door.ts). */
+async function metrics(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
+  try {
+    const { config } = await getAppContext();
+    const answer = await metricsAnswer(req.get("authorization"), config.metrics.token, installedScrape());
+    if (answer) await send(res, answer);
+    else next();
+  } catch (error) {
+    next(error);
+  }
 }
 
 // As @remix-run/express builds it, so request.url (and the links made from it) do not change.

@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import { meter } from "#server/observability/meter";
 import { answerBare, answerFailure } from "./failure-answer";
 import { stripInternalHeaders } from "./requests/internal-headers";
+import { methodLabel, routeKindOf } from "./route-kind";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -48,8 +51,24 @@ function wellFormedHosts(req: IncomingMessage): boolean {
  */
 export function rawRequestListener({ gate, fastPath, fallback, brandName }: RawListenerParts): Handler {
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => answerFailure(req, res, error, brandName);
+  // The answers Express (and Remix behind it) gave, for the metrics: the rest past the gate were the fast path's.
+  const byExpress = new WeakSet<ServerResponse>();
+  const passedGate = new WeakSet<ServerResponse>();
+  const measure = (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    // As it arrived: Express rewrites req.url under a mount (/api/cart is "/cart" inside apiMiddleware).
+    const url = req.url;
+    res.once("close", () => {
+      const cached = passedGate.has(res) && !byExpress.has(res);
+      // A caller who hung up before the answer was sent: 499, as nginx logs it.
+      const status = res.writableFinished ? res.statusCode : 499;
+      meter().request(routeKindOf(url, cached), methodLabel(req.method), status, (performance.now() - started) / 1000);
+    });
+  };
   const onward = (req: IncomingMessage, res: ServerResponse) => {
+    passedGate.add(res);
     fastPath(req, res, () => {
+      byExpress.add(res);
       try {
         fallback(req, res);
       } catch (error) {
@@ -59,6 +78,7 @@ export function rawRequestListener({ gate, fastPath, fallback, brandName }: RawL
   };
   return (req, res) => {
     try {
+      measure(req, res);
       stripInternalHeaders(req);
       if (!wellFormedHosts(req)) return answerBare(req, res, 400, brandName, "The request's Host header is not valid.");
       const handled = gate(req, res);

@@ -24,6 +24,9 @@ export interface PostgresServer {
    * requests go on meanwhile.
    */
   restart(): Promise<void>;
+  /** `pg_ctl stop -m fast`, keeping the cluster: the database is down until `resume()`. */
+  pause(): void;
+  resume(): void;
   stop(): void;
 }
 
@@ -169,6 +172,12 @@ export async function startPostgres(): Promise<PostgresServer> {
         "60",
         "restart",
       ]),
+    pause() {
+      run(bin, "pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"]);
+    },
+    resume() {
+      run(bin, "pg_ctl", ["-D", data, "-o", options, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "start"]);
+    },
     stop() {
       if (stopped) return;
       stopped = true;

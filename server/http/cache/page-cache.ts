@@ -11,6 +11,7 @@ import { everyFew } from "./version-reader";
 import { logField } from "#server/services/security/log-field";
 import { PERSONAL_PAGE, SHARED_PAGE, sharedCacheMayKeep } from "./cache-control";
 import { notModified } from "./negotiation";
+import { meter } from "#server/observability/meter";
 
 export type { PageQuery };
 
@@ -183,6 +184,8 @@ export function pageCache(options: PageCacheOptions) {
   const originOf = ownOrigin(options.origin ?? null, protocolOf);
 
   function dropped(item: Entry | Variant) {
+    // Only the budget's evictions come here (a page replaced by its next render is not one).
+    if (!("copy" in item)) meter().pageCache("eviction");
     if ("copy" in item) {
       if (item.page.variants.get(item.key) === item) item.page.variants.delete(item.key);
       return;
@@ -284,9 +287,11 @@ export function pageCache(options: PageCacheOptions) {
         // answered, so at a second's end its visitors find the next copy ready instead of all
         // waiting on one render (under a rush that render took 0.3–0.7 s, decision 0030).
         if (age >= ttlMs / 2 && !rendering.has(key)) void rerender(key, atVersion);
+        meter().pageCache("hit");
         return entry;
       }
     }
+    meter().pageCache("miss");
     return rerender(key, atVersion);
   }
 

@@ -14,6 +14,7 @@ import { isTemplateRender } from "#server/http/cache/page-template";
 import { BARE_PAGE_POLICY } from "#server/http/security-headers";
 import { PASS_COOKIE, cookieValue, secureForNode, serializeCookie } from "./waiting-room-cookies";
 import { NO_STORE } from "#server/http/cache/cache-control";
+import { meter } from "#server/observability/meter";
 
 /**
  * The waiting room's gate (decision 0019). In the window, /store, /store/{id}, /cart and /checkout
@@ -86,6 +87,7 @@ async function isAdmin(ctx: AppContext, cookie: string): Promise<boolean> {
 }
 
 function refuse(room: Room, req: IncomingMessage, res: ServerResponse): true {
+  meter().passRefused();
   if (req.method === "GET" || req.method === "HEAD") {
     res.writeHead(303, { Location: WAITING_ROOM_URL, "Cache-Control": NO_STORE, "Content-Length": "0" });
     res.end();
@@ -182,6 +184,7 @@ async function mayPass(
 export async function requirePassForPage(request: Request, context?: AppLoadContext): Promise<void> {
   const ctx = await getAppContext();
   if ((await mayPass(ctx, request, { context })).ok) return;
+  meter().passRefused();
   throw new Response(null, { status: 303, headers: { Location: WAITING_ROOM_URL, "Cache-Control": NO_STORE } });
 }
 
@@ -190,6 +193,7 @@ export async function requirePassForPurchase(request: Request): Promise<void> {
   const ctx = await getAppContext();
   const verdict = await mayPass(ctx, request, { purchase: true });
   if (verdict.ok) return;
+  meter().passRefused();
   const isDocument = !new URL(request.url).pathname.endsWith(".data");
   throw busyResponse(verdict.room, isDocument && wantsHtml(request.headers.get("Accept")));
 }
@@ -197,5 +201,7 @@ export async function requirePassForPurchase(request: Request): Promise<void> {
 /** For the API table's POST /api/cart and POST /api/process-order: the 429 to answer, or null to go on. */
 export async function refuseWithoutPass(ctx: AppContext, request: Request): Promise<Response | null> {
   const verdict = await mayPass(ctx, request, { purchase: true });
-  return verdict.ok ? null : busyResponse(verdict.room, false);
+  if (verdict.ok) return null;
+  meter().passRefused();
+  return busyResponse(verdict.room, false);
 }

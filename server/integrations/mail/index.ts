@@ -1,5 +1,6 @@
 import { ServerClient, type Header, type Message } from "postmark";
 import type { AppContext } from "#server/context";
+import { meter } from "#server/observability/meter";
 import {
   MAX_BATCH_SIZE,
   MailTransportError,
@@ -19,6 +20,7 @@ async function record(
   from: string,
   outcome: Omit<MailResult, "recordId"> & { providerMessageId?: string },
 ) {
+  if (outcome.status === "failed") meter().mailFailed(1);
   const row = await ctx.db
     .insertInto("mailMessages")
     .values({

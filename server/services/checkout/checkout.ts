@@ -2,12 +2,13 @@ import crypto from "node:crypto";
 import { CHECKOUT_MESSAGES, orderNumberOf, type CustomerInfo, type OrderSummary } from "#server/contracts/checkout";
 import { toDollars } from "#server/contracts/money";
 import type { AppContext } from "#server/context";
-import { Conflict, EmptyCart, Invalid } from "#server/errors";
+import { Conflict, DomainError, EmptyCart, Invalid } from "#server/errors";
 import { paymentsFor } from "#server/integrations/payments";
 import { parcelFor, shippingFor, type RateQuote } from "#server/integrations/shipping";
 import { quoteTax } from "#server/integrations/tax";
 import { discountedCents, publicFilter } from "#server/services/catalog/catalog";
-import { addressKeyOf, assertWithinLimits, customerKeyOf, lockProductRows } from "#server/services/drop/customer-limits";
+import { addressKeyOf, assertWithinLimits, customerKeyOf, LimitReached, lockProductRows } from "#server/services/drop/customer-limits";
+import { meter, type OrderOutcome } from "#server/observability/meter";
 import { expireOrder, releaseExpiredHolds } from "#server/services/cart/holds";
 import { AddressRateLimiter } from "#server/services/security/rate-limit";
 import { recordEvent } from "#server/services/reporting/events";
@@ -89,7 +90,17 @@ export async function bagLines(ctx: AppContext, sessionId: string | null): Promi
 }
 
 const shortOfStock = (line: PricedLine, inStock: number) =>
-  inStock > 0 ? new Conflict(CHECKOUT_MESSAGES.onlyLeft(line.name, inStock)) : new SoldOut(line.productId, line.name);
+  inStock > 0 ? new ShortOfStock(CHECKOUT_MESSAGES.onlyLeft(line.name, inStock)) : new SoldOut(line.productId, line.name);
+
+/** Fewer units on the shelf than the bag asks for (a 409, as any Conflict); the metrics count it with sold out. */
+class ShortOfStock extends Conflict {}
+
+/** The metrics' word for how a Process Order ended. */
+function outcomeOf(error: unknown): OrderOutcome {
+  if (error instanceof SoldOut || error instanceof ShortOfStock) return "sold_out";
+  if (error instanceof LimitReached) return "limit";
+  return error instanceof DomainError ? "refused" : "error";
+}
 
 /** The bag priced for checkout; an empty bag is refused with the spec's message. */
 export async function priceCart(ctx: AppContext, sessionId: string | null) {
@@ -117,8 +128,11 @@ export async function quoteShipping(
  */
 export async function processOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrder> {
   try {
-    return await placeOrder(ctx, input);
+    const placed = await placeOrder(ctx, input);
+    meter().orderOutcome("placed");
+    return placed;
   } catch (error) {
+    meter().orderOutcome(outcomeOf(error));
     // Refused because something sold out: the drop report counts these (decision 0026).
     await recordSoldOutMiss(ctx, error, { sessionId: input.sessionId, customerKey: customerKeyOf(input.customer.email) });
     throw error;

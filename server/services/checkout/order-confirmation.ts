@@ -6,6 +6,7 @@ import { assertWithinLimits } from "#server/services/drop/customer-limits";
 import { nudgeFulfilment } from "#server/services/fulfilment/fulfilment-nudge";
 import { expireOrder, releaseHolds } from "#server/services/cart/holds";
 import { recordEvent } from "#server/services/reporting/events";
+import { meter } from "#server/observability/meter";
 
 export type ConfirmOutcome =
   /** `paymentIntentId`: the payment the order was paid with. */
@@ -149,6 +150,7 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string, r
     return reread ? { status: "pending", orderId: order.id, orderNumber } : confirmPayment(ctx, paymentIntentId, true);
   }
   recordEvent(ctx, { kind: "payment", orderId: order.id });
+  meter().paymentConfirmed();
   // Not inline: the answer does not wait for the label (a PDF or a Shippo call) and the e-mail. The
   // job finds the order by its paid_at in any case; the nudge only spares it its next poll when it
   // runs in this process.

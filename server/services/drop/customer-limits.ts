@@ -5,6 +5,9 @@ import type { DB } from "#db/schema";
 import { limitMessage } from "#server/contracts/limits";
 import { Conflict } from "#server/errors";
 
+/** A purchase over a product's per-customer limit (a 409, as any Conflict); the metrics count it apart. */
+export class LimitReached extends Conflict {}
+
 /**
  * The per-customer limit (issue 12 part 3, decision 0020). A "customer" is the same e-mail
  * (folded as one mailbox) or the same shipping address (normalised): a second address or e-mail
@@ -125,6 +128,6 @@ export async function assertWithinLimits(
       .where("o.refundStatus", "!=", "completed")
       .where((eb) => eb.or([eb("o.paidAt", "is not", null), eb("o.holdExpiresAt", ">", input.now)]))
       .executeTakeFirstOrThrow();
-    if (Number(owned) > product.maxPerCustomer!) throw new Conflict(limitMessage(product.maxPerCustomer!, product.name));
+    if (Number(owned) > product.maxPerCustomer!) throw new LimitReached(limitMessage(product.maxPerCustomer!, product.name));
   }
 }

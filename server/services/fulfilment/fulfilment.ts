@@ -9,6 +9,7 @@ import { mailerFor } from "#server/integrations/mail";
 import { parcelFor, shippingFor, type BoughtLabel, type FoundLabel } from "#server/integrations/shipping";
 import { holdLease, releaseLease } from "#server/services/jobs/leases";
 import { orderConfirmationEmail } from "#server/services/mail/order-emails";
+import { meter } from "#server/observability/meter";
 
 /** Tries before a step is left to the admin (the outbox shows the mail, the order the label error). */
 export const MAX_FULFIL_ATTEMPTS = 6;
@@ -189,13 +190,17 @@ type Item = {
 async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): Promise<boolean> {
   try {
     const result = await mailerFor(ctx).send(orderConfirmationEmail(ctx, order, items));
-    if (result.status === "failed") return false;
+    if (result.status === "failed") {
+      meter().fulfilmentFailed("email");
+      return false;
+    }
     await ctx.db.updateTable("orders").set({ confirmationSentAt: ctx.clock.now().toISOString() }).where("id", "=", order.id).execute();
     return true;
   } catch (error) {
     // The database gone (a restart) is not a try the provider failed: the order stays due as it was.
     if (isConnectionLost(error)) throw error;
     console.error(`Order ${order.id}: the confirmation e-mail could not be sent`, error);
+    meter().fulfilmentFailed("email");
     return false;
   }
 }
@@ -284,6 +289,7 @@ async function ensureLabel(ctx: AppContext, order: Order, items: Item[]): Promis
     // The row stays `purchasing` with its key: the next try asks the provider for that label first.
     if (isConnectionLost(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
+    meter().fulfilmentFailed("label");
     await ctx.db
       .updateTable("shippingLabels")
       .set({ status: "failed", errorMessage: message, createdAt: ctx.clock.now().toISOString() })

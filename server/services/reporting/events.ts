@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { Db } from "#db/client";
 import type { EventKind } from "#db/schema";
 import type { AppContext } from "#server/context";
+import { meter } from "#server/observability/meter";
 
 /**
  * What shoppers do, recorded by the server for the funnel and the drop report (decision 0025):
@@ -122,6 +123,7 @@ function scheduleFlush(ctx: AppContext, pending: Pending) {
 /** Counts one dropped event; the count is written with the next batch. */
 function drop(ctx: AppContext, pending: Pending, n = 1) {
   pending.dropped += n;
+  meter().eventsDropped(n);
   scheduleFlush(ctx, pending);
 }
 
@@ -149,6 +151,7 @@ export function recordEvent(ctx: AppContext, event: ShopperEvent): void {
     if (pending.rows.length >= MAX_PENDING) {
       pending.rows.shift();
       pending.dropped += 1;
+      meter().eventsDropped(1);
     }
     pending.rows.push({
       kind: event.kind,
@@ -288,7 +291,10 @@ async function write(ctx: AppContext, pending: Pending, rows: Row[]): Promise<vo
       const kept = rows.concat(pending.rows);
       const over = kept.length - MAX_PENDING;
       pending.rows = over > 0 ? kept.slice(over) : kept;
-      if (over > 0) pending.dropped += over;
+      if (over > 0) {
+        pending.dropped += over;
+        meter().eventsDropped(over);
+      }
       console.error("Writing events failed:", error);
       if (!pending.timer) {
         pending.timer = setTimeout(() => void flushEvents(ctx, { counts: false }), FLUSH_EVERY_MS);
