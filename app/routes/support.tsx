@@ -10,8 +10,9 @@ import { useNoticeToast } from "#app/lib/use-notice-toast";
 import type { loader as rootLoader } from "#app/root";
 import { SUPPORT_FIELDS, SUPPORT_TYPES, type SupportField } from "#server/contracts/support-types";
 import { supportAction } from "#server/http/doors/support-door";
+import { pageTitle } from "#app/lib/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Get Support" }];
+export const meta: MetaFunction = ({ matches }) => [pageTitle("Get Support", matches)];
 export const action = (args: ActionFunctionArgs) => supportAction(args);
 
 const COMMON_ISSUES = [
