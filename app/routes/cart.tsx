@@ -64,7 +64,13 @@ export default function CartPage() {
         </div>
       ) : (
         <div className="grid gap-10 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-14">
-          <ul ref={lineFocus.ref} onFocus={lineFocus.onFocus} onBlur={lineFocus.onBlur} className="divide-y divide-border" aria-label="Items in your bag">
+          <ul
+            ref={lineFocus.ref}
+            onFocus={lineFocus.onFocus}
+            onBlur={lineFocus.onBlur}
+            className="divide-y divide-border"
+            aria-label="Items in your bag"
+          >
             {cart.rows.map((line) => (
               <CartLineRow key={line.productId} line={line} fetchers={fetchers} size="lg" />
             ))}

@@ -167,7 +167,8 @@ async function check(ctx: AppContext, token: string, pass: string | null): Promi
   // After the release there is nothing early left: the link simply leads to the store.
   if (release === null) return { kind: "store" };
   const opensAt = release - (await getEarlyMinutes(ctx)) * 60_000;
-  if (ctx.clock.now().getTime() < opensAt) return { kind: "tooEarly", message: EARLY_ACCESS_MESSAGES.tooEarly(formatLaunchTime(new Date(opensAt))) };
+  if (ctx.clock.now().getTime() < opensAt)
+    return { kind: "tooEarly", message: EARLY_ACCESS_MESSAGES.tooEarly(formatLaunchTime(new Date(opensAt))) };
   return { kind: "ready", releaseAt: new Date(release).toISOString(), linkId: row.id };
 }
 
