@@ -128,11 +128,10 @@ describe("one voice", () => {
       canvas.height = img.naturalHeight;
       const g = canvas.getContext("2d")!;
       g.drawImage(img, 0, 0);
-      const at = (x: number, y: number) =>
-        Array.from(g.getImageData(Math.round(x * canvas.width), Math.round(y * canvas.height), 1, 1).data);
-      const neck = at(0.5, 0.221);
-      const body = at(0.5, 0.75);
-      return Math.max(...[0, 1, 2].map((i) => Math.abs(neck[i]! - body[i]!)));
+      const [neck, body] = [0.221, 0.75].map((y) =>
+        Array.from(g.getImageData(Math.round(0.5 * canvas.width), Math.round(y * canvas.height), 1, 1).data),
+      );
+      return Math.max(...[0, 1, 2].map((i) => Math.abs(neck![i]! - body![i]!)));
     }, cap.imageUrl);
     assert.ok(distance < 20, `the neck and the body differ by ${distance}: a garment's outline`);
   });
@@ -193,6 +192,8 @@ describe("the bag", () => {
         const [a, b] = [await plus.boundingBox(), await line.getByTestId("plus-limit").boundingBox()];
         assert.ok(a && b && Math.abs(a.y + a.height / 2 - (b.y + b.height / 2)) < 12 && b.x > a.x, "the note sits beside plus");
       }
+      // And the line still fits the phone: nothing scrolls sideways.
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the page overflows sideways");
     });
   }
 });

@@ -107,7 +107,8 @@ export function CartLineRow({
           </p>
         ) : null}
 
-        <div className="mt-auto flex items-center justify-between gap-3 pt-2">
+        {/* Wraps on a narrow line with a limit note: Remove goes below, on the right. */}
+        <div className="mt-auto flex flex-wrap items-center gap-x-3 gap-y-1 pt-2">
           <div className="flex min-w-0 items-center gap-2">
             <div className="inline-flex items-center rounded-md border border-border">
               <StepButton
@@ -135,12 +136,12 @@ export function CartLineRow({
               </StepButton>
             </div>
             {limitNote ? (
-              <span id={limitId} className="text-xs text-muted-foreground" data-testid="plus-limit">
+              <span id={limitId} className="text-xs whitespace-nowrap text-muted-foreground" data-testid="plus-limit">
                 {limitNote}
               </span>
             ) : null}
           </div>
-          <remove.Form method="post" action="/cart">
+          <remove.Form method="post" action="/cart" className="ml-auto">
             <EnhancedField />
             <HoneypotField idPrefix={`remove-${line.productId}`} />
             <input type="hidden" name="intent" value="remove" />
