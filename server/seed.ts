@@ -125,9 +125,10 @@ function demoCatalogue(now: Date): DemoProduct[] {
 const swatch = (color: string | undefined) => COLOR_SWATCHES[color ?? "Black"] ?? NEUTRAL_SWATCH;
 const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const TEE = "M430 280 L520 245 Q600 315 680 245 L770 280 L940 400 L865 530 L790 485 L790 980 L410 980 L410 485 L335 530 L260 400 Z";
-
-/** A flat garment drawing: front, back (with the brand), or a close-up of the mark. */
+/**
+ * A neutral picture for any kind of product (a cap, a hoodie, a jacket): no garment shape, only a
+ * swatch of the product's colour with its initials (front), the brand (back) or the mark close up.
+ */
 function productSvg(product: DemoProduct, index: number, brand: string): string {
   const garment = swatch(product.colors[index % product.colors.length]);
   const ink = ["#f4f4f2", "#d9c7a7"].includes(garment) ? "#111111" : "#f4f4f2";
@@ -138,14 +139,14 @@ function productSvg(product: DemoProduct, index: number, brand: string): string 
     .join("")
     .toUpperCase();
   const font = `font-family="DejaVu Sans, Arial, sans-serif" font-weight="bold" text-anchor="middle" fill="${ink}"`;
-  // The back print must fit the 380 px body whatever the brand's length (bold glyphs ~0.75 em).
-  const backSize = Math.min(80, Math.floor(300 / (0.75 * Math.max(brand.length, 1))));
+  // The brand must fit the 700 px swatch whatever its length (bold glyphs ~0.75 em).
+  const backSize = Math.min(140, Math.floor(560 / (0.75 * Math.max(brand.length, 1))));
   const art =
     index === 2
       ? `<rect x="150" y="150" width="900" height="900" rx="48" fill="${garment}"/>
          <text x="600" y="700" font-size="380" ${font}>${escapeXml(initials)}</text>`
-      : `<path d="${TEE}" fill="${garment}" stroke="rgba(0,0,0,0.25)" stroke-width="6"/>
-         <text x="600" y="${index === 0 ? 560 : 620}" font-size="${index === 0 ? 120 : backSize}" ${font}>${escapeXml(index === 0 ? initials : brand.toUpperCase())}</text>`;
+      : `<rect x="250" y="250" width="700" height="700" rx="350" fill="${garment}" stroke="rgba(0,0,0,0.25)" stroke-width="6"/>
+         <text x="600" y="${index === 0 ? 660 : 640}" font-size="${index === 0 ? 180 : backSize}" ${font}>${escapeXml(index === 0 ? initials : brand.toUpperCase())}</text>`;
   const [from, to] = product.background;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="1200" viewBox="0 0 1200 1200">
     <defs><linearGradient id="bg" x1="0" y1="0" x2="${index % 2}" y2="1">

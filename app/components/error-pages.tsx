@@ -1,11 +1,12 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import { Button } from "./ui/button";
+import { pageTitle } from "#app/lib/page-title";
 import { cn } from "#app/lib/utils";
 import { STORE_BUSY_MESSAGE } from "#server/contracts/store-busy";
 import { REQUEST_BODY_MESSAGES } from "#server/contracts/request-body";
 
-export const notFoundMeta = [{ title: "404 Page Not Found" }];
+export const notFoundMeta = (matches: Parameters<typeof pageTitle>[1]) => [pageTitle("404 Page Not Found", matches)];
 
 /** Any path the router does not know: the splat route ($.tsx). */
 export function NotFoundPage() {

@@ -27,6 +27,11 @@ export function loadSonner(): Promise<Sonner> {
   return sonnerPromise;
 }
 
+/** Runs `fn` with sonner if a toast has loaded it already; never loads it for nothing. */
+export function ifSonnerLoaded(fn: (sonner: Sonner) => void): void {
+  void sonnerPromise?.then(fn);
+}
+
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
 
 /** sonner's <Toaster> once the first toast has loaded it; null until then. */

@@ -1,5 +1,5 @@
 import type { ToastKind } from "#server/contracts/layout";
-import { loadSonner } from "./lazy-sonner";
+import { ifSonnerLoaded, loadSonner } from "./lazy-sonner";
 
 let nextId = 0;
 /** The page (pathname) each toast still up was raised on. */
@@ -34,6 +34,16 @@ export function followToNextPage(id: string) {
 /** Closes a toast `notify` opened (by the id it returned). */
 export function dismissToast(id: string) {
   void loadSonner().then(({ toast }) => toast.dismiss(id));
+}
+
+/**
+ * A modal dialog opening closes the toasts already up: they speak of the page behind it and lay
+ * over the dialog's own buttons (the sign-up's toast over the terms' Close on a phone). A toast
+ * the dialog raises itself comes after, and shows.
+ */
+export function dismissAllToasts() {
+  raisedOn.clear();
+  ifSonnerLoaded(({ toast }) => toast.dismiss());
 }
 
 /** Toasts from client code (fetchers, tRPC mutations). Errors use the destructive style. */

@@ -78,15 +78,16 @@ export function useToastFocus() {
 
 /*
  * The stylesheet's scroll-padding has the browser scroll a control it focuses clear of a toast
- * (WCAG 2.4.11), but a toast that arrives over a control already focused from the keyboard (the
- * button that raised it, low on a phone's screen) would hide it: the page scrolls that control
- * clear instead, once, as the toast comes in. Pointer users' focus (no focus ring) is left alone.
+ * (WCAG 2.4.11), but a toast that arrives over a control already focused (the button that raised
+ * it, low on a phone's screen) would hide it: the page scrolls that control clear instead, once,
+ * as the toast comes in. A tap or click counts too: the shopper's next press is likely that same
+ * button (issue 28: a toast lay over Complete Order).
  */
 function keepFocusClear(wrapper: HTMLElement) {
   const list = wrapper.querySelector<HTMLElement>(TOASTER);
   if (!list?.querySelector("[data-sonner-toast]:not([data-removed=true])")) return;
   const focused = document.activeElement;
-  if (!(focused instanceof HTMLElement) || wrapper.contains(focused) || !focused.matches(":focus-visible")) return;
+  if (!(focused instanceof HTMLElement) || focused === document.body || wrapper.contains(focused)) return;
   // Where the toast settles once it has risen: the band the stylesheet keeps clear for it.
   const band = parseFloat(getComputedStyle(document.documentElement).scrollPaddingBottom) || 0;
   const box = focused.getBoundingClientRect();

@@ -3,11 +3,13 @@ import { useEffect } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { useVisitor, VisitorHole } from "./visitor-hole";
 import { LazyToaster } from "./lazy-toaster";
-import { dismissRaisedElsewhere, showToast } from "./notify";
+import { dismissAllToasts, dismissRaisedElsewhere, showToast } from "./notify";
 import { StaticFlash } from "./static-flash";
 
 // Still imported from here by the components that raise toasts (fetchers, forms, tRPC mutations).
 export { dismissToast, followToNextPage, notify } from "./notify";
+
+const MODAL_OPEN = "data-scroll-locked";
 
 /**
  * Toasts for the whole app. A flash (set by a server action, read by the root loader) shows once:
@@ -25,6 +27,14 @@ export function Toasts() {
   const hydrated = useHydrated();
   const { pathname } = useLocation();
   useEffect(() => dismissRaisedElsewhere(pathname), [pathname]);
+  // Radix's modal dialogs lock the page's scroll with this attribute on <body> while open.
+  useEffect(() => {
+    const observer = new MutationObserver(() => {
+      if (document.body.hasAttribute(MODAL_OPEN)) dismissAllToasts();
+    });
+    observer.observe(document.body, { attributes: true, attributeFilter: [MODAL_OPEN] });
+    return () => observer.disconnect();
+  }, []);
   // The visitor's own flash: a hole in a cached page (decision 0014).
   const flash = useVisitor().toast;
   const flashId = flash?.id;

@@ -6,7 +6,7 @@ export function loader() {
   return data(null, { status: 404 });
 }
 
-export const meta: MetaFunction = () => notFoundMeta;
+export const meta: MetaFunction = ({ matches }) => notFoundMeta(matches);
 
 export default function NotFoundRoute() {
   return <NotFoundPage />;

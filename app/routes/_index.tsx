@@ -11,7 +11,7 @@ import { SocialLinks } from "#app/components/social-links";
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const brand = data?.brand.name ?? "Store";
   return [
-    { title: `${brand} — Early Access` },
+    { title: `Early Access | ${brand}` },
     { name: "description", content: data ? `${data.tagline} ${brand}: limited-edition drops.` : "Limited-edition drops." },
   ];
 };

@@ -6,7 +6,7 @@ import { SocialLinks } from "#app/components/social-links";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const brand = data?.brand.name ?? "Store";
-  return [{ title: `About — ${brand}` }, { name: "description", content: `${brand}: who we are, in English and Spanish.` }];
+  return [{ title: `About | ${brand}` }, { name: "description", content: `${brand}: who we are, in English and Spanish.` }];
 };
 
 /** docs/spec.md §2 "About": the statement in English and Spanish, a dated line, the video, social links. */

@@ -5,8 +5,9 @@ import { DashboardPanel } from "#app/components/admin/dashboard/dashboard-panel"
 import { PreDropChecklistPanel } from "#app/components/admin/drops/pre-drop-checklist";
 import { dashboardLoader } from "#server/http/doors/dashboard-door";
 import { testEmailAction } from "#server/http/doors/test-email-door";
+import { pageTitle } from "#app/lib/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Dashboard · Admin Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [pageTitle("Dashboard", matches)];
 
 /**
  * /admin: the dashboard (issue 14). A GET form picks the range (?range=today|7d|30d|custom&from&to

@@ -6,8 +6,9 @@ import { MediaSetting } from "#app/components/admin/settings/media-setting";
 import { SettingsLoadError } from "#app/components/admin/settings/settings-load-error";
 import { appSettingsAction, appSettingsLoader } from "#server/http/doors/admin-settings-door";
 import { TextSettingForm } from "#app/components/admin/settings/text-setting-form";
+import { pageTitle } from "#app/lib/page-title";
 
-export const meta: MetaFunction = () => [{ title: "App Configuration · Admin Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [pageTitle("App Configuration", matches)];
 
 /**
  * Every setting, read once for the whole tab. A failed read is not an error page: the tab shows

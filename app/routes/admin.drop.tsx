@@ -3,8 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import { AdminSection } from "#app/components/admin/admin-section";
 import { DropPanel } from "#app/components/admin/drop/drop-panel";
 import { adminDropLoader } from "#server/http/doors/admin-drop-door";
+import { pageTitle } from "#app/lib/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Drop · Admin Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [pageTitle("Drop", matches)];
 
 /** Loaders run in parallel with the layout's, so this one checks the admin itself. */
 export const loader = (args: LoaderFunctionArgs) => adminDropLoader(args);

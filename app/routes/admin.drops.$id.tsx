@@ -3,8 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import { DropReportView } from "#app/components/admin/drops/drop-report-view";
 import printStylesheet from "#app/styles/drop-report-print.css?url";
 import { dropReportLoader } from "#server/http/doors/drop-reports-door";
+import { pageTitle } from "#app/lib/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Drop report · Admin Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [pageTitle("Drop report", matches)];
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: printStylesheet, media: "print" }];
 

@@ -3,8 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import { AdminSection } from "#app/components/admin/admin-section";
 import { DropList } from "#app/components/admin/drops/drop-list";
 import { dropListLoader } from "#server/http/doors/drop-reports-door";
+import { pageTitle } from "#app/lib/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Drop reports · Admin Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [pageTitle("Drop reports", matches)];
 
 /** Loaders run in parallel with the layout's, so this one checks the admin itself. */
 export const loader = (args: LoaderFunctionArgs) => dropListLoader(args);

@@ -3,8 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import { SubscriberManager } from "#app/components/admin/subscribers/subscriber-manager";
 import { skipQueryOnlyRevalidation } from "#app/lib/revalidate";
 import { subscribersPageData } from "#server/http/doors/subscribers-page";
+import { pageTitle } from "#app/lib/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Email Subscribers · Admin Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [pageTitle("Email Subscribers", matches)];
 
 /** The Email tab: the same subscriber component (docs/spec.md §2), opened on the composer. */
 export const loader = ({ request }: LoaderFunctionArgs) => subscribersPageData(request);

@@ -3,8 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import { AdminSection } from "#app/components/admin/admin-section";
 import { OrdersPanel } from "#app/components/admin/orders/orders-panel";
 import { ordersPageLoader } from "#server/http/doors/admin-orders-door";
+import { pageTitle } from "#app/lib/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Order Management · Admin Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [pageTitle("Order Management", matches)];
 
 /** Loaders run in parallel with the layout's, so this one checks the admin itself. */
 export const loader = (args: LoaderFunctionArgs) => ordersPageLoader(args);

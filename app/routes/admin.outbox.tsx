@@ -7,8 +7,9 @@ import { MessageList } from "#app/components/admin/subscribers/outbox-list";
 import { Button } from "#app/components/ui/button";
 import { Input } from "#app/components/ui/input";
 import { outboxLoader } from "#server/http/doors/outbox-door";
+import { pageTitle } from "#app/lib/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Outbox · Admin Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [pageTitle("Outbox", matches)];
 
 /**
  * /admin/outbox: every e-mail the store recorded, newest first (?q= recipient or subject,

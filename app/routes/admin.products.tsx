@@ -10,8 +10,9 @@ import { useTRPC } from "#app/lib/trpc";
 import { cn } from "#app/lib/utils";
 import type { AdminProduct } from "#server/contracts/admin-products";
 import { productsPageLoader } from "#server/http/doors/admin-products-door";
+import { pageTitle } from "#app/lib/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Product Management · Admin Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [pageTitle("Product Management", matches)];
 
 /** The list, rendered on the server so the page is whole before (or without) JavaScript. */
 export const loader = (args: LoaderFunctionArgs) => productsPageLoader(args);

@@ -7,8 +7,9 @@ import { ShippingTestPanel } from "#app/components/admin/settings/shipping-test-
 import { accountAction } from "#server/http/doors/admin-account-door";
 import { getAppContext } from "#server/boot";
 import { requireAdminPage } from "#server/http/auth";
+import { pageTitle } from "#app/lib/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Account Settings · Admin Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [pageTitle("Account Settings", matches)];
 
 /** Loaders run in parallel with the layout's, so this one checks the admin itself. */
 export async function loader({ request }: LoaderFunctionArgs) {

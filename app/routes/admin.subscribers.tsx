@@ -3,8 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import { SubscriberManager } from "#app/components/admin/subscribers/subscriber-manager";
 import { skipQueryOnlyRevalidation } from "#app/lib/revalidate";
 import { subscribersPageData } from "#server/http/doors/subscribers-page";
+import { pageTitle } from "#app/lib/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Subscriber Management · Admin Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [pageTitle("Subscriber Management", matches)];
 
 export const loader = ({ request }: LoaderFunctionArgs) => subscribersPageData(request);
 export const shouldRevalidate = skipQueryOnlyRevalidation;

@@ -7,8 +7,9 @@ import { cn } from "#app/lib/utils";
 import { getAppContext } from "#server/boot";
 import { requireAdminPage } from "#server/http/auth";
 import { logoutAction } from "#server/http/doors/logout-door";
+import { pageTitle } from "#app/lib/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Admin Dashboard" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = ({ matches }) => [pageTitle("Admin Dashboard", matches), { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await getAppContext();

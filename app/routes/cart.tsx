@@ -1,11 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ArrowLeft, ArrowRight } from "lucide-react";
+import { useRef } from "react";
 import { formatUsd } from "#server/contracts/money";
 import { cartFormAction, cartPageLoader } from "#server/http/doors/cart-door";
 import { requirePassForPurchase } from "#server/http/gate/waiting-room-gate";
 import { CartLineRow } from "#app/components/cart/cart-line";
 import { useCartFetchers } from "#app/components/cart/use-cart-fetchers";
+import { useLineFocus } from "#app/components/cart/use-line-focus";
+import { pageTitle } from "#app/lib/page-title";
 import { Button } from "#app/components/ui/button";
 import type { RenderMemoHandle } from "#app/render-memo.server";
 import type { RootData } from "#app/root";
@@ -22,8 +25,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, default
   formAction === "/cart" || defaultShouldRevalidate;
 
 export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ matches }) => {
-  const brand = matches.find((match) => match.id === "root")?.data?.brand.name ?? "Store";
-  return [{ title: `Shopping Cart | ${brand}` }, { name: "robots", content: "noindex" }];
+  return [pageTitle("Shopping Cart", matches), { name: "robots", content: "noindex" }];
 };
 
 /** The full cart view: what the bag icon opens without JavaScript, and "View full bag" with it. */
@@ -31,6 +33,11 @@ export default function CartPage() {
   const { cart } = useLoaderData<typeof loader>();
   const fetchers = useCartFetchers();
   const count = cart.count;
+  const shop = useRef<HTMLAnchorElement>(null);
+  const lineFocus = useLineFocus(
+    cart.rows.map((line) => line.productId),
+    () => shop.current,
+  );
 
   return (
     <section aria-labelledby="cart-title" className="mx-auto w-full max-w-6xl px-4 pt-10 pb-20 sm:px-6 sm:pt-14 lg:px-8">
@@ -49,7 +56,7 @@ export default function CartPage() {
         <div className="flex flex-col items-start gap-6 py-16">
           <p className="text-lg text-muted-foreground">Your cart is empty</p>
           <Button asChild>
-            <Link to="/store" prefetch="intent">
+            <Link ref={shop} to="/store" prefetch="intent">
               Shop the drop
               <ArrowRight aria-hidden="true" />
             </Link>
@@ -57,7 +64,13 @@ export default function CartPage() {
         </div>
       ) : (
         <div className="grid gap-10 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-14">
-          <ul className="divide-y divide-border" aria-label="Items in your bag">
+          <ul
+            ref={lineFocus.ref}
+            onFocus={lineFocus.onFocus}
+            onBlur={lineFocus.onBlur}
+            className="divide-y divide-border"
+            aria-label="Items in your bag"
+          >
             {cart.rows.map((line) => (
               <CartLineRow key={line.productId} line={line} fetchers={fetchers} size="lg" />
             ))}

@@ -39,7 +39,7 @@ function Outcome({ outcome }: { outcome: SuccessData }) {
           orderNumber={outcome.orderNumber}
         >
           <p>{CHECKOUT_UI.success}</p>
-          <StoreLink label="Back to Store" />
+          <StoreLink label="Continue shopping" />
         </Panel>
       );
     case "pending":
@@ -73,7 +73,7 @@ function Outcome({ outcome }: { outcome: SuccessData }) {
       return (
         <Panel icon={<SearchX className="size-10 text-muted-foreground" aria-hidden="true" />} title="Payment not found">
           <p>We couldn't find this payment. If you were charged, contact support with the e-mail address you used.</p>
-          <StoreLink label="Back to Store" />
+          <StoreLink label="Continue shopping" />
         </Panel>
       );
   }

@@ -11,6 +11,7 @@ import {
 } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { CheckoutActionData } from "#server/contracts/checkout-page";
 import { CHECKOUT_MESSAGES } from "#server/contracts/checkout-messages";
@@ -88,6 +89,9 @@ export default function CheckoutPage() {
 
   const [values, setValues] = useState<CheckoutValues>(result?.values ?? EMPTY_VALUES);
   const [errors, setErrors] = useState<Record<string, string[] | undefined>>(result?.errors ?? {});
+  /** Process Order found fields missing: the spec's "Missing information", inline above the form. */
+  const [missing, setMissing] = useState(false);
+  const stillMissing = missing && Object.values(errors).some(Boolean);
   const address = useMemo(() => completeAddress(values), [values]);
   const bagKey = bag.lines.map((line) => `${line.productId}x${line.quantity}`).join(",");
   const quote = useCheckoutQuote({ address, bagKey, subtotal: bag.subtotal, initial: result });
@@ -149,11 +153,16 @@ export default function CheckoutPage() {
     const { customerErrors } = await loadValidation();
     const found: Record<string, string[]> = customerErrors(values);
     if (!quote.selectedRate) found.shippingMethod = [CHECKOUT_MESSAGES.missing];
-    setErrors(found);
+    // Rendered before the focus moves: the first invalid field must already say so.
+    flushSync(() => {
+      setErrors(found);
+      setMissing(Object.keys(found).length > 0);
+    });
     if (Object.keys(found).length > 0) {
       processing.release();
-      notify.error(CHECKOUT_MESSAGES.missingTitle, CHECKOUT_MESSAGES.missing);
-      window.requestAnimationFrame(() => form.querySelector<HTMLElement>("[aria-invalid=true], [name=shippingMethod]")?.focus());
+      // Inline, not a toast: the fields say what is missing, and a toast lay over them on a phone.
+      // The focus goes to the first field to fix (the page scrolls to it), which reads its message.
+      form.querySelector<HTMLElement>("[aria-invalid=true], [name=shippingMethod]")?.focus();
       return;
     }
     sentBag.current = bagKey;
@@ -203,7 +212,15 @@ export default function CheckoutPage() {
                 values={values}
                 countries={countries}
                 rate={quote.selectedRate}
-                onChange={paidNumber === null ? () => setOrder(null) : null}
+                onChange={
+                  paidNumber === null
+                    ? () => {
+                        // Back to the form with the focus on its first field, not on the page's body.
+                        flushSync(() => setOrder(null));
+                        document.getElementById("checkout-email")?.focus();
+                      }
+                    : null
+                }
               />
             </Suspense>
           ) : (
@@ -217,6 +234,15 @@ export default function CheckoutPage() {
               className="space-y-12"
             >
               <HoneypotField idPrefix="checkout" />
+              {stillMissing ? (
+                <ErrorBox
+                  title={CHECKOUT_MESSAGES.missingTitle}
+                  message={CHECKOUT_MESSAGES.missing}
+                  testId="checkout-missing"
+                  className="p-4"
+                  iconClassName="text-red-400"
+                />
+              ) : null}
               <ContactFields values={values} errors={errors} onChange={change} />
               <AddressFields values={values} errors={errors} onChange={change} countries={countries} hydrated={hydrated} />
               <ShippingOptions

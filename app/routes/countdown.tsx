@@ -9,7 +9,7 @@ import { SocialLinks } from "#app/components/social-links";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const brand = data?.brand.name ?? "Store";
-  return [{ title: `${brand} — Countdown` }, { name: "description", content: `The countdown to the next ${brand} drop.` }];
+  return [{ title: `Countdown | ${brand}` }, { name: "description", content: `The countdown to the next ${brand} drop.` }];
 };
 
 /** docs/spec.md §2 "Alternative countdown page". */

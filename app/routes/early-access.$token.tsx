@@ -4,13 +4,14 @@ import { CircleAlert, Clock, KeyRound } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "#app/components/ui/button";
 import { EARLY_ACCESS_PAGE_HEADERS, earlyAccessAction, earlyAccessLoader } from "#server/http/doors/early-access-door";
+import { pageTitle } from "#app/lib/page-title";
 
 export const loader = (args: LoaderFunctionArgs) => earlyAccessLoader(args);
 export const action = (args: ActionFunctionArgs) => earlyAccessAction(args);
 export const headers: HeadersFunction = () => EARLY_ACCESS_PAGE_HEADERS;
 
-export const meta: MetaFunction = () => [
-  { title: "Early access" },
+export const meta: MetaFunction = ({ matches }) => [
+  pageTitle("Early access", matches),
   { name: "robots", content: "noindex" },
   // No "no-referrer" here: Chromium would then send the button's POST with `Origin: null`, which the
   // cross-site check refuses. The store's Referrer-Policy already gives other sites the origin only.

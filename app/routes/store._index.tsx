@@ -63,11 +63,12 @@ function StoreIntro({ count }: { count: number }) {
       </div>
       <ul
         aria-label="Drop terms"
-        className="flex flex-wrap gap-x-3 gap-y-1 text-[11px] font-semibold tracking-[0.24em] text-muted-foreground uppercase md:col-span-2"
+        className="flex flex-col gap-x-3 gap-y-1 text-[11px] sm:flex-row sm:flex-wrap font-semibold tracking-[0.24em] text-muted-foreground uppercase md:col-span-2"
       >
         {DROP_TERMS.map((term, index) => (
           <li key={term} className="flex items-center gap-3">
-            {index > 0 ? <span aria-hidden="true" className="size-1 rounded-full bg-foreground/35" /> : null}
+            {/* Stacked on a phone, so no line there starts with a dot; in a row from sm up. */}
+            {index > 0 ? <span aria-hidden="true" className="hidden size-1 rounded-full bg-foreground/35 sm:block" /> : null}
             {term}
           </li>
         ))}

@@ -10,8 +10,9 @@ import { useNoticeToast } from "#app/lib/use-notice-toast";
 import type { loader as rootLoader } from "#app/root";
 import { SUPPORT_FIELDS, SUPPORT_TYPES, type SupportField } from "#server/contracts/support-types";
 import { supportAction } from "#server/http/doors/support-door";
+import { pageTitle } from "#app/lib/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Get Support" }];
+export const meta: MetaFunction = ({ matches }) => [pageTitle("Get Support", matches)];
 export const action = (args: ActionFunctionArgs) => supportAction(args);
 
 const COMMON_ISSUES = [
@@ -31,6 +32,15 @@ export default function SupportPage() {
   const supportEmail = root?.brand.supportEmail ?? "";
   const result = useActionData<typeof action>();
   useNoticeToast(result?.notice, result);
+  const sent = Boolean(result?.sent);
+  // The button pressed (Send, or Send Another Message) goes away with the screen it was on: the
+  // focus goes to what replaces it, not to the page's body. Not on the first render (a page load).
+  const shown = useRef(sent);
+  useEffect(() => {
+    if (shown.current === sent) return;
+    shown.current = sent;
+    document.getElementById(sent ? SENT_TITLE_ID : `${FORM_ID}-name`)?.focus();
+  }, [sent]);
 
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-12 sm:px-6 md:py-20">
@@ -88,7 +98,9 @@ function MessageSent() {
   return (
     <section className="flex flex-col items-start justify-center rounded-xl border border-border bg-card p-8" role="status">
       <CheckCircle2 aria-hidden className="size-10 text-success" />
-      <h2 className="mt-4 font-display text-4xl tracking-wide">Message Sent!</h2>
+      <h2 id={SENT_TITLE_ID} tabIndex={-1} className="mt-4 font-display text-4xl tracking-wide outline-none">
+        Message Sent!
+      </h2>
       <p className="mt-2 text-muted-foreground">Thank you for reaching out. We'll get back to you within 24 hours.</p>
       <Button asChild variant="outline" className="mt-6">
         {/* A plain link back to the empty form: works the same with and without JavaScript. */}
@@ -101,6 +113,7 @@ function MessageSent() {
 }
 
 const FORM_ID = "support-form";
+const SENT_TITLE_ID = "message-sent-title";
 
 /**
  * The form is checked where the rule lives, on the server (supportSchema): its answer carries the

@@ -4,13 +4,14 @@ import { CircleAlert, CircleCheck, MailX } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "#app/components/ui/button";
 import { UNSUBSCRIBE_PAGE_HEADERS, unsubscribeAction, unsubscribeLoader } from "#server/http/doors/unsubscribe-door";
+import { pageTitle } from "#app/lib/page-title";
 
 // The token is in the URL: keep it out of caches and search engines (and, by the meta tag below,
 // out of Referer headers; the document's Referrer-Policy header is set for every page).
 export const headers: HeadersFunction = () => UNSUBSCRIBE_PAGE_HEADERS;
 
-export const meta: MetaFunction = () => [
-  { title: "Unsubscribe" },
+export const meta: MetaFunction = ({ matches }) => [
+  pageTitle("Unsubscribe", matches),
   { name: "robots", content: "noindex" },
   { name: "referrer", content: "no-referrer" },
 ];

@@ -204,7 +204,7 @@ export interface AdminSettingsView {
     /** The target as Eastern wall-clock: the form's defaults. */
     date: string;
     time: string;
-    /** "Saturday, July 4, 2026 at 00:00 EDT" */
+    /** "Saturday, July 4, 2026 at 12:00 AM EDT" */
     label: string;
     passed: boolean;
   };

@@ -54,31 +54,16 @@ export function formatStoreTime(instant: string | number | Date | null | undefin
 type Instant = string | number | Date;
 
 /*
- * The launch and release times by name. Screens worded them differently before there was one
- * module; the spec names none of these formats, so each keeps its own exact text:
- * "ET" where a sentence reads better without the DST letter, "EDT"/"EST" where it is a label.
+ * A launch, release or drop time is written one way everywhere (issue 28): formatLaunchTime,
+ * "Saturday, July 4, 2026 at 8:30 PM EDT" (store-zone.ts, where the countdown reads it without
+ * date-fns-tz). The countdown, the sign-in page, the admin's countdown setting, the drop panel,
+ * list and report, a product's release, the launch e-mail and an early-access link all use it; they
+ * used to say "8:30 PM ET", "20:30 EDT", "8:30:00 PM New York time" and "8:30 PM EDT" by turns.
  */
 
-/** "Saturday, July 4, 2026 at 8:30 PM ET": the sign-in page's launch line. */
-export const formatLaunchTimeEt = (instant: Instant) => formatStoreTime(instant, "EEEE, MMMM d, yyyy 'at' h:mm a 'ET'");
-
-/** "Saturday, July 4, 2026 at 20:30 EDT": the admin's countdown setting, 24-hour like its time field. */
-export const formatLaunchTime24h = (instant: Instant) => formatStoreTime(instant, "EEEE, MMMM d, yyyy 'at' HH:mm zzz");
-
-/** "Saturday, July 4 at 8:30 PM ET": the launch e-mail's "Doors open …", where the year goes without saying. */
-export const formatDoorsOpen = (instant: Instant) => formatStoreTime(instant, "EEEE, MMMM d 'at' h:mm a 'ET'");
-
-/** "July 4, 2026 at 8:30 PM EDT": when an early-access link opens. */
-export const formatOpensAt = (instant: Instant) => formatStoreTime(instant, "MMMM d, yyyy 'at' h:mm a zzz");
-
-/** "Jul 4, 2026, 8:30 PM EDT": a drop's T-0 in the drop list and report; "—" for none. */
-export const formatDropTime = (instant: Instant | null) => formatStoreTime(instant, "MMM d, yyyy, h:mm a zzz");
-
-/** "Jul 4, 2026 8:30:00 PM": the live drop panel, to the second, next to "New York time". */
-export const formatDropClock = (instant: Instant) => formatStoreTime(instant, "MMM d, yyyy h:mm:ss a");
-
-/** "Jul 4, 2026 8:30 PM ET": a product's release in the admin list. */
-export const formatReleaseTime = (instant: Instant) => `${formatStoreTime(instant, "MMM d, yyyy h:mm a")} ET`;
+/** The launch format, or "—" for none (a drop not scheduled). */
+export const formatLaunchTimeOrNone = (instant: Instant | null | undefined) =>
+  instant === null || instant === undefined || instant === "" ? "—" : formatLaunchTime(new Date(instant)) || String(instant);
 
 /** "July 4, 2026": a day in words (the terms' "Last updated", the first drop on About). */
 export const formatStoreDate = (instant: Instant) => formatStoreTime(instant, "MMMM d, yyyy");

@@ -43,7 +43,7 @@ describe("subscribers and bulk e-mail with JavaScript", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export" }).click()]);
     assert.match(download.suggestedFilename(), /^subscribers-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = fs.readFileSync(await download.path(), "utf8");
-    assert.match(csv, /^\uFEFF#,Email,Subscribed On\r\n/);
+    assert.match(csv, /^\uFEFF#,Email,Subscribed On \(New York time\)\r\n/);
     for (const email of FANS) assert.ok(csv.includes(`,${email},`), `${email} is in the CSV`);
     await expectVisible(toast(page, "Export Successful"));
 

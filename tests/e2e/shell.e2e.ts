@@ -20,7 +20,8 @@ for (const mode of MODES) {
       const { page, problems } = await newPage(mode);
       const response = await page.goto("/no/such/page");
       assert.equal(response?.status(), 404);
-      assert.equal(await page.title(), "404 Page Not Found");
+      // Tab titles read "{Page} | {brand}" (issue 28).
+      assert.equal(await page.title(), "404 Page Not Found | Legacy");
       await expectVisible(page.getByRole("heading", { name: "404 Page Not Found" }));
       assert.deepEqual(
         problems.filter((p) => !p.includes("404")),

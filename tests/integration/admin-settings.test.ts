@@ -106,7 +106,7 @@ describe("countdown date through tRPC and REST", () => {
       updatedAt: "2026-01-15T17:00:00.000Z",
       date: "2026-03-08",
       time: "03:30",
-      label: "Sunday, March 8, 2026 at 03:30 EDT",
+      label: "Sunday, March 8, 2026 at 3:30 AM EDT",
       passed: false,
     });
     expect(view).toMatchObject({ timeZone: "America/New_York", today: "2026-01-15", backgroundVideo: "/media/background.mp4" });

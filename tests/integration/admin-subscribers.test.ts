@@ -225,9 +225,10 @@ describe("the CSV export", () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder().decode(bytes);
     const lines = text.split("\r\n");
-    expect(lines[0]).toBe("#,Email,Subscribed On");
-    expect(lines[1]).toBe("1,second@example.com,2026-05-02T10:00:00.000Z");
-    expect(lines[2]).toBe("2,first@example.com,2026-05-01T10:00:00.000Z");
+    // The screen's zone, named in the header (issue 28): 10:00 UTC is 6 AM in New York in May.
+    expect(lines[0]).toBe("#,Email,Subscribed On (New York time)");
+    expect(lines[1]).toBe("1,second@example.com,2026-05-02 06:00:00 -04:00");
+    expect(lines[2]).toBe("2,first@example.com,2026-05-01 06:00:00 -04:00");
     expect(lines.at(-1)).toBe("");
     expect(lines).toHaveLength(1 + 8 + 1);
     expect(text).not.toContain("left@example.com");
@@ -259,7 +260,7 @@ describe("the CSV export", () => {
       expect(result.count).toBe(158);
       const lines = (await download.text()).split("\r\n").filter(Boolean);
       expect(lines).toHaveLength(1 + 158);
-      expect(lines.at(-1)).toBe("158,bulk-0@example.com,2026-01-01T10:00:00.000Z");
+      expect(lines.at(-1)).toBe("158,bulk-0@example.com,2026-01-01 05:00:00 -05:00");
     } finally {
       await ctx.db
         .deleteFrom("subscribers")
@@ -313,7 +314,7 @@ describe("GET /api/admin/email-template", () => {
   it("names the launch time in Eastern Time while the countdown is ahead", async () => {
     await saveCountdown(ctx, "2026-07-04T16:00:00.000Z");
     const { template } = (await (await api("GET", "/api/admin/email-template", { jar: admin })).json()) as { template: string };
-    expect(template).toContain("Doors open Saturday, July 4 at 12:00 PM ET.");
+    expect(template).toContain("Doors open Saturday, July 4, 2026 at 12:00 PM EDT.");
   });
 });
 

@@ -158,9 +158,24 @@ describe("/checkout action without JavaScript", () => {
       title: "Missing information",
       description: "Please fill in all required fields and select a shipping method.",
     });
-    expect(Object.keys(result.data.errors).sort()).toEqual(["email", "shippingMethod"]);
-    // The options stay on screen so the buyer can pick one.
+    // No method sent: the spec's default is taken (issue 28), so only the e-mail is marked.
+    expect(Object.keys(result.data.errors).sort()).toEqual(["email"]);
+    // The options stay on screen, the default chosen, so the buyer sees what it will be.
     expect(result.data.rates?.length).toBeGreaterThan(0);
+    expect(result.data.shippingMethod).toBe("usps-ground_saver");
+  });
+
+  it("`process` before any option was shown (no JavaScript) takes the spec's default, ground_saver", async () => {
+    const jar = await shopperWithBag();
+    const result = await post({ intent: "process", ...customer, shippingMethod: "" }, jar);
+    expect(result.status).toBe(302);
+    const paymentIntentId = decodeURIComponent(result.headers.get("Location")!.replace("/checkout/pay/", ""));
+    const order = await ctx.db
+      .selectFrom("orders")
+      .select(["status", "shippingMethod"])
+      .where("paymentIntentId", "=", paymentIntentId)
+      .executeTakeFirstOrThrow();
+    expect(order).toEqual({ status: "pending", shippingMethod: "usps-ground_saver" });
   });
 
   it("`process` holds the bag and redirects to the payment page", async () => {

@@ -133,7 +133,10 @@ describe("an early-access link, end to end", () => {
     const jar = new CookieJar();
     ctx.clock.set("2026-06-01T11:00:00.000Z");
     const early = await openLink(tokenOf(url), jar);
-    expect(early.data).toMatchObject({ kind: "tooEarly", message: "This early-access link works from June 1, 2026 at 7:50 AM EDT." });
+    expect(early.data).toMatchObject({
+      kind: "tooEarly",
+      message: "This early-access link works from Monday, June 1, 2026 at 7:50 AM EDT.",
+    });
     expect((await claimLink(tokenOf(url), jar)).status).toBe(409);
     expect(jar.has("early_access")).toBe(false);
 
@@ -166,7 +169,7 @@ describe("an early-access link, end to end", () => {
     expect((await api("PUT", "/api/admin/early-access/settings", { jar: admin, body: { earlyMinutes: 10 } })).status).toBe(200);
     const { url } = await makeLink("late@example.com");
     expect((await openLink(tokenOf(url), new CookieJar())).data).toMatchObject({
-      message: "This early-access link works from June 1, 2026 at 8:10 AM EDT.",
+      message: "This early-access link works from Monday, June 1, 2026 at 8:10 AM EDT.",
     });
     await api("PUT", "/api/admin/early-access/settings", { jar: admin, body: { earlyMinutes: 30 } });
   });

@@ -2,14 +2,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { productFormSchema, PRODUCT_MESSAGES } from "#server/contracts/admin-products";
 import {
   addStoreDays,
-  formatDoorsOpen,
-  formatDropClock,
-  formatDropTime,
   formatLaunchTime,
-  formatLaunchTime24h,
-  formatLaunchTimeEt,
-  formatOpensAt,
-  formatReleaseTime,
+  formatLaunchTimeOrNone,
   formatStoreDate,
   formatStoreDay,
   formatStoreTime,
@@ -124,14 +118,9 @@ describe.each(["UTC", "America/Los_Angeles", "Asia/Tokyo"])("the named formats, 
     process.env.TZ = zone;
     expect(formatLaunchTime(SUMMER)).toBe("Saturday, July 4, 2026 at 8:30 PM EDT");
     expect(formatLaunchTime(WINTER)).toBe("Thursday, January 15, 2026 at 6:05 PM EST");
-    expect(formatLaunchTimeEt(SUMMER)).toBe("Saturday, July 4, 2026 at 8:30 PM ET");
-    expect(formatLaunchTime24h(SUMMER)).toBe("Saturday, July 4, 2026 at 20:30 EDT");
-    expect(formatLaunchTime24h(WINTER)).toBe("Thursday, January 15, 2026 at 18:05 EST");
-    expect(formatDoorsOpen(SUMMER)).toBe("Saturday, July 4 at 8:30 PM ET");
-    expect(formatOpensAt(Date.parse(SUMMER))).toBe("July 4, 2026 at 8:30 PM EDT");
-    expect(formatDropTime(SUMMER)).toBe("Jul 4, 2026, 8:30 PM EDT");
-    expect(formatDropClock(SUMMER)).toBe("Jul 4, 2026 8:30:00 PM");
-    expect(formatReleaseTime(WINTER)).toBe("Jan 15, 2026 6:05 PM ET");
+    // One format for every launch, release and drop time (issue 28); none says "—".
+    expect(formatLaunchTimeOrNone(SUMMER)).toBe("Saturday, July 4, 2026 at 8:30 PM EDT");
+    expect(formatLaunchTimeOrNone(Date.parse(WINTER))).toBe("Thursday, January 15, 2026 at 6:05 PM EST");
   });
 
   it("show the day it is in New York, not in UTC", () => {
@@ -160,7 +149,7 @@ describe("formatStoreTime", () => {
   it("shows a dash for no instant and unreadable text as it is", () => {
     expect(formatStoreTime(null, "MMM d")).toBe("—");
     expect(formatStoreTime("", "MMM d")).toBe("—");
-    expect(formatDropTime(null)).toBe("—");
+    expect(formatLaunchTimeOrNone(null)).toBe("—");
     expect(formatStoreTime("not a date", "MMM d")).toBe("not a date");
   });
 });

@@ -21,6 +21,17 @@ function optimisticQuantity(line: CartRow, update: CartFetchers["update"]): numb
 }
 
 /**
+ * Why plus stops, said beside it (a greyed-out plus alone gave no reason): the per-customer limit,
+ * or the shelf. An available line at the shelf's limit holds every unit left, so that count is its
+ * own quantity. Null while plus can add, and for a line no longer available (its notice says why).
+ */
+export function plusLimitNote(line: Pick<CartRow, "quantity" | "available" | "canAddMore" | "product">): string | null {
+  if (line.canAddMore || !line.available || line.quantity < 1) return null;
+  const max = line.product.maxPerCustomer;
+  return max !== null && line.quantity >= max ? "Limit reached" : `Only ${line.quantity} left`;
+}
+
+/**
  * One line of the bag with its plus, minus and remove buttons: real forms posting to /cart (so the
  * /cart page works without JavaScript); with JavaScript they go through the shared fetchers.
  */
@@ -42,6 +53,8 @@ export function CartLineRow({
   const quantity = optimisticQuantity(line, update);
   const { product } = line;
   const large = size === "lg";
+  const limitNote = plusLimitNote(line);
+  const limitId = `plus-limit-${size}-${line.productId}`;
 
   return (
     <li
@@ -63,6 +76,7 @@ export function CartLineRow({
           <Link
             to={`/store/${line.productId}`}
             onClick={onNavigate}
+            data-line-focus
             className={cn(
               "font-semibold tracking-[0.14em] uppercase underline-offset-4 hover:underline",
               large ? "text-sm" : "text-[12px] leading-snug",
@@ -93,26 +107,41 @@ export function CartLineRow({
           </p>
         ) : null}
 
-        <div className="mt-auto flex items-center justify-between gap-3 pt-2">
-          <div className="inline-flex items-center rounded-md border border-border">
-            <StepButton fetcher={update} line={line} intent="decrement" disabled={updating} label={`Decrease quantity of ${product.name}`}>
-              <Minus className="size-4" aria-hidden="true" />
-            </StepButton>
-            <span className="min-w-8 text-center text-sm font-medium tabular-nums" aria-live="polite" data-testid="line-quantity">
-              <span className="sr-only">Quantity </span>
-              {Math.max(quantity, 0)}
-            </span>
-            <StepButton
-              fetcher={update}
-              line={line}
-              intent="increment"
-              disabled={updating || !line.canAddMore || !line.available}
-              label={`Increase quantity of ${product.name}`}
-            >
-              <Plus className="size-4" aria-hidden="true" />
-            </StepButton>
+        {/* Wraps on a narrow line with a limit note: Remove goes below, on the right. */}
+        <div className="mt-auto flex flex-wrap items-center gap-x-3 gap-y-1 pt-2">
+          <div className="flex min-w-0 items-center gap-2">
+            <div className="inline-flex items-center rounded-md border border-border">
+              <StepButton
+                fetcher={update}
+                line={line}
+                intent="decrement"
+                disabled={updating}
+                label={`Decrease quantity of ${product.name}`}
+              >
+                <Minus className="size-4" aria-hidden="true" />
+              </StepButton>
+              <span className="min-w-8 text-center text-sm font-medium tabular-nums" aria-live="polite" data-testid="line-quantity">
+                <span className="sr-only">Quantity </span>
+                {Math.max(quantity, 0)}
+              </span>
+              <StepButton
+                fetcher={update}
+                line={line}
+                intent="increment"
+                disabled={updating || !line.canAddMore || !line.available}
+                label={`Increase quantity of ${product.name}`}
+                describedBy={limitNote ? limitId : undefined}
+              >
+                <Plus className="size-4" aria-hidden="true" />
+              </StepButton>
+            </div>
+            {limitNote ? (
+              <span id={limitId} className="text-xs whitespace-nowrap text-muted-foreground" data-testid="plus-limit">
+                {limitNote}
+              </span>
+            ) : null}
           </div>
-          <remove.Form method="post" action="/cart">
+          <remove.Form method="post" action="/cart" className="ml-auto">
             <EnhancedField />
             <HoneypotField idPrefix={`remove-${line.productId}`} />
             <input type="hidden" name="intent" value="remove" />
@@ -139,6 +168,7 @@ function StepButton({
   intent,
   disabled,
   label,
+  describedBy,
   children,
 }: {
   fetcher: CartFetchers["update"];
@@ -146,6 +176,7 @@ function StepButton({
   intent: "increment" | "decrement";
   disabled: boolean;
   label: string;
+  describedBy?: string;
   children: React.ReactNode;
 }) {
   return (
@@ -159,6 +190,7 @@ function StepButton({
         type="submit"
         disabled={disabled}
         aria-label={label}
+        aria-describedby={describedBy}
         className="inline-flex size-10 items-center justify-center rounded-md text-foreground transition-colors hover:bg-accent disabled:opacity-35"
       >
         {children}

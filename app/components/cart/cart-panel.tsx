@@ -1,13 +1,14 @@
 import * as Popover from "@radix-ui/react-popover";
 import { Link, useNavigate } from "@remix-run/react";
 import { ArrowRight, RotateCw, X } from "lucide-react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { cartRowOf } from "#server/contracts/cart-view";
 import { formatUsd } from "#server/contracts/money";
 import { Spinner } from "#app/components/spinner";
 import { Button } from "#app/components/ui/button";
 import { CartLineRow } from "./cart-line";
 import { useCartFetchers } from "./use-cart-fetchers";
+import { useLineFocus } from "./use-line-focus";
 import type { LiveCart } from "./use-live-cart";
 
 const adopted = new WeakSet<object>();
@@ -30,6 +31,8 @@ export function CartPanel({ live, onClose }: { live: LiveCart; onClose: () => vo
   }, [updated, removed, adopt]);
 
   const { cart } = live;
+  const shop = useRef<HTMLAnchorElement>(null);
+  const lineFocus = useLineFocus(cart?.cartItems.map((line) => line.productId) ?? [], () => shop.current);
   return (
     <>
       <div className="flex items-center justify-between gap-4 border-b border-border py-2 pr-2 pl-5">
@@ -62,7 +65,7 @@ export function CartPanel({ live, onClose }: { live: LiveCart; onClose: () => vo
         <div className="flex flex-col items-center gap-5 px-5 py-12 text-center">
           <p className="text-base text-muted-foreground">Your cart is empty</p>
           <Button asChild variant="outline" size="sm">
-            <Link to="/store" onClick={onClose}>
+            <Link ref={shop} to="/store" onClick={onClose}>
               Shop the drop
               <ArrowRight aria-hidden="true" />
             </Link>
@@ -70,7 +73,13 @@ export function CartPanel({ live, onClose }: { live: LiveCart; onClose: () => vo
         </div>
       ) : (
         <>
-          <ul className="min-h-0 flex-1 divide-y divide-border overflow-y-auto overscroll-contain px-5" aria-label="Items in your bag">
+          <ul
+            ref={lineFocus.ref}
+            onFocus={lineFocus.onFocus}
+            onBlur={lineFocus.onBlur}
+            className="min-h-0 flex-1 divide-y divide-border overflow-y-auto overscroll-contain px-5"
+            aria-label="Items in your bag"
+          >
             {cart.cartItems.map((line) => (
               <CartLineRow key={line.id} line={cartRowOf(line)} fetchers={fetchers} onNavigate={onClose} />
             ))}

@@ -206,7 +206,8 @@ export function AddressFields({
           <CheckoutField
             name="state"
             label="State"
-            hint={hydrated ? undefined : "(US only)"}
+            // A hint beside the label, never a placeholder: a grey "NY" in the box read as filled in.
+            hint={hydrated ? "(e.g. NY)" : "(US only, e.g. NY)"}
             errors={errors}
             className="col-span-3 sm:col-span-2"
           >
@@ -216,8 +217,7 @@ export function AddressFields({
                 name="state"
                 autoComplete="address-level1"
                 maxLength={2}
-                placeholder="NY"
-                className="uppercase placeholder:normal-case"
+                className="uppercase"
                 value={values.state}
                 onChange={(e) => onChange("state", normalizeState(e.target.value))}
               />

@@ -6,7 +6,6 @@ import { loadStripe } from "@stripe/stripe-js/pure";
 import { Lock } from "lucide-react";
 import { useState } from "react";
 import { formatUsd } from "#server/contracts/money";
-import { notify } from "#app/components/toasts";
 import { Button } from "#app/components/ui/button";
 import { PaymentAlert, type PaymentFailure } from "./payment-alert";
 import { CHECKOUT_UI } from "#server/contracts/checkout-ui";
@@ -62,14 +61,12 @@ function StripeForm({ paymentIntentId, total, confirmExtras, onPaid }: StripePay
   const [paying, setPaying] = useState(false);
   const [failure, setFailure] = useState<PaymentFailure>(null);
 
-  const fail = (title: string, message: string) => {
-    setFailure({ title, message });
-    notify.error(title, message);
-  };
+  // Inline only, announced by the alert box: a toast as well lay over Complete Order (issue 28).
+  const fail = (title: string, message: string) => setFailure({ title, message });
 
   async function pay(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!stripe || !elements) return notify.error(CHECKOUT_UI.notReadyTitle, CHECKOUT_UI.notReady);
+    if (!stripe || !elements) return fail(CHECKOUT_UI.notReadyTitle, CHECKOUT_UI.notReady);
     setPaying(true);
     setFailure(null);
     try {

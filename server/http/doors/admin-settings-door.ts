@@ -16,7 +16,7 @@ import {
   type TextSettingKey,
 } from "#server/contracts/admin-settings";
 import type { Notice } from "#server/contracts/layout";
-import { formatLaunchTime24h } from "#server/contracts/store-time";
+import { formatLaunchTime } from "#server/contracts/store-time";
 import { DomainError } from "#server/errors";
 import { requireAdminPage } from "#server/http/auth";
 import { statusOf } from "#server/http/error-status";
@@ -87,7 +87,7 @@ export async function appSettingsAction({ request }: ActionFunctionArgs) {
     const submission = parseWithZod(form, { schema: countdownDateSchema });
     return answer(intent, submission, { failed: COUNTDOWN_MESSAGES.failed, fieldsOnly: true }, async (value) => {
       const saved = await setCountdownDate(ctx, value);
-      const when = formatLaunchTime24h(saved.value);
+      const when = formatLaunchTime(saved.value);
       return { kind: "success", title: COUNTDOWN_MESSAGES.updated, description: `The countdown now ends ${when}.` };
     });
   }

@@ -148,7 +148,10 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
     return reply(quoted);
   }
 
-  const fields = orderFields(values, chosen);
+  // Without JavaScript the first Process Order may come before the options were ever shown (no
+  // "Calculate shipping" pressed): the method is then the one the spec preselects, ground_saver or
+  // else the cheapest (docs/spec.md §4), as it is already in the summary, rather than a refusal.
+  const fields = orderFields(values, chosen || quoted.shippingMethod);
   if (fields.errors) return reply({ ...quoted, errors: fields.errors, notice: missingNotice }, 400);
   // A method the new rates no longer offer is refused by the service itself (rates re-checked).
   try {

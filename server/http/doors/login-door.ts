@@ -3,7 +3,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { getAppContext } from "#server/boot";
 import type { AppContext } from "#server/context";
 import { loginSchema, type LoginActionData, type LoginLoaderData } from "#server/contracts/auth";
-import { formatLaunchTimeEt } from "#server/contracts/store-time";
+import { formatLaunchTime } from "#server/contracts/store-time";
 import { TooMany, Unauthenticated } from "#server/errors";
 import { getSettingValue } from "#server/services/store/settings";
 import { login } from "#server/services/accounts/users";
@@ -51,7 +51,7 @@ export async function loginLoader({ request }: LoaderFunctionArgs): Promise<Logi
   }
   if (user) throw redirect(AFTER_SIGN_IN);
   const countdown = new Date(await getSettingValue(ctx, "countdown_date"));
-  const launchesAt = Number.isNaN(countdown.getTime()) ? null : formatLaunchTimeEt(countdown);
+  const launchesAt = Number.isNaN(countdown.getTime()) ? null : formatLaunchTime(countdown);
   // The form carries back only what the action would honour, so both paths agree on where to go.
   const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"), AFTER_SIGN_IN);
   return {

@@ -7,7 +7,7 @@ import {
   type EarlyAccessLinkView,
   type EarlyAccessOverview,
 } from "#server/contracts/early-access";
-import { formatOpensAt } from "#server/contracts/store-time";
+import { formatLaunchTime } from "#server/contracts/store-time";
 import type { AppContext } from "#server/context";
 import { Conflict, NotFound } from "#server/errors";
 import { linkIdOf, linkToken, newPass, readPass } from "./early-access-pass";
@@ -167,7 +167,8 @@ async function check(ctx: AppContext, token: string, pass: string | null): Promi
   // After the release there is nothing early left: the link simply leads to the store.
   if (release === null) return { kind: "store" };
   const opensAt = release - (await getEarlyMinutes(ctx)) * 60_000;
-  if (ctx.clock.now().getTime() < opensAt) return { kind: "tooEarly", message: EARLY_ACCESS_MESSAGES.tooEarly(formatOpensAt(opensAt)) };
+  if (ctx.clock.now().getTime() < opensAt)
+    return { kind: "tooEarly", message: EARLY_ACCESS_MESSAGES.tooEarly(formatLaunchTime(new Date(opensAt))) };
   return { kind: "ready", releaseAt: new Date(release).toISOString(), linkId: row.id };
 }
 

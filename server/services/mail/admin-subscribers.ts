@@ -15,7 +15,7 @@ import { isPostgres } from "#db/engine";
 import type { AppContext } from "#server/context";
 import { parseInput } from "#server/services/store/admin-settings";
 import { launchTemplate } from "./email-template";
-import { storeToday } from "#server/contracts/store-time";
+import { formatStoreTime, storeToday } from "#server/contracts/store-time";
 
 /** Unsubscribed addresses are kept (never mailed) but not listed. */
 const activeSubscribers = (db: AppContext["db"]) => db.selectFrom("subscribers").where("unsubscribedAt", "is", null);
@@ -69,7 +69,12 @@ export function neutraliseCell(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-export const EXPORT_HEADER = ["#", "Email", "Subscribed On"] as const;
+/*
+ * The screen shows New York time; so does the file, and its header says so (it gave UTC under a
+ * bare "Subscribed On" before). With the offset, each time reads the same in any spreadsheet.
+ */
+export const EXPORT_HEADER = ["#", "Email", "Subscribed On (New York time)"] as const;
+const EXPORT_TIME = "yyyy-MM-dd HH:mm:ss xxx";
 // Names the export route accepts: nothing else, so no path ever leaves the exports folder.
 const EXPORT_FILE = /^subscribers-(\d{4}-\d{2}-\d{2})-[a-f0-9]{32}\.csv$/;
 // An export holds every address: it is a download link, not an archive.
@@ -91,7 +96,7 @@ export async function exportSubscribers(ctx: AppContext): Promise<ExportResult> 
 
   const day = storeToday(ctx.clock.now());
   const stored = `subscribers-${day}-${crypto.randomBytes(16).toString("hex")}.csv`;
-  const rows = subscribers.map((s, i) => [String(i + 1), s.email, s.subscribedAt].map(neutraliseCell));
+  const rows = subscribers.map((s, i) => [String(i + 1), s.email, formatStoreTime(s.subscribedAt, EXPORT_TIME)].map(neutraliseCell));
   const partial = path.join(dir, `.${stored}.part`);
   await pipeline(
     Readable.from([[...EXPORT_HEADER], ...rows]),

@@ -1,5 +1,5 @@
 import type { AppContext } from "#server/context";
-import { formatDoorsOpen } from "#server/contracts/store-time";
+import { formatLaunchTime } from "#server/contracts/store-time";
 import { getPublicSettings } from "#server/services/store/settings";
 import { escapeHtml } from "#server/services/security/sanitize";
 
@@ -19,7 +19,7 @@ export async function launchTemplate(ctx: AppContext): Promise<string> {
   const brand = escapeHtml(ctx.config.brand.name);
   const launch = new Date(settings.countdown_date);
   const upcoming = !Number.isNaN(launch.getTime()) && launch.getTime() > ctx.clock.now().getTime();
-  const when = upcoming ? `Doors open ${escapeHtml(formatDoorsOpen(launch))}.` : "The collection is live now.";
+  const when = upcoming ? `Doors open ${escapeHtml(formatLaunchTime(launch))}.` : "The collection is live now.";
 
   return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">
 <tr><td style="${BODY}font-size:11px;letter-spacing:3px;text-transform:uppercase;color:#6b6b6b;padding:0 0 14px;">Limited edition · Early access</td></tr>

@@ -11,7 +11,7 @@ import {
   type TextSettingKey,
 } from "#server/contracts/admin-settings";
 import {
-  formatLaunchTime24h,
+  formatLaunchTime,
   isCalendarDay,
   STORE_TIME_ZONE,
   storeDayOf,
@@ -131,7 +131,7 @@ export async function getAdminSettings(ctx: AppContext): Promise<AdminSettingsVi
       value: countdown.value,
       updatedAt: countdown.updatedAt,
       ...utcToStoreWallClock(target),
-      label: formatLaunchTime24h(target),
+      label: formatLaunchTime(target),
       passed: target.getTime() <= ctx.clock.now().getTime(),
     },
     backgroundVideo: values.background_video,

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Pause, Play, Square } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { formatDropClock } from "#server/contracts/store-time";
+import { formatLaunchTime } from "#server/contracts/store-time";
 import { roomNumberProblem, type WaitingRoomAdmin, type WaitingRoomPatch } from "#server/contracts/waiting-room";
 import { FieldError } from "#app/components/form-messages";
 import { notify } from "#app/components/toasts";
@@ -68,7 +68,7 @@ export function DropPanel({ initial, loadedAt }: { initial: WaitingRoomAdmin; lo
   return (
     <div className="space-y-8">
       <p className="text-sm text-muted-foreground" data-testid="drop-phase">
-        {PHASES[data.phase]}. Drop at {formatDropClock(data.dropAt)} New York time
+        {PHASES[data.phase]}. Drop at {formatLaunchTime(data.dropAt)}
         {data.paused ? " — paused" : ""}.
       </p>
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">

@@ -1,5 +1,5 @@
 import { formatUsd } from "#server/contracts/money";
-import { formatDropTime } from "#server/contracts/store-time";
+import { formatLaunchTimeOrNone as formatDropTime } from "#server/contracts/store-time";
 
 export { formatDropTime, formatUsd };
 

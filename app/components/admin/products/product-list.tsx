@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminProduct } from "#server/contracts/admin-products";
 import { formatUsd } from "#server/contracts/money";
-import { formatReleaseTime, formatStoreDay } from "#server/contracts/store-time";
+import { formatLaunchTime, formatStoreDay } from "#server/contracts/store-time";
 import { ProductImage } from "#app/components/store/product-image";
 import { notify } from "#app/components/toasts";
 import { Button } from "#app/components/ui/button";
@@ -149,7 +149,7 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                   <td data-label="Countdown" className={cn(cell, label, "max-md:col-span-2 text-muted-foreground md:max-w-40")}>
                     {product.isCountdownRestricted ? (
                       <span className="text-foreground">
-                        {product.countdownReleaseDate ? formatReleaseTime(product.countdownReleaseDate) : "Store launch"}
+                        {product.countdownReleaseDate ? formatLaunchTime(product.countdownReleaseDate) : "Store launch"}
                       </span>
                     ) : (
                       <span aria-label="Not restricted">—</span>

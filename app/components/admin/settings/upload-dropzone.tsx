@@ -73,7 +73,7 @@ export function UploadDropzone({
             type="file"
             accept={`${kind}/*`}
             hidden
-            aria-label={`Upload a ${noun} file`}
+            aria-label={`Upload ${kind === "video" ? "a" : "an"} ${noun} file`}
             data-testid={`${kind}-file-input`}
             onChange={(event) => {
               const file = event.target.files?.[0];
