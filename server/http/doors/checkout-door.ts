@@ -110,7 +110,13 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
   // A filled honeypot: the form comes back as it was, nothing quoted or held (decision 0020).
   if (honeypotFilled(form.get(BOT_FIELD))) return reply({ notice: errorNotice(BOT_REFUSAL) }, 400);
   if (form.get(ENHANCED_FIELD) === "1" && form.get("intent") === "process") {
-    return processForScript(ctx, reply, { sessionId, values, chosen, clientIp: clientIpOf(context) });
+    return processForScript(ctx, reply, {
+      sessionId,
+      values,
+      chosen,
+      clientIp: clientIpOf(context),
+      origin: siteOrigin(request, ctx.config),
+    });
   }
 
   // The rates as they are now, for every answer that re-renders the form.
@@ -152,7 +158,12 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
   if (fields.errors) return reply({ ...quoted, errors: fields.errors, notice: missingNotice }, 400);
   // A method the new rates no longer offer is refused by the service itself (rates re-checked).
   try {
-    const order = await processOrder(ctx, { sessionId, ...fields, clientIp: clientIpOf(context) });
+    const order = await processOrder(ctx, {
+      sessionId,
+      ...fields,
+      clientIp: clientIpOf(context),
+      siteOrigin: siteOrigin(request, ctx.config),
+    });
     return redirect(`/checkout/pay/${encodeURIComponent(order.paymentIntentId)}`);
   } catch (error) {
     if (isEmptyCart(error)) return emptyCartRedirect(ctx, request);
@@ -172,12 +183,12 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
 async function processForScript(
   ctx: AppContext,
   reply: Reply,
-  input: { sessionId: string | null; values: CheckoutValues; chosen: string; clientIp: string },
+  input: { sessionId: string | null; values: CheckoutValues; chosen: string; clientIp: string; origin: string },
 ) {
   const fields = orderFields(input.values, input.chosen);
   if (fields.errors) return reply({ errors: fields.errors, notice: missingNotice }, 400);
   try {
-    const order = await processOrder(ctx, { sessionId: input.sessionId, ...fields, clientIp: input.clientIp });
+    const order = await processOrder(ctx, { sessionId: input.sessionId, ...fields, clientIp: input.clientIp, siteOrigin: input.origin });
     const holdMsLeft = Date.parse(order.orderSummary.holdExpiresAt) - ctx.clock.now().getTime();
     return reply({ order: { ...order, holdMsLeft } }, 201);
   } catch (error) {

@@ -9,6 +9,7 @@ import { mailerFor } from "#server/integrations/mail";
 import { parcelFor, shippingFor, type BoughtLabel, type FoundLabel } from "#server/integrations/shipping";
 import { holdLease, releaseLease } from "#server/services/jobs/leases";
 import { orderConfirmationEmail } from "#server/services/mail/order-emails";
+import { orderPageUrl } from "#server/services/orders/order-page-token";
 
 /** Tries before a step is left to the admin (the outbox shows the mail, the order the label error). */
 export const MAX_FULFIL_ATTEMPTS = 6;
@@ -188,7 +189,8 @@ type Item = {
 
 async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): Promise<boolean> {
   try {
-    const result = await mailerFor(ctx).send(orderConfirmationEmail(ctx, order, items));
+    const pageUrl = await orderPageUrl(ctx, order);
+    const result = await mailerFor(ctx).send(orderConfirmationEmail(ctx, order, items, pageUrl));
     if (result.status === "failed") return false;
     await ctx.db.updateTable("orders").set({ confirmationSentAt: ctx.clock.now().toISOString() }).where("id", "=", order.id).execute();
     return true;
