@@ -9,7 +9,11 @@ import { ensureAdmin } from "#server/services/accounts/users";
 import { processRefund } from "#server/services/orders/refunds";
 import { orderPageToken, pageTokenOf } from "#server/services/orders/order-page-token";
 import { createTestContext } from "../setup/context";
-import { api } from "../setup/http";
+import { api, CookieJar } from "../setup/http";
+import { runRoute } from "./store-helpers";
+import { successLoader, type SuccessData } from "#server/http/doors/checkout-door";
+import { orderPageLoader } from "#server/http/doors/order-page-door";
+import type { OrderPageView } from "#server/contracts/order-page";
 
 const ctx = createTestContext({ PUBLIC_URL: "http://shop.test" });
 const customer = {
@@ -154,5 +158,50 @@ describe("GET /api/orders/{token}", () => {
     expect(body.timeline.map((s: { status: string }) => s.status)).toEqual(["placed", "paid", "refunded"]);
     expect(body.timeline.at(-1)).toEqual({ status: "refunded", at: row.refundedAt });
     ctx.clock.advance(60_000);
+  });
+});
+
+describe("the /orders/{token} page and /checkout-success", () => {
+  async function boughtThroughTheApi() {
+    const jar = new CookieJar();
+    expect((await api("POST", "/api/cart", { body: { productId, quantity: 1 }, jar })).status).toBe(201);
+    const placed = await api("POST", "/api/process-order", { jar, body: { customerInfo: customer, shippingMethod: "usps-ground_saver" } });
+    expect(placed.status).toBe(201);
+    const { clientSecret, paymentIntentId } = await placed.json();
+    const paid = await api("POST", "/api/local-payments/confirm", { jar, body: { clientSecret, cardNumber: "4242 4242 4242 4242" } });
+    expect(paid.status).toBe(200);
+    return { jar, paymentIntentId: paymentIntentId as string };
+  }
+
+  it("shows the order page's link on /checkout-success to the browser that paid, and to nobody else", async () => {
+    const { jar, paymentIntentId } = await boughtThroughTheApi();
+    const path = `/checkout-success?payment_intent=${paymentIntentId}`;
+    await runRoute(successLoader, { path, jar });
+    const mine = await runRoute<SuccessData>(successLoader, { path, jar });
+    expect(mine.data).toMatchObject({ state: "paid", orderUrl: expect.stringMatching(/^\/orders\/[A-Za-z0-9_-]{43}$/) });
+    const theirs = await runRoute<SuccessData>(successLoader, { path, jar: new CookieJar() });
+    expect(theirs.data).toEqual({ state: "paid", orderNumber: paymentIntentId.slice(-8).toUpperCase() });
+
+    const url = (mine.data as { orderUrl: string }).orderUrl;
+    const page = await runRoute<OrderPageView>(orderPageLoader, { path: url, params: { token: url.split("/").pop()! } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(page.headers.get("X-Robots-Tag")).toBe("noindex");
+    expect(page.data.shipTo).toEqual({ name: "Olive Owner", lines: ["1••• M••••• Street", "Portland, OR 97201", "US"] });
+    expect(page.data.supportUrl).toBe(`/support?orderNumber=${page.data.orderNumber}`);
+    expect(page.data.lines).toEqual([{ productName: "Field Tee", size: null, quantity: 1, price: 40, total: 40, imageUrl: null }]);
+  });
+
+  it("answers 404 for a tampered token, private and unindexed", async () => {
+    const { jar, paymentIntentId } = await boughtThroughTheApi();
+    const path = `/checkout-success?payment_intent=${paymentIntentId}`;
+    await runRoute(successLoader, { path, jar });
+    const url = ((await runRoute<SuccessData>(successLoader, { path, jar })).data as { orderUrl: string }).orderUrl;
+    const token = url.split("/").pop()!;
+    const tampered = token.slice(0, -1) + (token.endsWith("A") ? "B" : "A");
+    const page = await runRoute(orderPageLoader, { path: `/orders/${tampered}`, params: { token: tampered } });
+    expect(page.status).toBe(404);
+    expect(page.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(page.headers.get("X-Robots-Tag")).toBe("noindex");
   });
 });

@@ -26,6 +26,7 @@ import { orderForPayment, processOrder, quoteShipping } from "#server/services/c
 import { completeHostedCheckout, startHostedCheckout } from "#server/services/checkout/hosted-checkout";
 import { payWithTestCard } from "#server/services/checkout/local-payments";
 import { confirmPayment } from "#server/services/checkout/order-confirmation";
+import { orderPagePathForBag } from "#server/services/orders/order-page-token";
 import { countryOf, SHIPPING_DESTINATIONS } from "#server/services/checkout/shipping-countries";
 import { estimateTax, storedTaxView } from "#server/services/checkout/tax";
 import { cartSessionIdOf } from "#server/http/cart-session";
@@ -330,7 +331,8 @@ export async function payAction({ request, params }: ActionFunctionArgs) {
 // ---------------------------------------------------------------------------------------------
 
 export type SuccessData =
-  | { state: "paid"; orderNumber: string }
+  /** `orderUrl`: the order page, for the browser that placed the order only (absent for anyone else). */
+  | { state: "paid"; orderNumber: string; orderUrl?: string }
   | { state: "pending"; orderNumber: string }
   | { state: "failed" | "cancelled"; orderNumber: string; message: string }
   | { state: "missing" };
@@ -354,8 +356,11 @@ export async function successLoader({ request }: LoaderFunctionArgs) {
       // second confirmation is never the first time.
       throw redirect(`/checkout-success?payment_intent=${encodeURIComponent(outcome.paymentIntentId)}`, { headers: NO_STORE_HEADERS });
     }
-    if (outcome.status === "paid" || outcome.status === "pending")
-      return reply({ state: outcome.status, orderNumber: outcome.orderNumber });
+    if (outcome.status === "paid") {
+      const orderUrl = await orderPagePathForBag(ctx, outcome.orderId, await cartSessionIdOf(ctx, request));
+      return reply({ state: "paid", orderNumber: outcome.orderNumber, ...(orderUrl ? { orderUrl } : {}) });
+    }
+    if (outcome.status === "pending") return reply({ state: outcome.status, orderNumber: outcome.orderNumber });
     return reply({ state: outcome.status, orderNumber: outcome.orderNumber, message: outcome.message });
   } catch (error) {
     if (error instanceof NotFound) return reply({ state: "missing" });

@@ -71,3 +71,15 @@ export async function orderPageUrl(ctx: AppContext, order: { id: number; siteOri
   const origin = ctx.config.publicUrl ?? order.siteOrigin ?? `http://localhost:${ctx.config.port}`;
   return origin + orderPagePath(token);
 }
+
+/**
+ * The order page's path for the browser that placed the order (its bag's session), right after
+ * paying: the success page and the notice show it. Null for anyone else, who has the e-mail.
+ */
+export async function orderPagePathForBag(ctx: AppContext, orderId: number, sessionId: string | null): Promise<string | null> {
+  if (!sessionId) return null;
+  const row = await ctx.db.selectFrom("orders").select("sessionId").where("id", "=", orderId).executeTakeFirst();
+  if (!row || row.sessionId !== sessionId) return null;
+  const token = await orderPageToken(ctx, orderId);
+  return token ? orderPagePath(token) : null;
+}
