@@ -6,6 +6,7 @@ import { MediaSetting } from "#app/components/admin/settings/media-setting";
 import { SettingsLoadError } from "#app/components/admin/settings/settings-load-error";
 import { appSettingsAction, appSettingsLoader } from "#server/http/doors/admin-settings-door";
 import { TextSettingForm } from "#app/components/admin/settings/text-setting-form";
+import { OrderEmailsForm } from "#app/components/admin/settings/order-emails-form";
 
 export const meta: MetaFunction = () => [{ title: "App Configuration · Admin Dashboard" }];
 
@@ -29,6 +30,7 @@ export default function AppSettingsTab() {
           <MediaSetting kind="audio" current={settings.backgroundMusic} />
           <TextSettingForm settingKey="homepage_tagline" current={settings.texts.homepage_tagline} />
           <TextSettingForm settingKey="homepage_subtitle" current={settings.texts.homepage_subtitle} />
+          <OrderEmailsForm current={settings.orderEmails} />
         </div>
       ) : (
         <SettingsLoadError />

@@ -246,6 +246,7 @@ async function finishLateRefund(ctx: AppContext, orderId: number, paymentIntentI
       .updateTable("orders")
       .set((eb) => ({
         status: "cancelled",
+        cancelledAt: now,
         paidAt: now,
         fulfilledAt: now,
         refundStatus: "completed",
