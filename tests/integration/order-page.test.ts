@@ -205,3 +205,40 @@ describe("the /orders/{token} page and /checkout-success", () => {
     expect(page.headers.get("X-Robots-Tag")).toBe("noindex");
   });
 });
+
+describe("the moment of payment", () => {
+  it("keeps in the bag what the payment did not buy: a line added in another tab during checkout", async () => {
+    const capId = (
+      await ctx.db
+        .insertInto("products")
+        .values({ name: "Cap", description: "A cap", priceCents: 3000, inventory: 10 })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
+    const sessionId = "two-tabs";
+    await ctx.db.insertInto("cartItems").values({ sessionId, productId: capId, quantity: 1 }).execute();
+    const order = await processOrder(ctx, { sessionId, customer, shippingMethod: "usps-ground_saver" });
+    // The other tab, while this one is at the card step: a tee, and one more cap.
+    await ctx.db.insertInto("cartItems").values({ sessionId, productId, quantity: 1 }).execute();
+    await ctx.db.updateTable("cartItems").set({ quantity: 2 }).where("sessionId", "=", sessionId).where("productId", "=", capId).execute();
+    await payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242424242424242" });
+    expect((await confirmPayment(ctx, order.paymentIntentId)).status).toBe("paid");
+
+    const bag = await ctx.db
+      .selectFrom("cartItems")
+      .select(["productId", "quantity"])
+      .where("sessionId", "=", sessionId)
+      .orderBy("id")
+      .execute();
+    expect(bag).toEqual([
+      { productId: capId, quantity: 1 },
+      { productId, quantity: 1 },
+    ]);
+    const items = await ctx.db
+      .selectFrom("orderItems")
+      .select(["productId", "quantity"])
+      .where("orderId", "=", order.orderSummary.orderId)
+      .execute();
+    expect(items).toEqual([{ productId: capId, quantity: 1 }]);
+  });
+});
