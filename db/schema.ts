@@ -126,6 +126,21 @@ export interface OrdersTable {
   /** The buyer's e-mail, case-folded, and the shipping address normalised: the per-customer limit's keys (0012). */
   customerKey: ColumnType<string | null, string | null | undefined, string | null>;
   addressKey: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Random per order: the order page's token is an HMAC of it (0022, decision 0046). */
+  pageNonce: ColumnType<string | null, string | null | undefined, string | null>;
+  /** SHA-256 (hex) of the order page's token: how the page finds its order. */
+  pageTokenHash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the status last reached shipped, delivered, cancelled (the page's timeline). */
+  shippedAt: ColumnType<string | null, string | null | undefined, string | null>;
+  deliveredAt: ColumnType<string | null, string | null | undefined, string | null>;
+  cancelledAt: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The buyer's e-mail of that kind was claimed (sent once per order). */
+  shippedMailedAt: ColumnType<string | null, string | null | undefined, string | null>;
+  deliveredMailedAt: ColumnType<string | null, string | null | undefined, string | null>;
+  cancelledMailedAt: ColumnType<string | null, string | null | undefined, string | null>;
+  refundMailedAt: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The store's origin as the buyer ordered from it: the e-mails' links, unless PUBLIC_URL is set. */
+  siteOrigin: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

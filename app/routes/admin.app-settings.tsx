@@ -7,6 +7,7 @@ import { SettingsLoadError } from "#app/components/admin/settings/settings-load-
 import { appSettingsAction, appSettingsLoader } from "#server/http/doors/admin-settings-door";
 import { TextSettingForm } from "#app/components/admin/settings/text-setting-form";
 import { pageTitle } from "#app/lib/page-title";
+import { OrderEmailsForm } from "#app/components/admin/settings/order-emails-form";
 
 export const meta: MetaFunction = ({ matches }) => [pageTitle("App Configuration", matches)];
 
@@ -30,6 +31,7 @@ export default function AppSettingsTab() {
           <MediaSetting kind="audio" current={settings.backgroundMusic} />
           <TextSettingForm settingKey="homepage_tagline" current={settings.texts.homepage_tagline} />
           <TextSettingForm settingKey="homepage_subtitle" current={settings.texts.homepage_subtitle} />
+          <OrderEmailsForm current={settings.orderEmails} />
         </div>
       ) : (
         <SettingsLoadError />

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowRight, CircleAlert, CircleCheck, Hourglass, SearchX } from "lucide-react";
 import { successLoader, type SuccessData } from "#server/http/doors/checkout-door";
 import { CHECKOUT_UI } from "#server/contracts/checkout-ui";
+import { ORDER_PAGE_MESSAGES } from "#server/contracts/order-page";
 import { Button } from "#app/components/ui/button";
 import type { RootData } from "#app/root";
 
@@ -39,7 +40,15 @@ function Outcome({ outcome }: { outcome: SuccessData }) {
           orderNumber={outcome.orderNumber}
         >
           <p>{CHECKOUT_UI.success}</p>
-          <StoreLink label="Continue shopping" />
+          {outcome.orderUrl ? (
+            <Button asChild size="lg" className="mt-8 w-full sm:w-auto" data-testid="view-order">
+              <Link to={outcome.orderUrl}>
+                {ORDER_PAGE_MESSAGES.viewOrder}
+                <ArrowRight aria-hidden="true" />
+              </Link>
+            </Button>
+          ) : null}
+          <StoreLink label="Continue shopping" variant={outcome.orderUrl ? "outline" : "default"} />
         </Panel>
       );
     case "pending":
@@ -107,9 +116,14 @@ function Panel({
   );
 }
 
-function StoreLink({ label }: { label: string }) {
+function StoreLink({ label, variant = "default" }: { label: string; variant?: "default" | "outline" }) {
   return (
-    <Button asChild size="lg" className="mt-8 w-full sm:w-auto">
+    <Button
+      asChild
+      size="lg"
+      variant={variant}
+      className={variant === "outline" ? "mt-3 w-full sm:mt-8 sm:ml-3 sm:w-auto" : "mt-8 w-full sm:w-auto"}
+    >
       <Link to="/store">
         {label}
         <ArrowRight aria-hidden="true" />

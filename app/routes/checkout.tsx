@@ -119,6 +119,23 @@ export default function CheckoutPage() {
     return () => window.clearTimeout(timer);
   }, [paidNumber, navigate]);
 
+  // The bag may change in another tab while this one is at the card step (issue 25): looked at
+  // again whenever this tab comes back, so the check below tells the shopper before they pay.
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
+  useEffect(() => {
+    if (!order || paidNumber !== null) return;
+    const look = () => {
+      if (document.visibilityState === "visible") revalidate.current();
+    };
+    document.addEventListener("visibilitychange", look);
+    window.addEventListener("focus", look);
+    return () => {
+      document.removeEventListener("visibilitychange", look);
+      window.removeEventListener("focus", look);
+    };
+  }, [order, paidNumber]);
+
   // The bag changed (from the cart dropdown) under a held order: that order no longer matches.
   useEffect(() => {
     if (order && order.bagKey !== bagKey && paidNumber === null) {

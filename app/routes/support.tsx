@@ -125,6 +125,13 @@ function SupportForm() {
   const navigation = useNavigation();
   const sending = navigation.state === "submitting" && navigation.formAction === "/support";
   const formRef = useRef<HTMLFormElement>(null);
+  // The order page's "Need help with this order?" names the order (/support?orderNumber=…). Filled
+  // here, not by the server: /support is one cached page for every query string (decision 0039).
+  useEffect(() => {
+    const given = new URLSearchParams(window.location.search).get("orderNumber") ?? "";
+    const input = formRef.current?.querySelector<HTMLInputElement>('[name="orderNumber"]');
+    if (input && !input.value && /^[A-Z0-9]{1,20}$/i.test(given)) input.value = given.toUpperCase();
+  }, []);
   // Cleared while a new answer is on its way, as they would be by a fresh check.
   const errors = sending ? undefined : result?.lastResult.error;
   // Without JavaScript the answer is a new page: what was typed comes back filled in.

@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import type { Notice } from "./layout";
 import { SKIPPED_TIME_MESSAGE } from "./store-time";
+import type { OrderEmailKind } from "./order-emails";
 
 /**
  * App settings and account contracts (docs/spec.md §5 "Change password", "Countdown date form", "Media and
@@ -195,6 +196,8 @@ export const SHIPPING_TEST_MESSAGES = { failed: "Shipping Test Failed", succeede
 
 /** What the App Settings tab reads (tRPC admin.settings.get and the page loader). */
 export interface AdminSettingsView {
+  /** Which of the buyer's e-mails on the way are sent (issue 25). */
+  orderEmails: Record<OrderEmailKind, boolean>;
   timeZone: string;
   /** Today in Eastern Time, yyyy-MM-dd: the first day the countdown form accepts. */
   today: string;
@@ -221,7 +224,7 @@ export interface ShippingTestResult {
 
 /** The App Settings tab's forms, one intent each; the texts use their setting key. */
 export type SettingsIntent =
-  "countdown-date" | "background-video" | "background-music" | "countdown_text" | "homepage_tagline" | "homepage_subtitle";
+  "countdown-date" | "background-video" | "background-music" | "countdown_text" | "homepage_tagline" | "homepage_subtitle" | "order-emails";
 
 /** What the App Settings action answers: conform's reply for the form, and the toast. */
 export interface SettingsActionData {

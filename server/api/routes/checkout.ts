@@ -10,6 +10,7 @@ import { toRateView } from "#server/contracts/checkout-form";
 import { toCents } from "#server/contracts/money";
 import { cartSessionIdOf } from "#server/http/cart-session";
 import { clientIpOf } from "#server/http/requests/client-ip";
+import { siteOrigin } from "#server/http/requests/site-origin";
 import { refuseFilledHoneypot } from "#server/services/drop/bots";
 import { processOrder, quoteShipping } from "#server/services/checkout/checkout";
 import { payWithTestCard } from "#server/services/checkout/local-payments";
@@ -64,6 +65,7 @@ export const checkoutRoutes = [
         customer: input.customerInfo,
         shippingMethod: input.shippingMethod,
         clientIp: clientIpOf(context),
+        siteOrigin: siteOrigin(request, ctx.config),
       });
       return Response.json(result, { status: 201, headers: NO_STORE_HEADERS });
     },

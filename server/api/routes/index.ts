@@ -9,6 +9,7 @@ import { cartRoutes } from "./cart";
 import { catalogRoutes } from "./catalog";
 import { checkoutRoutes } from "./checkout";
 import { cspReportRoutes } from "./csp-report";
+import { orderRoutes } from "./orders";
 import { publicFormRoutes } from "./public-forms";
 import { publicSettingsRoutes } from "./public-settings";
 import { sessionRoutes } from "./session";
@@ -25,6 +26,7 @@ export const apiRoutes: ApiRoute[] = [
   ...cartRoutes,
   ...checkoutRoutes,
   ...publicFormRoutes,
+  ...orderRoutes,
   ...webhookRoutes,
   ...cspReportRoutes,
   ...adminOrderRoutes,

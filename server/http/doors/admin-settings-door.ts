@@ -22,6 +22,8 @@ import { requireAdminPage } from "#server/http/auth";
 import { statusOf } from "#server/http/error-status";
 import { getAdminSettings, setBackgroundMusic, setBackgroundVideo, setCountdownDate, setText } from "#server/services/store/admin-settings";
 import { readForm } from "#server/http/requests/request-body";
+import { ORDER_EMAIL_KINDS, ORDER_EMAIL_MESSAGES, type OrderEmailKind } from "#server/contracts/order-emails";
+import { setOrderMailSettings } from "#server/services/mail/order-mail-settings";
 
 interface Titles {
   /** The destructive toast's title when the save fails. */
@@ -125,6 +127,17 @@ export async function appSettingsAction({ request }: ActionFunctionArgs) {
         return { kind: "success", title: text.updated, description: `The new ${text.label.toLowerCase()} is live.` };
       },
     );
+  }
+  if (intent === "order-emails") {
+    // Checkboxes: a ticked one is sent, an unticked one is not sent at all.
+    const values = Object.fromEntries(ORDER_EMAIL_KINDS.map((kind) => [kind, form.get(kind) === "on"])) as Record<OrderEmailKind, boolean>;
+    await setOrderMailSettings(ctx, values);
+    const notice: Notice = {
+      kind: "success",
+      title: ORDER_EMAIL_MESSAGES.updated,
+      description: "The buyer's e-mails follow the new choice.",
+    };
+    return data<SettingsActionData>({ intent, lastResult: { status: "success" }, notice });
   }
   throw data({ message: "Unknown form." }, { status: 400 });
 }

@@ -26,6 +26,7 @@ import { orderForPayment, processOrder, quoteShipping } from "#server/services/c
 import { completeHostedCheckout, startHostedCheckout } from "#server/services/checkout/hosted-checkout";
 import { payWithTestCard } from "#server/services/checkout/local-payments";
 import { confirmPayment } from "#server/services/checkout/order-confirmation";
+import { orderPagePathForBag } from "#server/services/orders/order-page-token";
 import { countryOf, SHIPPING_DESTINATIONS } from "#server/services/checkout/shipping-countries";
 import { estimateTax, storedTaxView } from "#server/services/checkout/tax";
 import { cartSessionIdOf } from "#server/http/cart-session";
@@ -110,7 +111,13 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
   // A filled honeypot: the form comes back as it was, nothing quoted or held (decision 0020).
   if (honeypotFilled(form.get(BOT_FIELD))) return reply({ notice: errorNotice(BOT_REFUSAL) }, 400);
   if (form.get(ENHANCED_FIELD) === "1" && form.get("intent") === "process") {
-    return processForScript(ctx, reply, { sessionId, values, chosen, clientIp: clientIpOf(context) });
+    return processForScript(ctx, reply, {
+      sessionId,
+      values,
+      chosen,
+      clientIp: clientIpOf(context),
+      origin: siteOrigin(request, ctx.config),
+    });
   }
 
   // The rates as they are now, for every answer that re-renders the form.
@@ -155,7 +162,12 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
   if (fields.errors) return reply({ ...quoted, errors: fields.errors, notice: missingNotice }, 400);
   // A method the new rates no longer offer is refused by the service itself (rates re-checked).
   try {
-    const order = await processOrder(ctx, { sessionId, ...fields, clientIp: clientIpOf(context) });
+    const order = await processOrder(ctx, {
+      sessionId,
+      ...fields,
+      clientIp: clientIpOf(context),
+      siteOrigin: siteOrigin(request, ctx.config),
+    });
     return redirect(`/checkout/pay/${encodeURIComponent(order.paymentIntentId)}`);
   } catch (error) {
     if (isEmptyCart(error)) return emptyCartRedirect(ctx, request);
@@ -175,12 +187,12 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
 async function processForScript(
   ctx: AppContext,
   reply: Reply,
-  input: { sessionId: string | null; values: CheckoutValues; chosen: string; clientIp: string },
+  input: { sessionId: string | null; values: CheckoutValues; chosen: string; clientIp: string; origin: string },
 ) {
   const fields = orderFields(input.values, input.chosen);
   if (fields.errors) return reply({ errors: fields.errors, notice: missingNotice }, 400);
   try {
-    const order = await processOrder(ctx, { sessionId: input.sessionId, ...fields, clientIp: input.clientIp });
+    const order = await processOrder(ctx, { sessionId: input.sessionId, ...fields, clientIp: input.clientIp, siteOrigin: input.origin });
     const holdMsLeft = Date.parse(order.orderSummary.holdExpiresAt) - ctx.clock.now().getTime();
     return reply({ order: { ...order, holdMsLeft } }, 201);
   } catch (error) {
@@ -322,7 +334,8 @@ export async function payAction({ request, params }: ActionFunctionArgs) {
 // ---------------------------------------------------------------------------------------------
 
 export type SuccessData =
-  | { state: "paid"; orderNumber: string }
+  /** `orderUrl`: the order page, for the browser that placed the order only (absent for anyone else). */
+  | { state: "paid"; orderNumber: string; orderUrl?: string }
   | { state: "pending"; orderNumber: string }
   | { state: "failed" | "cancelled"; orderNumber: string; message: string }
   | { state: "missing" };
@@ -346,8 +359,11 @@ export async function successLoader({ request }: LoaderFunctionArgs) {
       // second confirmation is never the first time.
       throw redirect(`/checkout-success?payment_intent=${encodeURIComponent(outcome.paymentIntentId)}`, { headers: NO_STORE_HEADERS });
     }
-    if (outcome.status === "paid" || outcome.status === "pending")
-      return reply({ state: outcome.status, orderNumber: outcome.orderNumber });
+    if (outcome.status === "paid") {
+      const orderUrl = await orderPagePathForBag(ctx, outcome.orderId, await cartSessionIdOf(ctx, request));
+      return reply({ state: "paid", orderNumber: outcome.orderNumber, ...(orderUrl ? { orderUrl } : {}) });
+    }
+    if (outcome.status === "pending") return reply({ state: outcome.status, orderNumber: outcome.orderNumber });
     return reply({ state: outcome.status, orderNumber: outcome.orderNumber, message: outcome.message });
   } catch (error) {
     if (error instanceof NotFound) return reply({ state: "missing" });

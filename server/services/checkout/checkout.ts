@@ -13,6 +13,7 @@ import { expireOrder, releaseExpiredHolds } from "#server/services/cart/holds";
 import { AddressRateLimiter } from "#server/services/security/rate-limit";
 import { recordEvent } from "#server/services/reporting/events";
 import { recordSoldOutMiss, SoldOut } from "#server/services/drop/sold-out-misses";
+import { newOrderPageKey } from "#server/services/orders/order-page-token";
 
 // Generous: a drop-day crowd behind one carrier address must get through; a script must not.
 const checkoutsPerIp = new AddressRateLimiter("checkouts-per-ip", (ctx) => ctx.config.rateLimits.checkoutsPerIp, 10 * 60 * 1000);
@@ -139,7 +140,14 @@ export async function processOrder(ctx: AppContext, input: OrderInput): Promise<
   }
 }
 
-type OrderInput = { sessionId: string | null; customer: CustomerInfo; shippingMethod: string; clientIp?: string };
+type OrderInput = {
+  sessionId: string | null;
+  customer: CustomerInfo;
+  shippingMethod: string;
+  clientIp?: string;
+  /** The store's address as the buyer reached it: the order's e-mails link there (without PUBLIC_URL). */
+  siteOrigin?: string;
+};
 type PlacedOrder = { clientSecret: string; paymentIntentId: string; orderSummary: OrderSummary };
 
 async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrder> {
@@ -211,6 +219,9 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
           totalCents,
           shippingMethod: rate.key,
           holdExpiresAt,
+          // The buyer's own page (issue 25): its token is an HMAC of this order's random nonce.
+          ...newOrderPageKey(ctx.config.sessionSecret),
+          siteOrigin: input.siteOrigin ?? null,
           createdAt: now.toISOString(),
           updatedAt: now.toISOString(),
         })

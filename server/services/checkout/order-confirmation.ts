@@ -1,4 +1,6 @@
 import { orderNumberOf } from "#server/contracts/checkout";
+import type { Transaction } from "kysely";
+import type { DB } from "#db/schema";
 import type { AppContext } from "#server/context";
 import { Conflict, NotFound } from "#server/errors";
 import { paymentsFor } from "#server/integrations/payments";
@@ -117,7 +119,7 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string, r
         );
       }
       const sessionId = (await trx.selectFrom("orders").select("sessionId").where("id", "=", order.id).executeTakeFirstOrThrow()).sessionId;
-      if (sessionId) await trx.deleteFrom("cartItems").where("sessionId", "=", sessionId).execute();
+      if (sessionId) await takeBoughtFromBag(trx, order.id, sessionId, now);
       return "moved" as const;
     })
     .catch(async (error: unknown) => {
@@ -156,6 +158,29 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string, r
   // runs in this process.
   nudgeFulfilment();
   return { status: "paid", orderId: order.id, orderNumber, paymentIntentId, firstTime: true };
+}
+
+/**
+ * What the payment bought leaves the bag; anything else stays (issue 25): a line added in another
+ * tab while this order waited for its payment, or units beyond what the order holds.
+ */
+async function takeBoughtFromBag(trx: Transaction<DB>, orderId: number, sessionId: string, now: string): Promise<void> {
+  const bought = await trx.selectFrom("orderItems").select(["productId", "quantity"]).where("orderId", "=", orderId).execute();
+  for (const { productId, quantity } of bought) {
+    if (productId === null) continue;
+    await trx
+      .deleteFrom("cartItems")
+      .where("sessionId", "=", sessionId)
+      .where("productId", "=", productId)
+      .where("quantity", "<=", quantity)
+      .execute();
+    await trx
+      .updateTable("cartItems")
+      .set((eb) => ({ quantity: eb("quantity", "-", quantity), updatedAt: now }))
+      .where("sessionId", "=", sessionId)
+      .where("productId", "=", productId)
+      .execute();
+  }
 }
 
 const CANCELLED_REFUNDED = "This order was cancelled and your payment has been refunded in full.";
@@ -248,6 +273,7 @@ async function finishLateRefund(ctx: AppContext, orderId: number, paymentIntentI
       .updateTable("orders")
       .set((eb) => ({
         status: "cancelled",
+        cancelledAt: now,
         paidAt: now,
         fulfilledAt: now,
         refundStatus: "completed",

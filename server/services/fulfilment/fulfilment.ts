@@ -10,6 +10,7 @@ import { parcelFor, shippingFor, type BoughtLabel, type FoundLabel } from "#serv
 import { holdLease, releaseLease } from "#server/services/jobs/leases";
 import { orderConfirmationEmail } from "#server/services/mail/order-emails";
 import { meter } from "#server/observability/meter";
+import { orderPageUrl } from "#server/services/orders/order-page-token";
 
 /** Tries before a step is left to the admin (the outbox shows the mail, the order the label error). */
 export const MAX_FULFIL_ATTEMPTS = 6;
@@ -189,7 +190,8 @@ type Item = {
 
 async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): Promise<boolean> {
   try {
-    const result = await mailerFor(ctx).send(orderConfirmationEmail(ctx, order, items));
+    const pageUrl = await orderPageUrl(ctx, order);
+    const result = await mailerFor(ctx).send(orderConfirmationEmail(ctx, order, items, pageUrl));
     if (result.status === "failed") {
       meter().fulfilmentFailed("email");
       return false;

@@ -4,6 +4,7 @@ import { toDollars } from "#server/contracts/money";
 import type { AppContext } from "#server/context";
 import { NotFound } from "#server/errors";
 import { methodDescriptionOf } from "#server/integrations/shipping";
+import { sendOrderMail } from "./order-status-mail";
 
 type OrderRow = Awaited<ReturnType<typeof orderRows>>[number];
 
@@ -97,14 +98,44 @@ export async function getOrderDetail(ctx: AppContext, id: number) {
   };
 }
 
-/** docs/spec.md §4: an admin may set any status on any order. */
+/** When each status was reached, for the buyer's timeline: set once reached, cleared when the order goes back before it. */
+const STEP_TIMES = { shipped: "shippedAt", delivered: "deliveredAt", cancelled: "cancelledAt" } as const;
+const LATER_STEPS: Record<OrderStatus, (keyof typeof STEP_TIMES)[]> = {
+  pending: ["shipped", "delivered", "cancelled"],
+  processing: ["shipped", "delivered", "cancelled"],
+  shipped: ["delivered", "cancelled"],
+  delivered: ["cancelled"],
+  cancelled: [],
+};
+
+/**
+ * docs/spec.md §4: an admin may set any status on any order. Shipped, delivered and cancelled
+ * each send the buyer their e-mail, once per order (order-status-mail.ts), after the change.
+ */
 export async function setOrderStatus(ctx: AppContext, id: number, status: OrderStatus): Promise<AdminOrder> {
+  const now = ctx.clock.now().toISOString();
   const updated = await ctx.db
     .updateTable("orders")
-    .set({ status, updatedAt: ctx.clock.now().toISOString() })
+    .set((eb) => ({
+      status,
+      updatedAt: now,
+      ...(status in STEP_TIMES
+        ? {
+            [STEP_TIMES[status as keyof typeof STEP_TIMES]]: eb.fn.coalesce(
+              eb.ref(STEP_TIMES[status as keyof typeof STEP_TIMES]),
+              eb.val(now),
+            ),
+          }
+        : {}),
+      ...Object.fromEntries(LATER_STEPS[status].map((step) => [STEP_TIMES[step], null])),
+    }))
     .where("id", "=", id)
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) throw new NotFound("Order not found.");
+  if (status === "shipped" || status === "delivered" || status === "cancelled") {
+    // The status is changed whatever becomes of the e-mail; the admin's answer does not fail for it.
+    await sendOrderMail(ctx, id, status).catch((error: unknown) => console.error(`Order ${id}: the ${status} e-mail failed`, error));
+  }
   const [order] = await orderRows(ctx, id);
   const items = await ctx.db.selectFrom("orderItems").selectAll().where("orderId", "=", id).execute();
   return toAdminOrder(order!, items);

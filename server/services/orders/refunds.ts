@@ -3,6 +3,7 @@ import { toDollars } from "#server/contracts/money";
 import type { AppContext } from "#server/context";
 import { Conflict, NotFound } from "#server/errors";
 import { paymentsFor } from "#server/integrations/payments";
+import { sendOrderMail } from "./order-status-mail";
 
 async function orderFor(ctx: AppContext, orderId: number) {
   const order = await ctx.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
@@ -102,7 +103,7 @@ export async function processRefund(ctx: AppContext, orderId: number, input: Ref
   }
 
   const now = ctx.clock.now().toISOString();
-  return ctx.db.transaction().execute(async (trx) => {
+  const answer = await ctx.db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto("refunds")
       .values({
@@ -130,4 +131,9 @@ export async function processRefund(ctx: AppContext, orderId: number, input: Ref
       .execute();
     return { refund: { id: row.id, refundId: row.refundId, amount: toDollars(row.amountCents), status: row.status, reason: row.reason } };
   });
+  // The buyer hears of it, with the order page's link (issue 25); the refund stands either way.
+  await sendOrderMail(ctx, orderId, "refunded").catch((error: unknown) =>
+    console.error(`Order ${orderId}: the refund e-mail failed`, error),
+  );
+  return answer;
 }

@@ -23,6 +23,7 @@ import type { AppContext } from "#server/context";
 import { Invalid } from "#server/errors";
 import { saveCountdown } from "#server/services/drop/drops";
 import { sanitizeRichText } from "#server/services/security/sanitize";
+import { getOrderMailSettings } from "#server/services/mail/order-mail-settings";
 import { getPublicSettings, getSetting, setSetting, settingDefaults, type Setting, type SettingKey } from "./settings";
 
 /**
@@ -122,9 +123,10 @@ export async function getCountdownSetting(ctx: AppContext): Promise<{ key: "coun
 
 /** Everything the App Settings tab shows, with the countdown already in New York time. */
 export async function getAdminSettings(ctx: AppContext): Promise<AdminSettingsView> {
-  const [values, countdown] = await Promise.all([getPublicSettings(ctx), getCountdownSetting(ctx)]);
+  const [values, countdown, orderEmails] = await Promise.all([getPublicSettings(ctx), getCountdownSetting(ctx), getOrderMailSettings(ctx)]);
   const target = new Date(countdown.value);
   return {
+    orderEmails,
     timeZone: STORE_TIME_ZONE,
     today: storeToday(ctx.clock.now()),
     countdown: {
