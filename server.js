@@ -14,6 +14,8 @@ const build = await import(path.join(root, "build/server/index.js"));
 const {
   apiMiddleware,
   booted,
+  log,
+  logError,
   rawRequestListener,
   refuseCrossSiteWrites,
   resignSweeper,
@@ -87,12 +89,14 @@ const server = http.createServer(
     fastPath: storeFastPath(build, ctx),
     fallback: app,
     brandName: config.brand.name,
+    trustProxy: config.trustProxy,
+    cachedSample: config.log.cachedSample,
   }),
 );
 
 server.listen(config.port, config.host, () => {
   // A worker's primary prepared the database and says so once for all workers.
-  if (!cluster.isWorker) for (const line of startupBanner(config, report)) console.log(line);
+  if (!cluster.isWorker) for (const line of startupBanner(config, report)) log.info(line);
 });
 // Node closes an idle keep-alive connection after 5 s; a client (or a proxy in front, whose idle
 // timeout is commonly 60 s) that sends on it at that moment gets ECONNRESET. Idle connections stay
@@ -109,7 +113,7 @@ sweeper.unref();
 const fulfilment = startFulfilmentJob(ctx);
 
 // A promise nobody awaited that fails is logged, not the end of this worker and every request in it.
-process.on("unhandledRejection", (error) => console.error("Unhandled rejection:", error));
+process.on("unhandledRejection", (error) => logError("Unhandled rejection", error));
 
 // Let in-flight requests (a payment confirmation, say) finish before exiting.
 for (const signal of ["SIGINT", "SIGTERM"]) {

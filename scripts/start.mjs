@@ -32,7 +32,7 @@ if (stale) {
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { prepareStore, startupBanner, superviseWorkers, workerCount } = (await import(path.join(root, built))).entry.module;
+const { log, prepareStore, startupBanner, superviseWorkers, workerCount } = (await import(path.join(root, built))).entry.module;
 
 // A configuration the store must not run with (server/config.ts ConfigError) is one paragraph
 // for the deployer, not a stack trace.
@@ -57,7 +57,7 @@ if (workers === 1) {
     count: workers,
     exec: path.join(root, "server.js"),
     onListening: () => {
-      for (const line of startupBanner(config, report, workers)) console.log(line);
+      for (const line of startupBanner(config, report, workers)) log.info(line);
     },
   });
 }

@@ -4,6 +4,7 @@ import { seedIfEmpty } from "./seed";
 import { loadConfig, type Config } from "./config";
 import { systemClock, type AppContext } from "./context";
 import { ensureAdmin } from "./services/accounts/users";
+import { configureLog } from "./observability/log";
 
 export interface BootReport {
   migrations: string[];
@@ -36,6 +37,7 @@ export function prepareDatabase(ctx: AppContext): Promise<BootReport> {
  */
 async function boot(): Promise<Booted> {
   const config = loadConfig();
+  await configureLog(config.log);
   const db = openDatabase(config.database);
   const ctx: AppContext = { db, config, clock: systemClock };
   const report = cluster.isWorker ? nothingDone : await prepareDatabase(ctx);
@@ -48,6 +50,7 @@ async function boot(): Promise<Booted> {
  */
 export async function prepareStore(): Promise<{ config: Config; report: BootReport }> {
   const config = loadConfig();
+  await configureLog(config.log);
   const db = openDatabase(config.database);
   try {
     return { config, report: await prepareDatabase({ db, config, clock: systemClock }) };

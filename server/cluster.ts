@@ -1,5 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 import { clusterConfig } from "./config";
+import { log } from "#server/observability/log";
 
 /**
  * How many workers `npm start` runs: WEB_CONCURRENCY when set (1 keeps one process, no cluster),
@@ -90,7 +91,7 @@ export function superviseWorkers(options: { count: number; exec: string; onListe
     }
     if (!announced) {
       // No worker ever listened (the port is taken, say): the store cannot start, as one process would not.
-      console.error(`The store cannot start: worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}) before listening.`);
+      log.error(`The store cannot start: worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}) before listening.`);
       stopping = true;
       for (const other of bornAt.keys()) other.process.kill("SIGTERM");
       process.exitCode = 1;
@@ -98,7 +99,7 @@ export function superviseWorkers(options: { count: number; exec: string; onListe
       return;
     }
     const delay = delayFor(lived, bornAt.size);
-    console.error(
+    log.warn(
       `Worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}); starting another` +
         (delay ? ` in ${Math.round(delay / 1000)} s (workers keep stopping soon after start).` : "."),
     );

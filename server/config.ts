@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import type { DatabaseTarget } from "#db/client";
+import { LOG_LEVELS, type LogLevel } from "./observability/log";
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -60,6 +61,11 @@ export interface Config {
   holdMinutes: number;
   /** Attempts per address (an IPv4 address or an IPv6 /64) per window, for the public forms. */
   rateLimits: { loginsPerIp: number; registrationsPerIp: number; subscribesPerIp: number; checkoutsPerIp: number };
+  /**
+   * LOG_LEVEL; LOG_FORMAT (json, or pretty through pino-pretty: npm run dev's default); and
+   * LOG_CACHED_SAMPLE, the share of answers from the page cache that get a request line (0 to 1).
+   */
+  log: { level: LogLevel; format: "json" | "pretty"; cachedSample: number };
 }
 
 export interface ShipFromAddress {
@@ -311,6 +317,23 @@ const envSchema = z.object({
   REGISTRATIONS_PER_IP: wholeNumber("REGISTRATIONS_PER_IP", () => 10),
   SUBSCRIBES_PER_IP: wholeNumber("SUBSCRIBES_PER_IP", () => 10),
   CHECKOUTS_PER_IP: wholeNumber("CHECKOUTS_PER_IP", () => 60),
+  LOG_LEVEL: refusing((raw) => {
+    const level = raw?.trim().toLowerCase() || "info";
+    if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}; not "${raw}".`);
+  }),
+  LOG_FORMAT: refusing((raw) => {
+    const format = raw?.trim().toLowerCase() || null;
+    if (format === null || format === "json" || format === "pretty") return format;
+    throw new ConfigError(`LOG_FORMAT must be json or pretty, not "${raw}".`);
+  }),
+  // Cached pages are most of a drop's answers: one line in a hundred by default, 0 for none.
+  LOG_CACHED_SAMPLE: refusing((raw) => {
+    if (raw === undefined || raw.trim() === "") return 0.01;
+    const share = Number(raw.trim());
+    if (Number.isFinite(share) && share >= 0 && share <= 1) return share;
+    throw new ConfigError(`LOG_CACHED_SAMPLE must be a share of cached answers to log, from 0 (none) to 1 (all), not "${raw}".`);
+  }),
 });
 
 /** One refusal per line, in the order the variables are listed above. */
@@ -387,6 +410,11 @@ export function loadConfig(env: Env = process.env): Config {
       registrationsPerIp: vars.REGISTRATIONS_PER_IP,
       subscribesPerIp: vars.SUBSCRIBES_PER_IP,
       checkoutsPerIp: vars.CHECKOUTS_PER_IP,
+    },
+    log: {
+      level: vars.LOG_LEVEL,
+      format: vars.LOG_FORMAT ?? (vars.NODE_ENV === "development" ? "pretty" : "json"),
+      cachedSample: vars.LOG_CACHED_SAMPLE,
     },
   };
 }

@@ -22,6 +22,7 @@ import { requireAdminPage } from "#server/http/auth";
 import { statusOf } from "#server/http/error-status";
 import { getAdminSettings, setBackgroundMusic, setBackgroundVideo, setCountdownDate, setText } from "#server/services/store/admin-settings";
 import { readForm } from "#server/http/requests/request-body";
+import { logError } from "#server/observability/log";
 
 interface Titles {
   /** The destructive toast's title when the save fails. */
@@ -69,7 +70,7 @@ export async function appSettingsLoader({ request }: LoaderFunctionArgs) {
   try {
     return { settings: await getAdminSettings(ctx) };
   } catch (error) {
-    console.error("Loading the app settings failed:", error);
+    logError("Loading the app settings failed", error);
     return { settings: null };
   }
 }

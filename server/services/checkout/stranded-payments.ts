@@ -1,6 +1,7 @@
 import type { AppContext } from "#server/context";
 import { completeHostedCheckout } from "./hosted-checkout";
 import { confirmPayment } from "./order-confirmation";
+import { logWarning } from "#server/observability/log";
 
 /**
  * Payments that succeeded but were never confirmed: no webhook arrived (or none is configured) and
@@ -31,7 +32,7 @@ export async function confirmStrandedPayments(ctx: AppContext): Promise<number> 
         : await confirmPayment(ctx, order.paymentIntentId!);
       if (outcome?.status === "paid") paid++;
     } catch (error) {
-      console.warn(`Order ${order.id}: checking its payment failed, will retry`, error);
+      logWarning(`Order ${order.id}: checking its payment failed, will retry`, error);
     }
   }
   return paid;

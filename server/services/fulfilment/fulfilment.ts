@@ -9,6 +9,7 @@ import { mailerFor } from "#server/integrations/mail";
 import { parcelFor, shippingFor, type BoughtLabel, type FoundLabel } from "#server/integrations/shipping";
 import { holdLease, releaseLease } from "#server/services/jobs/leases";
 import { orderConfirmationEmail } from "#server/services/mail/order-emails";
+import { log, logError } from "#server/observability/log";
 
 /** Tries before a step is left to the admin (the outbox shows the mail, the order the label error). */
 export const MAX_FULFIL_ATTEMPTS = 6;
@@ -73,7 +74,7 @@ export async function fulfilOrder(ctx: AppContext, orderId: number, holder: stri
       .where("id", "=", orderId)
       .execute();
     if (done && !(mail && label)) {
-      console.error(
+      log.error(
         `Order ${orderId}: gave up after ${attempts} tries (e-mail ${mail ? "sent" : "not sent"}, label ${label ? "bought" : "not bought"}).`,
       );
     }
@@ -195,7 +196,7 @@ async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): P
   } catch (error) {
     // The database gone (a restart) is not a try the provider failed: the order stays due as it was.
     if (isConnectionLost(error)) throw error;
-    console.error(`Order ${order.id}: the confirmation e-mail could not be sent`, error);
+    logError(`Order ${order.id}: the confirmation e-mail could not be sent`, error);
     return false;
   }
 }
