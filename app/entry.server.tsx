@@ -18,7 +18,7 @@ import { isCachedPage } from "./store-page-cache.server";
 import { logError } from "#server/observability/log";
 
 export { apiMiddleware, serverDoors } from "#server/api/express";
-export { booted, prepareStore } from "#server/boot";
+export { alertFromPrimary, booted, prepareStore } from "#server/boot";
 export { superviseWorkers, workerCount } from "#server/cluster";
 export { startupBanner } from "#server/startup-banner";
 export { flushLog, log, logError } from "#server/observability/log";

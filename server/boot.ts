@@ -5,6 +5,7 @@ import { loadConfig, type Config } from "./config";
 import { systemClock, type AppContext } from "./context";
 import { ensureAdmin } from "./services/accounts/users";
 import { configureLog } from "./observability/log";
+import { raiseAlert, type AlertKind } from "./services/alerts/alerts";
 
 export interface BootReport {
   migrations: string[];
@@ -56,6 +57,19 @@ export async function prepareStore(): Promise<{ config: Config; report: BootRepo
     return { config, report: await prepareDatabase({ db, config, clock: systemClock }) };
   } finally {
     await db.destroy();
+  }
+}
+
+/**
+ * An alert from `npm start`'s primary, which keeps no database open (a worker restart loop, issue
+ * 27): opens one for the alert and closes it again. Never throws.
+ */
+export async function alertFromPrimary(config: Config, kind: AlertKind, detail: string): Promise<void> {
+  const db = openDatabase(config.database);
+  try {
+    await raiseAlert({ db, config, clock: systemClock }, kind, detail);
+  } finally {
+    await db.destroy().catch(() => {});
   }
 }
 

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import { clusterConfig } from "./config";
 import { log } from "#server/observability/log";
+import { Burst } from "#server/services/alerts/burst";
 
 /**
  * How many workers `npm start` runs: WEB_CONCURRENCY when set (1 keeps one process, no cluster),
@@ -54,6 +55,10 @@ export function restartPolicy(now: () => number = Date.now) {
     return othersAlive === 0 ? 0 : restartDelayMs(youngDeaths);
   };
 }
+/** Young deaths that make a restart loop worth an alert (issue 27). */
+export const RESTART_LOOP = 3;
+const RESTART_LOOP_MS = 5 * 60_000;
+
 /** Longer than a worker's own graceful stop (10 s in server.js), so the workers finish first. */
 const STOP_TIMEOUT_MS = 12_000;
 
@@ -66,12 +71,19 @@ const STOP_TIMEOUT_MS = 12_000;
  * port through node:cluster. `onListening` runs once, when the first worker accepts connections;
  * a worker that dies before any listened ends the store with exit code 1.
  */
-export function superviseWorkers(options: { count: number; exec: string; onListening: () => void }): void {
+export function superviseWorkers(options: {
+  count: number;
+  exec: string;
+  onListening: () => void;
+  /** Workers keep dying soon after their start (RESTART_LOOP young deaths in RESTART_LOOP_MS): the alert. */
+  onRestartLoop?: (detail: string) => void;
+}): void {
   cluster.schedulingPolicy = schedulingPolicy();
   cluster.setupPrimary({ exec: options.exec });
   const bornAt = new Map<Worker, number>();
   let stopping = false;
   const delayFor = restartPolicy();
+  const youngDeaths = new Burst(RESTART_LOOP, RESTART_LOOP_MS);
   let announced = false;
 
   const fork = () => bornAt.set(cluster.fork(), Date.now());
@@ -99,6 +111,11 @@ export function superviseWorkers(options: { count: number; exec: string; onListe
       return;
     }
     const delay = delayFor(lived, bornAt.size);
+    if (lived < HEALTHY_AFTER_MS && youngDeaths.note(Date.now())) {
+      options.onRestartLoop?.(
+        `${RESTART_LOOP} workers stopped within ${HEALTHY_AFTER_MS / 1000} s of their start in the last ${RESTART_LOOP_MS / 60_000} minutes; the last: worker ${worker.process.pid} (${signal ?? `exit code ${code}`}). See the store's log.`,
+      );
+    }
     log.warn(
       `Worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}); starting another` +
         (delay ? ` in ${Math.round(delay / 1000)} s (workers keep stopping soon after start).` : "."),

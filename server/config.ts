@@ -19,6 +19,24 @@ export class ConfigError extends Error {
  */
 export type PaymentsConfig = { mode: "test" } | { mode: "stripe"; secretKey: string; publishableKey: string; webhookSecret: string | null };
 
+/**
+ * How payments run, by name (issue 27): "test", the built-in test processor; "stripe-test", Stripe
+ * with test keys (sk_test_…, rk_test_…), where Stripe charges no card either; "stripe-live", real
+ * money. The start-up log, /readyz and every page's banner name it, so it is never a guess.
+ */
+export type PaymentModeName = "test" | "stripe-test" | "stripe-live";
+
+export function paymentModeName(config: { payments: PaymentsConfig }): PaymentModeName {
+  const { payments } = config;
+  if (payments.mode === "test") return "test";
+  return /^(sk|rk)_test_/.test(payments.secretKey) ? "stripe-test" : "stripe-live";
+}
+
+/** True when no card is charged (the built-in processor or Stripe's test keys): its orders are test orders. */
+export function chargesNoCard(config: { payments: PaymentsConfig }): boolean {
+  return paymentModeName(config) !== "stripe-live";
+}
+
 /** Everything the environment decides, read once. `.env.example` documents each variable. */
 export interface Config {
   production: boolean;

@@ -10,6 +10,7 @@ import { parcelFor, shippingFor, type BoughtLabel, type FoundLabel } from "#serv
 import { holdLease, releaseLease } from "#server/services/jobs/leases";
 import { orderConfirmationEmail } from "#server/services/mail/order-emails";
 import { log, logError } from "#server/observability/log";
+import { raiseAlert } from "#server/services/alerts/alerts";
 
 /** Tries before a step is left to the admin (the outbox shows the mail, the order the label error). */
 export const MAX_FULFIL_ATTEMPTS = 6;
@@ -59,7 +60,9 @@ export async function fulfilOrder(ctx: AppContext, orderId: number, holder: stri
 
     const items = await itemsOf(ctx, orderId);
     const mail = order.confirmationSentAt ? true : await sendConfirmation(ctx, order, items);
-    const label = (await ensureLabel(ctx, order, items)).ok;
+    const bought = await ensureLabel(ctx, order, items);
+    const label = bought.ok;
+    if (!bought.ok) await raiseAlert(ctx, "label-failed", `Order ${order.id}: the shipping label could not be bought (${bought.error}).`);
 
     const attempts = order.fulfilAttempts + 1;
     const done = (mail && label) || attempts >= MAX_FULFIL_ATTEMPTS;
@@ -190,13 +193,21 @@ type Item = {
 async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): Promise<boolean> {
   try {
     const result = await mailerFor(ctx).send(orderConfirmationEmail(ctx, order, items));
-    if (result.status === "failed") return false;
+    if (result.status === "failed") {
+      await raiseAlert(
+        ctx,
+        "outbox-failing",
+        `Order ${order.id}: the confirmation e-mail could not be sent (${result.error ?? "unknown error"}).`,
+      );
+      return false;
+    }
     await ctx.db.updateTable("orders").set({ confirmationSentAt: ctx.clock.now().toISOString() }).where("id", "=", order.id).execute();
     return true;
   } catch (error) {
     // The database gone (a restart) is not a try the provider failed: the order stays due as it was.
     if (isConnectionLost(error)) throw error;
     logError(`Order ${order.id}: the confirmation e-mail could not be sent`, error);
+    await raiseAlert(ctx, "outbox-failing", `Order ${order.id}: the confirmation e-mail could not be sent.`);
     return false;
   }
 }

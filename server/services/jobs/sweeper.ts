@@ -11,6 +11,8 @@ import { deleteExpiredRateLimits } from "#server/services/security/rate-limit";
 import { deleteExpiredSessions } from "#server/services/accounts/sessions";
 import { confirmStrandedPayments } from "#server/services/checkout/stranded-payments";
 import { logError } from "#server/observability/log";
+import { flushAlertDigests } from "#server/services/alerts/alerts";
+import { checkFulfilmentLag } from "#server/services/alerts/fulfilment-lag";
 
 let running = false;
 let mediaSweptAt = 0;
@@ -52,6 +54,11 @@ export async function sweep(ctx: AppContext, holder: string = processHolder): Pr
     // The funnel's hourly roll-ups, and raw events past 30 days compacted into them (decision 0025).
     if (await stillLeader()) await rollUpEvents(ctx, stillLeader).catch((error: unknown) => logError("Rolling up events failed", error));
     if (await stillLeader()) await rollUpOrders(ctx).catch((error: unknown) => logError("Rolling up orders failed", error));
+    // Alerts (issue 27): fulfilment running late, and the digests of alerts held in a window.
+    if (await stillLeader()) {
+      await checkFulfilmentLag(ctx).catch((error: unknown) => logError("Checking the fulfilment lag failed", error));
+      await flushAlertDigests(ctx).catch((error: unknown) => logError("Sending alert digests failed", error));
+    }
     const now = ctx.clock.now().getTime();
     if (now - mediaSweptAt >= MEDIA_SWEEP_EVERY_MS && (await stillLeader())) {
       mediaSweptAt = now;
