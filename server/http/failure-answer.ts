@@ -70,7 +70,11 @@ export function answerBare(
 export function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown, brandName: string): void {
   const lost = isConnectionLost(error);
   if (lost) reportConnectionLost(error);
-  else logError(`The request ${JSON.stringify(`${req.method ?? "?"} ${routePattern(req.url)}`)} failed`, error);
+  else
+    logError(
+      `The request ${JSON.stringify(`${req.method ?? "?"} ${routePattern((req as { originalUrl?: string }).originalUrl ?? req.url)}`)} failed`,
+      error,
+    );
   try {
     if (lost) answerBare(req, res, 503, brandName, STORE_BUSY_MESSAGE, { ...STORE_BUSY_HEADERS });
     else answerBare(req, res, 500, brandName);

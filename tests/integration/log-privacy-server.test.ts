@@ -74,7 +74,7 @@ describe("the log of a sign-up, a login and a checkout", () => {
     expect((await call("POST", "/api/login", jar, { username: shopper.username, password: "wrong-password" })).status).toBe(401);
     expect((await call("POST", "/api/login", jar, { username: shopper.username, password: shopper.password })).status).toBe(200);
 
-    const { products } = (await (await call("GET", "/api/products", jar)).json()) as { products: { id: number; inventory: number }[] };
+    const products = (await (await call("GET", "/api/products", jar)).json()) as { id: number; inventory: number }[];
     const product = products.find((p) => p.inventory > 0)!;
     expect((await call("GET", `/store/${product.id}`, jar)).status).toBe(200);
     expect((await call("POST", "/api/cart", jar, { productId: product.id, quantity: 1 })).status).toBe(201);

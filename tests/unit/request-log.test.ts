@@ -27,6 +27,8 @@ async function listen(options: { trustProxy?: number; cachedSample?: number }): 
         res.writeHead(200, { "Content-Type": "text/html" }).end("cached page");
       },
       fallback: (req, res) => {
+        // As Express's app.use("/api", …) does: the mounted router sees the path without its mount.
+        if (req.url?.startsWith("/api/")) req.url = req.url.slice("/api".length);
         log.info("express answering");
         res.writeHead(req.url === "/missing" ? 404 : 200, { "Content-Type": "text/plain" }).end("express");
       },
@@ -117,6 +119,12 @@ describe("one JSON line per request, and its id in X-Request-Id", () => {
     expect(loggedLines().find((line) => line.msg === "express answering")?.requestId).toBe(missing.headers["x-request-id"]);
     // Every line is one JSON object.
     for (const line of loggedText().split("\n").filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it("names the route the request asked for, whatever a mounted router made of req.url", async () => {
+    const answer = await get(plain, "/api/cart/7");
+    const lines = await requestLines();
+    expect(lines.find((line) => line.requestId === answer.headers["x-request-id"])?.route).toBe("/api/cart/:id");
   });
 
   it("keeps no client's X-Request-Id without a trusted proxy", async () => {
