@@ -16,7 +16,10 @@ const {
   beginShutdown,
   booted,
   flushEvents,
+  flushLog,
   installMetrics,
+  log,
+  logError,
   rawRequestListener,
   refuseCrossSiteWrites,
   resignSweeper,
@@ -92,6 +95,8 @@ const listener = rawRequestListener({
   fastPath: storeFastPath(build, ctx),
   fallback: app,
   brandName: config.brand.name,
+  trustProxy: config.trustProxy,
+  cachedSample: config.log.cachedSample,
 });
 let stopping = false;
 const server = http.createServer((req, res) => {
@@ -103,7 +108,7 @@ const server = http.createServer((req, res) => {
 
 server.listen(config.port, config.host, () => {
   // A worker's primary prepared the database and says so once for all workers.
-  if (!cluster.isWorker) for (const line of startupBanner(config, report)) console.log(line);
+  if (!cluster.isWorker) for (const line of startupBanner(config, report)) log.info(line);
 });
 // Node closes an idle keep-alive connection after 5 s; a client (or a proxy in front, whose idle
 // timeout is commonly 60 s) that sends on it at that moment gets ECONNRESET. Idle connections stay
@@ -120,7 +125,7 @@ sweeper.unref();
 const fulfilment = startFulfilmentJob(ctx);
 
 // A promise nobody awaited that fails is logged, not the end of this worker and every request in it.
-process.on("unhandledRejection", (error) => console.error("Unhandled rejection:", error));
+process.on("unhandledRejection", (error) => logError("Unhandled rejection", error));
 
 // A graceful stop (decision 0048). /readyz answers 503 at once and for SHUTDOWN_DRAIN_SECONDS the
 // store still serves, so a balancer stops sending shoppers here; then the port closes, requests
@@ -132,18 +137,22 @@ function stop() {
   const idle = setInterval(() => server.closeIdleConnections(), 100);
   server.close(async () => {
     clearInterval(idle);
-    await flushEvents(ctx).catch((error) => console.error("Writing the last events failed:", error));
+    await flushEvents(ctx).catch((error) => logError("Writing the last events failed", error));
     // The next worker to sweep takes the chores over now rather than when the lease runs out.
     await resignSweeper(ctx).catch(() => {});
     await fulfilmentStopped;
     await ctx.db.destroy();
+    flushLog();
     process.exit(0);
   });
   server.closeIdleConnections();
   setTimeout(() => {
-    console.error(`Requests still under way after ${config.shutdown.timeoutMs / 1000} s: closing their connections.`);
+    log.warn(`Requests still under way after ${config.shutdown.timeoutMs / 1000} s: closing their connections.`);
     server.closeAllConnections();
-    setTimeout(() => process.exit(1), 2_000).unref();
+    setTimeout(() => {
+      flushLog();
+      process.exit(1);
+    }, 2_000).unref();
   }, config.shutdown.timeoutMs).unref();
 }
 

@@ -15,11 +15,13 @@ import { preloadNonceStream, scriptsStart, withPreloadNonce } from "./preload-no
 import { bodyFor, memoisedRender, renderMemoKey } from "./render-memo.server";
 import { storeBusyData, storeBusyPage } from "./store-busy.server";
 import { isCachedPage } from "./store-page-cache.server";
+import { logError } from "#server/observability/log";
 
 export { apiMiddleware, serverDoors } from "#server/api/express";
-export { booted, prepareStore } from "#server/boot";
+export { alertFromPrimary, booted, prepareStore } from "#server/boot";
 export { superviseWorkers, workerCount } from "#server/cluster";
 export { startupBanner } from "#server/startup-banner";
+export { flushLog, log, logError } from "#server/observability/log";
 export { refuseCrossSiteWrites } from "#server/http/requests/origin";
 export { trustProxyHops } from "#server/http/requests/forwarded";
 export { rawRequestListener } from "#server/http/raw-listener";
@@ -148,7 +150,7 @@ async function streamedPage(
       },
       onError(error: unknown) {
         responseStatusCode = 500;
-        if (shellRendered) console.error(error);
+        if (shellRendered) logError("The request failed", error);
       },
     });
     setTimeout(abort, ABORT_DELAY);

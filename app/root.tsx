@@ -11,6 +11,7 @@ import { afterProcessOrder } from "./lib/revalidate";
 import stylesheet from "./styles/app.css?url";
 import { useEffect } from "react";
 import { getAppContext } from "#server/boot";
+import { paymentModeName } from "#server/config";
 import { shopperContext } from "#server/http/gate/early-access";
 import type { Visitor } from "#server/contracts/visitor";
 import { isTemplateRender } from "#server/http/cache/page-template";
@@ -35,7 +36,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const shared = {
     brand: ctx.config.brand,
     year: ctx.clock.now().getUTCFullYear(),
-    testMode: ctx.config.payments.mode === "test",
+    // Which test-mode banner every page shows: the built-in processor's, Stripe's test keys', or none.
+    testMode: { test: "local", "stripe-test": "stripe", "stripe-live": null }[paymentModeName(ctx.config)] as "local" | "stripe" | null,
   };
   // The page cache's template is rendered for nobody: its root data goes into every visitor's
   // copy, so the visitor is left to the holes (decision 0014).
@@ -126,7 +128,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="skip-link">
           Skip to content
         </a>
-        {root?.testMode ? <TestModeBanner /> : null}
+        {root?.testMode ? <TestModeBanner processor={root.testMode} /> : null}
         <SiteHeader brand={brand} />
         <main id="main" className="flex flex-1 flex-col">
           {children}

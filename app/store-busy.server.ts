@@ -2,6 +2,7 @@ import type { HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse } from "@remix-run/react";
 import { STORE_BUSY_MESSAGE } from "#server/contracts/store-busy";
 import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "#server/http/store-busy";
+import { logError } from "#server/observability/log";
 
 // Pages whose loader or action met a lost database (decision 0041). Remix reports the error to
 // handleError before it renders the page with the same Request, by then with the error reduced to
@@ -22,7 +23,10 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   // Thrown by storeBusyPage below to have the page rendered again as a 503.
   if (error instanceof Response && metLostDatabase.has(request)) return;
   if (!request.signal.aborted)
-    console.error(isRouteErrorResponse(error) && (error as { error?: unknown }).error ? (error as { error?: unknown }).error : error);
+    logError(
+      "A page failed",
+      isRouteErrorResponse(error) && (error as { error?: unknown }).error ? (error as { error?: unknown }).error : error,
+    );
 };
 
 /**

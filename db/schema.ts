@@ -279,12 +279,21 @@ export interface ProductPageVersionTable {
   version: number;
 }
 
+/** One row per alert kind (issue 27): the window its last e-mail opened, and what came in since. */
+export interface AlertWindowsTable {
+  kind: string;
+  windowStartedAt: Timestamp;
+  held: Generated<number>;
+  lastDetail: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
   subscribers: SubscribersTable;
   products: ProductsTable;
   appSettings: AppSettingsTable;
+  alertWindows: AlertWindowsTable;
   productImages: ProductImagesTable;
   cartItems: CartItemsTable;
   orders: OrdersTable;

@@ -32,7 +32,8 @@ if (stale) {
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { prepareStore, startupBanner, superviseWorkers, workerCount } = (await import(path.join(root, built))).entry.module;
+const { alertFromPrimary, log, prepareStore, startupBanner, superviseWorkers, workerCount } = (await import(path.join(root, built))).entry
+  .module;
 
 // A configuration the store must not run with (server/config.ts ConfigError) is one paragraph
 // for the deployer, not a stack trace.
@@ -58,7 +59,8 @@ if (workers === 1) {
     exec: path.join(root, "server.js"),
     config,
     onListening: () => {
-      for (const line of startupBanner(config, report, workers)) console.log(line);
+      for (const line of startupBanner(config, report, workers)) log.info(line);
     },
+    onRestartLoop: (detail) => void alertFromPrimary(config, "worker-restarts", detail),
   });
 }

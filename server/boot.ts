@@ -4,6 +4,8 @@ import { seedIfEmpty } from "./seed";
 import { loadConfig, type Config } from "./config";
 import { systemClock, type AppContext } from "./context";
 import { ensureAdmin } from "./services/accounts/users";
+import { configureLog } from "./observability/log";
+import { raiseAlert, type AlertKind } from "./services/alerts/alerts";
 
 export interface BootReport {
   migrations: string[];
@@ -36,6 +38,7 @@ export function prepareDatabase(ctx: AppContext): Promise<BootReport> {
  */
 async function boot(): Promise<Booted> {
   const config = loadConfig();
+  await configureLog(config.log);
   const db = openDatabase(config.database);
   const ctx: AppContext = { db, config, clock: systemClock };
   const report = cluster.isWorker ? nothingDone : await prepareDatabase(ctx);
@@ -48,11 +51,25 @@ async function boot(): Promise<Booted> {
  */
 export async function prepareStore(): Promise<{ config: Config; report: BootReport }> {
   const config = loadConfig();
+  await configureLog(config.log);
   const db = openDatabase(config.database);
   try {
     return { config, report: await prepareDatabase({ db, config, clock: systemClock }) };
   } finally {
     await db.destroy();
+  }
+}
+
+/**
+ * An alert from `npm start`'s primary, which keeps no database open (a worker restart loop, issue
+ * 27): opens one for the alert and closes it again. Never throws.
+ */
+export async function alertFromPrimary(config: Config, kind: AlertKind, detail: string): Promise<void> {
+  const db = openDatabase(config.database);
+  try {
+    await raiseAlert({ db, config, clock: systemClock }, kind, detail);
+  } finally {
+    await db.destroy().catch(() => {});
   }
 }
 

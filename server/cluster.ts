@@ -1,6 +1,8 @@
 import cluster, { type Worker } from "node:cluster";
 import { clusterConfig, type Config } from "./config";
 import { primaryMetrics } from "./observability/cluster-metrics";
+import { log } from "#server/observability/log";
+import { Burst } from "#server/services/alerts/burst";
 
 /**
  * How many workers `npm start` runs: WEB_CONCURRENCY when set (1 keeps one process, no cluster),
@@ -56,6 +58,9 @@ export function restartPolicy(now: () => number = Date.now) {
 }
 /** Beyond a worker's own graceful stop (its drain and in-flight bound, server.js), so the workers finish first. */
 const STOP_MARGIN_MS = 2_000;
+/** Young deaths that make a restart loop worth an alert (issue 27). */
+export const RESTART_LOOP = 3;
+const RESTART_LOOP_MS = 5 * 60_000;
 
 /**
  * The primary process of `npm start`: forks `count` workers running `exec` (server.js), replaces
@@ -66,7 +71,14 @@ const STOP_MARGIN_MS = 2_000;
  * port through node:cluster. `onListening` runs once, when the first worker accepts connections;
  * a worker that dies before any listened ends the store with exit code 1.
  */
-export function superviseWorkers(options: { count: number; exec: string; onListening: () => void; config: Config }): void {
+export function superviseWorkers(options: {
+  count: number;
+  exec: string;
+  onListening: () => void;
+  config: Config;
+  /** Workers keep dying soon after their start (RESTART_LOOP young deaths in RESTART_LOOP_MS): the alert. */
+  onRestartLoop?: (detail: string) => void;
+}): void {
   cluster.schedulingPolicy = schedulingPolicy();
   // The workers' metrics, added up here for whoever scrapes (decision 0048).
   const metrics = primaryMetrics(options.config);
@@ -75,6 +87,7 @@ export function superviseWorkers(options: { count: number; exec: string; onListe
   const bornAt = new Map<Worker, number>();
   let stopping = false;
   const delayFor = restartPolicy();
+  const youngDeaths = new Burst(RESTART_LOOP, RESTART_LOOP_MS);
   let announced = false;
 
   const fork = () => bornAt.set(cluster.fork(), Date.now());
@@ -94,7 +107,7 @@ export function superviseWorkers(options: { count: number; exec: string; onListe
     }
     if (!announced) {
       // No worker ever listened (the port is taken, say): the store cannot start, as one process would not.
-      console.error(`The store cannot start: worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}) before listening.`);
+      log.error(`The store cannot start: worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}) before listening.`);
       stopping = true;
       for (const other of bornAt.keys()) other.process.kill("SIGTERM");
       process.exitCode = 1;
@@ -103,7 +116,12 @@ export function superviseWorkers(options: { count: number; exec: string; onListe
     }
     const delay = delayFor(lived, bornAt.size);
     metrics.workerRestarted();
-    console.error(
+    if (lived < HEALTHY_AFTER_MS && youngDeaths.note(Date.now())) {
+      options.onRestartLoop?.(
+        `${RESTART_LOOP} workers stopped within ${HEALTHY_AFTER_MS / 1000} s of their start in the last ${RESTART_LOOP_MS / 60_000} minutes; the last: worker ${worker.process.pid} (${signal ?? `exit code ${code}`}). See the store's log.`,
+      );
+    }
+    log.warn(
       `Worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}); starting another` +
         (delay ? ` in ${Math.round(delay / 1000)} s (workers keep stopping soon after start).` : "."),
     );

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import type { DatabaseTarget } from "#db/client";
+import { LOG_LEVELS, type LogLevel } from "./observability/log";
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -17,6 +18,24 @@ export class ConfigError extends Error {
  * test processor takes test cards and charges nobody, which every page then says.
  */
 export type PaymentsConfig = { mode: "test" } | { mode: "stripe"; secretKey: string; publishableKey: string; webhookSecret: string | null };
+
+/**
+ * How payments run, by name (issue 27): "test", the built-in test processor; "stripe-test", Stripe
+ * with test keys (sk_test_…, rk_test_…), where Stripe charges no card either; "stripe-live", real
+ * money. The start-up log, /readyz and every page's banner name it, so it is never a guess.
+ */
+export type PaymentModeName = "test" | "stripe-test" | "stripe-live";
+
+export function paymentModeName(config: { payments: PaymentsConfig }): PaymentModeName {
+  const { payments } = config;
+  if (payments.mode === "test") return "test";
+  return /^(sk|rk)_test_/.test(payments.secretKey) ? "stripe-test" : "stripe-live";
+}
+
+/** True when no card is charged (the built-in processor or Stripe's test keys): its orders are test orders. */
+export function chargesNoCard(config: { payments: PaymentsConfig }): boolean {
+  return paymentModeName(config) !== "stripe-live";
+}
 
 /** Everything the environment decides, read once. `.env.example` documents each variable. */
 export interface Config {
@@ -71,6 +90,11 @@ export interface Config {
    * the process out first), then the port closes and requests under way get `timeoutMs` to finish.
    */
   shutdown: { drainMs: number; timeoutMs: number };
+  /**
+   * LOG_LEVEL; LOG_FORMAT (json, or pretty through pino-pretty: npm run dev's default); and
+   * LOG_CACHED_SAMPLE, the share of answers from the page cache that get a request line (0 to 1).
+   */
+  log: { level: LogLevel; format: "json" | "pretty"; cachedSample: number };
 }
 
 export interface ShipFromAddress {
@@ -358,6 +382,23 @@ const envSchema = z.object({
   METRICS_HOST: text.transform((raw) => raw?.trim() || "127.0.0.1"),
   SHUTDOWN_DRAIN_SECONDS: seconds("SHUTDOWN_DRAIN_SECONDS", 0),
   SHUTDOWN_TIMEOUT_SECONDS: seconds("SHUTDOWN_TIMEOUT_SECONDS", 10),
+  LOG_LEVEL: refusing((raw) => {
+    const level = raw?.trim().toLowerCase() || "info";
+    if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}; not "${raw}".`);
+  }),
+  LOG_FORMAT: refusing((raw) => {
+    const format = raw?.trim().toLowerCase() || null;
+    if (format === null || format === "json" || format === "pretty") return format;
+    throw new ConfigError(`LOG_FORMAT must be json or pretty, not "${raw}".`);
+  }),
+  // Cached pages are most of a drop's answers: one line in a hundred by default, 0 for none.
+  LOG_CACHED_SAMPLE: refusing((raw) => {
+    if (raw === undefined || raw.trim() === "") return 0.01;
+    const share = Number(raw.trim());
+    if (Number.isFinite(share) && share >= 0 && share <= 1) return share;
+    throw new ConfigError(`LOG_CACHED_SAMPLE must be a share of cached answers to log, from 0 (none) to 1 (all), not "${raw}".`);
+  }),
 });
 
 /** One refusal per line, in the order the variables are listed above. */
@@ -437,6 +478,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     metrics: { token: vars.METRICS_TOKEN, port: vars.METRICS_PORT, host: vars.METRICS_HOST },
     shutdown: { drainMs: vars.SHUTDOWN_DRAIN_SECONDS * 1000, timeoutMs: vars.SHUTDOWN_TIMEOUT_SECONDS * 1000 },
+    log: {
+      level: vars.LOG_LEVEL,
+      format: vars.LOG_FORMAT ?? (vars.NODE_ENV === "development" ? "pretty" : "json"),
+      cachedSample: vars.LOG_CACHED_SAMPLE,
+    },
   };
 }
 

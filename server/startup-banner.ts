@@ -1,6 +1,6 @@
 import type { DatabaseTarget } from "#db/client";
 import type { BootReport } from "./boot";
-import type { Config } from "./config";
+import { paymentModeName, type Config } from "./config";
 
 /**
  * The database, as an operator may read it in a log: the SQLite file, or PostgreSQL's host, port
@@ -28,10 +28,16 @@ export function describeDatabase(target: DatabaseTarget): string {
 export function startupBanner(config: Config, report: BootReport, workers = 1): string[] {
   const url = `http://localhost:${config.port}`;
   const lines = [`Store ready on ${url} (database: ${describeDatabase(config.database)}${workers > 1 ? `, ${workers} workers` : ""})`];
+  const webhook =
+    config.payments.mode === "stripe" && !config.payments.webhookSecret
+      ? " (STRIPE_WEBHOOK_SECRET is not set: Stripe's webhook is refused)"
+      : "";
   lines.push(
-    config.payments.mode === "test"
-      ? "Payments: TEST MODE — no card is charged. Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments."
-      : `Payments: Stripe${config.payments.webhookSecret ? "" : " (STRIPE_WEBHOOK_SECRET is not set: Stripe's webhook is refused)"}.`,
+    {
+      test: "Payments: TEST MODE — no card is charged. Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments.",
+      "stripe-test": `Payments: Stripe TEST MODE (test keys) — no card is charged; orders are test orders. Set the live keys (sk_live_…, pk_live_…) to take real payments${webhook}.`,
+      "stripe-live": `Payments: Stripe, live${webhook}.`,
+    }[paymentModeName(config)],
   );
   if (report.migrations.length) lines.push(`Applied migrations: ${report.migrations.join(", ")}`);
   if (report.seeded) lines.push("Seeded the demo catalogue and default settings.");

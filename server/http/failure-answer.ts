@@ -3,6 +3,8 @@ import { STORE_BUSY_MESSAGE } from "#server/contracts/store-busy";
 import { BARE_PAGE_POLICY } from "./security-headers";
 import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "./store-busy";
 import { NO_STORE } from "./cache/cache-control";
+import { logError } from "#server/observability/log";
+import { routePattern } from "#server/observability/route-pattern";
 
 /** The REST error's words for a failure on our side (as `toErrorResponse` answers one). */
 export const FAILED_MESSAGE = "Something went wrong on our side. Please try again.";
@@ -45,7 +47,8 @@ export function answerBare(
     res.destroy();
     return;
   }
-  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  // The request id stays: it is what the deployer looks the failure up by (issue 27).
+  for (const name of res.getHeaderNames()) if (name !== "x-request-id") res.removeHeader(name);
   const api = isApi(req.url);
   const body = api ? JSON.stringify({ message, errors: {} }) : failedPageHtml(brandName, status);
   res.writeHead(status, {
@@ -67,12 +70,16 @@ export function answerBare(
 export function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown, brandName: string): void {
   const lost = isConnectionLost(error);
   if (lost) reportConnectionLost(error);
-  else console.error(`The request ${JSON.stringify(`${req.method ?? "?"} ${req.url ?? ""}`)} failed:`, error);
+  else
+    logError(
+      `The request ${JSON.stringify(`${req.method ?? "?"} ${routePattern((req as { originalUrl?: string }).originalUrl ?? req.url)}`)} failed`,
+      error,
+    );
   try {
     if (lost) answerBare(req, res, 503, brandName, STORE_BUSY_MESSAGE, { ...STORE_BUSY_HEADERS });
     else answerBare(req, res, 500, brandName);
   } catch (failed) {
-    console.error("The failure answer itself failed:", failed);
+    logError("The failure answer itself failed", failed);
     res.destroy();
   }
 }

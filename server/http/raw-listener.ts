@@ -4,6 +4,7 @@ import { meter } from "#server/observability/meter";
 import { answerBare, answerFailure } from "./failure-answer";
 import { stripInternalHeaders } from "./requests/internal-headers";
 import { methodLabel, routeKindOf } from "./route-kind";
+import { startRequestLog } from "#server/observability/request-log";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -16,6 +17,10 @@ export interface RawListenerParts {
   fallback: Handler;
   /** The brand on the failure page. */
   brandName: string;
+  /** TRUST_PROXY's hop count, for the proxy's X-Request-Id (none trusted when left out). */
+  trustProxy?: number;
+  /** LOG_CACHED_SAMPLE: the share of the caches' answers that get a request line (all when left out). */
+  cachedSample?: number;
 }
 
 const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::(\d{1,5}))?$/;
@@ -49,7 +54,7 @@ function wellFormedHosts(req: IncomingMessage): boolean {
  * answers that one request 500 (the branded page, or the JSON error on /api) and is logged: it
  * never reaches the process, and it never hands the request on to Express past the gate.
  */
-export function rawRequestListener({ gate, fastPath, fallback, brandName }: RawListenerParts): Handler {
+export function rawRequestListener({ gate, fastPath, fallback, brandName, trustProxy = 0, cachedSample = 1 }: RawListenerParts): Handler {
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => answerFailure(req, res, error, brandName);
   // The answers Express (and Remix behind it) gave, for the metrics: the rest past the gate were the fast path's.
   const byExpress = new WeakSet<ServerResponse>();
@@ -65,10 +70,12 @@ export function rawRequestListener({ gate, fastPath, fallback, brandName }: RawL
       meter().request(routeKindOf(url, cached), methodLabel(req.method), status, (performance.now() - started) / 1000);
     });
   };
-  const onward = (req: IncomingMessage, res: ServerResponse) => {
+  const onward = (req: IncomingMessage, res: ServerResponse, answeredBy: (by: "cache" | "app") => void) => {
     passedGate.add(res);
+    answeredBy("cache");
     fastPath(req, res, () => {
       byExpress.add(res);
+      answeredBy("app");
       try {
         fallback(req, res);
       } catch (error) {
@@ -77,16 +84,20 @@ export function rawRequestListener({ gate, fastPath, fallback, brandName }: RawL
     });
   };
   return (req, res) => {
-    try {
-      measure(req, res);
-      stripInternalHeaders(req);
-      if (!wellFormedHosts(req)) return answerBare(req, res, 400, brandName, "The request's Host header is not valid.");
-      const handled = gate(req, res);
-      if (handled === false) return onward(req, res);
-      if (handled === true) return;
-      handled.then((done) => done || onward(req, res)).catch((error: unknown) => fail(req, res, error));
-    } catch (error) {
-      fail(req, res, error);
-    }
+    // Every answer, the fast path's and Express's, carries the request id and gets its line (issue 27).
+    const request = startRequestLog(req, res, { trustProxy, cachedSample });
+    request.run(() => {
+      try {
+        measure(req, res);
+        stripInternalHeaders(req);
+        if (!wellFormedHosts(req)) return answerBare(req, res, 400, brandName, "The request's Host header is not valid.");
+        const handled = gate(req, res);
+        if (handled === false) return onward(req, res, request.answeredBy);
+        if (handled === true) return;
+        handled.then((done) => done || onward(req, res, request.answeredBy)).catch((error: unknown) => fail(req, res, error));
+      } catch (error) {
+        fail(req, res, error);
+      }
+    });
   };
 }

@@ -4,6 +4,7 @@ import { isConnectionLost, reportConnectionLost, storeBusyJson } from "./store-b
 import { BodyTooLarge, readJson, TOO_LARGE_MESSAGE } from "./requests/request-body";
 import { PRIVATE_NO_STORE } from "./cache/cache-control";
 import { statusOf } from "./error-status";
+import { logError } from "#server/observability/log";
 
 /** The answer as it is if it says who may keep it; otherwise the same answer, kept by no cache. */
 export function privately(response: Response): Response {
@@ -39,7 +40,7 @@ export function toErrorResponse(error: unknown): Response {
     reportConnectionLost(error);
     return storeBusyJson();
   }
-  console.error(error);
+  logError("The request failed", error);
   return jsonError(500, "Something went wrong on our side. Please try again.");
 }
 

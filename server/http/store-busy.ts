@@ -1,6 +1,7 @@
 import { isConnectionLost } from "#db/connection-lost";
 import { STORE_BUSY_MESSAGE, STORE_BUSY_RETRY_AFTER_SECONDS } from "#server/contracts/store-busy";
 import { NO_STORE } from "./cache/cache-control";
+import { logWarning } from "#server/observability/log";
 
 export { isConnectionLost };
 
@@ -27,6 +28,6 @@ export function reportConnectionLost(error: unknown): void {
   if (now - reportedAt < REPORT_EVERY_MS) return;
   reportedAt = now;
   const message = error instanceof Error ? error.message : String(error);
-  console.warn(`The database could not be reached (${message}): ${unreported} request(s) answered 503 since the last report.`);
+  logWarning(`The database could not be reached (${message}): ${unreported} request(s) answered 503 since the last report.`);
   unreported = 0;
 }

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 import { AggregatorRegistry, Counter, Registry } from "prom-client";
 import type { Config } from "#server/config";
+import { logError } from "./log";
 
 /**
  * Where a scrape's text comes from (decision 0048). A single process answers from its own
@@ -99,14 +100,12 @@ export function serveMetricsPort(config: Config, scrape: () => Promise<string>):
         res.end(req.method === "HEAD" ? undefined : text);
       },
       (error: unknown) => {
-        console.error("Collecting the metrics failed:", error);
+        logError("Collecting the metrics failed", error);
         res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8" }).end("The metrics could not be collected.\n");
       },
     );
   });
-  server.on("error", (error) =>
-    console.error(`The metrics port ${config.metrics.host}:${config.metrics.port} could not be opened:`, error),
-  );
+  server.on("error", (error) => logError(`The metrics port ${config.metrics.host}:${config.metrics.port} could not be opened`, error));
   server.listen(config.metrics.port!, config.metrics.host);
   // Scrapes must not keep a stopping process alive.
   server.unref();

@@ -61,11 +61,21 @@ async function ownStore(name: string, env: Record<string, string>): Promise<Stor
   return store;
 }
 
-/** The store's log has the line (stdout may trail the first answer by a moment). */
+/** The messages of the store's log, one JSON object a line (issue 27); a line that is not JSON is an error. */
+function logMessages(store: StoreProcess): string {
+  return store
+    .log()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => String((JSON.parse(line) as { msg?: unknown }).msg))
+    .join("\n");
+}
+
+/** The store's log has a line with the message (stdout may trail the first answer by a moment). */
 async function expectLogLine(store: StoreProcess, pattern: RegExp): Promise<void> {
   const deadline = Date.now() + 5_000;
-  while (!pattern.test(store.log()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.match(store.log(), pattern);
+  while (!pattern.test(logMessages(store)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.match(logMessages(store), pattern);
 }
 
 function assertOneParagraph(stderr: string): void {
@@ -140,16 +150,37 @@ describe("server.js and the payment configuration", () => {
     }
   });
 
-  test("shows no banner when both Stripe keys are set", async () => {
+  test("shows no banner when both live Stripe keys are set", async () => {
     const store = await ownStore("e2e-stripe-mode", {
-      STRIPE_SECRET_KEY: "sk_test_e2e_mode",
-      STRIPE_PUBLISHABLE_KEY: "pk_test_e2e_mode",
+      STRIPE_SECRET_KEY: "sk_live_e2e_mode",
+      STRIPE_PUBLISHABLE_KEY: "pk_live_e2e_mode",
       SEED_ON_EMPTY: "false",
     });
-    await expectLogLine(store, /^Payments: Stripe/m);
+    await expectLogLine(store, /^Payments: Stripe, live/m);
     const { page } = await newPage({ javaScriptEnabled: false, baseURL: store.baseUrl });
     await page.goto("/about");
     await expectVisible(page.getByRole("heading", { level: 1 }));
     assert.equal(await page.getByText(NOTICE).count(), 0);
+  });
+
+  test("shows Stripe's test-mode banner on every page with Stripe test keys, and says so in its log", async () => {
+    const store = await ownStore("e2e-stripe-test-mode", {
+      STRIPE_SECRET_KEY: "sk_test_e2e_mode",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_e2e_mode",
+      SEED_ON_EMPTY: "false",
+    });
+    await expectLogLine(store, /^Payments: Stripe TEST MODE \(test keys\) — no card is charged; orders are test orders\./m);
+    const stripeNotice = "Stripe test mode: no card is charged.";
+    for (const mode of MODES) {
+      const { page, problems } = await newPage({ javaScriptEnabled: mode.javaScriptEnabled, baseURL: store.baseUrl });
+      for (const pathname of ["/about", "/admin/login"]) {
+        await page.goto(pathname);
+        const strip = page.getByRole("status").filter({ hasText: stripeNotice });
+        await expectVisible(strip);
+        assert.equal((await strip.innerText()).trim(), stripeNotice);
+        assert.equal(await page.getByText(NOTICE, { exact: true }).count(), 0);
+      }
+      assert.deepEqual(problems, [], mode.name);
+    }
   });
 });

@@ -3,6 +3,7 @@ import { useAppContextForTests } from "#server/boot";
 import { CSP_REPORTS_PER_MINUTE, cspReportSink, violationLine } from "#server/services/security/csp-reports";
 import { createTestContext } from "../setup/context";
 import { api } from "../setup/http";
+import { loggedAt, loggedText } from "../setup/log-capture";
 
 const legacy = {
   "csp-report": {
@@ -42,27 +43,24 @@ describe("POST /api/csp-report", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("takes a report-uri report: 204 and one log line naming the directive, what was blocked and where", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const response = await report(legacy, "application/csp-report", "198.51.100.10");
     expect(response.status).toBe(204);
     expect(await response.text()).toBe("");
-    expect(warn.mock.calls).toEqual([
+    expect(loggedAt("warn").map((line) => [line])).toEqual([
       ["CSP violation: script-src-elem blocked https://evil.example/x.js on https://shop.example/store at https://shop.example/store:12"],
     ]);
   });
 
   it("takes a Reporting API batch: one line per CSP violation, other report types ignored", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const response = await report(batch, "application/reports+json", "198.51.100.11");
     expect(response.status).toBe(204);
-    expect(warn.mock.calls).toEqual([
+    expect(loggedAt("warn").map((line) => [line])).toEqual([
       ['CSP violation: script-src-attr blocked inline on https://shop.example/countdown sample "alert(1)"'],
       ["CSP violation: img-src blocked https://cdn.example/a.png on https://shop.example/"],
     ]);
   });
 
   it("refuses another type (415), a body past 64 kB (413) and what is not a report (400), logging nothing", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const wrongType = await report(legacy, "text/plain", "198.51.100.12");
     expect(wrongType.status).toBe(415);
     expect((await wrongType.json()).message).toBe("A report is application/csp-report or application/reports+json.");
@@ -76,11 +74,10 @@ describe("POST /api/csp-report", () => {
       expect(bad.status).toBe(400);
       expect((await bad.json()).message).toBe("The report is not a CSP violation report.");
     }
-    expect(warn).not.toHaveBeenCalled();
+    expect(loggedAt("warn")).toEqual([]);
   });
 
   it("escapes every field it logs: a newline in a report cannot start a line of its own", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const forged = "https://x.example/\nCSP violation: script-src blocked nothing on https://shop.example/admin";
     const hostile = {
       "csp-report": {
@@ -94,8 +91,9 @@ describe("POST /api/csp-report", () => {
     };
     const response = await report(hostile, "application/csp-report", "198.51.100.15");
     expect(response.status).toBe(204);
-    expect(warn).toHaveBeenCalledTimes(1);
-    const line = String(warn.mock.calls[0]![0]);
+    expect(loggedAt("warn")).toHaveLength(1);
+    const line = loggedAt("warn")[0]!;
+    expect(loggedText().split("\n").filter(Boolean)).toHaveLength(1);
     expect(line).not.toMatch(/[\r\n\u2028\u2029]/);
     expect(line).toBe(
       'CSP violation: "img-src\\u2028x" blocked "https://x.example/\\nCSP violation: script-src blocked nothing on https://shop.example/admin"' +
@@ -104,7 +102,6 @@ describe("POST /api/csp-report", () => {
   });
 
   it("answers 429 past 60 reports a minute from one address, other addresses still heard", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
     for (let i = 0; i < CSP_REPORTS_PER_MINUTE; i++)
       expect((await report(legacy, "application/csp-report", "198.51.100.13")).status).toBe(204);
     const refused = await report(legacy, "application/csp-report", "198.51.100.13");

@@ -11,6 +11,7 @@ import { rollUpEvents } from "#server/services/reporting/event-rollup";
 import { COUNTS_EVERY_MS, EVENTS_PER_MINUTE, flushEvents, recordEvent } from "#server/services/reporting/events";
 import { recordPageView, type PageRequest } from "#server/services/reporting/page-views";
 import { createTestContext } from "../setup/context";
+import { expectLoggedErrors } from "../setup/log-capture";
 
 const ctx = createTestContext();
 beforeAll(() => useAppContextForTests(ctx));
@@ -67,7 +68,7 @@ describe("events from strangers", () => {
       : [sql`CREATE TRIGGER no_poison BEFORE INSERT ON events WHEN NEW.page_kind = 'poison' BEGIN SELECT RAISE(ABORT, 'poison'); END`];
     const cure = isPostgres(ctx.db) ? sql`ALTER TABLE events DROP CONSTRAINT no_poison` : sql`DROP TRIGGER no_poison`;
     for (const statement of poison) await statement.execute(ctx.db);
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    expectLoggedErrors();
     try {
       for (let i = 0; i < 40; i++)
         recordEvent(ctx, { kind: "view", pageKind: i === 7 ? "poison" : "home", sessionId: `split-session-${i}-000000` });

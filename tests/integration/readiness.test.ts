@@ -24,7 +24,7 @@ describe("GET /readyz", () => {
   });
 
   it("answers 200 when the database answers and every migration has run", async () => {
-    expect(await answer(await readinessCheck())).toEqual({ status: 200, body: { status: "ready", pid: process.pid } });
+    expect(await answer(await readinessCheck())).toEqual({ status: 200, body: { status: "ready", payments: "test", pid: process.pid } });
   });
 
   it("answers 503 naming the migration the database has not run, while /healthz stays 200", async () => {
@@ -38,7 +38,12 @@ describe("GET /readyz", () => {
 
     const ready = await answer(await readinessCheck());
     expect(ready.status).toBe(503);
-    expect(ready.body).toEqual({ status: "unavailable", reason: READINESS_MESSAGES.migrations([name]), pid: process.pid });
+    expect(ready.body).toEqual({
+      status: "unavailable",
+      reason: READINESS_MESSAGES.migrations([name]),
+      payments: "test",
+      pid: process.pid,
+    });
     expect(ready.body.reason).toBe(`The database has migrations not applied yet: ${name}.`);
     expect((await healthCheck()).status).toBe(200);
   });
@@ -48,7 +53,7 @@ describe("GET /readyz", () => {
     beginShutdown();
     expect(await answer(await readinessCheck())).toEqual({
       status: 503,
-      body: { status: "unavailable", reason: "The store is shutting down.", pid: process.pid },
+      body: { status: "unavailable", reason: "The store is shutting down.", payments: "test", pid: process.pid },
     });
     expect((await healthCheck()).status).toBe(200);
   });

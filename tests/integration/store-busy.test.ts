@@ -9,6 +9,7 @@ import type { DB } from "#db/schema";
 import { useAppContextForTests } from "#server/boot";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
+import { expectLoggedErrors, loggedLines } from "../setup/log-capture";
 
 const ctx = createTestContext();
 const shopper = new CookieJar();
@@ -88,16 +89,16 @@ describe("a database out of reach", () => {
   });
 
   it("still answers any other failure 500, logged", async () => {
-    // A programming error is not "try again": it stays a 500 (and the console.error it logs is expected here).
+    // A programming error is not "try again": it stays a 500 (and the error it logs is expected here).
     const { toErrorResponse } = await import("#server/http/rest");
-    const original = console.error;
-    console.error = () => {};
-    try {
-      const response = toErrorResponse(new TypeError("Cannot read properties of undefined"));
-      expect(response.status).toBe(500);
-      expect(response.headers.get("Retry-After")).toBeNull();
-    } finally {
-      console.error = original;
-    }
+    expectLoggedErrors();
+    const response = toErrorResponse(new TypeError("Cannot read properties of undefined"));
+    expect(response.status).toBe(500);
+    expect(response.headers.get("Retry-After")).toBeNull();
+    expect(
+      loggedLines()
+        .filter((line) => line.level === "error")
+        .map((line) => line.err?.message),
+    ).toEqual(["Cannot read properties of undefined"]);
   });
 });

@@ -1,6 +1,6 @@
 import { http } from "msw";
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useAppContextForTests } from "#server/boot";
 import { paymentsFor } from "#server/integrations/payments";
 import { processOrder } from "#server/services/checkout/checkout";
@@ -12,6 +12,7 @@ import { STRIPE_API, stripeError, stripeEvent, stripeState } from "../mocks/stri
 import { createTestContext } from "../setup/context";
 import { runFulfilmentJob } from "./store-helpers";
 import { api, send } from "../setup/http";
+import { expectLoggedErrors, loggedAt } from "../setup/log-capture";
 
 const WEBHOOK_SECRET = "whsec_test";
 const ctx = createTestContext({
@@ -306,14 +307,10 @@ describe("POST /api/webhooks/stripe", () => {
         return response;
       }),
     );
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
-      const failed = await deliver(event);
-      expect(failed.status).toBe(500);
-      expect(logged).toHaveBeenCalledOnce();
-    } finally {
-      logged.mockRestore();
-    }
+    expectLoggedErrors();
+    const failed = await deliver(event);
+    expect(failed.status).toBe(500);
+    expect(loggedAt("error")).toHaveLength(1);
     expect(await ctx.db.selectFrom("paymentEvents").select("id").where("id", "=", event.id).execute()).toEqual([]);
     expect((await orderRow(order.orderId)).status).toBe("pending");
 

@@ -16,9 +16,14 @@ import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import { addProduct } from "./store-helpers";
 
-// One database seen in both modes: the store as it ran in test mode, then with Stripe keys set.
+// One database seen in three modes: the store as it ran in test mode, then with Stripe's live
+// keys set, then with Stripe's test keys (which charge no card either: issue 27).
 const ctx = createTestContext();
 const stripeCtx: AppContext = {
+  ...ctx,
+  config: { ...ctx.config, payments: paymentsFrom({ STRIPE_SECRET_KEY: "sk_live_x", STRIPE_PUBLISHABLE_KEY: "pk_live_x" }) },
+};
+const stripeTestCtx: AppContext = {
   ...ctx,
   config: { ...ctx.config, payments: paymentsFrom({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" }) },
 };
@@ -129,6 +134,19 @@ describe("orders paid in test mode", () => {
       shippingMethodLabel: "USPS Ground Advantage",
     });
     expect((await (await trpcDetail(realOrder.id)).json()).result.data).toMatchObject({ id: realOrder.id, test: false });
+  });
+
+  it("stores an order paid through Stripe with test keys as a test order, left out of revenue", async () => {
+    const before = await revenueCents(ctx);
+    const order = await placeOrder(stripeTestCtx, "stripe-test-keys-1");
+    stripeState.succeed(order.paymentIntentId);
+    expect((await confirmPayment(stripeTestCtx, order.paymentIntentId))?.status).toBe("paid");
+    expect(await row(order.id)).toMatchObject({ isTest: 1, paidAt: expect.any(String) });
+    expect(await revenueCents(ctx)).toBe(before);
+    const { orders } = (await (await api("GET", "/api/admin/orders", { jar: admin })).json()) as {
+      orders: { id: number; test: boolean }[];
+    };
+    expect(orders.find((o) => o.id === order.id)?.test).toBe(true);
   });
 });
 

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, paymentsFrom } from "#server/config";
+import os from "node:os";
+import path from "node:path";
+import { chargesNoCard, ConfigError, loadConfig, paymentModeName, paymentsFrom } from "#server/config";
+import { startupBanner } from "#server/startup-banner";
 
 const SECRET = { STRIPE_SECRET_KEY: "sk_live_x" };
 const PUBLISHABLE = { STRIPE_PUBLISHABLE_KEY: "pk_live_x" };
 const BOTH = { ...SECRET, ...PUBLISHABLE };
 const HTTPS = { PUBLIC_URL: "https://shop.example" };
 const OPT_IN = { PAYMENTS: "test" };
+const dataDir = path.join(os.tmpdir(), "payments-config-test");
 
 /** The message a refused configuration prints (server.js writes it to stderr and exits 1). */
 function refusal(env: Record<string, string>): string {
@@ -64,5 +68,38 @@ describe("the payment mode, decided from the environment once", () => {
   it("refuses a PAYMENTS value it does not know", () => {
     expect(refusal({ PAYMENTS: "stripe" })).toContain('PAYMENTS is "stripe", but the only value it takes is PAYMENTS=test');
     expect(refusal({ ...BOTH, PAYMENTS: "live" })).toContain('PAYMENTS is "live"');
+  });
+});
+
+describe("the payment mode by name (the start-up log, /readyz and the banner)", () => {
+  const named = (env: Record<string, string>) => paymentModeName({ payments: paymentsFrom(env) });
+  const noCard = (env: Record<string, string>) => chargesNoCard({ payments: paymentsFrom(env) });
+  const bannerLine = (env: Record<string, string>) =>
+    startupBanner(loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: "s", ...env }), {
+      migrations: [],
+      seeded: false,
+      adminCreated: null,
+    }).find((line) => line.startsWith("Payments:"));
+
+  it("names the built-in processor test, Stripe's test keys stripe-test and its live keys stripe-live", () => {
+    expect(named({})).toBe("test");
+    expect(named({ STRIPE_SECRET_KEY: "sk_test_1", STRIPE_PUBLISHABLE_KEY: "pk_test_1" })).toBe("stripe-test");
+    expect(named({ STRIPE_SECRET_KEY: "rk_test_1", STRIPE_PUBLISHABLE_KEY: "pk_test_1" })).toBe("stripe-test");
+    expect(named(BOTH)).toBe("stripe-live");
+    expect([noCard({}), noCard({ STRIPE_SECRET_KEY: "sk_test_1", STRIPE_PUBLISHABLE_KEY: "pk_test_1" }), noCard(BOTH)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it("says the mode in the start-up log", () => {
+    expect(bannerLine({})).toBe(
+      "Payments: TEST MODE — no card is charged. Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY to take real payments.",
+    );
+    expect(bannerLine({ STRIPE_SECRET_KEY: "sk_test_1", STRIPE_PUBLISHABLE_KEY: "pk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1" })).toBe(
+      "Payments: Stripe TEST MODE (test keys) — no card is charged; orders are test orders. Set the live keys (sk_live_…, pk_live_…) to take real payments.",
+    );
+    expect(bannerLine(BOTH)).toBe("Payments: Stripe, live (STRIPE_WEBHOOK_SECRET is not set: Stripe's webhook is refused).");
   });
 });

@@ -1,10 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { http as mswHttp, passthrough } from "msw";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { INTERNAL_HEADERS } from "#server/http/requests/internal-headers";
 import { rawRequestListener } from "#server/http/raw-listener";
 import { mockServer } from "../mocks/server";
+import { expectLoggedErrors, loggedAt, loggedLines } from "../setup/log-capture";
 
 // server.js's listener with stand-ins for the gate, the fast path and Express, each of which can
 // be made to throw: one request fails, the server goes on answering the next.
@@ -60,59 +61,55 @@ function raw(path: string, headers: Record<string, string> = {}, method = "GET")
 
 describe("server.js's request listener", () => {
   it("answers a throw in the gate, the fast path or Express with the branded 500 page, logs it, and answers the next request", async () => {
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
-      for (const path of ["/gate-throws", "/gate-rejects", "/fast-throws", "/express-throws"]) {
-        const failed = await raw(path);
-        expect(failed.status, path).toBe(500);
-        expect(failed.headers["content-type"]).toBe("text/html; charset=utf-8");
-        expect(failed.headers["cache-control"]).toBe("no-store");
-        expect(failed.body).toContain("Something went wrong");
-        expect(failed.body).toContain("We hit a snag on our side. Please try again in a moment.");
-        expect(failed.body).toContain('href="/"');
-        expect(failed.body).toContain("Legacy &lt;Test&gt;");
-        expect((await raw("/next")).body, `after ${path}`).toBe("express -");
-      }
-      expect(logged.mock.calls.map((call) => String(call[0]))).toEqual([
-        'The request "GET /gate-throws" failed:',
-        'The request "GET /gate-rejects" failed:',
-        'The request "GET /fast-throws" failed:',
-        'The request "GET /express-throws" failed:',
-      ]);
-    } finally {
-      logged.mockRestore();
+    expectLoggedErrors();
+    const failedIds: string[] = [];
+    for (const path of ["/gate-throws", "/gate-rejects", "/fast-throws", "/express-throws"]) {
+      const failed = await raw(path);
+      failedIds.push(String(failed.headers["x-request-id"]));
+      expect(failed.status, path).toBe(500);
+      expect(failed.headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(failed.headers["cache-control"]).toBe("no-store");
+      expect(failed.body).toContain("Something went wrong");
+      expect(failed.body).toContain("We hit a snag on our side. Please try again in a moment.");
+      expect(failed.body).toContain('href="/"');
+      expect(failed.body).toContain("Legacy &lt;Test&gt;");
+      expect((await raw("/next")).body, `after ${path}`).toBe("express -");
     }
+    const errors = loggedLines().filter((line) => line.level === "error");
+    expect(errors.map((line) => line.msg)).toEqual([
+      'The request "GET /gate-throws" failed',
+      'The request "GET /gate-rejects" failed',
+      'The request "GET /fast-throws" failed',
+      'The request "GET /express-throws" failed',
+    ]);
+    // Each with its stack and the request's id, the one its answer carried.
+    expect(errors.map((line) => line.err?.message)).toEqual(["gate bug", "database gone", "cache bug", "express bug"]);
+    for (const line of errors) expect(line.err?.stack).toContain(line.err?.message);
+    expect(errors.map((line) => line.requestId)).toEqual(failedIds);
   });
 
   it("answers the JSON error on /api, and a failed gate never hands the request on", async () => {
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
-      const failed = await raw("/api/gate-rejects", {}, "POST");
-      expect(failed.status).toBe(500);
-      expect(failed.headers["content-type"]).toBe("application/json; charset=utf-8");
-      expect(JSON.parse(failed.body)).toEqual({ message: "Something went wrong on our side. Please try again.", errors: {} });
-      expect(reachedExpress).toEqual([]);
-    } finally {
-      logged.mockRestore();
-    }
+    expectLoggedErrors();
+    const failed = await raw("/api/gate-rejects", {}, "POST");
+    expect(failed.status).toBe(500);
+    expect(failed.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(JSON.parse(failed.body)).toEqual({ message: "Something went wrong on our side. Please try again.", errors: {} });
+    expect(reachedExpress).toEqual([]);
+    expect(loggedAt("error")).toEqual(['The request "POST /api/gate-rejects" failed']);
   });
 
   it("answers 503 with Retry-After when the gate met a lost database connection, page and /api alike", async () => {
-    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
-    try {
-      const page = await raw("/gate-db-lost");
-      expect(page.status).toBe(503);
-      expect(page.headers["retry-after"]).toBe("3");
-      expect(page.body).toContain("Busy for a moment");
-      expect(page.body).toContain("The store is busy for a moment. Please try again.");
-      const api = await raw("/api/gate-db-lost", {}, "POST");
-      expect(api.status).toBe(503);
-      expect(api.headers["retry-after"]).toBe("3");
-      expect(JSON.parse(api.body)).toEqual({ message: "The store is busy for a moment. Please try again.", errors: {} });
-      expect(reachedExpress).toEqual([]);
-    } finally {
-      warned.mockRestore();
-    }
+    const page = await raw("/gate-db-lost");
+    expect(page.status).toBe(503);
+    expect(page.headers["retry-after"]).toBe("3");
+    expect(page.body).toContain("Busy for a moment");
+    expect(page.body).toContain("The store is busy for a moment. Please try again.");
+    const api = await raw("/api/gate-db-lost", {}, "POST");
+    expect(api.status).toBe(503);
+    expect(api.headers["retry-after"]).toBe("3");
+    expect(JSON.parse(api.body)).toEqual({ message: "The store is busy for a moment. Please try again.", errors: {} });
+    expect(reachedExpress).toEqual([]);
+    expect(loggedAt("warn")).toEqual([expect.stringMatching(/^The database could not be reached/)]);
   });
 
   it("takes every internal header name off before anything reads the request", async () => {

@@ -5,6 +5,7 @@ import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "#ser
 import { BODY_LIMITS, readBody } from "#server/http/requests/request-body";
 import { appRouter } from "#server/trpc/router";
 import { route } from "#server/api/route";
+import { logError } from "#server/observability/log";
 
 /**
  * A mutation's body read here, within the form limit (request-body.ts), and handed to tRPC whole:
@@ -35,7 +36,7 @@ const trpc = route({
       },
       onError({ error }) {
         if (isConnectionLost(error.cause)) reportConnectionLost(error.cause);
-        else if (error.code === "INTERNAL_SERVER_ERROR") console.error(error);
+        else if (error.code === "INTERNAL_SERVER_ERROR") logError("The request failed", error);
       },
       // A procedure that met a lost database answers 503 (server/trpc/init.ts): say when to retry.
       responseMeta: ({ errors }) => (errors.some((error) => isConnectionLost(error.cause)) ? { headers: STORE_BUSY_HEADERS } : {}),

@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { compressOnce, type CompressedCopy, type Encoding } from "./compressed-copy";
 import { compressionFor, notModified as unchanged } from "./negotiation";
 import { everyFew } from "./version-reader";
-import { logField } from "#server/services/security/log-field";
+import { logError } from "#server/observability/log";
+import { routePattern } from "#server/observability/route-pattern";
 
 type Next = () => void;
 
@@ -119,7 +120,7 @@ export function answerCache(options: AnswerCacheOptions) {
     if ((req.method !== "GET" && req.method !== "HEAD") || !watched.has(req.url ?? "")) return next();
     const failed = (error: unknown) => {
       // A shortcut only: when it fails, the API answers as it would without it.
-      console.error("The answer cache failed for", logField(req.url), error);
+      logError(`The answer cache failed for ${routePattern(req.url)}`, error);
       if (!res.headersSent) next();
     };
     try {

@@ -1,5 +1,6 @@
 import zlib from "node:zlib";
 import { answerBuffer, NONCE_LENGTH, type NonceCopy } from "./nonce-splice";
+import { logError } from "#server/observability/log";
 
 /**
  * The brotli copy of a page that carries a fresh nonce per answer (decision 0032). One encoder
@@ -128,7 +129,7 @@ export function prepareBrotli(copy: NonceCopy): Promise<BrotliSplice | null> {
   if (!pending) {
     pending = build(copy)
       .catch((error: unknown) => {
-        console.error("The brotli copy of a page could not be made", error);
+        logError("The brotli copy of a page could not be made", error);
         return null;
       })
       .then((splice) => {

@@ -12,6 +12,8 @@ import { logField } from "#server/services/security/log-field";
 import { PERSONAL_PAGE, SHARED_PAGE, sharedCacheMayKeep } from "./cache-control";
 import { notModified } from "./negotiation";
 import { meter } from "#server/observability/meter";
+import { logError } from "#server/observability/log";
+import { routePattern } from "#server/observability/route-pattern";
 
 export type { PageQuery };
 
@@ -261,7 +263,7 @@ export function pageCache(options: PageCacheOptions) {
     if (!pending) {
       pending = renderTemplate(key, atVersion)
         .catch((error: unknown) => {
-          console.error("The page cache could not render", logField(key), error);
+          logError(`The page cache could not render ${logField(key)}`, error);
           return null;
         })
         .finally(() => rendering.delete(key));
@@ -358,7 +360,7 @@ export function pageCache(options: PageCacheOptions) {
         })
         .catch((error: unknown) => {
           // Never an unhandled rejection (it would end the process): the page goes out uncompressed.
-          console.error("The page cache could not encode", logField(req.url), error);
+          logError(`The page cache could not encode ${routePattern(req.url)}`, error);
           if (!res.headersSent)
             send(req, res, page, variant, read, personal, nonce, { body: withNonce(variant.copy, nonce), encoding: null });
         });
@@ -405,7 +407,7 @@ export function pageCache(options: PageCacheOptions) {
 
   function failed(res: ServerResponse, next: Next, url: string, error: unknown) {
     // The cache is a shortcut: when it fails, the page is rendered as it would be without it.
-    console.error("The page cache failed for", logField(url), error);
+    logError(`The page cache failed for ${routePattern(url)}`, error);
     if (!res.headersSent) next();
   }
 

@@ -24,6 +24,7 @@ import { getAdminSettings, setBackgroundMusic, setBackgroundVideo, setCountdownD
 import { readForm } from "#server/http/requests/request-body";
 import { ORDER_EMAIL_KINDS, ORDER_EMAIL_MESSAGES, type OrderEmailKind } from "#server/contracts/order-emails";
 import { setOrderMailSettings } from "#server/services/mail/order-mail-settings";
+import { logError } from "#server/observability/log";
 
 interface Titles {
   /** The destructive toast's title when the save fails. */
@@ -71,7 +72,7 @@ export async function appSettingsLoader({ request }: LoaderFunctionArgs) {
   try {
     return { settings: await getAdminSettings(ctx) };
   } catch (error) {
-    console.error("Loading the app settings failed:", error);
+    logError("Loading the app settings failed", error);
     return { settings: null };
   }
 }

@@ -24,6 +24,7 @@ import { isConnectionLost } from "#server/http/store-busy";
 import { redirectWithToast } from "#server/http/flash";
 import { statusOf } from "#server/http/error-status";
 import { readForm } from "#server/http/requests/request-body";
+import { logError } from "#server/observability/log";
 
 /**
  * The page doors of the cart: real forms that work without JavaScript, and that fetchers post
@@ -38,7 +39,7 @@ function failure(error: unknown, fallback: string): { notice: ActionNotice; stat
   if (error instanceof DomainError) {
     return { notice: { kind: "error", title: CART_MESSAGES.errorTitle, description: error.message }, status: statusOf(error) };
   }
-  console.error(error);
+  logError("The request failed", error);
   return { notice: { kind: "error", title: CART_MESSAGES.errorTitle, description: fallback }, status: 500 };
 }
 

@@ -38,6 +38,7 @@ import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "#ser
 import { STORE_BUSY_MESSAGE } from "#server/contracts/store-busy";
 import { readForm } from "#server/http/requests/request-body";
 import { NO_STORE_HEADERS } from "#server/http/cache/cache-control";
+import { logError } from "#server/observability/log";
 
 /**
  * The page doors of the checkout. Without JavaScript the services answer these form posts: `rates`
@@ -128,7 +129,7 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
     if (isEmptyCart(error)) return emptyCartRedirect(ctx, request);
     // The database out of reach for a moment: the 503 page that says to try again (decision 0041).
     if (isConnectionLost(error)) throw error;
-    if (!(error instanceof DomainError)) console.error(error);
+    if (!(error instanceof DomainError)) logError("The request failed", error);
     const notice =
       error instanceof DomainError
         ? errorNotice(error.message)
@@ -174,7 +175,7 @@ export async function checkoutAction({ request, context }: ActionFunctionArgs) {
     if (error instanceof DomainError)
       return reply({ ...quoted, errors: error.fieldErrors, notice: errorNotice(error.message) }, statusOf(error));
     if (isConnectionLost(error)) throw error;
-    console.error(error);
+    logError("The request failed", error);
     return reply({ ...quoted, notice: errorNotice(CHECKOUT_MESSAGES.processFailed) }, 500);
   }
 }
@@ -204,7 +205,7 @@ async function processForScript(
       reportConnectionLost(error);
       return reply({ notice: errorNotice(STORE_BUSY_MESSAGE) }, 503, STORE_BUSY_HEADERS);
     }
-    console.error(error);
+    logError("The request failed", error);
     return reply({ notice: errorNotice(CHECKOUT_MESSAGES.processFailed) }, 500);
   }
 }
@@ -308,7 +309,7 @@ export async function payAction({ request, params }: ActionFunctionArgs) {
       return redirect(await startHostedCheckout(ctx, paymentIntentId, siteOrigin(request, ctx.config)), 303);
     } catch (error) {
       if (error instanceof DomainError) return failed(error.message, statusOf(error));
-      console.error(error);
+      logError("The request failed", error);
       return failed(CHECKOUT_UI.unexpected, 502, {}, CHECKOUT_UI.paymentErrorTitle);
     }
   }
@@ -324,7 +325,7 @@ export async function payAction({ request, params }: ActionFunctionArgs) {
       return failed(error.message, statusOf(error), fieldErrors);
     }
     if (isConnectionLost(error)) throw error;
-    console.error(error);
+    logError("The request failed", error);
     return failed(CHECKOUT_UI.unexpected, 500, {}, CHECKOUT_UI.paymentErrorTitle);
   }
 }

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { METRICS_CONTENT_TYPE } from "#server/observability/cluster-metrics";
 import { NO_STORE_HEADERS } from "#server/http/cache/cache-control";
+import { logError } from "#server/observability/log";
 
 const digest = (text: string) => crypto.createHash("sha256").update(text).digest();
 
@@ -27,7 +28,7 @@ export async function metricsAnswer(
   try {
     return new Response(await scrape(), { headers: { ...NO_STORE_HEADERS, "Content-Type": METRICS_CONTENT_TYPE } });
   } catch (error) {
-    console.error("Collecting the metrics failed:", error);
+    logError("Collecting the metrics failed", error);
     return new Response("The metrics could not be collected.\n", {
       status: 503,
       headers: { ...NO_STORE_HEADERS, "Content-Type": "text/plain; charset=utf-8" },

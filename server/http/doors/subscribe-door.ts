@@ -7,6 +7,7 @@ import { subscribe } from "#server/services/mail/subscribers";
 import { clientIpOf } from "#server/http/requests/client-ip";
 import { isConnectionLost } from "#server/http/store-busy";
 import { readForm } from "#server/http/requests/request-body";
+import { logError } from "#server/observability/log";
 
 /**
  * The sign-up card's form action, shared by every page that shows the card (it posts to the
@@ -37,7 +38,7 @@ export async function subscribeAction({ request, context }: ActionFunctionArgs, 
     if (error instanceof TooMany) return reply({ kind: "error", title: SUBSCRIBE_MESSAGES.failureTitle, description: error.message }, 429);
     // The database out of reach for a moment: the 503 page that says to try again (decision 0041).
     if (isConnectionLost(error)) throw error;
-    console.error(error);
+    logError("The request failed", error);
     return reply({ kind: "error", title: SUBSCRIBE_MESSAGES.failureTitle, description: SUBSCRIBE_MESSAGES.failure }, 500);
   }
 }

@@ -8,6 +8,7 @@ import { sendSupportMessage } from "#server/services/store/support";
 import { clientIpOf } from "#server/http/requests/client-ip";
 import { isConnectionLost } from "#server/http/store-busy";
 import { readForm } from "#server/http/requests/request-body";
+import { logError } from "#server/observability/log";
 
 export interface SupportActionData {
   sent: boolean;
@@ -33,7 +34,7 @@ export async function supportAction({ request, context }: ActionFunctionArgs) {
     // The database out of reach for a moment: the 503 page that says to try again (decision 0041).
     if (isConnectionLost(error)) throw error;
     const description = error instanceof TooMany ? error.message : SUPPORT_MESSAGES.failureDefault;
-    if (!(error instanceof TooMany)) console.error(error);
+    if (!(error instanceof TooMany)) logError("The request failed", error);
     return data<SupportActionData>(
       { sent: false, lastResult: submission.reply(), notice: { kind: "error", title: SUPPORT_MESSAGES.failureTitle, description } },
       { status: error instanceof TooMany ? 429 : 500 },

@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from "./passwords";
 import { RateLimiter } from "#server/services/security/rate-limit";
 import { invalidateUserSessions } from "./sessions";
 import { testShippingLabel } from "#server/services/fulfilment/shipping-test";
+import { logError } from "#server/observability/log";
 
 // A stolen session must not become a way to guess the password it would need to lock the owner
 // out: wrong current passwords are limited per user, like failed logins are.
@@ -56,7 +57,7 @@ export async function runShippingTest(ctx: AppContext): Promise<ShippingTestResu
     return await testShippingLabel(ctx);
   } catch (error) {
     if (error instanceof DomainError) throw error;
-    console.error("Shipping test failed:", error);
+    logError("Shipping test failed", error);
     const said = error instanceof Error && error.message ? error.message : "no answer";
     throw new ShippingTestFailed(`The shipping provider could not create the test label: ${said}`);
   }

@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import type { DB } from "#db/schema";
 import type { AppContext } from "#server/context";
 import { paymentsFor } from "#server/integrations/payments";
+import { logWarning } from "#server/observability/log";
 
 /** Puts a held order's units back on the shelf. Idempotent: only 'held' rows move. */
 export async function releaseHolds(trx: Transaction<DB>, orderId: number): Promise<number> {
@@ -78,7 +79,7 @@ export async function releaseExpiredHolds(ctx: AppContext): Promise<number> {
     .execute();
   for (const { id } of expired) {
     // One order that cannot be expired now (say, the processor is unreachable) must not block every checkout.
-    await expireOrder(ctx, id).catch((error: unknown) => console.warn(`Order ${id}: expiring its hold failed, will retry`, error));
+    await expireOrder(ctx, id).catch((error: unknown) => logWarning(`Order ${id}: expiring its hold failed, will retry`, error));
   }
   return expired.length;
 }

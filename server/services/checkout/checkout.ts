@@ -14,6 +14,8 @@ import { AddressRateLimiter } from "#server/services/security/rate-limit";
 import { recordEvent } from "#server/services/reporting/events";
 import { recordSoldOutMiss, SoldOut } from "#server/services/drop/sold-out-misses";
 import { newOrderPageKey } from "#server/services/orders/order-page-token";
+import { chargesNoCard } from "#server/config";
+import { raiseAlert } from "#server/services/alerts/alerts";
 
 // Generous: a drop-day crowd behind one carrier address must get through; a script must not.
 const checkoutsPerIp = new AddressRateLimiter("checkouts-per-ip", (ctx) => ctx.config.rateLimits.checkoutsPerIp, 10 * 60 * 1000);
@@ -189,8 +191,11 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
   const customerKey = customerKeyOf(customer.email);
   const addressKey = addressKeyOf(customer);
   const productIds = lines.map((l) => l.productId);
+  // The products this checkout took the last units of (a sold-out alert each, issue 27).
+  let soldOut: string[] = [];
   const holdAndCreate = () =>
     ctx.db.transaction().execute(async (trx) => {
+      soldOut = [];
       // Every product of the bag locked at once, in id order, before its stock or the limit is
       // touched: bags holding the same products in any order queue instead of deadlocking.
       await lockProductRows(trx, productIds);
@@ -198,8 +203,9 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
         .insertInto("orders")
         .values({
           sessionId: input.sessionId,
-          // The test processor takes test cards only: whatever it "collects" is no money.
-          isTest: payments.mode === "test" ? 1 : 0,
+          // The test processor, and Stripe with test keys, take test cards only: whatever they
+          // "collect" is no money, so the order stays out of revenue.
+          isTest: chargesNoCard(ctx.config) ? 1 : 0,
           customerEmail: customer.email,
           customerKey,
           addressKey,
@@ -233,11 +239,13 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
           .set((eb) => ({ inventory: eb("inventory", "-", line.quantity) }))
           .where("id", "=", line.productId)
           .where("inventory", ">=", line.quantity)
+          .returning("inventory")
           .executeTakeFirst();
-        if (Number(taken.numUpdatedRows) !== 1) {
+        if (!taken) {
           const left = await trx.selectFrom("products").select("inventory").where("id", "=", line.productId).executeTakeFirst();
           throw shortOfStock(line, left?.inventory ?? 0);
         }
+        if (Number(taken.inventory) === 0) soldOut.push(line.name);
         await trx
           .insertInto("inventoryHolds")
           .values({ orderId: order.id, productId: line.productId, quantity: line.quantity, expiresAt: holdExpiresAt })
@@ -268,6 +276,13 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
     // order, which no buyer should wait for while the shelf is full (the sweeper does it anyway).
     if (!(error instanceof Conflict) || (await releaseExpiredHolds(ctx)) === 0) throw error;
     orderId = await holdAndCreate();
+  }
+  for (const name of soldOut) {
+    await raiseAlert(
+      ctx,
+      "sold-out",
+      `${name} sold out: order ${orderId} holds its last unit (units come back if a hold runs out unpaid).`,
+    );
   }
 
   let intent: { id: string; clientSecret: string };

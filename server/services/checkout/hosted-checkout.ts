@@ -4,6 +4,7 @@ import type { AppContext } from "#server/context";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { paymentsFor } from "#server/integrations/payments";
 import { confirmPayment, type ConfirmOutcome } from "./order-confirmation";
+import { logWarning } from "#server/observability/log";
 
 /**
  * Stripe refuses a Checkout Session that expires sooner than 30 minutes after it is created; a
@@ -114,6 +115,6 @@ export async function completeHostedCheckout(ctx: AppContext, sessionId: string)
 
 async function refundSecondPayment(ctx: AppContext, second: string, amountCents: number, kept: string): Promise<ConfirmOutcome> {
   await paymentsFor(ctx).refund({ paymentIntentId: second, amountCents, idempotencyKey: `double-payment-${second}` });
-  console.warn(`Payment ${second} paid an order already paid by ${kept}: refunded in full.`);
+  logWarning(`Payment ${second} paid an order already paid by ${kept}: refunded in full.`);
   return confirmPayment(ctx, kept);
 }

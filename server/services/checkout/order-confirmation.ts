@@ -9,6 +9,7 @@ import { nudgeFulfilment } from "#server/services/fulfilment/fulfilment-nudge";
 import { expireOrder, releaseHolds } from "#server/services/cart/holds";
 import { recordEvent } from "#server/services/reporting/events";
 import { meter } from "#server/observability/meter";
+import { log, logWarning } from "#server/observability/log";
 
 export type ConfirmOutcome =
   /** `paymentIntentId`: the payment the order was paid with. */
@@ -57,7 +58,7 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string, r
   }
   if (intent.amountCents !== order.totalCents) {
     // Never fulfil an order for an amount other than its total; an admin must look at it.
-    console.error(`Payment ${paymentIntentId} is for ${intent.amountCents} cents but order ${order.id} totals ${order.totalCents}.`);
+    log.error(`Payment ${paymentIntentId} is for ${intent.amountCents} cents but order ${order.id} totals ${order.totalCents}.`);
     return {
       status: "failed",
       orderId: order.id,
@@ -68,7 +69,7 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string, r
   if (intent.refundedCents > 0) {
     // Refunded at the provider before the order was paid here (the dashboard, or a refund whose
     // record this store lost): it ships nothing, and whatever is left of the payment goes back too.
-    console.warn(`Payment ${paymentIntentId} was refunded at the provider before order ${order.id} was paid: cancelling it.`);
+    logWarning(`Payment ${paymentIntentId} was refunded at the provider before order ${order.id} was paid: cancelling it.`);
     await refundLatePayment(ctx, order, paymentIntentId, intent.amountCents - intent.refundedCents, "Refunded at the payment provider");
     return confirmPayment(ctx, paymentIntentId, true);
   }

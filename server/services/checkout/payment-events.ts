@@ -3,6 +3,8 @@ import type { AppContext } from "#server/context";
 import { Invalid, NotFound } from "#server/errors";
 import { verifyStripeEvent } from "#server/integrations/payments/stripe";
 import { expireOrder } from "#server/services/cart/holds";
+import { raiseAlert } from "#server/services/alerts/alerts";
+import { Burst } from "#server/services/alerts/burst";
 import { completeHostedCheckout } from "./hosted-checkout";
 import { confirmPayment, type ConfirmOutcome } from "./order-confirmation";
 
@@ -41,6 +43,11 @@ async function orderIdFor(ctx: AppContext, paymentIntentId: string): Promise<num
   return order?.id ?? null;
 }
 
+/** Bad webhook signatures that make a burst, in one process. */
+export const SIGNATURE_BURST = 5;
+export const SIGNATURE_BURST_MS = 60_000;
+const signatureFailures = new Burst(SIGNATURE_BURST, SIGNATURE_BURST_MS);
+
 /**
  * A Stripe webhook's event, once its signature over the raw body checks out. Anything else (no
  * webhook secret configured, a forged or altered body) throws Invalid: nothing in it can be trusted.
@@ -51,6 +58,14 @@ export function verifiedStripeEvent(ctx: AppContext, rawBody: string, signature:
   try {
     return verifyStripeEvent(rawBody, signature, payments.webhookSecret, payments.secretKey);
   } catch {
+    // One bad signature is a stray request; a burst is a wrong STRIPE_WEBHOOK_SECRET or an attack.
+    if (signatureFailures.note(ctx.clock.now().getTime())) {
+      void raiseAlert(
+        ctx,
+        "webhook-signatures",
+        `${SIGNATURE_BURST} Stripe webhook deliveries in ${SIGNATURE_BURST_MS / 1000} s had a signature that does not check out: is STRIPE_WEBHOOK_SECRET the endpoint's signing secret?`,
+      );
+    }
     throw new Invalid("Invalid signature.");
   }
 }

@@ -1,6 +1,8 @@
 import type { AppContext } from "#server/context";
 import { completeHostedCheckout } from "./hosted-checkout";
 import { confirmPayment } from "./order-confirmation";
+import { logWarning } from "#server/observability/log";
+import { raiseAlert } from "#server/services/alerts/alerts";
 
 /**
  * Payments that succeeded but were never confirmed: no webhook arrived (or none is configured) and
@@ -29,9 +31,18 @@ export async function confirmStrandedPayments(ctx: AppContext): Promise<number> 
       const outcome = order.checkoutSessionId
         ? await completeHostedCheckout(ctx, order.checkoutSessionId)
         : await confirmPayment(ctx, order.paymentIntentId!);
-      if (outcome?.status === "paid") paid++;
+      if (outcome?.status === "paid") {
+        paid++;
+        // Found by the sweeper, not by the buyer's return or a webhook: the deployer should know why.
+        await raiseAlert(
+          ctx,
+          "payment-stranded",
+          `Order ${order.id}: its payment succeeded but was never confirmed; the sweeper confirmed it now (are Stripe's webhooks arriving?).`,
+        );
+      }
     } catch (error) {
-      console.warn(`Order ${order.id}: checking its payment failed, will retry`, error);
+      logWarning(`Order ${order.id}: checking its payment failed, will retry`, error);
+      await raiseAlert(ctx, "payment-stranded", `Order ${order.id}: checking its stranded payment failed; the sweeper will retry.`);
     }
   }
   return paid;

@@ -4,6 +4,7 @@ import type { AppContext } from "#server/context";
 import { discountedCents } from "#server/services/catalog/catalog";
 import { currentDrop } from "./drops";
 import { readRoom } from "./waiting-room-state";
+import { paymentModeName } from "#server/config";
 
 /**
  * The pre-drop checklist (issue 14 part 3, decision 0026): is the store ready for the coming
@@ -222,7 +223,7 @@ export async function preDropChecklist(ctx: AppContext): Promise<PreDropChecklis
       fixLabel: "App Settings",
     },
     ctx.config.payments.mode === "stripe"
-      ? /^(sk|rk)_test_/.test(ctx.config.payments.secretKey)
+      ? paymentModeName(ctx.config) === "stripe-test"
         ? {
             id: "payments",
             label: "Payments live",

@@ -1,6 +1,7 @@
 import { CHECKOUT_MESSAGES } from "#server/contracts/checkout";
 import type { AppContext } from "#server/context";
 import { Conflict } from "#server/errors";
+import { logError } from "#server/observability/log";
 
 /**
  * Sold-out misses (decision 0026): a shopper who reached Process Order after a product in the bag
@@ -35,6 +36,6 @@ export async function recordSoldOutMiss(
       })
       .execute();
   } catch (failure) {
-    console.error("Could not record a sold-out miss:", failure);
+    logError("Could not record a sold-out miss", failure);
   }
 }

@@ -5,6 +5,7 @@ import { fulfilDueOrders } from "./fulfilment";
 import { holdLease, releaseLease } from "#server/services/jobs/leases";
 import { forgetNudge, wakeOnNudge } from "./fulfilment-nudge";
 import { processHolder } from "#server/services/jobs/process-holder";
+import { logError } from "#server/observability/log";
 
 /**
  * The fulfilment job (decision 0027): a paid order's confirmation e-mail and shipping label are
@@ -95,7 +96,7 @@ export function startFulfilmentJob(
           });
         }
       } catch (error) {
-        console.error("The fulfilment job failed:", error);
+        logError("The fulfilment job failed", error);
       }
       // More may be waiting behind a full pass; otherwise look again at the next poll or nudge.
       if (!stopped && worked === 0) await poll();

@@ -11,6 +11,8 @@ import { holdLease, releaseLease } from "#server/services/jobs/leases";
 import { orderConfirmationEmail } from "#server/services/mail/order-emails";
 import { meter } from "#server/observability/meter";
 import { orderPageUrl } from "#server/services/orders/order-page-token";
+import { log, logError } from "#server/observability/log";
+import { raiseAlert } from "#server/services/alerts/alerts";
 
 /** Tries before a step is left to the admin (the outbox shows the mail, the order the label error). */
 export const MAX_FULFIL_ATTEMPTS = 6;
@@ -60,7 +62,9 @@ export async function fulfilOrder(ctx: AppContext, orderId: number, holder: stri
 
     const items = await itemsOf(ctx, orderId);
     const mail = order.confirmationSentAt ? true : await sendConfirmation(ctx, order, items);
-    const label = (await ensureLabel(ctx, order, items)).ok;
+    const bought = await ensureLabel(ctx, order, items);
+    const label = bought.ok;
+    if (!bought.ok) await raiseAlert(ctx, "label-failed", `Order ${order.id}: the shipping label could not be bought (${bought.error}).`);
 
     const attempts = order.fulfilAttempts + 1;
     const done = (mail && label) || attempts >= MAX_FULFIL_ATTEMPTS;
@@ -75,7 +79,7 @@ export async function fulfilOrder(ctx: AppContext, orderId: number, holder: stri
       .where("id", "=", orderId)
       .execute();
     if (done && !(mail && label)) {
-      console.error(
+      log.error(
         `Order ${orderId}: gave up after ${attempts} tries (e-mail ${mail ? "sent" : "not sent"}, label ${label ? "bought" : "not bought"}).`,
       );
     }
@@ -194,6 +198,11 @@ async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): P
     const result = await mailerFor(ctx).send(orderConfirmationEmail(ctx, order, items, pageUrl));
     if (result.status === "failed") {
       meter().fulfilmentFailed("email");
+      await raiseAlert(
+        ctx,
+        "outbox-failing",
+        `Order ${order.id}: the confirmation e-mail could not be sent (${result.error ?? "unknown error"}).`,
+      );
       return false;
     }
     await ctx.db.updateTable("orders").set({ confirmationSentAt: ctx.clock.now().toISOString() }).where("id", "=", order.id).execute();
@@ -201,8 +210,9 @@ async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): P
   } catch (error) {
     // The database gone (a restart) is not a try the provider failed: the order stays due as it was.
     if (isConnectionLost(error)) throw error;
-    console.error(`Order ${order.id}: the confirmation e-mail could not be sent`, error);
+    logError(`Order ${order.id}: the confirmation e-mail could not be sent`, error);
     meter().fulfilmentFailed("email");
+    await raiseAlert(ctx, "outbox-failing", `Order ${order.id}: the confirmation e-mail could not be sent.`);
     return false;
   }
 }

@@ -10,6 +10,9 @@ import { removeAbandonedImages } from "#server/services/catalog/product-image-fi
 import { deleteExpiredRateLimits } from "#server/services/security/rate-limit";
 import { deleteExpiredSessions } from "#server/services/accounts/sessions";
 import { confirmStrandedPayments } from "#server/services/checkout/stranded-payments";
+import { logError } from "#server/observability/log";
+import { flushAlertDigests } from "#server/services/alerts/alerts";
+import { checkFulfilmentLag } from "#server/services/alerts/fulfilment-lag";
 
 let running = false;
 let mediaSweptAt = 0;
@@ -39,24 +42,28 @@ export async function sweep(ctx: AppContext, holder: string = processHolder): Pr
   const stillLeader = () => holdLeadership(ctx, LEADERSHIP, holder, LEASE_MS).catch(() => false);
   try {
     if (!(await stillLeader())) return false;
-    await releaseExpiredHolds(ctx).catch((error: unknown) => console.error("Releasing expired holds failed:", error));
+    await releaseExpiredHolds(ctx).catch((error: unknown) => logError("Releasing expired holds failed", error));
     if (!(await stillLeader())) return true;
     // What expiring left pending had been paid: confirm it rather than lose it (the fulfilment job,
     // fulfilment-job.ts, then sends its e-mail and buys its label).
-    await confirmStrandedPayments(ctx).catch((error: unknown) => console.error("Confirming stranded payments failed:", error));
+    await confirmStrandedPayments(ctx).catch((error: unknown) => logError("Confirming stranded payments failed", error));
     if (!(await stillLeader())) return true;
-    await deleteExpiredSessions(ctx).catch((error: unknown) => console.error("Deleting expired sessions failed:", error));
-    await deleteExpiredRateLimits(ctx).catch((error: unknown) => console.error("Deleting expired rate limits failed:", error));
-    await deleteExpiredLeases(ctx).catch((error: unknown) => console.error("Deleting expired leases failed:", error));
+    await deleteExpiredSessions(ctx).catch((error: unknown) => logError("Deleting expired sessions failed", error));
+    await deleteExpiredRateLimits(ctx).catch((error: unknown) => logError("Deleting expired rate limits failed", error));
+    await deleteExpiredLeases(ctx).catch((error: unknown) => logError("Deleting expired leases failed", error));
     // The funnel's hourly roll-ups, and raw events past 30 days compacted into them (decision 0025).
-    if (await stillLeader())
-      await rollUpEvents(ctx, stillLeader).catch((error: unknown) => console.error("Rolling up events failed:", error));
-    if (await stillLeader()) await rollUpOrders(ctx).catch((error: unknown) => console.error("Rolling up orders failed:", error));
+    if (await stillLeader()) await rollUpEvents(ctx, stillLeader).catch((error: unknown) => logError("Rolling up events failed", error));
+    if (await stillLeader()) await rollUpOrders(ctx).catch((error: unknown) => logError("Rolling up orders failed", error));
+    // Alerts (issue 27): fulfilment running late, and the digests of alerts held in a window.
+    if (await stillLeader()) {
+      await checkFulfilmentLag(ctx).catch((error: unknown) => logError("Checking the fulfilment lag failed", error));
+      await flushAlertDigests(ctx).catch((error: unknown) => logError("Sending alert digests failed", error));
+    }
     const now = ctx.clock.now().getTime();
     if (now - mediaSweptAt >= MEDIA_SWEEP_EVERY_MS && (await stillLeader())) {
       mediaSweptAt = now;
-      await removeUnusedMedia(ctx).catch((error: unknown) => console.error("Removing unused media failed:", error));
-      await removeAbandonedImages(ctx).catch((error: unknown) => console.error("Removing abandoned images failed:", error));
+      await removeUnusedMedia(ctx).catch((error: unknown) => logError("Removing unused media failed", error));
+      await removeAbandonedImages(ctx).catch((error: unknown) => logError("Removing abandoned images failed", error));
     }
     return true;
   } finally {

@@ -15,6 +15,7 @@ import { campaignDocument, campaignMail, sanitizeEmailHtml } from "./campaign-ma
 import { unsubscribeUrl } from "./unsubscribe";
 import { EARLY_ACCESS_TAG } from "#server/contracts/early-access";
 import { campaignLinks, withEarlyAccessLink } from "#server/services/drop/early-access";
+import { logError } from "#server/observability/log";
 
 export const NO_SUBSCRIBERS = "There are no subscribers to email yet.";
 /** A "sending" campaign untouched this long was interrupted (the process stopped): resumable. */
@@ -54,7 +55,7 @@ async function deliver(ctx: AppContext, id: number, options: SendOptions, starte
   const run = runCampaign(ctx, id, options.origin).finally(() => running.delete(id));
   running.set(id, run);
   if (options.background) {
-    run.catch((error: unknown) => console.error(`Campaign ${id} stopped:`, error));
+    run.catch((error: unknown) => logError(`Campaign ${id} stopped`, error));
     return { message: startedMessage, campaignId: id, status: "sending" };
   }
   await run;

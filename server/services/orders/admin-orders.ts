@@ -5,6 +5,7 @@ import type { AppContext } from "#server/context";
 import { NotFound } from "#server/errors";
 import { methodDescriptionOf } from "#server/integrations/shipping";
 import { sendOrderMail } from "./order-status-mail";
+import { logError } from "#server/observability/log";
 
 type OrderRow = Awaited<ReturnType<typeof orderRows>>[number];
 
@@ -134,7 +135,7 @@ export async function setOrderStatus(ctx: AppContext, id: number, status: OrderS
   if (Number(updated.numUpdatedRows) !== 1) throw new NotFound("Order not found.");
   if (status === "shipped" || status === "delivered" || status === "cancelled") {
     // The status is changed whatever becomes of the e-mail; the admin's answer does not fail for it.
-    await sendOrderMail(ctx, id, status).catch((error: unknown) => console.error(`Order ${id}: the ${status} e-mail failed`, error));
+    await sendOrderMail(ctx, id, status).catch((error: unknown) => logError(`Order ${id}: the ${status} e-mail failed`, error));
   }
   const [order] = await orderRows(ctx, id);
   const items = await ctx.db.selectFrom("orderItems").selectAll().where("orderId", "=", id).execute();

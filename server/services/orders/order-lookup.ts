@@ -6,6 +6,7 @@ import { customerKeyOf } from "#server/services/drop/customer-limits";
 import { orderLinkEmail } from "#server/services/mail/order-emails";
 import { AddressRateLimiter, RateLimiter } from "#server/services/security/rate-limit";
 import { orderPageUrl } from "./order-page-token";
+import { logWarning } from "#server/observability/log";
 
 // A buyer asks once or twice; a script guessing numbers or flooding one mailbox is stopped.
 const lookupsPerIp = new AddressRateLimiter("order-lookups-per-ip", 10, 15 * 60 * 1000);
@@ -41,5 +42,5 @@ export async function lookUpOrder(ctx: AppContext, input: OrderLookupInput, call
   const url = await orderPageUrl(ctx, { id: order.id, siteOrigin: order.siteOrigin ?? caller.origin });
   if (!url) return;
   const result = await mailerFor(ctx).send(orderLinkEmail(ctx, order, url));
-  if (result.status === "failed") console.warn(`Order ${order.id}: the order link e-mail failed: ${result.error}`);
+  if (result.status === "failed") logWarning(`Order ${order.id}: the order link e-mail failed: ${result.error}`);
 }

@@ -5,6 +5,7 @@ import { trackingFor } from "#server/services/fulfilment/tracking-links";
 import { orderCancelledEmail, orderDeliveredEmail, orderRefundedEmail, orderShippedEmail } from "#server/services/mail/order-emails";
 import { orderMailOn } from "#server/services/mail/order-mail-settings";
 import { orderPageUrl } from "./order-page-token";
+import { logWarning } from "#server/observability/log";
 
 const CLAIM = {
   shipped: "shippedMailedAt",
@@ -56,7 +57,7 @@ export async function sendOrderMail(ctx: AppContext, orderId: number, kind: Orde
     else mail = orderRefundedEmail(ctx, order, order.refundAmountCents, pageUrl);
     const result = await mailerFor(ctx).send(mail);
     if (result.status === "failed") {
-      console.warn(`Order ${orderId}: the ${kind} e-mail failed: ${result.error}`);
+      logWarning(`Order ${orderId}: the ${kind} e-mail failed: ${result.error}`);
       await giveBack();
       return false;
     }

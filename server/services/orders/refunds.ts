@@ -4,6 +4,7 @@ import type { AppContext } from "#server/context";
 import { Conflict, NotFound } from "#server/errors";
 import { paymentsFor } from "#server/integrations/payments";
 import { sendOrderMail } from "./order-status-mail";
+import { logError } from "#server/observability/log";
 
 async function orderFor(ctx: AppContext, orderId: number) {
   const order = await ctx.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
@@ -132,8 +133,6 @@ export async function processRefund(ctx: AppContext, orderId: number, input: Ref
     return { refund: { id: row.id, refundId: row.refundId, amount: toDollars(row.amountCents), status: row.status, reason: row.reason } };
   });
   // The buyer hears of it, with the order page's link (issue 25); the refund stands either way.
-  await sendOrderMail(ctx, orderId, "refunded").catch((error: unknown) =>
-    console.error(`Order ${orderId}: the refund e-mail failed`, error),
-  );
+  await sendOrderMail(ctx, orderId, "refunded").catch((error: unknown) => logError(`Order ${orderId}: the refund e-mail failed`, error));
   return answer;
 }

@@ -4,6 +4,7 @@ import type { Db } from "#db/client";
 import type { EventKind } from "#db/schema";
 import type { AppContext } from "#server/context";
 import { meter } from "#server/observability/meter";
+import { logError } from "#server/observability/log";
 
 /**
  * What shoppers do, recorded by the server for the funnel and the drop report (decision 0025):
@@ -166,7 +167,7 @@ export function recordEvent(ctx: AppContext, event: ShopperEvent): void {
     scheduleFlush(ctx, pending);
   } catch (error) {
     // Counting a shopper must never fail what the shopper asked for.
-    console.error("Recording an event failed:", error);
+    logError("Recording an event failed", error);
   }
 }
 
@@ -186,7 +187,7 @@ export function countCookielessView(ctx: AppContext, view: { pageKind: string; e
       pending.cookielessTimer.unref();
     }
   } catch (error) {
-    console.error("Recording an event failed:", error);
+    logError("Recording an event failed", error);
   }
 }
 
@@ -223,7 +224,7 @@ async function insertSplit(db: Db, rows: Row[]): Promise<number> {
     return 0;
   } catch (error) {
     if (rows.length === 1) {
-      console.error("An event the database refused was dropped:", error);
+      logError("An event the database refused was dropped", error);
       return 1;
     }
     const half = Math.ceil(rows.length / 2);
@@ -295,7 +296,7 @@ async function write(ctx: AppContext, pending: Pending, rows: Row[]): Promise<vo
         pending.dropped += over;
         meter().eventsDropped(over);
       }
-      console.error("Writing events failed:", error);
+      logError("Writing events failed", error);
       if (!pending.timer) {
         pending.timer = setTimeout(() => void flushEvents(ctx, { counts: false }), FLUSH_EVERY_MS);
         pending.timer.unref();

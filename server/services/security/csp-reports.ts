@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Invalid, TooMany } from "#server/errors";
 import { networkOf } from "./client-network";
 import { logField, logQuoted } from "./log-field";
+import { logWarning } from "#server/observability/log";
 
 /**
  * Content-Security-Policy violation reports (decision 0028): browsers post them to
@@ -136,7 +137,7 @@ class MinuteCounter {
 
 /** Takes reports: logs each violation once per line, refusing a caller over its limit. */
 export function cspReportSink({
-  log = (line: string) => console.warn(line),
+  log = (line: string) => logWarning(line),
   now = Date.now,
 }: { log?: (line: string) => void; now?: () => number } = {}) {
   const perAddress = new MinuteCounter(now);

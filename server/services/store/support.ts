@@ -4,6 +4,7 @@ import type { AppContext } from "#server/context";
 import { mailerFor } from "#server/integrations/mail";
 import { AddressRateLimiter } from "#server/services/security/rate-limit";
 import { escapeHtml } from "#server/services/security/sanitize";
+import { logWarning } from "#server/observability/log";
 
 const messagesPerIp = new AddressRateLimiter("support-messages-per-ip", 5, 10 * 60 * 1000);
 
@@ -50,7 +51,7 @@ export async function sendSupportMessage(ctx: AppContext, input: SupportInput, c
     text: `${lines.map(([k, v]) => `${k}: ${v}`).join("\n")}\n\n${input.message}`,
   });
   // The message is safe in the database either way; a failed notification is logged for the admin.
-  if (result.status === "failed") console.warn(`Support message #${row.id} stored, but its e-mail failed: ${result.error}`);
+  if (result.status === "failed") logWarning(`Support message #${row.id} stored, but its e-mail failed: ${result.error}`);
   return { id: row.id };
 }
 

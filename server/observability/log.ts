@@ -1,0 +1,94 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import cluster from "node:cluster";
+import pino, { type DestinationStream, type Logger } from "pino";
+import { maskSecrets, REDACTED_PATHS } from "./log-mask";
+
+/**
+ * The store's log (issue 27): one JSON object per line on stdout, as pino writes it, shipped by
+ * whatever the deployer runs. Every line names its worker, and, inside a request, the request id
+ * (the X-Request-Id the answer carries). Every line is masked (log-mask.ts) on its way out.
+ */
+
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+export const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+/** The request a line was written for, when it was written inside one (request-log.ts runs it). */
+export const requestScope = new AsyncLocalStorage<{ requestId: string }>();
+
+/** stdout, buffered off the event loop; flushed on exit so the last lines of a stopping worker are kept. */
+function standardOut(): DestinationStream & { flushSync?: () => void } {
+  const out = pino.destination({ dest: 1, sync: false, minLength: 0 });
+  process.on("exit", () => {
+    try {
+      out.flushSync();
+    } catch {
+      // Nothing was open to flush.
+    }
+  });
+  return out;
+}
+
+let target: DestinationStream | null = null;
+const masked: DestinationStream = {
+  write(line: string) {
+    target ??= standardOut();
+    target.write(maskSecrets(line));
+  },
+};
+
+export const log: Logger = pino(
+  {
+    level: "info",
+    base: { pid: process.pid, worker: cluster.worker?.id ?? 0 },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+    serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
+    mixin: () => {
+      const scope = requestScope.getStore();
+      return scope ? { requestId: scope.requestId } : {};
+    },
+  },
+  masked,
+);
+
+/**
+ * LOG_LEVEL and LOG_FORMAT from the configuration (server/config.ts). "pretty" (npm run dev's
+ * default) prints through pino-pretty, a development package: where it is missing the lines stay JSON.
+ */
+export async function configureLog(options: { level: LogLevel; format: "json" | "pretty" }): Promise<void> {
+  log.level = options.level;
+  if (options.format !== "pretty") return;
+  try {
+    const { default: pretty } = await import("pino-pretty");
+    target = pretty({ sync: true, colorize: true });
+  } catch {
+    // Not installed (a production install): JSON it is.
+  }
+}
+
+/** Tests read the lines themselves (tests/setup/log-capture.ts); null puts stdout back. */
+export function setLogDestination(destination: DestinationStream | null): void {
+  target = destination;
+}
+
+/** Writes whatever is still buffered, before the process ends (server.js's shutdown). */
+export function flushLog(): void {
+  const out = target as { flushSync?: () => void } | null;
+  try {
+    out?.flushSync?.();
+  } catch {
+    // Nothing buffered.
+  }
+}
+
+/** A failure with its stack, in the request it happened in. */
+export function logError(message: string, error: unknown): void {
+  log.error({ err: error }, message);
+}
+
+/** A warning, with the error behind it when there is one. */
+export function logWarning(message: string, error?: unknown): void {
+  if (error === undefined) log.warn(message);
+  else log.warn({ err: error }, message);
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { log } from "#server/observability/log";
+import { maskSecrets } from "#server/observability/log-mask";
+import { expectLoggedErrors, loggedLines, loggedText } from "../setup/log-capture";
+
+describe("what no log line carries", () => {
+  it("masks e-mails, card numbers, keys, credentials and secret pairs, and keeps the line JSON", () => {
+    const line = JSON.stringify({
+      msg: "Order 12 for ada.buyer+drop@example.co.uk paid with 4242 4242 4242 4242 (sk_live_51AbCdEf, whsec_abcdef12) at /reset?token=s3cr3t&x=1",
+      err: { stack: "Error: Bearer abc.def-ghi\n at cart=v1.signed; session=abcdef" },
+      id: 1764300000000,
+    });
+    const masked = maskSecrets(line);
+    expect(JSON.parse(masked)).toEqual({
+      msg: "Order 12 for [email] paid with [card] ([key], [key]) at /reset?token=[redacted]&x=1",
+      err: { stack: "Error: Bearer [redacted]\n at cart=[redacted]; session=[redacted]" },
+      // Not a card number (it fails Luhn's check): a timestamp stays as it is.
+      id: 1764300000000,
+    });
+  });
+
+  it("redacts fields by name and masks what a message or an error carries", () => {
+    log.warn(
+      {
+        email: "a@b.example",
+        user: { password: "hunter22", token: "tok" },
+        headers: { cookie: "session=x" },
+        cardNumber: "4000000000000002",
+      },
+      "Sign-in of carol@example.org failed",
+    );
+    expectLoggedErrors();
+    log.error({ err: new Error("Mail to dave@example.net bounced") }, "Mail failed");
+    const [warned, failed] = loggedLines();
+    expect(warned).toMatchObject({
+      level: "warn",
+      msg: "Sign-in of [email] failed",
+      email: "[redacted]",
+      user: { password: "[redacted]", token: "[redacted]" },
+      headers: { cookie: "[redacted]" },
+      cardNumber: "[redacted]",
+    });
+    expect(failed!.err).toMatchObject({ message: "Mail to [email] bounced" });
+    expect(failed!.err!.stack).toContain("Mail to [email] bounced");
+    expect(loggedText()).not.toMatch(/@example|hunter22|4000000000000002/);
+  });
+});
