@@ -9,6 +9,7 @@ import { cartRoutes } from "./cart";
 import { catalogRoutes } from "./catalog";
 import { checkoutRoutes } from "./checkout";
 import { cspReportRoutes } from "./csp-report";
+import { drawRoutes } from "./draws";
 import { publicFormRoutes } from "./public-forms";
 import { publicSettingsRoutes } from "./public-settings";
 import { sessionRoutes } from "./session";
@@ -35,5 +36,6 @@ export const apiRoutes: ApiRoute[] = [
   ...adminReportRoutes,
   ...waitingRoomRoutes,
   ...adminDropRoutes,
+  ...drawRoutes,
   ...trpcRoutes,
 ];

@@ -10,6 +10,7 @@ import { removeAbandonedImages } from "#server/services/catalog/product-image-fi
 import { deleteExpiredRateLimits } from "#server/services/security/rate-limit";
 import { deleteExpiredSessions } from "#server/services/accounts/sessions";
 import { confirmStrandedPayments } from "#server/services/checkout/stranded-payments";
+import { drawDueDraws, mailDrawResults, passDownLapsedClaims } from "#server/services/drop/draw-run";
 
 let running = false;
 let mediaSweptAt = 0;
@@ -44,6 +45,11 @@ export async function sweep(ctx: AppContext, holder: string = processHolder): Pr
     // What expiring left pending had been paid: confirm it rather than lose it (the fulfilment job,
     // fulfilment-job.ts, then sends its e-mail and buys its label).
     await confirmStrandedPayments(ctx).catch((error: unknown) => console.error("Confirming stranded payments failed:", error));
+    if (!(await stillLeader())) return true;
+    // Draws whose entries closed are drawn, lapsed wins pass down, owed results are mailed (decision 0047).
+    await drawDueDraws(ctx).catch((error: unknown) => console.error("Drawing closed draws failed:", error));
+    await passDownLapsedClaims(ctx).catch((error: unknown) => console.error("Passing lapsed draw wins on failed:", error));
+    await mailDrawResults(ctx).catch((error: unknown) => console.error("Mailing draw results failed:", error));
     if (!(await stillLeader())) return true;
     await deleteExpiredSessions(ctx).catch((error: unknown) => console.error("Deleting expired sessions failed:", error));
     await deleteExpiredRateLimits(ctx).catch((error: unknown) => console.error("Deleting expired rate limits failed:", error));
