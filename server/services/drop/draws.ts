@@ -269,3 +269,9 @@ export async function drawProof(ctx: AppContext, id: number): Promise<DrawProof>
     units: JSON.parse(draw.units) as Record<string, number>,
   };
 }
+
+/** The product page's draw panel: the draw set for the product, or null (then Add To Bag as usual). */
+export async function drawPanelFor(ctx: AppContext, productId: number): Promise<PublicDraw | null> {
+  const draw = await drawForProduct(ctx, productId);
+  return draw ? toPublic(ctx, draw) : null;
+}
