@@ -9,6 +9,7 @@ import { drawToken } from "#server/services/drop/draw-links";
 import { chainOf, commitmentOf, emailHashOf, runDraw, verifyProof } from "#server/services/drop/draw-math";
 import { drawNow, passDownLapsedClaims } from "#server/services/drop/draw-run";
 import { sweep } from "#server/services/jobs/sweeper";
+import { sendCampaign } from "#server/services/mail/campaigns";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 import { addProduct } from "./store-helpers";
@@ -407,5 +408,18 @@ describe("buying", () => {
     const proof = await (await api("GET", `/api/draws/${draw.id}/proof`)).json();
     expect(proof.winners).toEqual([proof.order[0]]);
     expect(verifyProof(proof).ok).toBe(true);
+  });
+});
+
+describe("{{draw_link}} in a campaign", () => {
+  it("gives every subscriber the page of the draw to come", async () => {
+    const { draw } = await newDraw();
+    await ctx.db.insertInto("subscribers").values({ email: "fan-of-draws@example.com", subscribedAt: NOW }).execute();
+    const adminId = (await ctx.db.selectFrom("users").select("id").where("username", "=", "boss").executeTakeFirstOrThrow()).id;
+    await sendCampaign(ctx, { subject: "Enter the draw", htmlContent: '<p><a href="{{draw_link}}">Enter</a></p>' }, adminId, {
+      origin: "https://shop.example",
+    });
+    const [mail] = await ctx.db.selectFrom("mailMessages").select("htmlBody").where("toAddress", "=", "fan-of-draws@example.com").execute();
+    expect(mail!.htmlBody).toContain(`href="https://shop.example/draws/${draw.id}"`);
   });
 });

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import {
   DRAW_MESSAGES,
+  DRAW_TAG,
   type AdminDrawDetail,
   type AdminDrawSummary,
   type DrawCreateInput,
@@ -9,6 +10,7 @@ import {
 } from "#server/contracts/draws";
 import type { AppContext } from "#server/context";
 import { Conflict, Invalid, NotFound } from "#server/errors";
+import { escapeHtml } from "#server/services/security/sanitize";
 import { commitmentOf, newSeedHex, type DrawProof } from "./draw-math";
 import { drawSizesOf } from "./draw-sizes";
 
@@ -274,4 +276,22 @@ export async function drawProof(ctx: AppContext, id: number): Promise<DrawProof>
 export async function drawPanelFor(ctx: AppContext, productId: number): Promise<PublicDraw | null> {
   const draw = await drawForProduct(ctx, productId);
   return draw ? toPublic(ctx, draw) : null;
+}
+
+/**
+ * `{{draw_link}}` in a campaign: the page of the draw still to be drawn that closes first (the
+ * store's page when there is none), the same link for every recipient (escaped for HTML).
+ */
+export async function withDrawLink<C extends { htmlContent: string }>(ctx: AppContext, campaign: C, origin: string): Promise<C> {
+  if (!campaign.htmlContent.includes(DRAW_TAG)) return campaign;
+  const next = await ctx.db
+    .selectFrom("draws")
+    .select("id")
+    .where("drawnAt", "is", null)
+    .where("entriesCloseAt", ">", ctx.clock.now().toISOString())
+    .orderBy("entriesCloseAt")
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+  const url = next ? `${origin}/draws/${next.id}` : `${origin}/store`;
+  return { ...campaign, htmlContent: campaign.htmlContent.replaceAll(DRAW_TAG, escapeHtml(url)) };
 }
