@@ -273,6 +273,18 @@ describe("drawing", () => {
       if (won) expect(claimTokenOf(mails[1]!.htmlBody)).toBeTruthy();
     }
     expect((await mailsTo("lazy@example.com")).map((m) => m.tag)).toEqual(["draw-confirm"]);
+
+    const csv = await api("GET", `/api/admin/draws/${draw.id}/entries.csv`, { jar: admin });
+    expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    const lines = (await csv.text()).replace(/^\uFEFF/, "").split("\r\n");
+    expect(lines.slice(0, 4)).toEqual([
+      `proof,commitment,${draw.commitment}`,
+      `proof,seed,${seed}`,
+      "proof,beacon,round-1",
+      `proof,chain,${proof.chain}`,
+    ]);
+    expect(lines[6]).toMatch(new RegExp(`^1,${emailHashOf(draw.id, "a1@example.com")},,a1@example.com,`));
+    expect((await api("GET", `/api/admin/draws/${draw.id}/entries.csv`)).status).toBe(401);
   });
 
   it("is drawn by the sweeper's leader at the close", async () => {

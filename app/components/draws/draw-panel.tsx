@@ -35,7 +35,7 @@ function Countdown({ to }: { to: string }) {
   const [h, m, s] = [Math.floor(left / 3600), Math.floor((left % 3600) / 60), left % 60];
   return (
     <span className="font-mono" data-testid="draw-countdown">
-      {h}h {String(m).padStart(2, "0")}m {String(s).padStart(2, "0")}s
+      ({h}h {String(m).padStart(2, "0")}m {String(s).padStart(2, "0")}s left)
     </span>
   );
 }
@@ -66,7 +66,7 @@ export function DrawPanel({
           {state === "open" ? (
             <>
               {" "}
-              (<Countdown to={draw.entriesCloseAt} /> left)
+              <Countdown to={draw.entriesCloseAt} />
             </>
           ) : null}
         </dd>

@@ -2,6 +2,7 @@ import { DRAW_MESSAGES, drawBeaconSchema, drawCreateSchema, drawEntrySchema } fr
 import { pathId } from "#server/http/rest";
 import { clientIpOf } from "#server/http/requests/client-ip";
 import { siteOrigin } from "#server/http/requests/site-origin";
+import { drawEntriesCsv } from "#server/services/drop/draw-csv";
 import { enterDraw } from "#server/services/drop/draw-entries";
 import { drawNow } from "#server/services/drop/draw-run";
 import { createDraw, deleteDraw, drawProof, getDraw, listDraws, publicDraw } from "#server/services/drop/draws";
@@ -23,6 +24,19 @@ export const drawRoutes = [
 
   /** GET /api/admin/draws → `{ draws: [...] }`, newest first. */
   route({ method: "GET", path: "/api/admin/draws", guard: "admin", handle: ({ ctx }) => listDraws(ctx) }),
+
+  /** GET /api/admin/draws/{id}/entries.csv: every entry with the proof's numbers, as a download. */
+  route({
+    method: "GET",
+    path: "/api/admin/draws/:id/entries.csv",
+    guard: "admin",
+    handle: async ({ params, ctx }) => {
+      const { filename, csv } = await drawEntriesCsv(ctx, idOf(params));
+      return new Response(csv, {
+        headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${filename}"` },
+      });
+    },
+  }),
 
   /** GET /api/admin/draws/{id}: entries per size, confirmed, winners, claimed, paid, how far down each size went. */
   route({ method: "GET", path: "/api/admin/draws/:id", guard: "admin", handle: ({ params, ctx }) => getDraw(ctx, idOf(params)) }),
