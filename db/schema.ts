@@ -322,6 +322,8 @@ export interface DB {
   drops: DropsTable;
   soldOutMisses: SoldOutMissesTable;
   passBindings: PassBindingsTable;
+  draws: DrawsTable;
+  drawEntries: DrawEntriesTable;
 }
 
 export type EventKind = "view" | "bag_add" | "checkout_view" | "order" | "payment" | "dropped";
@@ -495,4 +497,48 @@ export interface PassBindingsTable {
   pass: string;
   bagId: string;
   boundAt: string;
+}
+
+/** A product sold by a verifiable draw (0023, decision 0047). `units` is JSON: size → units. */
+export interface DrawsTable {
+  id: Generated<number>;
+  productId: number;
+  entriesOpenAt: string;
+  entriesCloseAt: string;
+  claimMinutes: number;
+  units: string;
+  /** The secret seed, 64 hex characters: never shown before the draw. */
+  seed: string;
+  commitment: string;
+  chain: string;
+  entryCount: ColumnType<number, number | undefined, number>;
+  beacon: string | null;
+  drawnAt: string | null;
+  /** Where the admin made it: the origin of e-mailed links when PUBLIC_URL is unset. */
+  siteOrigin: string;
+  createdAt: string;
+}
+
+/** One person's entry in a draw (0023, decision 0047); `n` once confirmed. */
+export interface DrawEntriesTable {
+  id: Generated<number>;
+  drawId: number;
+  identityKey: string;
+  email: string;
+  name: string | null;
+  size: string;
+  emailHash: string;
+  createdAt: string;
+  n: number | null;
+  chain: string | null;
+  confirmedAt: string | null;
+  place: number | null;
+  wonAt: string | null;
+  claimExpiresAt: string | null;
+  mailedAt: string | null;
+  claimedAt: string | null;
+  bagId: string | null;
+  orderId: number | null;
+  paidAt: string | null;
+  lapsedAt: string | null;
 }

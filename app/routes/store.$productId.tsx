@@ -6,6 +6,7 @@ import { addToBagAction } from "#server/http/doors/cart-door";
 import { productPageLoader } from "#server/http/doors/store-door";
 import { requirePassForPurchase } from "#server/http/gate/waiting-room-gate";
 import { AddToBag } from "#app/components/store/add-to-bag";
+import { DrawPanel } from "#app/components/draws/draw-panel";
 import { ColorSwatches } from "#app/components/store/color-swatches";
 import { Gallery } from "#app/components/store/gallery";
 import { formatReleaseDate, Price } from "#app/components/store/product-labels";
@@ -35,7 +36,7 @@ export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ data: pa
 };
 
 export default function ProductPage() {
-  const { product, images, selectedImageId } = useLoaderData<typeof loader>();
+  const { product, images, selectedImageId, draw } = useLoaderData<typeof loader>();
   const lowStock = !product.isComingSoon && product.inventory > 0 && product.inventory <= LOW_STOCK;
 
   return (
@@ -66,8 +67,8 @@ export default function ProductPage() {
           </div>
 
           <div className="space-y-4">
-            <ActionArea product={product} />
-            {!product.isComingSoon && product.inventory > 0 ? (
+            {draw ? <DrawPanel draw={draw} /> : <ActionArea product={product} />}
+            {!draw && !product.isComingSoon && product.inventory > 0 ? (
               <ul className="space-y-1.5 text-xs text-muted-foreground">
                 <li>Limited run: never restocked once it sells out.</li>
                 <li>All sales final: no returns or exchanges.</li>

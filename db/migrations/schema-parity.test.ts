@@ -10,7 +10,7 @@ import { openDatabase, type Db } from "#db/client";
 import { migrations } from "./index";
 
 /** The last migration that runs on PostgreSQL; the ones after it are still SQLite-only. */
-const PORTABLE_UP_TO = "0022_order_pages";
+const PORTABLE_UP_TO = "0025_alert_windows";
 
 interface Schema {
   columns: string[];

@@ -1,6 +1,15 @@
 -- index campaign_recipients_status
 CREATE INDEX campaign_recipients_status ON campaign_recipients(campaign_id, status);
 
+-- index draw_entries_identity
+CREATE UNIQUE INDEX draw_entries_identity ON draw_entries (draw_id, identity_key);
+
+-- index draw_entries_number
+CREATE UNIQUE INDEX draw_entries_number ON draw_entries (draw_id, n) WHERE n IS NOT NULL;
+
+-- index draws_product
+CREATE INDEX draws_product ON draws (product_id);
+
 -- index early_access_links_campaign
 CREATE UNIQUE INDEX early_access_links_campaign ON early_access_links (campaign_id, subscriber_id)
       WHERE campaign_id IS NOT NULL;
@@ -114,6 +123,48 @@ CREATE TABLE cart_items (
     updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
     UNIQUE (session_id, product_id)
   );
+
+-- table draw_entries
+CREATE TABLE draw_entries (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      draw_id INTEGER NOT NULL REFERENCES draws (id) ON DELETE CASCADE,
+      identity_key TEXT NOT NULL,
+      email TEXT NOT NULL,
+      name TEXT,
+      size TEXT NOT NULL,
+      email_hash TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      n INTEGER,
+      chain TEXT,
+      confirmed_at TEXT,
+      place INTEGER,
+      won_at TEXT,
+      claim_expires_at TEXT,
+      mailed_at TEXT,
+      claimed_at TEXT,
+      bag_id TEXT,
+      order_id INTEGER REFERENCES orders (id) ON DELETE SET NULL,
+      paid_at TEXT,
+      lapsed_at TEXT
+    );
+
+-- table draws
+CREATE TABLE draws (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      product_id INTEGER NOT NULL REFERENCES products (id) ON DELETE CASCADE,
+      entries_open_at TEXT NOT NULL,
+      entries_close_at TEXT NOT NULL,
+      claim_minutes INTEGER NOT NULL CHECK (claim_minutes >= 1),
+      units TEXT NOT NULL CHECK (json_valid(units)),
+      seed TEXT NOT NULL,
+      commitment TEXT NOT NULL,
+      chain TEXT NOT NULL,
+      entry_count INTEGER NOT NULL DEFAULT 0,
+      beacon TEXT,
+      drawn_at TEXT,
+      site_origin TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    );
 
 -- table drops
 CREATE TABLE drops (

@@ -10,6 +10,7 @@ import { catalogRoutes } from "./catalog";
 import { checkoutRoutes } from "./checkout";
 import { cspReportRoutes } from "./csp-report";
 import { orderRoutes } from "./orders";
+import { drawRoutes } from "./draws";
 import { publicFormRoutes } from "./public-forms";
 import { publicSettingsRoutes } from "./public-settings";
 import { sessionRoutes } from "./session";
@@ -37,5 +38,6 @@ export const apiRoutes: ApiRoute[] = [
   ...adminReportRoutes,
   ...waitingRoomRoutes,
   ...adminDropRoutes,
+  ...drawRoutes,
   ...trpcRoutes,
 ];

@@ -11,6 +11,7 @@ import { Conflict, NotFound } from "#server/errors";
 import { discountedCents, getPublicProductRow, publicAt, publicFilter, toPublicProduct } from "#server/services/catalog/catalog";
 import { settingDefaults } from "#server/services/store/settings";
 import { recordEvent } from "#server/services/reporting/events";
+import { refuseIfSoldByDraw } from "#server/services/drop/draws";
 
 /**
  * The anonymous cart (docs/decisions/0004 for what it shows). Every change is one conditional
@@ -201,6 +202,8 @@ export async function addToCart(
   quantity = 1,
 ): Promise<{ cart: CartView; created: boolean }> {
   const product = await getPublicProductRow(ctx, productId);
+  // A product sold by draw reaches a bag only through a winner's link (draw-claims.ts).
+  await refuseIfSoldByDraw(ctx, productId);
   assertPurchasable(product, quantity + (await quantityInCart(ctx, sessionId, productId)));
   const now = ctx.clock.now().toISOString();
   // One statement checks the stock and writes: concurrent adds queue on SQLite's write lock, and
@@ -230,7 +233,10 @@ export async function setQuantity(ctx: AppContext, sessionId: string, productId:
   const current = await quantityInCart(ctx, sessionId, productId);
   if (current === 0) throw new NotFound(CART_MESSAGES.notInCart);
   const product = await getPublicProductRow(ctx, productId);
-  if (quantity > current) assertPurchasable(product, quantity);
+  if (quantity > current) {
+    await refuseIfSoldByDraw(ctx, productId);
+    assertPurchasable(product, quantity);
+  }
   const result = await ctx.db
     .updateTable("cartItems")
     .set({ quantity, updatedAt: ctx.clock.now().toISOString() })

@@ -16,6 +16,7 @@ import { recordSoldOutMiss, SoldOut } from "#server/services/drop/sold-out-misse
 import { newOrderPageKey } from "#server/services/orders/order-page-token";
 import { chargesNoCard } from "#server/config";
 import { raiseAlert } from "#server/services/alerts/alerts";
+import { drawWinsForBag, linkDrawOrder } from "#server/services/drop/draw-claims";
 
 // Generous: a drop-day crowd behind one carrier address must get through; a script must not.
 const checkoutsPerIp = new AddressRateLimiter("checkouts-per-ip", (ctx) => ctx.config.rateLimits.checkoutsPerIp, 10 * 60 * 1000);
@@ -161,6 +162,8 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
     );
   }
   const { lines, subtotalCents, discountCents, parcel } = await priceCart(ctx, input.sessionId);
+  // A product sold by draw: only its winner's bag, one unit (decision 0047).
+  const drawWins = await drawWinsForBag(ctx, input.sessionId, lines);
   const customer = input.customer;
   const rates = await shippingFor(ctx).quote(customer, parcel);
   if (rates.length === 0) throw new Invalid(CHECKOUT_MESSAGES.noRatesAtSubmit, { shippingMethod: [CHECKOUT_MESSAGES.noRatesAtSubmit] });
@@ -262,6 +265,7 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
           })
           .execute();
       }
+      await linkDrawOrder(trx, drawWins, order.id);
       // In the same transaction as the holds: two racing orders of one customer queue here.
       await assertWithinLimits(trx, { customerKey, addressKey, productIds, now: now.toISOString() });
       return order.id;

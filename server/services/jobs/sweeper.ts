@@ -13,6 +13,7 @@ import { confirmStrandedPayments } from "#server/services/checkout/stranded-paym
 import { logError } from "#server/observability/log";
 import { flushAlertDigests } from "#server/services/alerts/alerts";
 import { checkFulfilmentLag } from "#server/services/alerts/fulfilment-lag";
+import { drawDueDraws, mailDrawResults, passDownLapsedClaims } from "#server/services/drop/draw-run";
 
 let running = false;
 let mediaSweptAt = 0;
@@ -47,6 +48,11 @@ export async function sweep(ctx: AppContext, holder: string = processHolder): Pr
     // What expiring left pending had been paid: confirm it rather than lose it (the fulfilment job,
     // fulfilment-job.ts, then sends its e-mail and buys its label).
     await confirmStrandedPayments(ctx).catch((error: unknown) => logError("Confirming stranded payments failed", error));
+    if (!(await stillLeader())) return true;
+    // Draws whose entries closed are drawn, lapsed wins pass down, owed results are mailed (decision 0047).
+    await drawDueDraws(ctx).catch((error: unknown) => logError("Drawing closed draws failed", error));
+    await passDownLapsedClaims(ctx).catch((error: unknown) => logError("Passing lapsed draw wins on failed", error));
+    await mailDrawResults(ctx).catch((error: unknown) => logError("Mailing draw results failed", error));
     if (!(await stillLeader())) return true;
     await deleteExpiredSessions(ctx).catch((error: unknown) => logError("Deleting expired sessions failed", error));
     await deleteExpiredRateLimits(ctx).catch((error: unknown) => logError("Deleting expired rate limits failed", error));

@@ -16,6 +16,7 @@ import { unsubscribeUrl } from "./unsubscribe";
 import { EARLY_ACCESS_TAG } from "#server/contracts/early-access";
 import { campaignLinks, withEarlyAccessLink } from "#server/services/drop/early-access";
 import { logError } from "#server/observability/log";
+import { withDrawLink } from "#server/services/drop/draws";
 
 export const NO_SUBSCRIBERS = "There are no subscribers to email yet.";
 /** A "sending" campaign untouched this long was interrupted (the process stopped): resumable. */
@@ -137,11 +138,12 @@ async function claim(ctx: AppContext, id: number): Promise<void> {
 }
 
 async function runCampaign(ctx: AppContext, id: number, origin: string): Promise<void> {
-  const campaign = await ctx.db
-    .selectFrom("emailCampaigns")
-    .select(["id", "subject", "htmlContent"])
-    .where("id", "=", id)
-    .executeTakeFirstOrThrow();
+  // {{draw_link}}: the open draw's page, the same for everyone (decision 0047).
+  const campaign = await withDrawLink(
+    ctx,
+    await ctx.db.selectFrom("emailCampaigns").select(["id", "subject", "htmlContent"]).where("id", "=", id).executeTakeFirstOrThrow(),
+    origin,
+  );
   const mailer = mailerFor(ctx);
   let lastError: string | null = null;
   // A cursor, so recipients who fail in this run are not retried within it (a resume does that).
