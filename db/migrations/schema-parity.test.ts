@@ -10,7 +10,7 @@ import { openDatabase, type Db } from "#db/client";
 import { migrations } from "./index";
 
 /** The last migration that runs on PostgreSQL; the ones after it are still SQLite-only. */
-const PORTABLE_UP_TO = "0020_event_counts";
+const PORTABLE_UP_TO = "0021_sizes_and_colours";
 
 interface Schema {
   columns: string[];
@@ -281,7 +281,7 @@ describeOnPostgres("migrations on PostgreSQL", () => {
     expect(expected.columns.length).toBeGreaterThan(50);
     expect(expected.indexes.length).toBeGreaterThan(5);
     expect(expected.foreignKeys.length).toBeGreaterThan(5);
-    expect(expected.triggers).toHaveLength(9);
+    expect(expected.triggers).toHaveLength(15);
     expect(await postgresSchema(postgres)).toEqual(expected);
   });
 
