@@ -4,7 +4,7 @@ import { ArrowLeft, ArrowRight } from "lucide-react";
 import { formatUsd } from "#server/contracts/money";
 import { cartFormAction, cartPageLoader } from "#server/http/doors/cart-door";
 import { requirePassForPurchase } from "#server/http/gate/waiting-room-gate";
-import { CartLineRow } from "#app/components/cart/cart-line";
+import { CartLineRow, lineKeyOf } from "#app/components/cart/cart-line";
 import { useCartFetchers } from "#app/components/cart/use-cart-fetchers";
 import { Button } from "#app/components/ui/button";
 import type { RenderMemoHandle } from "#app/render-memo.server";
@@ -59,7 +59,7 @@ export default function CartPage() {
         <div className="grid gap-10 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-14">
           <ul className="divide-y divide-border" aria-label="Items in your bag">
             {cart.rows.map((line) => (
-              <CartLineRow key={line.productId} line={line} fetchers={fetchers} size="lg" />
+              <CartLineRow key={lineKeyOf(line)} line={line} fetchers={fetchers} size="lg" />
             ))}
           </ul>
           <section aria-label="Order summary" className="lg:pt-6">

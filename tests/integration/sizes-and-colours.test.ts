@@ -12,6 +12,7 @@ import { ensureAdmin } from "#server/services/accounts/users";
 import { releaseExpiredHolds } from "#server/services/cart/holds";
 import { listSizeLabels } from "#server/services/catalog/product-stock";
 import { processOrder } from "#server/services/checkout/checkout";
+import { orderConfirmationEmail } from "#server/services/mail/order-emails";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
 
@@ -326,6 +327,17 @@ describe("Process Order per size", () => {
     expect((await productRow(product.id)).inventory).toBe(3);
     const items = await ctx.db.selectFrom("orderItems").select(["size", "color", "quantity"]).where("productId", "=", product.id).execute();
     expect(items).toEqual([{ size: "M", color: "Navy", quantity: 2 }]);
+    // The admin's order answer and the confirmation e-mail say which size and colour.
+    const listed = (await (await api("GET", "/api/admin/orders", { jar: admin })).json()) as {
+      orders: { id: number; items: { productId: number; size: string | null; color: string | null }[] }[];
+    };
+    const line = listed.orders.find((o) => o.id === placed.orderSummary.orderId)!.items[0]!;
+    expect(line).toMatchObject({ productId: product.id, size: "M", color: "Navy" });
+    const order = await ctx.db.selectFrom("orders").selectAll().where("id", "=", placed.orderSummary.orderId).executeTakeFirstOrThrow();
+    const mail = orderConfirmationEmail(ctx, order, [
+      { productName: "Order Size Tee", productPriceCents: 4000, quantity: 2, totalCents: 8000, size: "M", color: "Navy" },
+    ]);
+    expect(mail.text).toContain("Order Size Tee (Size M · Navy) x 2: $80.00");
     ctx.clock.set("2026-06-01T13:00:00.000Z");
     await releaseExpiredHolds(ctx);
     expect((await sizeRow(product.id, "M")).inventory).toBe(4);
