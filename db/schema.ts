@@ -54,8 +54,33 @@ export interface ProductsTable {
   length: ColumnType<number, number | undefined, number>;
   width: ColumnType<number, number | undefined, number>;
   height: ColumnType<number, number | undefined, number>;
+  /** 1: stock is kept per colour and size in `product_variants` (0021); 0: colours share their size's stock. */
+  stockPerColor: Flag;
+  /** Optional size guide shown in a dialog on the product page: plain text, a table as tab-separated lines. */
+  sizeGuide: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** A product's sizes in order (0021); none means one implicit "One Size" whose stock is products.inventory. */
+export interface ProductSizesTable {
+  id: Generated<number>;
+  productId: number;
+  label: string;
+  /** The label lower-cased: unique per product, so "m" and "M" are one size. */
+  labelKey: string;
+  position: number;
+  /** With stock per colour: the sum of this size's variants. */
+  inventory: ColumnType<number, number | undefined, number>;
+}
+
+/** Stock per colour and size, only for a product with `stockPerColor` (0021). `size` is '' without sizes. */
+export interface ProductVariantsTable {
+  id: Generated<number>;
+  productId: number;
+  size: ColumnType<string, string | undefined, string>;
+  color: string;
+  inventory: ColumnType<number, number | undefined, number>;
 }
 
 export interface AppSettingsTable {
@@ -82,6 +107,10 @@ export interface CartItemsTable {
   sessionId: string;
   productId: number;
   quantity: ColumnType<number, number | undefined, number>;
+  /** The size label, '' for a product without sizes (0021). */
+  size: ColumnType<string, string | undefined, string>;
+  /** The colour chosen, '' for a product without colours (0021). */
+  color: ColumnType<string, string | undefined, string>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -151,6 +180,9 @@ export interface InventoryHoldsTable {
   productId: number;
   quantity: number;
   status: ColumnType<"held" | "sold" | "released", "held" | "sold" | "released" | undefined, "held" | "sold" | "released">;
+  /** The size and colour whose stock the hold took ('' for none, 0021). */
+  size: ColumnType<string, string | undefined, string>;
+  color: ColumnType<string, string | undefined, string>;
   expiresAt: string;
   createdAt: Timestamp;
 }
@@ -184,6 +216,9 @@ export interface OrderItemsTable {
   productPriceCents: number;
   quantity: number;
   totalCents: number;
+  /** The size and colour bought, as labelled then; null for a product without sizes / colours (0021). */
+  size: ColumnType<string | null, string | null | undefined, string | null>;
+  color: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
 }
 
@@ -292,6 +327,8 @@ export interface DB {
   sessions: SessionsTable;
   subscribers: SubscribersTable;
   products: ProductsTable;
+  productSizes: ProductSizesTable;
+  productVariants: ProductVariantsTable;
   appSettings: AppSettingsTable;
   alertWindows: AlertWindowsTable;
   productImages: ProductImagesTable;

@@ -1,3 +1,4 @@
+import { saveStock } from "#server/services/catalog/product-sizes";
 import crypto from "node:crypto";
 import sharp from "sharp";
 import type { AppContext } from "./context";
@@ -32,6 +33,9 @@ interface DemoProduct {
   releaseDate?: string;
   isCountdownRestricted?: 0 | 1;
   countdownReleaseDate?: string;
+  /** Sizes, and with `grid` stock per colour and size (decision 0045); the products above have neither. */
+  sizes?: string[];
+  grid?: number[][];
 }
 
 /** One of each product state the store has to show, with dates relative to `now`. */
@@ -119,6 +123,27 @@ function demoCatalogue(now: Date): DemoProduct[] {
       colors: ["White"],
       background: ["#606c88", "#3f4c6b"],
     },
+    {
+      // Sizes with stock per colour and size (decision 0045): some combinations already gone.
+      slug: "drop-track-jacket",
+      name: "Drop Track Jacket",
+      priceCents: 11800,
+      inventory: 0,
+      images: 1,
+      weight: 1.4,
+      description: "A nylon track jacket with a brushed lining, a two-way zip and taped seams, cut in five sizes.",
+      colors: ["Black", "Green"],
+      background: ["#0f2027", "#2c5364"],
+      sizes: ["XS", "S", "M", "L", "XL"],
+      // Per size (in order), the stock of each colour (in order).
+      grid: [
+        [0, 2],
+        [3, 0],
+        [4, 5],
+        [0, 1],
+        [2, 0],
+      ],
+    },
   ];
 }
 
@@ -193,7 +218,7 @@ async function seed(ctx: AppContext, onlyIfEmpty: boolean): Promise<boolean> {
         const own = pictures[n]!;
         // Staggered so "newest first" lists show the catalogue in its written order.
         const createdAt = new Date(now.getTime() - n * 60_000).toISOString();
-        const { slug: _slug, colors, images: _images, background: _bg, ...fields } = product;
+        const { slug: _slug, colors, images: _images, background: _bg, sizes, grid, ...fields } = product;
         const { id } = await trx
           .insertInto("products")
           .values({ ...fields, availableColors: JSON.stringify(colors), ...own[0], createdAt, updatedAt: createdAt })
@@ -203,6 +228,19 @@ async function seed(ctx: AppContext, onlyIfEmpty: boolean): Promise<boolean> {
           .insertInto("productImages")
           .values(own.map((picture, i) => ({ productId: id, ...picture, isPrimary: i === 0 ? 1 : 0, displayOrder: i, createdAt })))
           .execute();
+        if (sizes) {
+          await saveStock(
+            trx,
+            id,
+            {
+              sizes: sizes.map((label) => ({ label, inventory: 0 })),
+              stockPerColor: grid !== undefined,
+              variants: grid?.flatMap((row, i) => row.map((inventory, j) => ({ size: sizes[i]!, color: colors[j]!, inventory }))),
+              availableColors: colors,
+            },
+            createdAt,
+          );
+        }
       }
       const settings = { ...settingDefaults(ctx), countdown_date: easternMidnightAfter(now, 7).toISOString() };
       for (const key of SETTING_KEYS) {

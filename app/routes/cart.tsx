@@ -5,7 +5,7 @@ import { useRef } from "react";
 import { formatUsd } from "#server/contracts/money";
 import { cartFormAction, cartPageLoader } from "#server/http/doors/cart-door";
 import { requirePassForPurchase } from "#server/http/gate/waiting-room-gate";
-import { CartLineRow } from "#app/components/cart/cart-line";
+import { CartLineRow, lineKeyOf } from "#app/components/cart/cart-line";
 import { useCartFetchers } from "#app/components/cart/use-cart-fetchers";
 import { useLineFocus } from "#app/components/cart/use-line-focus";
 import { pageTitle } from "#app/lib/page-title";
@@ -72,7 +72,7 @@ export default function CartPage() {
             aria-label="Items in your bag"
           >
             {cart.rows.map((line) => (
-              <CartLineRow key={line.productId} line={line} fetchers={fetchers} size="lg" />
+              <CartLineRow key={lineKeyOf(line)} line={line} fetchers={fetchers} size="lg" />
             ))}
           </ul>
           <section aria-label="Order summary" className="lg:pt-6">

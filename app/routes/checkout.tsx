@@ -25,6 +25,7 @@ import { CHECKOUT_UI } from "#server/contracts/checkout-ui";
 import { completeAddress, EMPTY_VALUES, type CheckoutValues } from "#server/contracts/checkout-form";
 import { addDollars } from "#server/contracts/money";
 import { OrderSummary, type SummaryLine } from "#app/components/checkout/order-summary";
+import { choiceLabel } from "#server/contracts/sizes-view";
 import { FORM_ID, loadOrderPayment, PaymentSection } from "#app/components/checkout/payment-section";
 import type { ProcessedOrder } from "#app/components/checkout/processed-order";
 import { Spinner } from "#app/components/spinner";
@@ -149,10 +150,11 @@ export default function CheckoutPage() {
   const shipping = summary?.shipping ?? quote.selectedRate?.cost ?? 0;
   const tax = summary ? { taxRate: summary.taxRate, taxAmount: summary.tax, taxLabel: summary.taxLabel } : quote.tax;
   const total = summary?.total ?? addDollars(subtotal, shipping, tax.taxAmount);
-  const lines: SummaryLine[] = bag.lines.map(({ productId, imageUrl, srcSet, ...line }) => ({
+  const lines: SummaryLine[] = bag.lines.map(({ productId, imageUrl, srcSet, size, color, ...line }) => ({
     ...line,
-    // One line per product in a bag.
-    id: productId,
+    // One line per product, size and colour in a bag.
+    id: `${productId}-${size ?? ""}-${color ?? ""}`,
+    choice: choiceLabel(size, color),
     image: { imageUrl, imagePath: null, srcSet },
   }));
 

@@ -58,15 +58,18 @@ export default function ProductPage() {
             ) : null}
           </header>
 
-          <div className="space-y-6 border-t border-border pt-6">
-            <ColorSwatches colors={product.availableColors} />
-            <p className="text-sm">
-              <span className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Size:</span>{" "}
-              <span className="font-medium">One Size</span>
-            </p>
-          </div>
+          {/* On sale, the colour and size are chosen inside the Add To Bag form; otherwise only shown. */}
+          {product.isComingSoon || product.inventory === 0 ? (
+            <div className="space-y-6 border-t border-border pt-6">
+              <ColorSwatches colors={product.availableColors} />
+              <p className="text-sm">
+                <span className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Size:</span>{" "}
+                <span className="font-medium">{product.sizes.length > 0 ? product.sizes.map((s) => s.label).join(", ") : "One Size"}</span>
+              </p>
+            </div>
+          ) : null}
 
-          <div className="space-y-4">
+          <div className="space-y-4 border-t border-border pt-6">
             {draw ? <DrawPanel draw={draw} /> : <ActionArea product={product} />}
             {!draw && !product.isComingSoon && product.inventory > 0 ? (
               <ul className="space-y-1.5 text-xs text-muted-foreground">
@@ -116,7 +119,7 @@ function ActionArea({ product }: { product: PageProduct }) {
       </div>
     );
   }
-  if (product.inventory > 0) return <AddToBag productId={product.id} />;
+  if (product.inventory > 0) return <AddToBag product={product} />;
   return (
     <div className="space-y-2" data-testid="sold-out-banner">
       <p className="flex h-14 items-center justify-center rounded-md border border-border bg-muted text-[15px] font-semibold tracking-[0.22em] text-muted-foreground">

@@ -18,6 +18,7 @@ import { eventSessions } from "./0017_event_sessions";
 import { passBindings } from "./0018_pass_bindings";
 import { crashSafeRefundsAndLabels } from "./0019_crash_safe_refunds_and_labels";
 import { eventCounts } from "./0020_event_counts";
+import { sizesAndColours } from "./0021_sizes_and_colours";
 import { orderPages } from "./0022_order_pages";
 import { draws } from "./0023_draws";
 import { alertWindows } from "./0025_alert_windows";
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   "0018_pass_bindings": passBindings,
   "0019_crash_safe_refunds_and_labels": crashSafeRefundsAndLabels,
   "0020_event_counts": eventCounts,
+  "0021_sizes_and_colours": sizesAndColours,
   "0022_order_pages": orderPages,
   "0023_draws": draws,
   "0025_alert_windows": alertWindows,

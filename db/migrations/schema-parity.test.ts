@@ -281,7 +281,7 @@ describeOnPostgres("migrations on PostgreSQL", () => {
     expect(expected.columns.length).toBeGreaterThan(50);
     expect(expected.indexes.length).toBeGreaterThan(5);
     expect(expected.foreignKeys.length).toBeGreaterThan(5);
-    expect(expected.triggers).toHaveLength(9);
+    expect(expected.triggers).toHaveLength(15);
     expect(await postgresSchema(postgres)).toEqual(expected);
   });
 

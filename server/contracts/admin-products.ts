@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { PublicProduct, PublicProductImage } from "./catalog";
 import { isWholeCents } from "./money";
+import { SIZE_MESSAGES } from "./sizes-view";
 import { isCalendarDay, SKIPPED_TIME_MESSAGE, storeWallClockToUtc } from "./store-time";
 
 /**
@@ -135,6 +136,37 @@ const availableColors = z
   .pipe(z.array(z.string()).max(20, "At most 20 colors"))
   .refine((colors) => new Set(colors.map((c) => c.toLowerCase())).size === colors.length, PRODUCT_MESSAGES.colorTaken);
 
+/** A size label as the admin types it: trimmed, 1–12 characters. */
+const sizeLabel = z.string({ error: SIZE_MESSAGES.label }).trim().min(1, SIZE_MESSAGES.label).max(12, SIZE_MESSAGES.label);
+const sizeInventory = num(SIZE_MESSAGES.sizeInventory).pipe(
+  z.number().int(SIZE_MESSAGES.sizeInventory).min(0, SIZE_MESSAGES.sizeInventory).max(1_000_000, "Size stock must be at most 1000000"),
+);
+
+/** The whole list of sizes, in order; labels unique without regard to case (decision 0045). */
+const sizes = z
+  .array(z.object({ label: sizeLabel, inventory: sizeInventory.default(0) }), { error: "Sizes must be a list of { label, inventory }" })
+  .max(30, SIZE_MESSAGES.tooMany)
+  .superRefine((list, issue) => {
+    const seen = new Set<string>();
+    for (const size of list) {
+      const key = size.label.toLowerCase();
+      if (seen.has(key)) issue.addIssue({ code: "custom", message: SIZE_MESSAGES.labelTaken(size.label) });
+      seen.add(key);
+    }
+  });
+
+/** Stock per colour and size: one entry per combination (size null for a product without sizes). */
+const variants = z
+  .array(
+    z.object({
+      size: z.preprocess((v) => (v === "" ? null : v), sizeLabel.nullable().default(null)),
+      color: z.string({ error: "Colors must be text" }).trim().min(1, "Color names cannot be blank").max(30),
+      inventory: sizeInventory.default(0),
+    }),
+    { error: "Variants must be a list of { size, color, inventory }" },
+  )
+  .max(600, "At most 600 variants");
+
 const fields = {
   name: z.string({ error: PRODUCT_MESSAGES.name }).trim().min(3, PRODUCT_MESSAGES.name).max(120, "Name must be at most 120 characters"),
   description: z
@@ -179,6 +211,10 @@ const fields = {
   releaseDate,
   isCountdownRestricted: flag,
   countdownReleaseDate: isoInstant,
+  sizes,
+  stockPerColor: flag,
+  variants,
+  sizeGuide: optionalText(4000, "Size guide"),
 };
 
 /** POST /api/admin/products, tRPC admin.products.create / update: every field, docs/spec.md §9 defaults. */
@@ -202,6 +238,10 @@ export const productInputSchema = z.object({
   releaseDate: fields.releaseDate.default(null),
   isCountdownRestricted: fields.isCountdownRestricted.default(false),
   countdownReleaseDate: fields.countdownReleaseDate.default(null),
+  sizes: fields.sizes.default([]),
+  stockPerColor: fields.stockPerColor.default(false),
+  variants: fields.variants.optional(),
+  sizeGuide: fields.sizeGuide.default(null),
 });
 export type ProductInput = z.output<typeof productInputSchema>;
 /** What a JSON caller may send (numbers or numeric strings, booleans, optional fields). */
@@ -240,10 +280,19 @@ const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 // Without a time the release is at midnight, which every day has.
 const releaseInstant = (date: string, time: string | null) => storeWallClockToUtc(date, time ?? "00:00");
 
+/** What the form gives: a product input whose sizes are left out when the form had no sizes editor. */
+export type ProductFormValue = Omit<ProductInput, "sizes"> & { sizes?: ProductInput["sizes"] };
+
 /** The form: strings only. The release instant is two fields in Eastern Time. */
 export const productFormSchema = z
   .object({
     ...fields,
+    // The sizes editor sends the whole list (and `stockPerColor` as a checkbox); a form without it
+    // leaves the product's sizes alone.
+    sizes: fields.sizes.optional(),
+    stockPerColor: checkbox,
+    variants: fields.variants.optional(),
+    sizeGuide: fields.sizeGuide.default(null),
     isVisible: checkbox,
     isComingSoon: checkbox,
     isCountdownRestricted: checkbox,
@@ -267,7 +316,7 @@ export const productFormSchema = z
       issue.addIssue({ code: "custom", path: ["countdownTime"], message: PRODUCT_MESSAGES.timeSkipped });
     }
   })
-  .transform(({ countdownDate, countdownTime, countdownReleaseDate: _unused, ...rest }): ProductInput => ({
+  .transform(({ countdownDate, countdownTime, countdownReleaseDate: _unused, ...rest }): ProductFormValue => ({
     ...rest,
     // The date only matters while the restriction is on; without one the product follows the store's countdown.
     countdownReleaseDate:
@@ -303,6 +352,9 @@ export const imageReorderSchema = z.object({
 
 /** What the admin sees of a product: the public fields plus the back-office ones, in dollars. */
 export interface AdminProduct extends PublicProduct {
+  /** Stock kept per colour and size (`variants` then lists it); false: colours share their size's stock. */
+  stockPerColor: boolean;
+  sizeGuide: string | null;
   isCountdownRestricted: boolean;
   /** ISO UTC instant, or null (a restricted product then follows the store countdown). */
   countdownReleaseDate: string | null;

@@ -61,6 +61,13 @@ export interface CartProduct {
 export interface CartLine {
   id: number;
   productId: number;
+  /**
+   * The size and colour of the line; null for a product without sizes / colours. One line per
+   * product, size and colour. For a sized (or per-colour) line `product.inventory` is the stock of
+   * that size (and colour): what the line can grow to (decision 0045).
+   */
+  size: string | null;
+  color: string | null;
   quantity: number;
   product: CartProduct;
   /** Discounted price of one unit, dollars. */
@@ -90,6 +97,8 @@ export const EMPTY_CART: CartView = { cartItems: [], totalPrice: 0, count: 0 };
  */
 export interface CartRow {
   productId: number;
+  size: string | null;
+  color: string | null;
   quantity: number;
   product: Pick<CartProduct, "name" | "price" | "imageUrl" | "srcSet" | "discountPercent" | "maxPerCustomer">;
   unitPrice: number;
@@ -111,6 +120,8 @@ export function cartRowOf(line: CartLine): CartRow {
   const { name, price, imageUrl, srcSet, discountPercent, maxPerCustomer } = line.product;
   return {
     productId: line.productId,
+    size: line.size,
+    color: line.color,
     quantity: line.quantity,
     product: { name, price, imageUrl, srcSet, discountPercent, maxPerCustomer },
     unitPrice: line.unitPrice,

@@ -16,12 +16,31 @@ const wholeNumber = (message: string) =>
 
 const productId = wholeNumber(CART_MESSAGES.productId).pipe(z.number().positive(CART_MESSAGES.productId));
 
-/** POST /api/cart and "Add To Bag". Quantity defaults to 1 (docs/spec.md §9). */
+/**
+ * A size or colour as a caller names it: text, bounded; blank is "none". Whether the product has it
+ * is the service's to say (with the issue's messages), not the schema's.
+ */
+const choiceText = (label: string) =>
+  z.preprocess(
+    (value) => (value === null || (typeof value === "string" && value.trim() === "") ? undefined : value),
+    z
+      .string({ error: `${label} must be text` })
+      .trim()
+      .max(40, `${label} must be at most 40 characters`)
+      .optional(),
+  );
+
+/** POST /api/cart and "Add To Bag". Quantity defaults to 1 (docs/spec.md §9); size and colour as the product needs (decision 0045). */
 export const addToCartSchema = z.object({
   [BOT_FIELD]: botFieldSchema,
   productId,
   quantity: wholeNumber(CART_MESSAGES.quantity).pipe(z.number().min(1, CART_MESSAGES.quantity)).default(1),
+  size: choiceText("Size"),
+  color: choiceText("Colour"),
 });
+
+/** `?size=M&color=Black` on PATCH and DELETE /api/cart/{productId}: which line of the product. */
+export const lineQuerySchema = z.object({ size: choiceText("Size"), color: choiceText("Colour") });
 export type AddToCartInput = z.infer<typeof addToCartSchema>;
 
 /** PATCH /api/cart/{productId}. Below 1 removes the line (docs/spec.md §4), so 0 and negatives are valid. */
@@ -34,4 +53,6 @@ export type SetQuantityInput = z.infer<typeof setQuantitySchema>;
 export const cartFormSchema = z.object({
   intent: z.enum(CART_INTENTS, { error: "Unknown cart action." }),
   productId,
+  size: choiceText("Size"),
+  color: choiceText("Colour"),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CATALOG_MESSAGES } from "./catalog-view";
+import type { ProductSize, ProductVariant } from "./sizes-view";
 
 export * from "./catalog-view";
 
@@ -28,6 +29,10 @@ export interface PublicProduct {
   releaseDate: string | null;
   /** Units one customer may buy (decision 0020); null: no limit. */
   maxPerCustomer: number | null;
+  /** The sizes in order, each with its stock (`[]`: no sizes, one implicit "One Size"; decision 0045). */
+  sizes: ProductSize[];
+  /** Only for a product that keeps stock per colour and size: one entry per colour and size. */
+  variants?: ProductVariant[];
 }
 
 export interface PublicProductImage {

@@ -14,6 +14,9 @@ export interface Country {
  */
 export interface CheckoutLine {
   productId: number;
+  /** The size and colour chosen; null for a product without sizes / colours (decision 0045). */
+  size: string | null;
+  color: string | null;
   name: string;
   imageUrl: string | null;
   srcSet: string | null;

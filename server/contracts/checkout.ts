@@ -54,7 +54,16 @@ export const confirmOrderSchema = z.object({
 export interface OrderSummary {
   orderId: number;
   orderNumber: string;
-  items: { productId: number; name: string; unitPrice: number; quantity: number; total: number }[];
+  /** `size` and `color`: null for a product without sizes / colours (decision 0045). */
+  items: {
+    productId: number;
+    size: string | null;
+    color: string | null;
+    name: string;
+    unitPrice: number;
+    quantity: number;
+    total: number;
+  }[];
   subtotal: number;
   discount: number;
   shipping: number;

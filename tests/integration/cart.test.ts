@@ -40,6 +40,9 @@ describe("POST /api/cart", () => {
         {
           id: expect.any(Number),
           productId: id,
+          // A product without sizes and colours: a line with neither (decision 0045).
+          size: null,
+          color: null,
           quantity: 1,
           product: expect.objectContaining({
             name: "Heavyweight Tee",
@@ -350,6 +353,8 @@ describe("the pages' forms without JavaScript: post, then redirect back with a f
     expect(annPage.data.cart.rows).toEqual([
       {
         productId: id,
+        size: null,
+        color: null,
         quantity: 1,
         product: expect.objectContaining({ name: "Row Tee", price: 20, discountPercent: 0 }),
         unitPrice: 20,

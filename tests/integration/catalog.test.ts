@@ -59,6 +59,8 @@ describe("the public product shape", () => {
       isComingSoon: false,
       releaseDate: null,
       maxPerCustomer: null,
+      // No sizes: one implicit "One Size" whose stock is `inventory` (decision 0045).
+      sizes: [],
     });
   });
 

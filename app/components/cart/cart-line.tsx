@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { Minus, Plus, X } from "lucide-react";
 import type { CartRow } from "#server/contracts/cart-view";
+import { choiceLabel } from "#server/contracts/sizes-view";
 import { formatUsd } from "#server/contracts/money";
 import { HoneypotField } from "#app/components/honeypot-field";
 import { PriceLine } from "#app/components/price-line";
@@ -13,9 +14,31 @@ import type { CartFetchers } from "./use-cart-fetchers";
  * The quantity to show while a plus or minus is in flight. The form carries the quantity it was
  * pressed at ("from"): until the line on screen has moved past it, show the change already made.
  */
+/** Whether a posted cart form is about this line (the product, and its size and colour). */
+const isLine = (form: FormData | undefined, line: CartRow) =>
+  !!form &&
+  Number(form.get("productId")) === line.productId &&
+  (form.get("size") ?? "") === (line.size ?? "") &&
+  (form.get("color") ?? "") === (line.color ?? "");
+
+/** A line's key for React and for element ids: product, size and colour. */
+export const lineKeyOf = (line: Pick<CartRow, "productId" | "size" | "color">) =>
+  [line.productId, line.size ?? "", line.color ?? ""].join("-").replace(/[^A-Za-z0-9-]/g, "_");
+
+/** The hidden fields naming a line: its product, size and colour (decision 0045). */
+function LineFields({ line }: { line: CartRow }) {
+  return (
+    <>
+      <input type="hidden" name="productId" value={line.productId} />
+      {line.size !== null ? <input type="hidden" name="size" value={line.size} /> : null}
+      {line.color !== null ? <input type="hidden" name="color" value={line.color} /> : null}
+    </>
+  );
+}
+
 function optimisticQuantity(line: CartRow, update: CartFetchers["update"]): number {
   const form = update.formData;
-  if (!form || Number(form.get("productId")) !== line.productId || Number(form.get("from")) !== line.quantity) return line.quantity;
+  if (!form || !isLine(form, line) || Number(form.get("from")) !== line.quantity) return line.quantity;
   const intent = form.get("intent");
   return intent === "increment" ? line.quantity + 1 : intent === "decrement" ? line.quantity - 1 : line.quantity;
 }
@@ -49,7 +72,8 @@ export function CartLineRow({
   const { update, remove } = fetchers;
   const updating = update.state !== "idle";
   const removing = remove.state !== "idle";
-  const leaving = removing && Number(remove.formData?.get("productId")) === line.productId;
+  const leaving = removing && isLine(remove.formData, line);
+  const chosen = choiceLabel(line.size, line.color);
   const quantity = optimisticQuantity(line, update);
   const { product } = line;
   const large = size === "lg";
@@ -88,6 +112,11 @@ export function CartLineRow({
             {formatUsd(line.lineTotal)}
           </p>
         </div>
+        {chosen ? (
+          <p className={cn("text-muted-foreground", large ? "text-sm" : "text-xs")} data-testid="line-choice">
+            {chosen}
+          </p>
+        ) : null}
         <PriceLine unitPrice={line.unitPrice}>
           {product.discountPercent > 0 ? (
             <>
@@ -143,9 +172,9 @@ export function CartLineRow({
           </div>
           <remove.Form method="post" action="/cart" className="ml-auto">
             <EnhancedField />
-            <HoneypotField idPrefix={`remove-${line.productId}`} />
+            <HoneypotField idPrefix={`remove-${lineKeyOf(line)}`} />
             <input type="hidden" name="intent" value="remove" />
-            <input type="hidden" name="productId" value={line.productId} />
+            <LineFields line={line} />
             <button
               type="submit"
               disabled={removing}
@@ -182,9 +211,9 @@ function StepButton({
   return (
     <fetcher.Form method="post" action="/cart" className="contents">
       <EnhancedField />
-      <HoneypotField idPrefix={`${intent}-${line.productId}`} />
+      <HoneypotField idPrefix={`${intent}-${lineKeyOf(line)}`} />
       <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="productId" value={line.productId} />
+      <LineFields line={line} />
       <input type="hidden" name="from" value={line.quantity} />
       <button
         type="submit"

@@ -8,6 +8,8 @@ import { taxAmountText, taxTitle, type TaxView } from "#server/contracts/checkou
 export interface SummaryLine {
   id: string | number;
   name: string;
+  /** "Size M · Black"; empty for a product without sizes and colours. */
+  choice?: string;
   image: ImageSource;
   unitPrice: number;
   /** The price before the discount, when there is one. */
@@ -89,7 +91,10 @@ function SummaryRow({ line }: { line: SummaryLine }) {
       </div>
       <div className="flex min-w-0 flex-1 flex-col justify-center gap-1">
         <div className="flex items-start justify-between gap-3">
-          <p className="text-[13px] leading-snug font-semibold tracking-[0.12em] uppercase">{line.name}</p>
+          <div>
+            <p className="text-[13px] leading-snug font-semibold tracking-[0.12em] uppercase">{line.name}</p>
+            {line.choice ? <p className="text-xs text-muted-foreground">{line.choice}</p> : null}
+          </div>
           <p className="shrink-0 text-sm tabular-nums" data-testid="summary-line-total">
             {formatUsd(line.total)}
           </p>

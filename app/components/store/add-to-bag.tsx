@@ -1,4 +1,9 @@
 import { Link, useFetcher } from "@remix-run/react";
+import { useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import type { PublicProduct } from "#server/contracts/catalog";
+import { stockOfChoice } from "#server/contracts/sizes-view";
+import { ProductChoices } from "./product-choices";
 import { ArrowRight, CircleAlert, LoaderCircle } from "lucide-react";
 import type { AddToBagData } from "#server/contracts/cart-view";
 import { EnhancedField } from "#app/components/cart/enhanced-field";
@@ -6,12 +11,33 @@ import { HoneypotField } from "#app/components/honeypot-field";
 import { Button } from "#app/components/ui/button";
 import { useNoticeToast } from "#app/lib/use-notice-toast";
 
+/** The colour chosen to start with: the first one still in stock, as stores preselect the first variant. */
+export function firstColor(product: PublicProduct): string | null {
+  const colors = product.availableColors;
+  if (colors.length === 0) return null;
+  if (!product.variants) return colors[0]!;
+  return colors.find((c) => product.variants!.some((v) => v.color === c && v.inventory > 0)) ?? colors[0]!;
+}
+
 /**
  * "Add To Bag": a real form posting to the product page (without JavaScript the page comes back
  * with the result as a flash toast); with JavaScript it posts in place, says "Adding to Bag...",
- * toasts the result and keeps it beside the button.
+ * toasts the result and keeps it beside the button. The colour and size radios are part of it
+ * (decision 0045); with JavaScript the button waits for a size, without it the server says
+ * "Please choose a size.".
  */
-export function AddToBag({ productId }: { productId: number }) {
+export function AddToBag({ product }: { product: PublicProduct }) {
+  const productId = product.id;
+  const hydrated = useHydrated();
+  const [color, setColor] = useState<string | null>(() => firstColor(product));
+  const [size, setSize] = useState<string | null>(null);
+  const needsSize = product.sizes.length > 0;
+  const chooseColor = (next: string) => {
+    setColor(next);
+    // A size sold out in the new colour is no longer a choice.
+    if (size !== null && product.variants && stockOfChoice(product, size, next) === 0) setSize(null);
+  };
+  const waiting = hydrated && needsSize && size === null;
   // Keyed per product: moving to another product page must not carry this one's result over.
   const fetcher = useFetcher<AddToBagData>({ key: `add-to-bag-${productId}` });
   const result = fetcher.data;
@@ -30,7 +56,15 @@ export function AddToBag({ productId }: { productId: number }) {
     >
       <EnhancedField />
       <HoneypotField idPrefix={`add-to-bag-${productId}`} />
-      <Button type="submit" size="lg" className="h-14 w-full text-[15px] tracking-[0.18em]" aria-disabled={pending || undefined}>
+      <ProductChoices product={product} color={color} size={size} onColor={chooseColor} onSize={setSize} />
+      <Button
+        type="submit"
+        size="lg"
+        className="h-14 w-full text-[15px] tracking-[0.18em]"
+        aria-disabled={pending || undefined}
+        disabled={waiting}
+        data-testid="add-to-bag"
+      >
         {pending ? (
           <>
             <LoaderCircle className="motion-keep size-5 animate-spin" aria-hidden="true" />
@@ -40,6 +74,7 @@ export function AddToBag({ productId }: { productId: number }) {
           "Add To Bag"
         )}
       </Button>
+      {waiting ? <p className="text-sm text-muted-foreground">Choose a size to add it to your bag.</p> : null}
       <div aria-live="polite" className="text-sm">
         {result && !pending ? (
           result.ok ? (

@@ -1,3 +1,4 @@
+import { fewSizesLeft } from "#server/contracts/sizes-view";
 import { Link, useNavigation } from "@remix-run/react";
 import type { PublicProduct } from "#server/contracts/catalog";
 import { Spinner } from "#app/components/spinner";
@@ -54,6 +55,11 @@ export function ProductCard({ product, number, priority }: { product: PublicProd
             <p className="text-xs text-muted-foreground">Expected {formatReleaseDate(product.releaseDate)}</p>
           ) : null}
           {lowStock ? <p className="text-xs text-muted-foreground">Only {product.inventory} left</p> : null}
+          {!soldOut && !product.isComingSoon && fewSizesLeft(product.sizes ?? []) ? (
+            <p className="text-xs text-muted-foreground" data-testid="few-sizes-left">
+              Few sizes left
+            </p>
+          ) : null}
         </div>
       </Link>
     </li>

@@ -114,14 +114,16 @@ CREATE TABLE campaign_recipients (
       );
 
 -- table cart_items
-CREATE TABLE cart_items (
+CREATE TABLE "cart_items" (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     session_id TEXT NOT NULL,
     product_id INTEGER NOT NULL REFERENCES products(id) ON DELETE CASCADE,
     quantity INTEGER NOT NULL DEFAULT 1 CHECK (quantity > 0),
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
     updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
-    UNIQUE (session_id, product_id)
+    size TEXT NOT NULL DEFAULT '',
+    color TEXT NOT NULL DEFAULT '',
+    UNIQUE (session_id, product_id, size, color)
   );
 
 -- table draw_entries
@@ -248,7 +250,7 @@ CREATE TABLE inventory_holds (
         quantity INTEGER NOT NULL CHECK (quantity > 0),
         status TEXT NOT NULL DEFAULT 'held' CHECK (status IN ('held', 'sold', 'released')),
         expires_at TEXT NOT NULL,
-        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')), size TEXT NOT NULL DEFAULT '', color TEXT NOT NULL DEFAULT '',
         UNIQUE (order_id, product_id)
       );
 
@@ -311,7 +313,7 @@ CREATE TABLE order_items (
     quantity INTEGER NOT NULL CHECK (quantity > 0),
     total_cents INTEGER NOT NULL CHECK (total_cents >= 0),
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
-  );
+  , size TEXT, color TEXT);
 
 -- table orders
 CREATE TABLE orders (
@@ -371,6 +373,27 @@ CREATE TABLE product_images (
 -- table product_page_version
 CREATE TABLE product_page_version (product_id INTEGER PRIMARY KEY, version INTEGER NOT NULL);
 
+-- table product_sizes
+CREATE TABLE product_sizes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        product_id INTEGER NOT NULL REFERENCES products(id) ON DELETE CASCADE,
+        label TEXT NOT NULL,
+        label_key TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        inventory INTEGER NOT NULL DEFAULT 0 CHECK (inventory >= 0),
+        UNIQUE (product_id, label_key)
+      );
+
+-- table product_variants
+CREATE TABLE product_variants (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        product_id INTEGER NOT NULL REFERENCES products(id) ON DELETE CASCADE,
+        size TEXT NOT NULL DEFAULT '',
+        color TEXT NOT NULL,
+        inventory INTEGER NOT NULL DEFAULT 0 CHECK (inventory >= 0),
+        UNIQUE (product_id, size, color)
+      );
+
 -- table products
 CREATE TABLE products (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -394,7 +417,7 @@ CREATE TABLE products (
     height REAL NOT NULL DEFAULT 6 CHECK (height > 0),
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
     updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
-  , max_per_customer INTEGER CHECK (max_per_customer IS NULL OR max_per_customer >= 1));
+  , max_per_customer INTEGER CHECK (max_per_customer IS NULL OR max_per_customer >= 1), stock_per_color INTEGER NOT NULL DEFAULT 0 CHECK (stock_per_color IN (0, 1)), size_guide TEXT);
 
 -- table rate_limits
 CREATE TABLE rate_limits (
@@ -539,6 +562,54 @@ CREATE TRIGGER product_page_version_product_images_insert AFTER INSERT ON produc
 
 -- trigger product_page_version_product_images_update
 CREATE TRIGGER product_page_version_product_images_update AFTER UPDATE ON product_images
+          BEGIN
+            UPDATE page_version SET list_version = list_version + 1 WHERE id = 1;
+            INSERT INTO product_page_version (product_id, version) VALUES (NEW.product_id, (SELECT list_version FROM page_version WHERE id = 1))
+              ON CONFLICT (product_id) DO UPDATE SET version = excluded.version;
+          END;
+
+-- trigger product_page_version_product_sizes_delete
+CREATE TRIGGER product_page_version_product_sizes_delete AFTER DELETE ON product_sizes
+          BEGIN
+            UPDATE page_version SET list_version = list_version + 1 WHERE id = 1;
+            INSERT INTO product_page_version (product_id, version) VALUES (OLD.product_id, (SELECT list_version FROM page_version WHERE id = 1))
+              ON CONFLICT (product_id) DO UPDATE SET version = excluded.version;
+          END;
+
+-- trigger product_page_version_product_sizes_insert
+CREATE TRIGGER product_page_version_product_sizes_insert AFTER INSERT ON product_sizes
+          BEGIN
+            UPDATE page_version SET list_version = list_version + 1 WHERE id = 1;
+            INSERT INTO product_page_version (product_id, version) VALUES (NEW.product_id, (SELECT list_version FROM page_version WHERE id = 1))
+              ON CONFLICT (product_id) DO UPDATE SET version = excluded.version;
+          END;
+
+-- trigger product_page_version_product_sizes_update
+CREATE TRIGGER product_page_version_product_sizes_update AFTER UPDATE ON product_sizes WHEN NOT (OLD.inventory > 0 AND NEW.inventory > 0 AND OLD.label IS NEW.label)
+          BEGIN
+            UPDATE page_version SET list_version = list_version + 1 WHERE id = 1;
+            INSERT INTO product_page_version (product_id, version) VALUES (NEW.product_id, (SELECT list_version FROM page_version WHERE id = 1))
+              ON CONFLICT (product_id) DO UPDATE SET version = excluded.version;
+          END;
+
+-- trigger product_page_version_product_variants_delete
+CREATE TRIGGER product_page_version_product_variants_delete AFTER DELETE ON product_variants
+          BEGIN
+            UPDATE page_version SET list_version = list_version + 1 WHERE id = 1;
+            INSERT INTO product_page_version (product_id, version) VALUES (OLD.product_id, (SELECT list_version FROM page_version WHERE id = 1))
+              ON CONFLICT (product_id) DO UPDATE SET version = excluded.version;
+          END;
+
+-- trigger product_page_version_product_variants_insert
+CREATE TRIGGER product_page_version_product_variants_insert AFTER INSERT ON product_variants
+          BEGIN
+            UPDATE page_version SET list_version = list_version + 1 WHERE id = 1;
+            INSERT INTO product_page_version (product_id, version) VALUES (NEW.product_id, (SELECT list_version FROM page_version WHERE id = 1))
+              ON CONFLICT (product_id) DO UPDATE SET version = excluded.version;
+          END;
+
+-- trigger product_page_version_product_variants_update
+CREATE TRIGGER product_page_version_product_variants_update AFTER UPDATE ON product_variants WHEN NOT (OLD.inventory > 0 AND NEW.inventory > 0)
           BEGIN
             UPDATE page_version SET list_version = list_version + 1 WHERE id = 1;
             INSERT INTO product_page_version (product_id, version) VALUES (NEW.product_id, (SELECT list_version FROM page_version WHERE id = 1))

@@ -1,19 +1,25 @@
 import { BOT_FIELD } from "#server/contracts/bots";
 import { refuseFilledHoneypot } from "#server/services/drop/bots";
-import { CART_MESSAGES, addToCartSchema, setQuantitySchema } from "#server/contracts/cart";
+import { CART_MESSAGES, addToCartSchema, lineQuerySchema, setQuantitySchema } from "#server/contracts/cart";
 import { productIdParam } from "#server/contracts/catalog";
 import type { AppContext } from "#server/context";
-import { NotFound } from "#server/errors";
+import { Invalid, NotFound } from "#server/errors";
 import { cartSessionIdOf, ensureCartSession } from "#server/http/cart-session";
 import { addToCart, clearCart, getCart, removeFromCart, setQuantity } from "#server/services/cart/cart";
 import { route } from "#server/api/route";
 
-/** The line a PATCH or DELETE /api/cart/{productId} names, in this browser's bag. */
+/**
+ * The line a PATCH or DELETE /api/cart/{productId}?size=&color= names, in this browser's bag (the
+ * size and colour are needed only when the bag holds several lines of the product).
+ */
 async function lineOf(ctx: AppContext, request: Request, param: string | undefined) {
+  const url = new URL(request.url);
+  const name = lineQuerySchema.safeParse({ size: url.searchParams.get("size"), color: url.searchParams.get("color") });
+  if (!name.success) throw Invalid.fromZod(name.error);
   const productId = productIdParam.safeParse(param);
   const sessionId = await cartSessionIdOf(ctx, request);
   if (!productId.success || !sessionId) throw new NotFound(CART_MESSAGES.notInCart);
-  return { sessionId, productId: productId.data };
+  return { sessionId, productId: productId.data, name: name.data };
 }
 
 export const cartRoutes = [
@@ -26,7 +32,10 @@ export const cartRoutes = [
     handle: async ({ request, ctx }) => getCart(ctx, await cartSessionIdOf(ctx, request)),
   }),
 
-  /** POST /api/cart adds `{ productId, quantity }` (201 for a new line, 200 for more of one). */
+  /**
+   * POST /api/cart adds `{ productId, quantity, size?, color? }` (201 for a new line, 200 for more
+   * of one). 400 "Please choose a size." for a sized product without one; 409 when the size is sold out.
+   */
   route({
     method: "POST",
     path: "/api/cart",
@@ -37,7 +46,10 @@ export const cartRoutes = [
     handle: async ({ request, input, ctx }) => {
       refuseFilledHoneypot(input[BOT_FIELD]);
       const session = await ensureCartSession(ctx, request);
-      const { cart, created } = await addToCart(ctx, session.id, input.productId, input.quantity);
+      const { cart, created } = await addToCart(ctx, session.id, input.productId, input.quantity, {
+        size: input.size,
+        color: input.color,
+      });
       const headers = new Headers();
       if (session.setCookie) headers.append("Set-Cookie", session.setCookie);
       return Response.json(cart, { status: created ? 201 : 200, headers });
@@ -64,8 +76,8 @@ export const cartRoutes = [
     input: setQuantitySchema,
     personal: true,
     handle: async ({ request, params, input, ctx }) => {
-      const { sessionId, productId } = await lineOf(ctx, request, params.productId);
-      return setQuantity(ctx, sessionId, productId, input.quantity);
+      const { sessionId, productId, name } = await lineOf(ctx, request, params.productId);
+      return setQuantity(ctx, sessionId, productId, input.quantity, name);
     },
   }),
 
@@ -76,8 +88,8 @@ export const cartRoutes = [
     guard: "public",
     personal: true,
     handle: async ({ request, params, ctx }) => {
-      const { sessionId, productId } = await lineOf(ctx, request, params.productId);
-      return removeFromCart(ctx, sessionId, productId);
+      const { sessionId, productId, name } = await lineOf(ctx, request, params.productId);
+      return removeFromCart(ctx, sessionId, productId, name);
     },
   }),
 ];

@@ -9,11 +9,13 @@ import {
   CART_MESSAGES,
   type CartFormData,
   cartFormSchema,
+  lineQuerySchema,
   type CartIntent,
   EMPTY_CART,
   ENHANCED_FIELD,
 } from "#server/contracts/cart";
 import { CATALOG_MESSAGES, productIdParam } from "#server/contracts/catalog";
+import { choiceLabel } from "#server/contracts/sizes-view";
 import type { AppContext } from "#server/context";
 import { DomainError, Invalid, NotFound } from "#server/errors";
 import { addToCart, cartPageOf, decrementItem, getCart, incrementItem, removeFromCart } from "#server/services/cart/cart";
@@ -68,8 +70,12 @@ export async function addToBagAction({ request, params }: ActionFunctionArgs) {
     const id = productIdParam.safeParse(params.productId);
     if (!id.success) throw new NotFound(CATALOG_MESSAGES.notFound);
     const session = await ensureCartSession(ctx, request);
-    const { cart } = await addToCart(ctx, session.id, id.data, 1);
-    const name = cart.cartItems.find((line) => line.productId === id.data)?.product.name ?? "The item";
+    const choice = lineQuerySchema.safeParse({ size: form.get("size"), color: form.get("color") });
+    if (!choice.success) throw Invalid.fromZod(choice.error);
+    const { cart } = await addToCart(ctx, session.id, id.data, 1, choice.data);
+    const line = cart.cartItems.find((l) => l.productId === id.data);
+    const chosen = line ? choiceLabel(line.size, line.color) : "";
+    const name = line ? `${line.product.name}${chosen ? ` (${chosen})` : ""}` : "The item";
     const headers: HeadersInit = session.setCookie ? { "Set-Cookie": session.setCookie } : {};
     const notice: ActionNotice = { kind: "success", title: "Added to Bag", description: `${name} is in your bag.` };
     if (!enhanced) return back(ctx, request, page, notice, headers);
@@ -99,13 +105,14 @@ export async function cartFormAction({ request }: ActionFunctionArgs) {
     refuseFilledHoneypot(form.get(BOT_FIELD));
     if (!parsed.success) throw new Invalid(parsed.error.issues[0]?.message ?? FALLBACK.increment);
     if (!sessionId) throw new NotFound(CART_MESSAGES.notInCart);
-    const { productId } = parsed.data;
+    const { productId, size, color } = parsed.data;
+    const line = { size, color };
     const cart =
       intent === "increment"
-        ? await incrementItem(ctx, sessionId, productId)
+        ? await incrementItem(ctx, sessionId, productId, line)
         : intent === "decrement"
-          ? await decrementItem(ctx, sessionId, productId)
-          : await removeFromCart(ctx, sessionId, productId);
+          ? await decrementItem(ctx, sessionId, productId, line)
+          : await removeFromCart(ctx, sessionId, productId, line);
     if (!enhanced) return back(ctx, request, "/cart", null);
     return data<CartFormData>({ ok: true, intent, cart, notice: null });
   } catch (error) {

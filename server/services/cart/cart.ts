@@ -10,6 +10,18 @@ import { toDollars } from "#server/contracts/money";
 import { Conflict, NotFound } from "#server/errors";
 import { discountedCents, getPublicProductRow, publicAt, publicFilter, toPublicProduct } from "#server/services/catalog/catalog";
 import { settingDefaults } from "#server/services/store/settings";
+import { SIZE_MESSAGES } from "#server/contracts/sizes-view";
+import { Invalid } from "#server/errors";
+import {
+  NO_STOCK,
+  resolveChoice,
+  soldOutMessage,
+  stockOf,
+  stockOfOne,
+  unitStock,
+  type Choice,
+  type ProductStock,
+} from "#server/services/catalog/product-stock";
 import { recordEvent } from "#server/services/reporting/events";
 import { refuseIfSoldByDraw } from "#server/services/drop/draws";
 
@@ -18,22 +30,29 @@ import { refuseIfSoldByDraw } from "#server/services/drop/draws";
  * statement, so two tabs or two quick clicks can never put more units in a bag than the stock.
  */
 
-type LineRow = Product & { lineId: number; quantity: number };
+type LineRow = Product & { lineId: number; quantity: number; size: string; color: string };
 
-function whyUnavailable(row: LineRow): string | null {
+/** A line of a product without sizes or stock per colour sells from the product's own stock, as before sizes. */
+const ownShelf = (row: Pick<LineRow, "size" | "stockPerColor">) => row.size === "" && row.stockPerColor !== 1;
+
+function whyUnavailable(row: LineRow, inStock: number, stock: ProductStock): string | null {
   if (row.isComingSoon === 1) return CART_MESSAGES.lineComingSoon;
-  if (row.inventory === 0) return CART_MESSAGES.soldOut;
-  if (row.quantity > row.inventory) return CART_MESSAGES.onlyLeft(row.inventory);
+  if (inStock === 0) return soldOutMessage(row.name, stock, row) ?? CART_MESSAGES.soldOut;
+  if (row.quantity > inStock) return CART_MESSAGES.onlyLeft(inStock);
   return null;
 }
 
-function toLine(row: LineRow): { line: CartLine; cents: number } {
+function toLine(row: LineRow, stock: ProductStock = NO_STOCK): { line: CartLine; cents: number } {
   const product = toPublicProduct(row);
   const unitCents = discountedCents(row.priceCents, row.discountPercent);
-  const notice = whyUnavailable(row);
+  // A sized (or per-colour) line's stock is its size's (and colour's): what its plus button may reach.
+  const inStock = ownShelf(row) ? row.inventory : unitStock(row, stock, row);
+  const notice = whyUnavailable(row, inStock, stock);
   const line: CartLine = {
     id: row.lineId,
     productId: row.id,
+    size: row.size === "" ? null : row.size,
+    color: row.color === "" ? null : row.color,
     quantity: row.quantity,
     product: {
       name: product.name,
@@ -46,7 +65,7 @@ function toLine(row: LineRow): { line: CartLine; cents: number } {
       isVisible: product.isVisible,
       isComingSoon: product.isComingSoon,
       releaseDate: product.releaseDate,
-      inventory: product.inventory,
+      inventory: inStock,
       description: product.description,
       promoCode: product.promoCode,
       maxPerCustomer: product.maxPerCustomer,
@@ -69,13 +88,17 @@ export async function getCart(ctx: AppContext, sessionId: string | null): Promis
     .selectFrom("cartItems as c")
     .innerJoin("products as p", "p.id", "c.productId")
     .selectAll("p")
-    .select(["c.id as lineId", "c.quantity"])
+    .select(["c.id as lineId", "c.quantity", "c.size", "c.color"])
     .where("c.sessionId", "=", sessionId)
     .orderBy("c.createdAt", "asc")
     .orderBy("c.id", "asc")
     .execute();
   const isPublic = await publicFilter(ctx);
-  const lines = rows.filter(isPublic).map(toLine);
+  const shown = rows.filter(isPublic);
+  // Sizes are read only for a bag that has a sized or per-colour line: a plain bag costs what it did.
+  const sized = shown.filter((row) => !ownShelf(row));
+  const stock = sized.length > 0 ? await stockOf(ctx.db, sized) : new Map<number, ProductStock>();
+  const lines = shown.map((row) => toLine(row, stock.get(row.id)));
   return {
     cartItems: lines.map(({ line }) => line),
     totalPrice: toDollars(lines.reduce((sum, { cents }) => sum + cents, 0)),
@@ -147,6 +170,8 @@ export function checkoutBagOf(cart: CartView): CheckoutBag {
   return {
     lines: cart.cartItems.map((line) => ({
       productId: line.productId,
+      size: line.size,
+      color: line.color,
       name: line.product.name,
       imageUrl: line.product.imageUrl,
       srcSet: line.product.srcSet,
@@ -160,121 +185,246 @@ export function checkoutBagOf(cart: CartView): CheckoutBag {
   };
 }
 
+/** What a bag line is named by: the product, and its size and colour ('' for none). */
+export interface LineName {
+  size?: string | null;
+  color?: string | null;
+}
+
+interface Wanted {
+  /** Units of this line after the change. */
+  line: number;
+  /** Units of the product (every size and colour) in the bag after the change: the per-customer limit's count. */
+  product: number;
+}
+
 /** Coming soon, sold out and the per-customer limit refuse new units, with the message the shopper sees. */
-function assertPurchasable(product: Product, wanted: number): void {
+function assertPurchasable(product: Product, stock: ProductStock, choice: Choice, wanted: Wanted): void {
   if (product.isComingSoon === 1) throw new Conflict(CART_MESSAGES.comingSoon);
-  if (product.inventory === 0) throw new Conflict(CART_MESSAGES.soldOut);
-  // One bag never holds more than one customer may buy; Process Order checks their other orders.
-  if (product.maxPerCustomer !== null && wanted > product.maxPerCustomer) {
+  const inStock = choice.size === "" && product.stockPerColor !== 1 ? product.inventory : unitStock(product, stock, choice);
+  if (inStock === 0) throw new Conflict(soldOutMessage(product.name, stock, choice) ?? CART_MESSAGES.soldOut);
+  // One bag never holds more than one customer may buy (over all sizes); Process Order checks their other orders.
+  if (product.maxPerCustomer !== null && wanted.product > product.maxPerCustomer) {
     const message = limitMessage(product.maxPerCustomer, product.name);
     throw new Conflict(message, { quantity: [message] });
   }
-  if (wanted > product.inventory) {
-    throw new Conflict(CART_MESSAGES.onlyLeft(product.inventory), { quantity: [CART_MESSAGES.onlyLeft(product.inventory)] });
+  if (wanted.line > inStock) {
+    throw new Conflict(CART_MESSAGES.onlyLeft(inStock), { quantity: [CART_MESSAGES.onlyLeft(inStock)] });
   }
 }
 
-async function quantityInCart(ctx: AppContext, sessionId: string, productId: number): Promise<number> {
-  const line = await ctx.db
+/** Units of a product in a bag: of one line, and of every line of the product. */
+async function unitsInCart(
+  ctx: AppContext,
+  sessionId: string,
+  productId: number,
+  choice: Choice,
+): Promise<{ line: number; product: number }> {
+  const lines = await ctx.db
     .selectFrom("cartItems")
-    .select("quantity")
+    .select(["quantity", "size", "color"])
     .where("sessionId", "=", sessionId)
     .where("productId", "=", productId)
-    .executeTakeFirst();
-  return line?.quantity ?? 0;
+    .execute();
+  const line = lines.find((l) => l.size === choice.size && l.color === choice.color)?.quantity ?? 0;
+  return { line, product: lines.reduce((sum, l) => sum + l.quantity, 0) };
 }
 
 /**
- * The most units of a product one bag may hold: its stock, or its per-customer limit when lower.
- * A CASE rather than SQLite's two-argument min() (PostgreSQL spells it least()), so that the same
+ * The bag line a PATCH, DELETE or cart button names: by its size and colour (without regard to
+ * case), or the product's only line when none is named. NotFound when there is no such line; a
+ * 400 when the bag has several lines of the product and the call does not say which.
+ */
+async function findLine(ctx: AppContext, sessionId: string, productId: number, name: LineName): Promise<Choice & { quantity: number }> {
+  const lines = await ctx.db
+    .selectFrom("cartItems")
+    .select(["quantity", "size", "color"])
+    .where("sessionId", "=", sessionId)
+    .where("productId", "=", productId)
+    .orderBy("id")
+    .execute();
+  const size = name.size?.trim().toLowerCase();
+  const color = name.color?.trim().toLowerCase();
+  const matching = lines.filter(
+    (l) =>
+      (size === undefined || size === "" || l.size.toLowerCase() === size || (size === "one size" && l.size === "")) &&
+      (color === undefined || color === "" || l.color.toLowerCase() === color),
+  );
+  if (matching.length === 0) throw new NotFound(CART_MESSAGES.notInCart);
+  if (matching.length > 1) throw new Invalid(SIZE_MESSAGES.nameTheLine, { size: [SIZE_MESSAGES.nameTheLine] });
+  return matching[0]!;
+}
+
+/**
+ * The most units of a product one bag line may hold: its stock, or its per-customer limit when
+ * lower. A CASE rather than SQLite's two-argument min() (PostgreSQL spells it least()), so that the same
  * SQL runs on both; a null limit compares as unknown and falls to the stock.
  */
 const UNITS_CAP = sql<number>`CASE WHEN max_per_customer < inventory THEN max_per_customer ELSE inventory END`;
 
 /**
- * Adds units of a product. `created` tells a new line from a bigger one (201 against 200).
- * Unknown, hidden and unreleased products are all "Product not found.".
+ * The stock a line sells from, as SQL: the product's `inventory` for a line of a product without
+ * sizes or stock per colour (the statement is then the one it always was), else its size's or
+ * its colour-and-size's row.
+ */
+function shelfSql(product: Product, stock: ProductStock, choice: Choice) {
+  if (stock.variants) {
+    return sql<number>`(SELECT inventory FROM product_variants WHERE product_id = ${product.id} AND size = ${choice.size} AND color = ${choice.color})`;
+  }
+  if (choice.size !== "")
+    return sql<number>`(SELECT inventory FROM product_sizes WHERE product_id = ${product.id} AND label = ${choice.size})`;
+  return null;
+}
+
+/**
+ * Adds units of a product in a size and colour (`size` needed when the product has sizes; a
+ * product's first colour in stock when none is named). `created` tells a new line from a bigger
+ * one (201 against 200). Unknown, hidden and unreleased products are all "Product not found.".
  */
 export async function addToCart(
   ctx: AppContext,
   sessionId: string,
   productId: number,
   quantity = 1,
+  name: LineName = {},
 ): Promise<{ cart: CartView; created: boolean }> {
   const product = await getPublicProductRow(ctx, productId);
   // A product sold by draw reaches a bag only through a winner's link (draw-claims.ts).
   await refuseIfSoldByDraw(ctx, productId);
-  assertPurchasable(product, quantity + (await quantityInCart(ctx, sessionId, productId)));
+  const stock = await stockOfOne(ctx.db, product);
+  const choice = resolveChoice(product, stock, name);
+  const inBag = await unitsInCart(ctx, sessionId, productId, choice);
+  assertPurchasable(product, stock, choice, { line: quantity + inBag.line, product: quantity + inBag.product });
   const now = ctx.clock.now().toISOString();
+  const shelf = shelfSql(product, stock, choice);
+  // Units of this product in the bag on other lines (other sizes or colours): the limit counts them.
+  const others = sql<number>`(SELECT coalesce(sum(quantity), 0) FROM cart_items
+    WHERE session_id = ${sessionId} AND product_id = ${productId} AND NOT (size = ${choice.size} AND color = ${choice.color}))`;
   // One statement checks the stock and writes: concurrent adds queue on SQLite's write lock, and
   // each sees the quantity the previous one left.
-  const { rows } = await sql<{ quantity: number }>`
-    INSERT INTO cart_items (session_id, product_id, quantity, created_at, updated_at)
-    SELECT ${sessionId}, id, ${quantity}, ${now}, ${now} FROM products
+  const { rows } = shelf
+    ? await sql<{ quantity: number }>`
+    INSERT INTO cart_items (session_id, product_id, size, color, quantity, created_at, updated_at)
+    SELECT ${sessionId}, id, ${choice.size}, ${choice.color}, ${quantity}, ${now}, ${now} FROM products
+    WHERE id = ${productId} AND is_visible = 1 AND is_coming_soon = 0 AND ${shelf} >= ${quantity}
+      AND (max_per_customer IS NULL OR max_per_customer >= ${quantity} + ${others})
+    ON CONFLICT (session_id, product_id, size, color) DO UPDATE
+      SET quantity = cart_items.quantity + excluded.quantity, updated_at = excluded.updated_at
+      WHERE cart_items.quantity + excluded.quantity <= ${shelf}
+        AND (SELECT coalesce(max_per_customer, cart_items.quantity + excluded.quantity + ${others}) FROM products WHERE id = excluded.product_id)
+          >= cart_items.quantity + excluded.quantity + ${others}
+    RETURNING quantity`.execute(ctx.db)
+    : await sql<{ quantity: number }>`
+    INSERT INTO cart_items (session_id, product_id, size, color, quantity, created_at, updated_at)
+    SELECT ${sessionId}, id, '', ${choice.color}, ${quantity}, ${now}, ${now} FROM products
     WHERE id = ${productId} AND is_visible = 1 AND is_coming_soon = 0 AND inventory >= ${quantity}
-      AND coalesce(max_per_customer, ${quantity}) >= ${quantity}
-    ON CONFLICT (session_id, product_id) DO UPDATE
+      AND coalesce(max_per_customer, ${quantity} + ${others}) >= ${quantity} + ${others}
+    ON CONFLICT (session_id, product_id, size, color) DO UPDATE
       SET quantity = cart_items.quantity + excluded.quantity, updated_at = excluded.updated_at
       WHERE cart_items.quantity + excluded.quantity <= (
         SELECT ${UNITS_CAP} FROM products WHERE id = excluded.product_id)
+        AND (SELECT coalesce(max_per_customer, cart_items.quantity + excluded.quantity + ${others}) FROM products WHERE id = excluded.product_id)
+          >= cart_items.quantity + excluded.quantity + ${others}
     RETURNING quantity`.execute(ctx.db);
   if (!rows[0]) {
     // Lost a race for the last units: explain with the state as it is now.
-    assertPurchasable(await getPublicProductRow(ctx, productId), quantity + (await quantityInCart(ctx, sessionId, productId)));
-    throw new Conflict(CART_MESSAGES.onlyLeft(product.inventory));
+    const fresh = await getPublicProductRow(ctx, productId);
+    const now = await unitsInCart(ctx, sessionId, productId, choice);
+    const freshStock = await stockOfOne(ctx.db, fresh);
+    assertPurchasable(fresh, freshStock, choice, { line: quantity + now.line, product: quantity + now.product });
+    throw new Conflict(CART_MESSAGES.onlyLeft(unitStock(fresh, freshStock, choice)));
   }
   recordEvent(ctx, { kind: "bag_add", sessionId, productId });
   return { cart: await getCart(ctx, sessionId), created: rows[0].quantity === quantity };
 }
 
 /** Sets a line's quantity; below 1 removes it (docs/spec.md §4). Lowering is always allowed. */
-export async function setQuantity(ctx: AppContext, sessionId: string, productId: number, quantity: number): Promise<CartView> {
-  if (quantity < 1) return removeFromCart(ctx, sessionId, productId);
-  const current = await quantityInCart(ctx, sessionId, productId);
-  if (current === 0) throw new NotFound(CART_MESSAGES.notInCart);
+export async function setQuantity(
+  ctx: AppContext,
+  sessionId: string,
+  productId: number,
+  quantity: number,
+  name: LineName = {},
+): Promise<CartView> {
+  if (quantity < 1) return removeFromCart(ctx, sessionId, productId, name);
+  const line = await findLine(ctx, sessionId, productId, name);
   const product = await getPublicProductRow(ctx, productId);
-  if (quantity > current) {
+  const stock = await stockOfOne(ctx.db, product);
+  const inBag = await unitsInCart(ctx, sessionId, productId, line);
+  if (quantity > line.quantity) {
     await refuseIfSoldByDraw(ctx, productId);
-    assertPurchasable(product, quantity);
+    assertPurchasable(product, stock, line, { line: quantity, product: inBag.product - line.quantity + quantity });
   }
+  const shelf = shelfSql(product, stock, line);
+  const others = inBag.product - line.quantity;
   const result = await ctx.db
     .updateTable("cartItems")
     .set({ quantity, updatedAt: ctx.clock.now().toISOString() })
     .where("sessionId", "=", sessionId)
     .where("productId", "=", productId)
+    .where("size", "=", line.size)
+    .where("color", "=", line.color)
     .where((eb) =>
       eb.or([
         eb("quantity", ">=", quantity),
-        eb(eb.selectFrom("products").select(UNITS_CAP.as("cap")).where("id", "=", productId).where("isComingSoon", "=", 0), ">=", quantity),
+        shelf
+          ? eb.and([
+              eb(shelf, ">=", quantity),
+              eb(
+                eb
+                  .selectFrom("products")
+                  .select(sql<number>`coalesce(max_per_customer, ${quantity + others})`.as("cap"))
+                  .where("id", "=", productId)
+                  .where("isComingSoon", "=", 0),
+                ">=",
+                quantity + others,
+              ),
+            ])
+          : eb(
+              eb.selectFrom("products").select(UNITS_CAP.as("cap")).where("id", "=", productId).where("isComingSoon", "=", 0),
+              ">=",
+              quantity + others,
+            ),
       ]),
     )
     .executeTakeFirst();
   if (result.numUpdatedRows === 0n) {
-    if ((await quantityInCart(ctx, sessionId, productId)) === 0) throw new NotFound(CART_MESSAGES.notInCart);
-    assertPurchasable(await getPublicProductRow(ctx, productId), quantity);
+    const now = await unitsInCart(ctx, sessionId, productId, line);
+    if (now.line === 0) throw new NotFound(CART_MESSAGES.notInCart);
+    const fresh = await getPublicProductRow(ctx, productId);
+    assertPurchasable(fresh, await stockOfOne(ctx.db, fresh), line, { line: quantity, product: now.product - now.line + quantity });
   }
   return getCart(ctx, sessionId);
 }
 
 /** One more unit of a line already in the bag (the plus button). */
-export async function incrementItem(ctx: AppContext, sessionId: string, productId: number): Promise<CartView> {
-  if ((await quantityInCart(ctx, sessionId, productId)) === 0) throw new NotFound(CART_MESSAGES.notInCart);
-  return (await addToCart(ctx, sessionId, productId, 1)).cart;
+export async function incrementItem(ctx: AppContext, sessionId: string, productId: number, name: LineName = {}): Promise<CartView> {
+  const line = await findLine(ctx, sessionId, productId, name);
+  return (await addToCart(ctx, sessionId, productId, 1, { size: line.size, color: line.color })).cart;
 }
 
 /** One unit fewer (the minus button); the last unit removes the line. Atomic, like the rest. */
-export async function decrementItem(ctx: AppContext, sessionId: string, productId: number): Promise<CartView> {
+export async function decrementItem(ctx: AppContext, sessionId: string, productId: number, name: LineName = {}): Promise<CartView> {
+  const line = await findLine(ctx, sessionId, productId, name);
   const changed = await ctx.db.transaction().execute(async (trx) => {
     // On PostgreSQL two presses at once would both miss "a line of one" and both lower it (to 0,
     // which the CHECK refuses): the line is locked first, so the second sees the first's result.
     await forUpdateOnPostgres(
       trx,
-      trx.selectFrom("cartItems").select("quantity").where("sessionId", "=", sessionId).where("productId", "=", productId),
+      trx
+        .selectFrom("cartItems")
+        .select("quantity")
+        .where("sessionId", "=", sessionId)
+        .where("productId", "=", productId)
+        .where("size", "=", line.size)
+        .where("color", "=", line.color),
     ).execute();
     const removed = await trx
       .deleteFrom("cartItems")
       .where("sessionId", "=", sessionId)
       .where("productId", "=", productId)
+      .where("size", "=", line.size)
+      .where("color", "=", line.color)
       .where("quantity", "<=", 1)
       .executeTakeFirst();
     if (removed.numDeletedRows > 0n) return true;
@@ -283,6 +433,8 @@ export async function decrementItem(ctx: AppContext, sessionId: string, productI
       .set((eb) => ({ quantity: eb("quantity", "-", 1), updatedAt: ctx.clock.now().toISOString() }))
       .where("sessionId", "=", sessionId)
       .where("productId", "=", productId)
+      .where("size", "=", line.size)
+      .where("color", "=", line.color)
       .executeTakeFirst();
     return lowered.numUpdatedRows > 0n;
   });
@@ -290,11 +442,14 @@ export async function decrementItem(ctx: AppContext, sessionId: string, productI
   return getCart(ctx, sessionId);
 }
 
-export async function removeFromCart(ctx: AppContext, sessionId: string, productId: number): Promise<CartView> {
+export async function removeFromCart(ctx: AppContext, sessionId: string, productId: number, name: LineName = {}): Promise<CartView> {
+  const line = await findLine(ctx, sessionId, productId, name);
   const result = await ctx.db
     .deleteFrom("cartItems")
     .where("sessionId", "=", sessionId)
     .where("productId", "=", productId)
+    .where("size", "=", line.size)
+    .where("color", "=", line.color)
     .executeTakeFirst();
   if (result.numDeletedRows === 0n) throw new NotFound(CART_MESSAGES.notInCart);
   return getCart(ctx, sessionId);

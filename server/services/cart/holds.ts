@@ -3,12 +3,13 @@ import type { DB } from "#db/schema";
 import type { AppContext } from "#server/context";
 import { paymentsFor } from "#server/integrations/payments";
 import { logWarning } from "#server/observability/log";
+import { putBackUnits } from "#server/services/catalog/product-stock";
 
 /** Puts a held order's units back on the shelf. Idempotent: only 'held' rows move. */
 export async function releaseHolds(trx: Transaction<DB>, orderId: number): Promise<number> {
   const holds = await trx
     .selectFrom("inventoryHolds")
-    .select(["id", "productId", "quantity"])
+    .select(["id", "productId", "quantity", "size", "color"])
     .where("orderId", "=", orderId)
     .where("status", "=", "held")
     .execute();
@@ -19,13 +20,8 @@ export async function releaseHolds(trx: Transaction<DB>, orderId: number): Promi
       .where("id", "=", hold.id)
       .where("status", "=", "held")
       .executeTakeFirst();
-    if (Number(released.numUpdatedRows) === 1) {
-      await trx
-        .updateTable("products")
-        .set((eb) => ({ inventory: eb("inventory", "+", hold.quantity) }))
-        .where("id", "=", hold.productId)
-        .execute();
-    }
+    // Back on the shelf it came from: its size's (or colour-and-size's), or the product's.
+    if (Number(released.numUpdatedRows) === 1) await putBackUnits(trx, hold.productId, hold, hold.quantity);
   }
   return holds.length;
 }

@@ -5,6 +5,10 @@ import { toCents } from "#server/contracts/money";
 import type { AppContext } from "#server/context";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { toPublicProduct } from "./catalog";
+import { lockProductRows } from "#server/services/drop/customer-limits";
+import { SIZE_MESSAGES } from "#server/contracts/sizes-view";
+import { saveStock, sizeLabelsIn, touchesStock } from "./product-sizes";
+import { NO_STOCK, stockOf, type ProductStock } from "./product-stock";
 import { imageBasesOf, ownImagePathOf, removeUnreferencedImages } from "./product-image-files";
 
 /**
@@ -14,9 +18,11 @@ import { imageBasesOf, ownImagePathOf, removeUnreferencedImages } from "./produc
 
 type Row = Product & { imageCount: number };
 
-export function toAdminProduct(row: Row): AdminProduct {
+export function toAdminProduct(row: Row, stock: ProductStock = NO_STOCK): AdminProduct {
   return {
-    ...toPublicProduct(row),
+    ...toPublicProduct(row, stock),
+    stockPerColor: row.stockPerColor === 1,
+    sizeGuide: row.sizeGuide,
     isCountdownRestricted: row.isCountdownRestricted === 1,
     countdownReleaseDate: row.countdownReleaseDate,
     weight: row.weight,
@@ -46,17 +52,21 @@ function rows(ctx: AppContext) {
 /** Every product, newest first, with how many pictures each has. */
 export async function listAdminProducts(ctx: AppContext): Promise<AdminProduct[]> {
   const all = await rows(ctx).orderBy("products.createdAt", "desc").orderBy("products.id", "desc").execute();
-  return all.map(toAdminProduct);
+  const stock = await stockOf(ctx.db, all);
+  return all.map((row) => toAdminProduct(row, stock.get(row.id)));
 }
 
 export async function getAdminProduct(ctx: AppContext, id: number): Promise<AdminProduct> {
   const row = await rows(ctx).where("products.id", "=", id).executeTakeFirst();
   if (!row) throw new NotFound(PRODUCT_MESSAGES.notFound);
-  return toAdminProduct(row);
+  return toAdminProduct(row, (await stockOf(ctx.db, [row])).get(row.id));
 }
 
-/** Contract fields → columns. Only the fields present are written (a patch leaves the rest). */
-function toColumns(input: ProductPatch): ProductUpdate {
+/**
+ * Contract fields → columns. Only the fields present are written (a patch leaves the rest). Sizes,
+ * variants and stockPerColor are written by saveStock.
+ */
+function toColumns(input: Omit<ProductPatch, "sizes" | "variants" | "stockPerColor">): ProductUpdate {
   const columns: ProductUpdate = {};
   const set = <K extends keyof ProductUpdate>(key: K, value: ProductUpdate[K] | undefined) => {
     if (value !== undefined) columns[key] = value;
@@ -81,6 +91,7 @@ function toColumns(input: ProductPatch): ProductUpdate {
   set("releaseDate", input.releaseDate);
   set("isCountdownRestricted", bit(input.isCountdownRestricted));
   set("countdownReleaseDate", input.countdownReleaseDate);
+  set("sizeGuide", input.sizeGuide);
   // An uploaded image's URL names its variant base: keep the base too, so the store gets a srcset.
   if (input.imageUrl && !input.imagePath) {
     const own = ownImagePathOf(input.imageUrl);
@@ -89,28 +100,41 @@ function toColumns(input: ProductPatch): ProductUpdate {
   return columns;
 }
 
-export async function createProduct(ctx: AppContext, input: ProductInput): Promise<AdminProduct> {
+/** A new product's fields; sizes and colour stock may be left out (none). */
+export type ProductCreate = Omit<ProductInput, "sizes" | "stockPerColor" | "sizeGuide" | "variants"> &
+  Partial<Pick<ProductInput, "sizes" | "stockPerColor" | "sizeGuide" | "variants">>;
+
+/** A new product; with sizes its inventory is their sum, whatever `inventory` said (decision 0045). */
+export async function createProduct(ctx: AppContext, input: ProductCreate): Promise<AdminProduct> {
   const now = ctx.clock.now().toISOString();
-  const columns = toColumns(input);
-  const { id } = await ctx.db
-    .insertInto("products")
-    .values({
-      ...columns,
-      name: input.name,
-      description: input.description,
-      priceCents: columns.priceCents!,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const { sizes, variants, stockPerColor, ...fields } = input;
+  const columns = toColumns(fields);
+  const stock = { sizes, variants, stockPerColor, availableColors: input.availableColors };
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const { id } = await trx
+      .insertInto("products")
+      .values({
+        ...columns,
+        name: input.name,
+        description: input.description,
+        priceCents: columns.priceCents!,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    if ((sizes && sizes.length > 0) || stockPerColor) await saveStock(trx, id, stock, now);
+    return id;
+  });
   return getAdminProduct(ctx, id);
 }
 
 /** A full update or any part of one (the list's show/hide sends `isVisible` only). */
 export async function updateProduct(ctx: AppContext, id: number, patch: ProductPatch): Promise<AdminProduct> {
-  const { inventoryWas, ...fields } = patch;
+  const { inventoryWas, sizes, variants, stockPerColor, ...fields } = patch;
   const columns = toColumns(fields);
+  const stock = { sizes, variants, stockPerColor, availableColors: patch.availableColors };
+  if (touchesStock(stock)) return updateWithSizes(ctx, id, patch);
   // The editor left the stock as it found it: keep whatever sales did meanwhile.
   if (inventoryWas !== undefined && columns.inventory === inventoryWas) delete columns.inventory;
   const guarded = inventoryWas !== undefined && columns.inventory !== undefined;
@@ -118,6 +142,16 @@ export async function updateProduct(ctx: AppContext, id: number, patch: ProductP
   const before = await ctx.db.selectFrom("products").select(["imageUrl", "imagePath"]).where("id", "=", id).executeTakeFirst();
   if (!before) throw new NotFound(PRODUCT_MESSAGES.notFound);
   if (Object.keys(columns).length === 0) return getAdminProduct(ctx, id);
+  if (columns.inventory !== undefined) {
+    // With sizes, inventory is their sum: the stock of a size is what changes.
+    const labels = (await ctx.db.selectFrom("productSizes").select("label").where("productId", "=", id).orderBy("position").execute()).map(
+      (row) => row.label,
+    );
+    if (labels.length > 0) {
+      const message = SIZE_MESSAGES.inventoryWithSizes(labels);
+      throw new Conflict(message, { inventory: [message] });
+    }
+  }
   // One statement: a hold taken between a read and a write could otherwise be overwritten.
   const result = await ctx.db
     .updateTable("products")
@@ -131,6 +165,39 @@ export async function updateProduct(ctx: AppContext, id: number, patch: ProductP
     throw new Conflict(PRODUCT_MESSAGES.inventoryMoved(inventoryWas!, now.inventory));
   }
   // A replaced upload (say, a new picture from the form's upload button) is garbage now.
+  if ("imageUrl" in columns || "imagePath" in columns) await removeUnreferencedImages(ctx, imageBasesOf(before));
+  return getAdminProduct(ctx, id);
+}
+
+/**
+ * A patch that writes sizes, variants or stock per colour, or sets inventory (refused while the
+ * product has sizes: its inventory is their sum), in one transaction with the product's row locked.
+ */
+async function updateWithSizes(ctx: AppContext, id: number, patch: ProductPatch): Promise<AdminProduct> {
+  const { inventoryWas, sizes, variants, stockPerColor, ...fields } = patch;
+  const columns = toColumns(fields);
+  if (inventoryWas !== undefined && columns.inventory === inventoryWas) delete columns.inventory;
+  const now = ctx.clock.now().toISOString();
+  const before = await ctx.db.transaction().execute(async (trx) => {
+    await lockProductRows(trx, [id]);
+    const before = await trx.selectFrom("products").select(["imageUrl", "imagePath", "inventory"]).where("id", "=", id).executeTakeFirst();
+    if (!before) throw new NotFound(PRODUCT_MESSAGES.notFound);
+    const labels = sizes ? sizes.map((s) => s.label) : await sizeLabelsIn(trx, id);
+    if (columns.inventory !== undefined && labels.length > 0) {
+      const message = SIZE_MESSAGES.inventoryWithSizes(labels);
+      throw new Conflict(message, { inventory: [message] });
+    }
+    if (columns.inventory !== undefined && inventoryWas !== undefined && before.inventory !== inventoryWas) {
+      throw new Conflict(PRODUCT_MESSAGES.inventoryMoved(inventoryWas, before.inventory));
+    }
+    await trx
+      .updateTable("products")
+      .set({ ...columns, updatedAt: now })
+      .where("id", "=", id)
+      .execute();
+    await saveStock(trx, id, { sizes, variants, stockPerColor, availableColors: fields.availableColors }, now);
+    return before;
+  });
   if ("imageUrl" in columns || "imagePath" in columns) await removeUnreferencedImages(ctx, imageBasesOf(before));
   return getAdminProduct(ctx, id);
 }

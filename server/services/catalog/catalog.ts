@@ -7,6 +7,7 @@ import { getEarlyMinutes } from "#server/services/drop/early-access";
 import { inDisplayOrder } from "./image-order";
 import { variantUrls } from "./image-variants";
 import { getSettingValue } from "#server/services/store/settings";
+import { colorsOf, NO_STOCK, stockOf, stockOfOne, type ProductStock } from "./product-stock";
 
 /** Price after the discount, in cents, rounded once (docs/spec.md §9). */
 export function discountedCents(priceCents: number, discountPercent: number): number {
@@ -25,18 +26,12 @@ export function srcSetFor(image: { imageUrl: string | null; imagePath: string | 
   return variants.map(({ url, width }) => `${url} ${width}w`).join(", ");
 }
 
-function colorsOf(json: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(json);
-    return Array.isArray(parsed) ? parsed.filter((c): c is string => typeof c === "string") : [];
-  } catch {
-    return [];
-  }
-}
-
-/** The one place a product row becomes what shoppers see: cents to dollars, flags to booleans. */
-export function toPublicProduct(row: Product): PublicProduct {
-  return {
+/**
+ * The one place a product row becomes what shoppers see: cents to dollars, flags to booleans, and
+ * its sizes (and, with stock per colour, its variants) from `stockOf`.
+ */
+export function toPublicProduct(row: Product, stock: ProductStock = NO_STOCK): PublicProduct {
+  const product: PublicProduct = {
     id: row.id,
     name: row.name,
     description: row.description,
@@ -53,7 +48,16 @@ export function toPublicProduct(row: Product): PublicProduct {
     isComingSoon: row.isComingSoon === 1,
     releaseDate: row.releaseDate,
     maxPerCustomer: row.maxPerCustomer,
+    sizes: stock.sizes.map((size) => ({ ...size })),
   };
+  if (stock.variants) product.variants = stock.variants.map((variant) => ({ ...variant }));
+  return product;
+}
+
+/** Rows as shoppers see them, each with its sizes: two queries for any number of products. */
+export async function toPublicProducts(ctx: AppContext, rows: Product[]): Promise<PublicProduct[]> {
+  const stock = await stockOf(ctx.db, rows);
+  return rows.map((row) => toPublicProduct(row, stock.get(row.id)));
 }
 
 type Availability = Pick<Product, "isVisible" | "isCountdownRestricted" | "countdownReleaseDate">;
@@ -97,7 +101,7 @@ export async function listVisibleProducts(ctx: AppContext): Promise<PublicProduc
     .orderBy("createdAt", "desc")
     .orderBy("id", "desc")
     .execute();
-  return rows.filter(isPublic).map(toPublicProduct);
+  return toPublicProducts(ctx, rows.filter(isPublic));
 }
 
 /** The raw row of a product shoppers may see; NotFound for unknown, hidden or unreleased ones alike. */
@@ -109,7 +113,8 @@ export async function getPublicProductRow(ctx: AppContext, productId: number): P
 }
 
 export async function getPublicProduct(ctx: AppContext, productId: number): Promise<PublicProduct> {
-  return toPublicProduct(await getPublicProductRow(ctx, productId));
+  const row = await getPublicProductRow(ctx, productId);
+  return toPublicProduct(row, await stockOfOne(ctx.db, row));
 }
 
 /** A product's pictures in display order (primary first among equals). */

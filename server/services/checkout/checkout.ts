@@ -17,6 +17,7 @@ import { newOrderPageKey } from "#server/services/orders/order-page-token";
 import { chargesNoCard } from "#server/config";
 import { raiseAlert } from "#server/services/alerts/alerts";
 import { drawWinsForBag, linkDrawOrder } from "#server/services/drop/draw-claims";
+import { lineName, NO_STOCK, stockOf, takeUnits, unitsLeft, unitStock, type ProductStock } from "#server/services/catalog/product-stock";
 
 // Generous: a drop-day crowd behind one carrier address must get through; a script must not.
 const checkoutsPerIp = new AddressRateLimiter("checkouts-per-ip", (ctx) => ctx.config.rateLimits.checkoutsPerIp, 10 * 60 * 1000);
@@ -28,13 +29,16 @@ export async function resetCheckoutLimits(ctx: AppContext): Promise<void> {
 
 export interface PricedLine {
   productId: number;
+  /** '' for a product without sizes / colours (decision 0045). */
+  size: string;
+  color: string;
   name: string;
   imageUrl: string | null;
   priceCents: number;
   unitCents: number;
   quantity: number;
   totalCents: number;
-  /** Units on the shelf when the bag was read (not held: the hold's conditional update decides). */
+  /** Units of this size and colour on the shelf when the bag was read (not held: the hold's conditional update decides). */
   inventory: number;
   weight: number;
   length: number;
@@ -67,24 +71,32 @@ export async function bagLines(ctx: AppContext, sessionId: string | null): Promi
       "products.width",
       "products.height",
       "cartItems.quantity",
+      "cartItems.size",
+      "cartItems.color",
+      "products.stockPerColor",
     ])
     .where("cartItems.sessionId", "=", sessionId)
     .orderBy("cartItems.id")
     .execute();
   if (rows.length === 0) return [];
   const isPublic = await publicFilter(ctx);
+  const sized = rows.filter((row) => row.size !== "" || row.stockPerColor === 1);
+  const stock = sized.length > 0 ? await stockOf(ctx.db, sized) : new Map<number, ProductStock>();
   return rows.map((row) => {
     if (!isPublic(row) || row.isComingSoon === 1) throw new Conflict(CHECKOUT_MESSAGES.unavailable(row.name));
     const unitCents = discountedCents(row.priceCents, row.discountPercent);
+    const plain = row.size === "" && row.stockPerColor !== 1;
     return {
       productId: row.id,
+      size: row.size,
+      color: row.color,
       name: row.name,
       imageUrl: row.imageUrl,
       priceCents: row.priceCents,
       unitCents,
       quantity: row.quantity,
       totalCents: unitCents * row.quantity,
-      inventory: row.inventory,
+      inventory: plain ? row.inventory : unitStock(row, stock.get(row.id) ?? NO_STOCK, row),
       weight: row.weight,
       length: row.length,
       width: row.width,
@@ -93,8 +105,11 @@ export async function bagLines(ctx: AppContext, sessionId: string | null): Promi
   });
 }
 
-const shortOfStock = (line: PricedLine, inStock: number) =>
-  inStock > 0 ? new ShortOfStock(CHECKOUT_MESSAGES.onlyLeft(line.name, inStock)) : new SoldOut(line.productId, line.name);
+/** Short of stock: "Only 2 of Tee (Size M) left" or "Sorry, Tee (Size M) just sold out." (a sold-out miss). */
+const shortOfStock = (line: PricedLine, inStock: number) => {
+  const name = lineName(line.name, line);
+  return inStock > 0 ? new ShortOfStock(CHECKOUT_MESSAGES.onlyLeft(name, inStock)) : new SoldOut(line.productId, name);
+};
 
 /** Fewer units on the shelf than the bag asks for (a 409, as any Conflict); the metrics count it with sold out. */
 class ShortOfStock extends Conflict {}
@@ -237,21 +252,23 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
         .returning("id")
         .executeTakeFirstOrThrow();
       for (const line of lines) {
-        const taken = await trx
-          .updateTable("products")
-          .set((eb) => ({ inventory: eb("inventory", "-", line.quantity) }))
-          .where("id", "=", line.productId)
-          .where("inventory", ">=", line.quantity)
-          .returning("inventory")
-          .executeTakeFirst();
-        if (!taken) {
-          const left = await trx.selectFrom("products").select("inventory").where("id", "=", line.productId).executeTakeFirst();
-          throw shortOfStock(line, left?.inventory ?? 0);
+        // One conditional update of this size's (or colour's) shelf: never below zero.
+        if (!(await takeUnits(trx, line.productId, line, line.quantity))) {
+          throw shortOfStock(line, await unitsLeft(trx, line.productId, line));
         }
-        if (Number(taken.inventory) === 0) soldOut.push(line.name);
+        // The product's stock is the sum of its shelves: at 0, the sold-out alert (issue 27).
+        const left = await trx.selectFrom("products").select("inventory").where("id", "=", line.productId).executeTakeFirst();
+        if (Number(left?.inventory ?? 0) === 0) soldOut.push(line.name);
         await trx
           .insertInto("inventoryHolds")
-          .values({ orderId: order.id, productId: line.productId, quantity: line.quantity, expiresAt: holdExpiresAt })
+          .values({
+            orderId: order.id,
+            productId: line.productId,
+            size: line.size,
+            color: line.color,
+            quantity: line.quantity,
+            expiresAt: holdExpiresAt,
+          })
           .execute();
         await trx
           .insertInto("orderItems")
@@ -262,6 +279,8 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
             productPriceCents: line.unitCents,
             quantity: line.quantity,
             totalCents: line.totalCents,
+            size: line.size === "" ? null : line.size,
+            color: line.color === "" ? null : line.color,
           })
           .execute();
       }
@@ -312,6 +331,8 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
       orderNumber: orderNumberOf({ id: orderId, paymentIntentId: intent.id }),
       items: lines.map((l) => ({
         productId: l.productId,
+        size: l.size === "" ? null : l.size,
+        color: l.color === "" ? null : l.color,
         name: l.name,
         unitPrice: toDollars(l.unitCents),
         quantity: l.quantity,
@@ -359,7 +380,15 @@ export async function orderForPayment(ctx: AppContext, sessionId: string | null,
   const items = await ctx.db
     .selectFrom("orderItems")
     .leftJoin("products", "products.id", "orderItems.productId")
-    .select(["orderItems.productName", "orderItems.productPriceCents", "orderItems.quantity", "orderItems.totalCents", "products.imageUrl"])
+    .select([
+      "orderItems.productName",
+      "orderItems.productPriceCents",
+      "orderItems.quantity",
+      "orderItems.totalCents",
+      "orderItems.size",
+      "orderItems.color",
+      "products.imageUrl",
+    ])
     .where("orderItems.orderId", "=", order.id)
     .orderBy("orderItems.id")
     .execute();

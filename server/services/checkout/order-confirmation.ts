@@ -10,6 +10,7 @@ import { expireOrder, releaseHolds } from "#server/services/cart/holds";
 import { recordEvent } from "#server/services/reporting/events";
 import { meter } from "#server/observability/meter";
 import { log, logWarning } from "#server/observability/log";
+import { takeUnits } from "#server/services/catalog/product-stock";
 
 export type ConfirmOutcome =
   /** `paymentIntentId`: the payment the order was paid with. */
@@ -89,7 +90,7 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string, r
       if (Number(moved.numUpdatedRows) !== 1) return "already" as const;
       const holds = await trx
         .selectFrom("inventoryHolds")
-        .select(["id", "productId", "quantity", "status"])
+        .select(["id", "productId", "quantity", "status", "size", "color"])
         .where("orderId", "=", order.id)
         .execute();
       // Late: the hold ran out before the money arrived, released by now or not yet.
@@ -98,13 +99,7 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string, r
         if (hold.status === "released") {
           late = true;
           // The hold ran out before the money arrived: take the units again if they are still there.
-          const retaken = await trx
-            .updateTable("products")
-            .set((eb) => ({ inventory: eb("inventory", "-", hold.quantity) }))
-            .where("id", "=", hold.productId)
-            .where("inventory", ">=", hold.quantity)
-            .executeTakeFirst();
-          if (Number(retaken.numUpdatedRows) !== 1) throw new SoldOutAfterExpiry();
+          if (!(await takeUnits(trx, hold.productId, hold, hold.quantity))) throw new SoldOutAfterExpiry();
         }
         await trx.updateTable("inventoryHolds").set({ status: "sold" }).where("id", "=", hold.id).execute();
       }

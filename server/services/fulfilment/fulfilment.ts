@@ -3,6 +3,7 @@ import type { Order } from "#db/schema";
 import { LABEL_MESSAGES } from "#server/contracts/admin-orders";
 import type { Address } from "#server/contracts/checkout-form";
 import type { AppContext } from "#server/context";
+import { choiceLabel } from "#server/contracts/sizes-view";
 import { isConnectionLost } from "#db/connection-lost";
 import { Conflict, NotFound } from "#server/errors";
 import { mailerFor } from "#server/integrations/mail";
@@ -171,6 +172,8 @@ function itemsOf(ctx: AppContext, orderId: number) {
       "orderItems.productPriceCents",
       "orderItems.quantity",
       "orderItems.totalCents",
+      "orderItems.size",
+      "orderItems.color",
       "products.weight",
       "products.length",
       "products.width",
@@ -183,6 +186,8 @@ function itemsOf(ctx: AppContext, orderId: number) {
 
 type Item = {
   productName: string;
+  size: string | null;
+  color: string | null;
   productPriceCents: number;
   quantity: number;
   totalCents: number;
@@ -272,7 +277,8 @@ async function ensureLabel(ctx: AppContext, order: Order, items: Item[]): Promis
         parcel,
         methodKey: order.shippingMethod ?? "",
         contents: items.map((i) => ({
-          description: i.productName,
+          // The label's contents name the size and colour packed (decision 0045).
+          description: choiceLabel(i.size, i.color) ? `${i.productName} (${choiceLabel(i.size, i.color)})` : i.productName,
           quantity: i.quantity,
           weightLbs: i.weight ?? 1,
           valueCents: i.totalCents,

@@ -1,6 +1,7 @@
 import { orderNumberOf } from "#server/contracts/checkout";
 import { formatUsdCents } from "#server/contracts/money";
 import type { Tracking } from "#server/contracts/order-page";
+import { choiceLabel } from "#server/contracts/sizes-view";
 import type { AppContext } from "#server/context";
 import type { Order } from "#db/schema";
 import type { OutgoingMail } from "#server/integrations/mail";
@@ -20,14 +21,26 @@ const orderLink = (url: string | null) =>
 export function orderConfirmationEmail(
   ctx: AppContext,
   order: Order,
-  items: { productName: string; productPriceCents: number; quantity: number; totalCents: number }[],
+  items: {
+    productName: string;
+    productPriceCents: number;
+    quantity: number;
+    totalCents: number;
+    size?: string | null;
+    color?: string | null;
+  }[],
   pageUrl: string | null = null,
 ): OutgoingMail {
+  // "Tee (Size M · Black)": the size and colour bought, for a product that has them (decision 0045).
+  const named = (i: (typeof items)[number]) => {
+    const chosen = choiceLabel(i.size ?? null, i.color ?? null);
+    return chosen ? `${i.productName} (${chosen})` : i.productName;
+  };
   const number = orderNumberOf(order);
   const brand = ctx.config.brand.name;
   const link = orderLink(pageUrl);
   const rows = items
-    .map((i) => `<tr><td>${escapeHtml(i.productName)} × ${i.quantity}</td><td align="right">${formatUsdCents(i.totalCents)}</td></tr>`)
+    .map((i) => `<tr><td>${escapeHtml(named(i))} × ${i.quantity}</td><td align="right">${formatUsdCents(i.totalCents)}</td></tr>`)
     .join("");
   const totals: [string, number][] = [
     ["Subtotal", order.subtotalCents],
@@ -48,7 +61,7 @@ export function orderConfirmationEmail(
       `<p>Questions? Reply to ${escapeHtml(ctx.config.brand.supportEmail)}.</p>`,
     text:
       `Thank you, ${order.customerName}. Your order #${number} is confirmed.\n\n` +
-      items.map((i) => `${i.productName} x ${i.quantity}: ${formatUsdCents(i.totalCents)}`).join("\n") +
+      items.map((i) => `${named(i)} x ${i.quantity}: ${formatUsdCents(i.totalCents)}`).join("\n") +
       `\n\n${totals.map(([k, v]) => `${k}: ${formatUsdCents(v)}`).join("\n")}\n` +
       (link.text ? `\n${link.text}` : ""),
   };

@@ -25,6 +25,8 @@ function toAdminOrder(
     productPriceCents: number;
     quantity: number;
     totalCents: number;
+    size: string | null;
+    color: string | null;
     createdAt: string;
   }[],
 ) {
@@ -63,6 +65,9 @@ function toAdminOrder(
         productPrice: toDollars(i.productPriceCents),
         quantity: i.quantity,
         total: toDollars(i.totalCents),
+        /** The size and colour bought; null for a product without sizes / colours (decision 0045). */
+        size: i.size,
+        color: i.color,
         createdAt: i.createdAt,
       })),
   };

@@ -14,14 +14,21 @@ import { orderIdForToken } from "./order-page-token";
  * GET /api/orders/{token} and the /orders/{token} page alike. Any other token: NotFound.
  */
 
-type Line = { productName: string; productPriceCents: number; quantity: number; totalCents: number; imageUrl: string | null };
+type Line = {
+  productName: string;
+  productPriceCents: number;
+  quantity: number;
+  totalCents: number;
+  imageUrl: string | null;
+  size: string | null;
+};
 
 /**
- * A line's size. The ONE place it is read: sizes are not on order lines yet (issue 23 adds them);
- * wire the line's size here and the page, the API and the e-mails show it.
+ * A line's size: null where the product has none (order_items.size, issue 23). The one place the
+ * page and the API read it.
  */
-export function sizeOfLine(_line: Line): string | null {
-  return null;
+export function sizeOfLine(line: Line): string | null {
+  return line.size || null;
 }
 
 /** A late payment refunded at once was never paid for the buyer: closed with paid_at = refunded_at. */
@@ -82,6 +89,7 @@ async function loadOrder(ctx: AppContext, token: string) {
         "orderItems.productPriceCents",
         "orderItems.quantity",
         "orderItems.totalCents",
+        "orderItems.size",
         "products.imageUrl",
       ])
       .where("orderItems.orderId", "=", id)

@@ -1,3 +1,4 @@
+import { choiceLabel } from "#server/contracts/sizes-view";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, ExternalLink, RefreshCw, RotateCcw } from "lucide-react";
 import type { ReactNode } from "react";
@@ -119,6 +120,11 @@ function Items({ order }: { order: OrderDetail }) {
           <li key={item.id} className="flex items-baseline justify-between gap-4 px-3 py-2.5 text-sm">
             <span className="min-w-0">
               <span className="font-medium">{item.productName}</span>
+              {item.size !== null || item.color !== null ? (
+                <span className="block text-xs" data-testid="item-choice">
+                  {choiceLabel(item.size, item.color)}
+                </span>
+              ) : null}
               <span className="block text-xs text-muted-foreground">
                 {item.quantity} × {formatUsd(item.productPrice)}
               </span>

@@ -4,7 +4,7 @@ import { useNavigate } from "@remix-run/react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Info, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { productFormSchema, type AdminProduct, type ProductInput } from "#server/contracts/admin-products";
+import { productFormSchema, type AdminProduct, type ProductFormValue } from "#server/contracts/admin-products";
 import { formatDollarAmount } from "#server/contracts/money";
 import { STORE_TIME_ZONE, utcToStoreWallClock } from "#server/contracts/store-time";
 import { Field } from "#app/components/field";
@@ -101,7 +101,7 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
   // The stock this form started from: the server refuses to overwrite sales made since.
   const inventoryWas = useRef(product?.inventory ?? 0);
 
-  async function save(input: ProductInput) {
+  async function save(input: ProductFormValue) {
     if (product) {
       try {
         await update.mutateAsync({ id: product.id, data: { ...input, inventoryWas: inventoryWas.current } });
