@@ -8,6 +8,7 @@ import { appSettingsAction, appSettingsLoader } from "#server/http/doors/admin-s
 import { TextSettingForm } from "#app/components/admin/settings/text-setting-form";
 import { pageTitle } from "#app/lib/page-title";
 import { OrderEmailsForm } from "#app/components/admin/settings/order-emails-form";
+import { AlertRecipientsForm } from "#app/components/admin/settings/alert-recipients-form";
 
 export const meta: MetaFunction = ({ matches }) => [pageTitle("App Configuration", matches)];
 
@@ -32,6 +33,7 @@ export default function AppSettingsTab() {
           <TextSettingForm settingKey="homepage_tagline" current={settings.texts.homepage_tagline} />
           <TextSettingForm settingKey="homepage_subtitle" current={settings.texts.homepage_subtitle} />
           <OrderEmailsForm current={settings.orderEmails} />
+          <AlertRecipientsForm current={settings.alertRecipients} />
         </div>
       ) : (
         <SettingsLoadError />

@@ -198,6 +198,8 @@ export const SHIPPING_TEST_MESSAGES = { failed: "Shipping Test Failed", succeede
 export interface AdminSettingsView {
   /** Which of the buyer's e-mails on the way are sent (issue 25). */
   orderEmails: Record<OrderEmailKind, boolean>;
+  /** Who the operational alerts go to (issue 27): the list set here, else the admin address. */
+  alertRecipients: string[];
   timeZone: string;
   /** Today in Eastern Time, yyyy-MM-dd: the first day the countdown form accepts. */
   today: string;
@@ -224,7 +226,14 @@ export interface ShippingTestResult {
 
 /** The App Settings tab's forms, one intent each; the texts use their setting key. */
 export type SettingsIntent =
-  "countdown-date" | "background-video" | "background-music" | "countdown_text" | "homepage_tagline" | "homepage_subtitle" | "order-emails";
+  | "countdown-date"
+  | "background-video"
+  | "background-music"
+  | "countdown_text"
+  | "homepage_tagline"
+  | "homepage_subtitle"
+  | "order-emails"
+  | "alert-recipients";
 
 /** What the App Settings action answers: conform's reply for the form, and the toast. */
 export interface SettingsActionData {
@@ -237,3 +246,9 @@ export interface SettingsActionData {
 export type AccountActionData =
   | { intent: "change-password"; lastResult: SubmissionResult<string[]>; notice: Notice | null }
   | { intent: "test-shipping"; result: ShippingTestResult | null; notice: Notice | null };
+
+/** The alert recipients form (issue 27). */
+export const ALERT_RECIPIENT_MESSAGES = {
+  updated: "Alert Recipients Updated",
+  failed: "Failed to Update Alert Recipients",
+} as const;

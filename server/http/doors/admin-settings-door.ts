@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { getAppContext } from "#server/boot";
 import {
+  ALERT_RECIPIENT_MESSAGES,
   COUNTDOWN_MESSAGES,
   countdownDateSchema,
   MEDIA_MESSAGES,
@@ -25,6 +26,7 @@ import { readForm } from "#server/http/requests/request-body";
 import { ORDER_EMAIL_KINDS, ORDER_EMAIL_MESSAGES, type OrderEmailKind } from "#server/contracts/order-emails";
 import { setOrderMailSettings } from "#server/services/mail/order-mail-settings";
 import { logError } from "#server/observability/log";
+import { setAlertRecipients } from "#server/services/alerts/alert-recipients";
 
 interface Titles {
   /** The destructive toast's title when the save fails. */
@@ -139,6 +141,22 @@ export async function appSettingsAction({ request }: ActionFunctionArgs) {
       description: "The buyer's e-mails follow the new choice.",
     };
     return data<SettingsActionData>({ intent, lastResult: { status: "success" }, notice });
+  }
+  if (intent === "alert-recipients") {
+    try {
+      const list = await setAlertRecipients(ctx, String(form.get("recipients") ?? ""));
+      const notice: Notice = {
+        kind: "success",
+        title: ALERT_RECIPIENT_MESSAGES.updated,
+        description: `Alerts now go to ${list.join(", ")}.`,
+      };
+      return data<SettingsActionData>({ intent, lastResult: { status: "success" }, notice });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const notice: Notice = { kind: "error", title: ALERT_RECIPIENT_MESSAGES.failed, description: error.message };
+      const lastResult = { status: "error" as const, error: { recipients: [error.fieldErrors?.value?.[0] ?? error.message] } };
+      return data<SettingsActionData>({ intent, lastResult, notice }, { status: statusOf(error) });
+    }
   }
   throw data({ message: "Unknown form." }, { status: 400 });
 }

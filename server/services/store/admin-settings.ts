@@ -25,6 +25,7 @@ import { saveCountdown } from "#server/services/drop/drops";
 import { sanitizeRichText } from "#server/services/security/sanitize";
 import { getOrderMailSettings } from "#server/services/mail/order-mail-settings";
 import { getPublicSettings, getSetting, setSetting, settingDefaults, type Setting, type SettingKey } from "./settings";
+import { alertRecipients } from "#server/services/alerts/alert-recipients";
 
 /**
  * The admin's writes to app settings (docs/spec.md §2 App Settings tab, §5, §7). Every door (page forms,
@@ -123,10 +124,16 @@ export async function getCountdownSetting(ctx: AppContext): Promise<{ key: "coun
 
 /** Everything the App Settings tab shows, with the countdown already in New York time. */
 export async function getAdminSettings(ctx: AppContext): Promise<AdminSettingsView> {
-  const [values, countdown, orderEmails] = await Promise.all([getPublicSettings(ctx), getCountdownSetting(ctx), getOrderMailSettings(ctx)]);
+  const [values, countdown, orderEmails, alertTo] = await Promise.all([
+    getPublicSettings(ctx),
+    getCountdownSetting(ctx),
+    getOrderMailSettings(ctx),
+    alertRecipients(ctx),
+  ]);
   const target = new Date(countdown.value);
   return {
     orderEmails,
+    alertRecipients: alertTo,
     timeZone: STORE_TIME_ZONE,
     today: storeToday(ctx.clock.now()),
     countdown: {
