@@ -29,7 +29,11 @@ async function storeBefore(db: Db) {
 }
 
 async function checkAfter(db: Db, productId: number) {
-  const product = await db.selectFrom("products").select(["inventory", "stockPerColor", "sizeGuide"]).where("id", "=", productId).executeTakeFirstOrThrow();
+  const product = await db
+    .selectFrom("products")
+    .select(["inventory", "stockPerColor", "sizeGuide"])
+    .where("id", "=", productId)
+    .executeTakeFirstOrThrow();
   expect(product).toEqual({ inventory: 7, stockPerColor: 0, sizeGuide: null });
   expect(await db.selectFrom("productSizes").selectAll().execute()).toEqual([]);
   expect(await db.selectFrom("productVariants").selectAll().execute()).toEqual([]);
