@@ -60,12 +60,15 @@ describeOnPostgres(
       server.pause();
       try {
         const down = await readyzUntil(503, 15_000);
-        expect(down).toEqual({ status: 503, body: { status: "unavailable", reason: "The database does not answer.", pid } });
+        expect(down).toEqual({
+          status: 503,
+          body: { status: "unavailable", reason: "The database does not answer.", payments: "test", pid },
+        });
       } finally {
         server.resume();
       }
       const back = await readyzUntil(200, 30_000);
-      expect(back).toEqual({ status: 200, body: { status: "ready", pid } });
+      expect(back).toEqual({ status: 200, body: { status: "ready", payments: "test", pid } });
     }, 120_000);
   },
 );
