@@ -69,8 +69,17 @@ export async function claimDrawUnit(ctx: AppContext, drawId: number, token: stri
     if (Number(bound.numUpdatedRows) !== 1) throw new Conflict(DRAW_MESSAGES.claimUsed);
     await trx
       .insertInto("cartItems")
-      .values({ sessionId: bagId, productId: checked.productId, quantity: 1, createdAt: now, updatedAt: now })
-      .onConflict((oc) => oc.columns(["sessionId", "productId"]).doUpdateSet({ quantity: 1, updatedAt: now }))
+      // One bag line per product, size and colour (issue 23): the won size, no colour chosen.
+      .values({
+        sessionId: bagId,
+        productId: checked.productId,
+        size: checked.size ?? "",
+        color: "",
+        quantity: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflict((oc) => oc.columns(["sessionId", "productId", "size", "color"]).doUpdateSet({ quantity: 1, updatedAt: now }))
       .execute();
   });
   return { productId: checked.productId };
