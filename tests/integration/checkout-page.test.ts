@@ -89,6 +89,8 @@ describe("/checkout loader", () => {
           quantity: 1,
           total: 40,
           notice: null,
+          size: null,
+          color: null,
         },
       ],
       subtotal: 40,

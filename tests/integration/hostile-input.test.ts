@@ -287,10 +287,19 @@ describe("the supervisor", () => {
       .map(([pid]) => Number(pid));
   };
 
+  // The store logs JSON lines (decision 0049): the message is their "msg".
+  const messageOf = (line: string) => {
+    try {
+      return String((JSON.parse(line) as { msg?: unknown }).msg ?? line);
+    } catch {
+      return line;
+    }
+  };
   const stoppedLines = (pids: number[]) =>
     store
       .log()
       .split("\n")
+      .map(messageOf)
       .filter((line) => pids.some((pid) => line.startsWith(`Worker ${pid} stopped`)));
 
   it("never leaves the store without a worker, however often every worker dies young", async () => {

@@ -85,6 +85,8 @@ describe("GET /metrics", () => {
     }
   }, 60_000);
 
+  const SNAPSHOT_WAIT_MS = 1_100;
+
   it("adds both workers up, passes promtool mid-rush, and moves its counters by what the rush did", async () => {
     const stock = 12;
     const productId = await newProduct(stock);
@@ -101,6 +103,8 @@ describe("GET /metrics", () => {
     // Mid-rush: some units sold, shoppers still buying.
     const deadline = Date.now() + 120_000;
     while ((await unitsOf(db, productId)).sold < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Each worker reads the database's gauges at most once a second: past that, a fresh reading.
+    await new Promise((resolve) => setTimeout(resolve, SNAPSHOT_WAIT_MS));
     const during = await scrape();
     const outcomes = (await crowd).flat();
     expect(outcomes.filter((o) => o !== "paid" && o !== "sold out")).toEqual([]);
@@ -114,6 +118,7 @@ describe("GET /metrics", () => {
       sampleSum(during, "store_drop_units", { state: "sold" }) - sampleSum(before, "store_drop_units", { state: "sold" }),
     ).toBeGreaterThan(0);
 
+    await new Promise((resolve) => setTimeout(resolve, SNAPSHOT_WAIT_MS));
     const after = await scrape();
     expect(promtoolCheck(after).status).toBe(0);
     const moved = (name: string, labels: Record<string, string> = {}) => sampleSum(after, name, labels) - sampleSum(before, name, labels);

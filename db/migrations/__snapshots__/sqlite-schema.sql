@@ -92,6 +92,14 @@ CREATE INDEX waiting_room_places_address ON waiting_room_places (drop_at, addres
 -- index waiting_room_places_joined
 CREATE INDEX waiting_room_places_joined ON waiting_room_places (drop_at, joined_at);
 
+-- table alert_windows
+CREATE TABLE alert_windows (
+      kind TEXT PRIMARY KEY,
+      window_started_at TEXT NOT NULL,
+      held INTEGER NOT NULL DEFAULT 0,
+      last_detail TEXT
+    ) WITHOUT ROWID;
+
 -- table app_settings
 CREATE TABLE app_settings (
     id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -112,7 +112,9 @@ const shortOfStock = (line: PricedLine, inStock: number) => {
 };
 
 /** Fewer units on the shelf than the bag asks for (a 409, as any Conflict); the metrics count it with sold out. */
-class ShortOfStock extends Conflict {}
+class ShortOfStock extends Conflict {
+  override name = "Conflict";
+}
 
 /** The metrics' word for how a Process Order ended. */
 function outcomeOf(error: unknown): OrderOutcome {

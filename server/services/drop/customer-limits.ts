@@ -6,7 +6,10 @@ import { limitMessage } from "#server/contracts/limits";
 import { Conflict } from "#server/errors";
 
 /** A purchase over a product's per-customer limit (a 409, as any Conflict); the metrics count it apart. */
-export class LimitReached extends Conflict {}
+export class LimitReached extends Conflict {
+  // A Conflict to every caller and log; the class only lets the metrics tell the outcome apart.
+  override name = "Conflict";
+}
 
 /**
  * The per-customer limit (issue 12 part 3, decision 0020). A "customer" is the same e-mail
