@@ -94,7 +94,8 @@ describe("admin app settings with JavaScript", () => {
       await expectVisible(page.getByText(`That is ${formatInTimeZone(target, "UTC", "MMM d, HH:mm 'UTC'")}`));
       await page.getByRole("button", { name: "Update Countdown Date" }).click();
       await expectVisible(page.getByText("Countdown Date Updated"));
-      await expectVisible(page.getByTestId("countdown-current").getByText(formatInTimeZone(target, NEW_YORK, "HH:mm zzz")));
+      // One launch-time format everywhere (issue 28): "Saturday, July 4, 2026 at 8:30 PM EDT".
+      await expectVisible(page.getByTestId("countdown-current").getByText(formatInTimeZone(target, NEW_YORK, "h:mm a zzz")));
 
       const pub = (await (await context.request.get("/api/countdown-date")).json()) as { date: string };
       assert.equal(pub.date, target.toISOString());
