@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fixed } from "./knobs.mjs";
 import { appendSection, machine, PERF_LOG } from "./perf-log.mjs";
 import { median } from "./stats.mjs";
 import { assertBuilt } from "./store-server.mjs";
@@ -91,8 +92,6 @@ export function figuresOf(results) {
   }
   return figures;
 }
-
-const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
 
 /** Per figure: the medians of A and B, their ratio, and the min–max of the per-round ratios. */
 export function compare(roundsA, roundsB) {

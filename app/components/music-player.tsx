@@ -66,7 +66,8 @@ export function MusicPlayer({ src, startAt = 16, className }: { src: string; sta
     setStatus("blocked");
     const activation = (navigator as Navigator & { userActivation?: { hasBeenActive: boolean } }).userActivation;
     const cancelIdle = whenIdle(() => {
-      if (activation?.hasBeenActive) play();
+      // A late idle callback must not restart music the visitor has since started and paused.
+      if (activation?.hasBeenActive && statusRef.current === "blocked") play();
     });
     return () => {
       cancelIdle();
