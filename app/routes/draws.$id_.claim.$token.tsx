@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatLaunchTimeOrNone } from "#server/contracts/store-time";
+import { formatLaunchTimeOrNone } from "#server/contracts/store-zone";
 import { Button } from "#app/components/ui/button";
 import { DRAW_PAGE_HEADERS, drawClaimAction, drawClaimLoader } from "#server/http/doors/draw-door";
 import { pageTitle } from "#app/lib/page-title";

@@ -1,8 +1,8 @@
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 
-import { formatLaunchTime, STORE_TIME_ZONE } from "./store-zone";
+import { formatLaunchTime, formatLaunchTimeOrNone, STORE_TIME_ZONE } from "./store-zone";
 
-export { formatLaunchTime, STORE_TIME_ZONE };
+export { formatLaunchTime, formatLaunchTimeOrNone, STORE_TIME_ZONE };
 
 export const SKIPPED_TIME_MESSAGE =
   "That time does not exist in New York on this date (clocks jump from 2:00 to 3:00 AM). Please choose another time.";
@@ -60,10 +60,6 @@ type Instant = string | number | Date;
  * list and report, a product's release, the launch e-mail and an early-access link all use it; they
  * used to say "8:30 PM ET", "20:30 EDT", "8:30:00 PM New York time" and "8:30 PM EDT" by turns.
  */
-
-/** The launch format, or "—" for none (a drop not scheduled). */
-export const formatLaunchTimeOrNone = (instant: Instant | null | undefined) =>
-  instant === null || instant === undefined || instant === "" ? "—" : formatLaunchTime(new Date(instant)) || String(instant);
 
 /** "July 4, 2026": a day in words (the terms' "Last updated", the first drop on About). */
 export const formatStoreDate = (instant: Instant) => formatStoreTime(instant, "MMMM d, yyyy");

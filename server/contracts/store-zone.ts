@@ -28,3 +28,7 @@ export function formatLaunchTime(target: string | Date): string {
   const part = Object.fromEntries(LAUNCH_FORMAT.formatToParts(date).map(({ type, value }) => [type, value]));
   return `${part.weekday}, ${part.month} ${part.day}, ${part.year} at ${part.hour}:${part.minute} ${part.dayPeriod} ${part.timeZoneName}`;
 }
+
+/** The launch format, or "—" for none (a drop not scheduled). Here, not in store-time.ts, so a product page's draw panel does not load date-fns-tz. */
+export const formatLaunchTimeOrNone = (instant: string | number | Date | null | undefined) =>
+  instant === null || instant === undefined || instant === "" ? "—" : formatLaunchTime(new Date(instant)) || String(instant);

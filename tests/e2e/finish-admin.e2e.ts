@@ -1,7 +1,7 @@
 // Issue 28, the admin's half: focus that comes back, order states the admin can trust, the drop
 // page speaking like every other form, and the product screens' rough edges.
 import assert from "node:assert/strict";
-import type { APIRequestContext, Page } from "playwright-core";
+import type { APIRequestContext, Locator, Page } from "playwright-core";
 import type { AdminProduct } from "#server/contracts/admin-products";
 import { ADMIN, describe, expectSettled, expectVisible, newPage, signIn, test } from "./browser";
 import { addImages, adminApi, createProduct, newBuyer, placeOrder, uniqueName } from "./support/data";
@@ -60,6 +60,15 @@ async function expectFocusOn(page: Page, name: string): Promise<void> {
   assert.equal(await focused(page), name);
 }
 
+/**
+ * Waits for the dialog's focus trap to take the focus, as it does before a person could press a key:
+ * until then the dialog's Escape handler is not yet listening, and Escape reaches the one beneath.
+ */
+async function focusMovedInto(dialog: Locator): Promise<void> {
+  const handle = await dialog.elementHandle();
+  await dialog.page().waitForFunction((element) => element?.contains(document.activeElement) === true, handle);
+}
+
 const rowOf = (page: Page, orderNumber: string) => page.getByTestId("order-row").filter({ hasText: orderNumber });
 
 describe("admin focus comes back", () => {
@@ -82,6 +91,7 @@ describe("admin focus comes back", () => {
     await row.getByRole("button", { name: `Process refund for order ${orderNumber}` }).click();
     const refund = page.getByRole("dialog", { name: "Process Refund" });
     await expectVisible(refund.getByText("This order can be refunded."));
+    await focusMovedInto(refund);
     await page.keyboard.press("Escape");
     await refund.waitFor({ state: "detached" });
     await expectFocusOn(page, `Process refund for order ${orderNumber}`);
@@ -91,6 +101,7 @@ describe("admin focus comes back", () => {
     await expectVisible(detail.getByRole("button", { name: "Process Refund" }));
     await detail.getByRole("button", { name: "Process Refund" }).click();
     await expectVisible(refund.getByText("This order can be refunded."));
+    await focusMovedInto(refund);
     await page.keyboard.press("Escape");
     await refund.waitFor({ state: "detached" });
     await expectFocusOn(page, "Process Refund");

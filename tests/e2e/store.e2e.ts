@@ -89,7 +89,8 @@ for (const mode of MODES) {
       await page.waitForURL(`**/store/${tee.id}`);
       await expectVisible(page.getByRole("heading", { level: 1, name: tee.name }));
       await expectVisible(page.getByText("One Size"));
-      await expectVisible(page.getByTestId("color-swatches").getByText("Black"));
+      // On sale, the colours are the shopper's choice (issue 23), radios inside the Add To Bag form.
+      await expectVisible(page.getByTestId("color-choices").getByText("Black"));
       await expectVisible(page.getByRole("button", { name: "Add To Bag" }));
       // The extra images can be picked (in place with JavaScript, through ?image= without).
       const mainSrc = () => page.getByTestId("main-image").locator("img").getAttribute("src");

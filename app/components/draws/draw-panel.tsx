@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { DrawState, PublicDraw } from "#server/contracts/draws";
-import { formatLaunchTimeOrNone } from "#server/contracts/store-time";
+import { formatLaunchTimeOrNone } from "#server/contracts/store-zone";
 import { Button } from "#app/components/ui/button";
 import { Input } from "#app/components/ui/input";
 import { Label } from "#app/components/ui/label";

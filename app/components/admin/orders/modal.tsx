@@ -16,6 +16,8 @@ interface ModalProps {
   role?: "dialog" | "alertdialog";
   /** What gets the focus back on close, when not simply what had it on open. */
   returnFocusTo?: RefObject<HTMLElement | null>;
+  /** Escape pressed while this dialog is open; preventDefault keeps it open. */
+  onEscapeKeyDown?: (event: KeyboardEvent) => void;
 }
 
 const WIDTH = { sm: "max-w-md", md: "max-w-lg", lg: "max-w-4xl" } as const;
@@ -36,6 +38,7 @@ export function Modal({
   size = "md",
   role = "dialog",
   returnFocusTo,
+  onEscapeKeyDown,
 }: ModalProps) {
   const returnFocus = useReturnFocus(returnFocusTo);
   return (
@@ -44,6 +47,7 @@ export function Modal({
         <Dialog.Overlay className="fixed inset-0 z-50 bg-black/75 backdrop-blur-sm transition-opacity duration-150 starting:opacity-0" />
         <Dialog.Content
           {...returnFocus}
+          onEscapeKeyDown={onEscapeKeyDown}
           role={role}
           className={cn(
             "fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100%-1.5rem)] -translate-x-1/2 -translate-y-1/2 flex-col",

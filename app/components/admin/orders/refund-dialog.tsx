@@ -34,6 +34,16 @@ export function RefundDialog({ target, onClose }: { target: RefundTarget | null;
   // The "Reason Required" toast, dismissed once a reason is given so it does not linger.
   const reasonToast = useRef<string | null>(null);
 
+  // A dialog closed from outside (Escape taken by the View dialog beneath) opens clean next time.
+  const [openFor, setOpenFor] = useState(target?.id ?? null);
+  if ((target?.id ?? null) !== openFor) {
+    setOpenFor(target?.id ?? null);
+    setReason("");
+    setReasonError(null);
+    setIncludeShipping(false);
+    setConfirming(false);
+  }
+
   const eligibility = useQuery({ ...trpc.admin.orders.refundEligibility.queryOptions({ id: target?.id ?? 0 }), enabled: target !== null });
 
   const close = () => {
