@@ -24,7 +24,11 @@ export function schedulingPolicy(env?: Record<string, string | undefined>): numb
   return clusterConfig(env).roundRobin ? cluster.SCHED_RR : cluster.SCHED_NONE;
 }
 
-/** A worker that dies sooner than this after its start counts as a crash loop and waits before the next. */
+/**
+ * A worker that dies sooner than this after it starts listening (or before it listens) counts as a
+ * crash loop and waits before the next. Counted from listening, not from the fork: on a loaded host
+ * a boot alone can take longer than this, and a worker that dies as soon as it serves is the loop.
+ */
 const HEALTHY_AFTER_MS = 10_000;
 const MAX_RESTART_DELAY_MS = 30_000;
 
@@ -84,37 +88,42 @@ export function superviseWorkers(options: {
   const metrics = primaryMetrics(options.config);
   const stopTimeoutMs = options.config.shutdown.drainMs + options.config.shutdown.timeoutMs + STOP_MARGIN_MS;
   cluster.setupPrimary({ exec: options.exec });
-  const bornAt = new Map<Worker, number>();
+  const workers = new Set<Worker>();
+  const listeningAt = new Map<Worker, number>();
   let stopping = false;
   const delayFor = restartPolicy();
   const youngDeaths = new Burst(RESTART_LOOP, RESTART_LOOP_MS);
   let announced = false;
 
-  const fork = () => bornAt.set(cluster.fork(), Date.now());
+  const fork = () => workers.add(cluster.fork());
 
-  cluster.on("listening", () => {
+  cluster.on("listening", (worker) => {
+    if (!listeningAt.has(worker)) listeningAt.set(worker, Date.now());
     if (announced) return;
     announced = true;
     options.onListening();
   });
 
   cluster.on("exit", (worker, code, signal) => {
-    const lived = Date.now() - (bornAt.get(worker) ?? 0);
-    bornAt.delete(worker);
+    const listened = listeningAt.get(worker);
+    // How long it served; one that never listened served for no time at all.
+    const lived = listened === undefined ? 0 : Date.now() - listened;
+    workers.delete(worker);
+    listeningAt.delete(worker);
     if (stopping) {
-      if (bornAt.size === 0) process.exit();
+      if (workers.size === 0) process.exit();
       return;
     }
     if (!announced) {
       // No worker ever listened (the port is taken, say): the store cannot start, as one process would not.
       log.error(`The store cannot start: worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}) before listening.`);
       stopping = true;
-      for (const other of bornAt.keys()) other.process.kill("SIGTERM");
+      for (const other of workers) other.process.kill("SIGTERM");
       process.exitCode = 1;
-      if (bornAt.size === 0) process.exit(1);
+      if (workers.size === 0) process.exit(1);
       return;
     }
-    const delay = delayFor(lived, bornAt.size);
+    const delay = delayFor(lived, workers.size);
     metrics.workerRestarted();
     if (lived < HEALTHY_AFTER_MS && youngDeaths.note(Date.now())) {
       options.onRestartLoop?.(
@@ -134,8 +143,8 @@ export function superviseWorkers(options: {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      if (bornAt.size === 0) process.exit(0);
-      for (const worker of bornAt.keys()) worker.process.kill("SIGTERM");
+      if (workers.size === 0) process.exit(0);
+      for (const worker of workers) worker.process.kill("SIGTERM");
       setTimeout(() => process.exit(1), stopTimeoutMs).unref();
     });
   }
