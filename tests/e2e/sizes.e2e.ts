@@ -34,6 +34,12 @@ for (const mode of MODES) {
         } else {
           await page.getByTestId("add-to-bag").click();
           await page.getByText("Please choose a size.").first().waitFor();
+          // Said beside the picker, on the page the form answered with (a 400), not as a toast only.
+          await page.getByTestId("size-error").filter({ hasText: "Please choose a size." }).waitFor();
+          assert.equal(
+            await page.locator("fieldset", { has: page.getByTestId("size-choices") }).getAttribute("aria-describedby"),
+            "size-error",
+          );
         }
         await page.locator("label", { has: page.locator('input[name="size"][value="M"]') }).click();
         await page.locator("label", { has: page.locator('input[name="color"][value="White"]') }).click();

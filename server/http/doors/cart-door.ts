@@ -82,9 +82,20 @@ export async function addToBagAction({ request, params }: ActionFunctionArgs) {
     return data<AddToBagData>({ ok: true, notice }, { headers });
   } catch (error) {
     const { notice, status } = failure(error, CART_MESSAGES.addFailed);
-    if (!enhanced) return back(ctx, request, page, notice);
-    return data<AddToBagData>({ ok: false, notice }, { status });
+    const field = choiceFieldOf(error);
+    // A choice to make again is answered on the page itself, beside its picker (as a form's
+    // field error is): after a redirect it could only be a toast at the top of the page.
+    if (!enhanced && field === undefined) return back(ctx, request, page, notice);
+    return data<AddToBagData>({ ok: false, notice, ...(field ? { field } : {}) }, { status });
   }
+}
+
+/** Which picker a refusal is about: a size or a colour to choose (again), named by the service. */
+function choiceFieldOf(error: unknown): AddToBagData["field"] {
+  if (!(error instanceof DomainError)) return undefined;
+  if (error.fieldErrors.size) return "size";
+  if (error.fieldErrors.color) return "color";
+  return undefined;
 }
 
 const FALLBACK: Record<CartIntent, string> = {
