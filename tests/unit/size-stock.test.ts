@@ -58,6 +58,11 @@ describe("the sizes editor's state", () => {
       { size: "M", color: "Black", inventory: 3 },
       { size: "M", color: "White", inventory: 0 },
     ]);
+    // Without sizes, the product's own stock goes on the first colour.
+    expect(toStockPatch(withPerColor(stockStateOf(product({})), true, ["Red", "Blue"], 4), ["Red", "Blue"]).variants).toEqual([
+      { size: null, color: "Red", inventory: 4 },
+      { size: null, color: "Blue", inventory: 0 },
+    ]);
     const loaded = stockStateOf(
       product({
         sizes: [{ label: "M", inventory: 3 }],

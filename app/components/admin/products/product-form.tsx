@@ -258,6 +258,7 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
               }}
               colors={colors}
               error={sizesError}
+              oneSizeStock={Number(fields.inventory.value ?? product?.inventory ?? 0) || 0}
             />
           </Section>
           <Section title="Shipping" description="Used for shipping rates and labels.">

@@ -95,16 +95,17 @@ export function applyPreset(state: SizeStock, labels: readonly string[]): SizeSt
 }
 
 /**
- * Turning stock per colour on: each size's stock starts on the first colour, as the server does
+ * Turning stock per colour on: each size's stock (without sizes, the product's: `oneSizeStock`)
+ * starts on the first colour, as the server does
  * for a switch without a grid, so the totals do not move until the admin spreads them.
  */
-export function withPerColor(state: SizeStock, on: boolean, colors: readonly string[]): SizeStock {
+export function withPerColor(state: SizeStock, on: boolean, colors: readonly string[], oneSizeStock = 0): SizeStock {
   if (!on || colors.length === 0) return { ...state, perColor: on };
   const grid = { ...state.grid };
   for (const row of gridRows(state)) {
     const known = colors.some((c) => grid[cellKey(row.key, c)] !== undefined);
     if (known) continue;
-    const stock = row.key === ONE ? 0 : whole((row as SizeRow).inventory) || 0;
+    const stock = row.key === ONE ? oneSizeStock : whole((row as SizeRow).inventory) || 0;
     grid[cellKey(row.key, colors[0]!)] = { inventory: String(stock), was: null };
   }
   return { ...state, perColor: true, grid };

@@ -29,11 +29,14 @@ export function SizesEditor({
   onChange,
   colors,
   error,
+  oneSizeStock,
 }: {
   state: SizeStock;
   onChange: (next: SizeStock) => void;
   colors: string[];
   error: string | null;
+  /** The inventory field's stock: what a product without sizes carries onto its first colour. */
+  oneSizeStock: number;
 }) {
   const list = useRef<HTMLOListElement>(null);
   const rows = state.rows;
@@ -145,7 +148,7 @@ export function SizesEditor({
           type="checkbox"
           className="mt-0.5 size-4 accent-emerald-500"
           checked={state.perColor}
-          onChange={(e) => onChange(withPerColor(state, e.currentTarget.checked, colors))}
+          onChange={(e) => onChange(withPerColor(state, e.currentTarget.checked, colors, oneSizeStock))}
         />
         <span>
           <span className="block font-medium">Stock per colour</span>
