@@ -74,13 +74,13 @@ export function SizesEditor({
           {rows.map((row, index) => {
             const name = row.label.trim() || `size ${index + 1}`;
             return (
-              <li key={row.key} className="flex items-center gap-2" data-testid="size-row">
+              <li key={row.key} className="flex items-center gap-1.5 sm:gap-2" data-testid="size-row">
                 <Input
                   value={row.label}
                   maxLength={12}
                   aria-label={`Label of size ${index + 1}`}
                   placeholder="M"
-                  className="w-24"
+                  className="w-20 sm:w-24"
                   onChange={(e) => setRows(rows.map((r) => (r.key === row.key ? { ...r, label: e.target.value } : r)))}
                   onKeyDown={(e) => e.key === "Enter" && e.preventDefault()}
                 />
@@ -90,15 +90,16 @@ export function SizesEditor({
                   readOnly={perColor}
                   aria-label={`Stock of ${name}`}
                   title={perColor ? "The sum of its colours, in the grid below" : undefined}
-                  className={cn("w-24 tabular-nums", perColor && "text-muted-foreground")}
+                  className={cn("w-20 tabular-nums sm:w-24", perColor && "text-muted-foreground")}
                   onChange={(e) => setRows(rows.map((r) => (r.key === row.key ? { ...r, inventory: e.target.value } : r)))}
                   onKeyDown={(e) => e.key === "Enter" && e.preventDefault()}
                 />
-                <div className="ml-auto flex gap-1">
+                <div className="ml-auto flex shrink-0 gap-0.5 sm:gap-1">
                   <Button
                     type="button"
                     variant="ghost"
                     size="icon"
+                    className="max-sm:size-9"
                     aria-label={`Move ${name} up`}
                     disabled={index === 0}
                     onClick={() => move(index, index - 1)}
@@ -109,6 +110,7 @@ export function SizesEditor({
                     type="button"
                     variant="ghost"
                     size="icon"
+                    className="max-sm:size-9"
                     aria-label={`Move ${name} down`}
                     disabled={index === rows.length - 1}
                     onClick={() => move(index, index + 1)}
@@ -119,6 +121,7 @@ export function SizesEditor({
                     type="button"
                     variant="ghost"
                     size="icon"
+                    className="max-sm:size-9"
                     aria-label={`Remove ${name}`}
                     onClick={() => setRows(rows.filter((r) => r.key !== row.key))}
                   >
