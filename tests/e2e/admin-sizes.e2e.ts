@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import type { APIRequestContext, Page } from "playwright-core";
 import type { AdminProduct } from "#server/contracts/admin-products";
 import { ADMIN, describe, expectVisible, newPage, signIn, test } from "./browser";
@@ -11,6 +13,13 @@ const VIEWPORTS = [
   { name: "phone", viewport: { width: 390, height: 844 } },
   { name: "desktop", viewport: { width: 1280, height: 900 } },
 ];
+
+// Screens to look at after a run (gitignored).
+const SHOTS = path.resolve(import.meta.dirname, "../.tmp/e2e-admin-sizes");
+async function shot(page: Page, name: string) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
 
 async function productOf(api: APIRequestContext, id: number): Promise<AdminProduct> {
   const response = await api.get(`/api/admin/products/${id}`);
@@ -45,6 +54,8 @@ for (const { name: screen, viewport } of VIEWPORTS) {
       await page.getByLabel("Label of size 5").fill("2XL");
       assert.equal(await page.getByTestId("inventory-sum").inputValue(), "5");
       assert.equal(await page.getByTestId("inventory-sum").getAttribute("readonly"), "");
+      await page.getByTestId("sizes-editor").scrollIntoViewIfNeeded();
+      await shot(page, `${screen}-editor`);
 
       await page.getByRole("button", { name: "Update Product" }).click();
       await expectVisible(page.getByText("Product Updated"));
@@ -62,6 +73,7 @@ for (const { name: screen, viewport } of VIEWPORTS) {
       const row = page.getByTestId("product-row").filter({ hasText: product.name });
       await row.getByTestId("size-stock").locator("summary").click();
       await expectVisible(row.getByText("M: 3"));
+      await shot(page, `${screen}-list`);
       assert.deepEqual(problems, []);
     });
 
@@ -95,6 +107,7 @@ for (const { name: screen, viewport } of VIEWPORTS) {
             "Size M changed from 3 to 1 while you were editing (orders and checkouts move it). The form now shows 1: enter the new number again and save.",
           ),
       );
+      await shot(page, `${screen}-moved`);
       await page.waitForFunction(() => (document.querySelector('[aria-label="Stock of M"]') as HTMLInputElement | null)?.value === "1");
       assert.equal((await productOf(api, product.id)).sizes.find((s) => s.label === "M")?.inventory, 1);
       // Typed again against the stock now, it saves.
@@ -121,6 +134,7 @@ for (const { name: screen, viewport } of VIEWPORTS) {
       assert.equal(await stockOf(page, "Black in M").inputValue(), "3");
       await stockOf(page, "White in M").fill("4");
       assert.equal(await page.getByTestId("inventory-sum").inputValue(), "9");
+      await shot(page, `${screen}-grid`);
       await page.getByRole("button", { name: "Update Product" }).click();
       await expectVisible(page.getByText("Product Updated"));
       const saved = await productOf(api, product.id);
@@ -153,6 +167,7 @@ for (const { name: screen, viewport } of VIEWPORTS) {
       await row.getByTestId("size-stock").locator("summary").click();
       await expectVisible(row.getByText("S: 0"));
       await expectVisible(row.getByText("M: 4"));
+      await shot(page, `${screen}-list-nojs`);
       assert.deepEqual(problems, []);
     });
   });
