@@ -40,6 +40,7 @@ for (const mode of MODES) {
             await page.locator("fieldset", { has: page.getByTestId("size-choices") }).getAttribute("aria-describedby"),
             "size-error",
           );
+          await page.screenshot({ path: `tests/.tmp/size-error-${screen}.png`, fullPage: true });
         }
         await page.locator("label", { has: page.locator('input[name="size"][value="M"]') }).click();
         await page.locator("label", { has: page.locator('input[name="color"][value="White"]') }).click();
