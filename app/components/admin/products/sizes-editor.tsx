@@ -70,68 +70,74 @@ export function SizesEditor({
           One Size: the product's inventory is its stock.
         </p>
       ) : (
-        <ol ref={list} className="space-y-2" aria-label="Sizes">
-          {rows.map((row, index) => {
-            const name = row.label.trim() || `size ${index + 1}`;
-            return (
-              <li key={row.key} className="flex items-center gap-1.5 sm:gap-2" data-testid="size-row">
-                <Input
-                  value={row.label}
-                  maxLength={12}
-                  aria-label={`Label of size ${index + 1}`}
-                  placeholder="M"
-                  className="w-20 sm:w-24"
-                  onChange={(e) => setRows(rows.map((r) => (r.key === row.key ? { ...r, label: e.target.value } : r)))}
-                  onKeyDown={(e) => e.key === "Enter" && e.preventDefault()}
-                />
-                <Input
-                  {...numberProps}
-                  value={perColor ? String(rowStock(state, row, colors)) : row.inventory}
-                  readOnly={perColor}
-                  aria-label={`Stock of ${name}`}
-                  title={perColor ? "The sum of its colours, in the grid below" : undefined}
-                  className={cn("w-20 tabular-nums sm:w-24", perColor && "text-muted-foreground")}
-                  onChange={(e) => setRows(rows.map((r) => (r.key === row.key ? { ...r, inventory: e.target.value } : r)))}
-                  onKeyDown={(e) => e.key === "Enter" && e.preventDefault()}
-                />
-                <div className="ml-auto flex shrink-0 gap-0.5 sm:gap-1">
-                  <Button
-                    type="button"
-                    variant="ghost"
-                    size="icon"
-                    className="max-sm:size-9"
-                    aria-label={`Move ${name} up`}
-                    disabled={index === 0}
-                    onClick={() => move(index, index - 1)}
-                  >
-                    <ArrowUp aria-hidden />
-                  </Button>
-                  <Button
-                    type="button"
-                    variant="ghost"
-                    size="icon"
-                    className="max-sm:size-9"
-                    aria-label={`Move ${name} down`}
-                    disabled={index === rows.length - 1}
-                    onClick={() => move(index, index + 1)}
-                  >
-                    <ArrowDown aria-hidden />
-                  </Button>
-                  <Button
-                    type="button"
-                    variant="ghost"
-                    size="icon"
-                    className="max-sm:size-9"
-                    aria-label={`Remove ${name}`}
-                    onClick={() => setRows(rows.filter((r) => r.key !== row.key))}
-                  >
-                    <X aria-hidden />
-                  </Button>
-                </div>
-              </li>
-            );
-          })}
-        </ol>
+        <>
+          <p aria-hidden="true" className="flex gap-1.5 text-xs font-medium text-muted-foreground sm:gap-2">
+            <span className="w-20 sm:w-24">Size</span>
+            <span className="w-20 sm:w-24">Stock</span>
+          </p>
+          <ol ref={list} className="!mt-1.5 space-y-2" aria-label="Sizes">
+            {rows.map((row, index) => {
+              const name = row.label.trim() || `size ${index + 1}`;
+              return (
+                <li key={row.key} className="flex items-center gap-1.5 sm:gap-2" data-testid="size-row">
+                  <Input
+                    value={row.label}
+                    maxLength={12}
+                    aria-label={`Label of size ${index + 1}`}
+                    placeholder="M"
+                    className="w-20 sm:w-24"
+                    onChange={(e) => setRows(rows.map((r) => (r.key === row.key ? { ...r, label: e.target.value } : r)))}
+                    onKeyDown={(e) => e.key === "Enter" && e.preventDefault()}
+                  />
+                  <Input
+                    {...numberProps}
+                    value={perColor ? String(rowStock(state, row, colors)) : row.inventory}
+                    readOnly={perColor}
+                    aria-label={`Stock of ${name}`}
+                    title={perColor ? "The sum of its colours, in the grid below" : undefined}
+                    className={cn("w-20 tabular-nums sm:w-24", perColor && "text-muted-foreground")}
+                    onChange={(e) => setRows(rows.map((r) => (r.key === row.key ? { ...r, inventory: e.target.value } : r)))}
+                    onKeyDown={(e) => e.key === "Enter" && e.preventDefault()}
+                  />
+                  <div className="ml-auto flex shrink-0 gap-0.5 sm:gap-1">
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="icon"
+                      className="max-sm:size-9"
+                      aria-label={`Move ${name} up`}
+                      disabled={index === 0}
+                      onClick={() => move(index, index - 1)}
+                    >
+                      <ArrowUp aria-hidden />
+                    </Button>
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="icon"
+                      className="max-sm:size-9"
+                      aria-label={`Move ${name} down`}
+                      disabled={index === rows.length - 1}
+                      onClick={() => move(index, index + 1)}
+                    >
+                      <ArrowDown aria-hidden />
+                    </Button>
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="icon"
+                      className="max-sm:size-9"
+                      aria-label={`Remove ${name}`}
+                      onClick={() => setRows(rows.filter((r) => r.key !== row.key))}
+                    >
+                      <X aria-hidden />
+                    </Button>
+                  </div>
+                </li>
+              );
+            })}
+          </ol>
+        </>
       )}
 
       <div className="flex flex-wrap items-center justify-between gap-3">
