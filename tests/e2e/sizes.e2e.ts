@@ -49,7 +49,11 @@ for (const mode of MODES) {
         else await page.waitForURL(`**/store/${product.id}`);
         await page.goto("/cart");
         await page.getByTestId("line-choice").filter({ hasText: "Size M · White" }).waitFor();
-        assert.deepEqual(problems, []);
+        // Without JavaScript the refused add is the page itself, answered with its 400: the browser logs that status.
+        assert.deepEqual(
+          problems.filter((p) => mode.javaScriptEnabled || !p.includes("status of 400")),
+          [],
+        );
       });
     });
   }
