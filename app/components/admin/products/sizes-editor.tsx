@@ -72,8 +72,8 @@ export function SizesEditor({
       ) : (
         <>
           <p aria-hidden="true" className="flex gap-1.5 text-xs font-medium text-muted-foreground sm:gap-2">
-            <span className="w-20 sm:w-24">Size</span>
-            <span className="w-20 sm:w-24">Stock</span>
+            <span className="w-24 shrink-0">Size</span>
+            <span className="w-24 shrink-0">Stock</span>
           </p>
           <ol ref={list} className="!mt-1.5 space-y-2" aria-label="Sizes">
             {rows.map((row, index) => {
@@ -85,7 +85,7 @@ export function SizesEditor({
                     maxLength={12}
                     aria-label={`Label of size ${index + 1}`}
                     placeholder="M"
-                    className="w-20 sm:w-24"
+                    className="w-24 shrink-0"
                     onChange={(e) => setRows(rows.map((r) => (r.key === row.key ? { ...r, label: e.target.value } : r)))}
                     onKeyDown={(e) => e.key === "Enter" && e.preventDefault()}
                   />
@@ -95,7 +95,7 @@ export function SizesEditor({
                     readOnly={perColor}
                     aria-label={`Stock of ${name}`}
                     title={perColor ? "The sum of its colours, in the grid below" : undefined}
-                    className={cn("w-20 tabular-nums sm:w-24", perColor && "text-muted-foreground")}
+                    className={cn("w-24 shrink-0 tabular-nums", perColor && "text-muted-foreground")}
                     onChange={(e) => setRows(rows.map((r) => (r.key === row.key ? { ...r, inventory: e.target.value } : r)))}
                     onKeyDown={(e) => e.key === "Enter" && e.preventDefault()}
                   />
