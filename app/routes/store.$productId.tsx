@@ -20,7 +20,9 @@ export const loader = (args: LoaderFunctionArgs) => productPageLoader(args);
 
 export const action = async (args: ActionFunctionArgs) => (await requirePassForPurchase(args.request), addToBagAction(args));
 
-export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+// A page answered to a post (a size to choose, without JavaScript) keeps its action's no-store.
+export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) =>
+  actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders;
 
 export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ data: page, matches }) => {
   const brand = matches.find((match) => match.id === "root")?.data?.brand.name ?? "Store";

@@ -144,7 +144,11 @@ const sizeInventory = num(SIZE_MESSAGES.sizeInventory).pipe(
 
 /** The whole list of sizes, in order; labels unique without regard to case (decision 0045). */
 const sizes = z
-  .array(z.object({ label: sizeLabel, inventory: sizeInventory.default(0) }), { error: "Sizes must be a list of { label, inventory }" })
+  // `was`: the stock the editor loaded, as `inventoryWas` is for a product without sizes: a size
+  // whose stock moved since (a sale, a checkout's hold) is refused rather than overwritten.
+  .array(z.object({ label: sizeLabel, inventory: sizeInventory.default(0), was: sizeInventory.optional() }), {
+    error: "Sizes must be a list of { label, inventory }",
+  })
   .max(30, SIZE_MESSAGES.tooMany)
   .superRefine((list, issue) => {
     const seen = new Set<string>();
@@ -162,6 +166,7 @@ const variants = z
       size: z.preprocess((v) => (v === "" ? null : v), sizeLabel.nullable().default(null)),
       color: z.string({ error: "Colors must be text" }).trim().min(1, "Color names cannot be blank").max(30),
       inventory: sizeInventory.default(0),
+      was: sizeInventory.optional(),
     }),
     { error: "Variants must be a list of { size, color, inventory }" },
   )

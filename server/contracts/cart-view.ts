@@ -136,6 +136,8 @@ export function cartRowOf(line: CartLine): CartRow {
 export interface AddToBagData {
   ok: boolean;
   notice: ActionNotice;
+  /** The choice the refusal is about ("Please choose a size."): shown beside that picker. */
+  field?: "size" | "color";
 }
 
 /** What /cart's plus, minus and remove buttons answer a fetcher with. */

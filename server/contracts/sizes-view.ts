@@ -38,6 +38,10 @@ export const SIZE_MESSAGES = {
   inventoryWithSizes: (labels: string[]) => `Inventory is the sum of the sizes (${labels.join(", ")}): change the stock of a size instead.`,
   sizeHeld: (labels: string[]) =>
     `Size ${labels.join(", ")} ${labels.length === 1 ? "is" : "are"} in a checkout right now and cannot be removed. Try again in a few minutes.`,
+  sizeMoved: (label: string, was: number, now: number) =>
+    `Size ${label} changed from ${was} to ${now} while you were editing (orders and checkouts move it). The form now shows ${now}: enter the new number again and save.`,
+  variantMoved: (color: string, size: string | null, was: number, now: number) =>
+    `${color}${size === null ? "" : ` in size ${size}`} changed from ${was} to ${now} while you were editing (orders and checkouts move it). The form now shows ${now}: enter the new number again and save.`,
   variantsNeedColors: "Stock per colour needs at least one colour.",
   modeHeld: "This product is in a checkout right now: its stock cannot be reorganised. Try again in a few minutes.",
   variantUnknown: (color: string, size: string | null) =>

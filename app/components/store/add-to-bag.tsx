@@ -1,4 +1,4 @@
-import { Link, useFetcher } from "@remix-run/react";
+import { Link, useActionData, useFetcher } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { PublicProduct } from "#server/contracts/catalog";
@@ -40,9 +40,12 @@ export function AddToBag({ product }: { product: PublicProduct }) {
   const waiting = hydrated && needsSize && size === null;
   // Keyed per product: moving to another product page must not carry this one's result over.
   const fetcher = useFetcher<AddToBagData>({ key: `add-to-bag-${productId}` });
-  const result = fetcher.data;
+  // Without JavaScript a choice to make again comes back as the page's own action data (a 400).
+  const pageResult = useActionData<unknown>();
+  const result = fetcher.data ?? (isAddToBagData(pageResult) ? pageResult : undefined);
   const pending = fetcher.state !== "idle";
   useNoticeToast(fetcher.data?.notice, fetcher.data);
+  const choiceError = result && !result.ok && !pending && result.field ? { field: result.field, message: result.notice.description } : null;
 
   return (
     <fetcher.Form
@@ -56,7 +59,7 @@ export function AddToBag({ product }: { product: PublicProduct }) {
     >
       <EnhancedField />
       <HoneypotField idPrefix={`add-to-bag-${productId}`} />
-      <ProductChoices product={product} color={color} size={size} onColor={chooseColor} onSize={setSize} />
+      <ProductChoices product={product} color={color} size={size} onColor={chooseColor} onSize={setSize} error={choiceError} />
       <Button
         type="submit"
         size="lg"
@@ -76,7 +79,7 @@ export function AddToBag({ product }: { product: PublicProduct }) {
       </Button>
       {waiting ? <p className="text-sm text-muted-foreground">Choose a size to add it to your bag.</p> : null}
       <div aria-live="polite" className="text-sm">
-        {result && !pending ? (
+        {result && !pending && !choiceError ? (
           result.ok ? (
             <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-muted-foreground" data-testid="add-to-bag-result">
               <span className="text-foreground">{result.notice.description}</span>
@@ -98,4 +101,8 @@ export function AddToBag({ product }: { product: PublicProduct }) {
       </div>
     </fetcher.Form>
   );
+}
+
+function isAddToBagData(value: unknown): value is AddToBagData {
+  return typeof value === "object" && value !== null && typeof (value as AddToBagData).notice?.description === "string";
 }

@@ -1,6 +1,7 @@
 import type { PublicProduct } from "#server/contracts/catalog";
 import { swatchFor } from "#server/contracts/catalog-view";
 import { stockOfChoice } from "#server/contracts/sizes-view";
+import { CircleAlert } from "lucide-react";
 import { cn } from "#app/lib/utils";
 
 /**
@@ -15,18 +16,23 @@ export function ProductChoices({
   size,
   onColor,
   onSize,
+  error,
 }: {
   product: PublicProduct;
   color: string | null;
   size: string | null;
   onColor: (color: string) => void;
   onSize: (size: string) => void;
+  /** A refusal about one of the two choices, shown under its picker ("Please choose a size."). */
+  error?: { field: "size" | "color"; message: string } | null;
 }) {
   const colors = product.availableColors;
+  const sizeError = error?.field === "size" ? error.message : null;
+  const colorError = error?.field === "color" ? error.message : null;
   return (
     <div className="space-y-6">
       {colors.length > 0 ? (
-        <fieldset>
+        <fieldset aria-describedby={colorError ? "color-error" : undefined}>
           <legend className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">
             Colour: <span className="font-medium tracking-normal text-foreground normal-case">{color}</span>
           </legend>
@@ -53,10 +59,11 @@ export function ProductChoices({
               );
             })}
           </div>
+          {colorError ? <ChoiceError id="color-error" message={colorError} /> : null}
         </fieldset>
       ) : null}
       {product.sizes.length > 0 ? (
-        <fieldset>
+        <fieldset aria-describedby={sizeError ? "size-error" : undefined}>
           <legend className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">
             Size{size ? <span className="font-medium tracking-normal text-foreground normal-case">: {size}</span> : null}
           </legend>
@@ -89,6 +96,7 @@ export function ProductChoices({
               );
             })}
           </div>
+          {sizeError ? <ChoiceError id="size-error" message={sizeError} /> : null}
         </fieldset>
       ) : (
         <p className="text-sm">
@@ -97,5 +105,14 @@ export function ProductChoices({
         </p>
       )}
     </div>
+  );
+}
+
+function ChoiceError({ id, message }: { id: string; message: string }) {
+  return (
+    <p id={id} role="alert" className="mt-3 flex items-start gap-2 text-sm text-red-400" data-testid={id}>
+      <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      {message}
+    </p>
   );
 }

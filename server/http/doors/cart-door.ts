@@ -25,6 +25,7 @@ import { requirePassForPage } from "#server/http/gate/waiting-room-gate";
 import { isConnectionLost } from "#server/http/store-busy";
 import { redirectWithToast } from "#server/http/flash";
 import { statusOf } from "#server/http/error-status";
+import { NO_STORE_HEADERS } from "#server/http/cache/cache-control";
 import { readForm } from "#server/http/requests/request-body";
 import { logError } from "#server/observability/log";
 
@@ -82,9 +83,21 @@ export async function addToBagAction({ request, params }: ActionFunctionArgs) {
     return data<AddToBagData>({ ok: true, notice }, { headers });
   } catch (error) {
     const { notice, status } = failure(error, CART_MESSAGES.addFailed);
-    if (!enhanced) return back(ctx, request, page, notice);
-    return data<AddToBagData>({ ok: false, notice }, { status });
+    const field = choiceFieldOf(error);
+    // A choice to make again is answered on the page itself, beside its picker (as a form's
+    // field error is): after a redirect it could only be a toast at the top of the page.
+    if (!enhanced && field === undefined) return back(ctx, request, page, notice);
+    // The page answered to one browser's post is that browser's alone.
+    return data<AddToBagData>({ ok: false, notice, ...(field ? { field } : {}) }, { status, headers: enhanced ? {} : NO_STORE_HEADERS });
   }
+}
+
+/** Which picker a refusal is about: a size or a colour to choose (again), named by the service. */
+function choiceFieldOf(error: unknown): AddToBagData["field"] {
+  if (!(error instanceof DomainError)) return undefined;
+  if (error.fieldErrors.size) return "size";
+  if (error.fieldErrors.color) return "color";
+  return undefined;
 }
 
 const FALLBACK: Record<CartIntent, string> = {

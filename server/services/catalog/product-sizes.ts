@@ -11,10 +11,15 @@ import { colorsOf, writeSums } from "./product-stock";
  * when no checkout holds units of it: those units would have no shelf to go back to.
  */
 
+/**
+ * `was` (optional, per size and per variant) is the stock the admin's form loaded: the same
+ * guard as `inventoryWas` on a product without sizes. Sent back unchanged it means "leave it as
+ * sales left it"; a new number while the row moved since is a 409 naming the size.
+ */
 export interface StockInput {
-  sizes?: { label: string; inventory: number }[];
+  sizes?: { label: string; inventory: number; was?: number }[];
   stockPerColor?: boolean;
-  variants?: { size: string | null; color: string; inventory: number }[];
+  variants?: { size: string | null; color: string; inventory: number; was?: number }[];
   availableColors?: string[];
 }
 
@@ -58,7 +63,7 @@ export async function saveStock(trx: Transaction<DB>, productId: number, input: 
     .where("productId", "=", productId)
     .orderBy("position")
     .execute();
-  const sizes = input.sizes ?? current.map(({ label, inventory }) => ({ label, inventory }));
+  const sizes: NonNullable<StockInput["sizes"]> = input.sizes ?? current.map(({ label, inventory }) => ({ label, inventory }));
   const keys = new Set(sizes.map((size) => size.label.toLowerCase()));
   const held = await heldChoices(trx, productId, now);
 
@@ -76,20 +81,33 @@ export async function saveStock(trx: Transaction<DB>, productId: number, input: 
       )
       .execute();
   }
+  const wasPerColor = product.stockPerColor === 1;
   for (const [position, size] of sizes.entries()) {
     const key = size.label.toLowerCase();
     const existing = current.find((row) => row.labelKey === key);
-    // With stock per colour a size's stock is its colours' sum, written by writeSums below.
+    // With stock per colour a size's stock is its colours' sum, written by writeSums below; a
+    // product switching to it keeps each size's stock here for saveVariants to hand on.
+    const writesStock = !perColor || !wasPerColor;
     if (existing) {
-      await trx
+      const was = size.was;
+      // Sent back as loaded: the admin did not touch it, and sales since stand.
+      const keep = !writesStock || (was !== undefined && size.inventory === was);
+      const moved = await trx
         .updateTable("productSizes")
-        .set({ label: size.label, position, ...(perColor ? {} : { inventory: size.inventory }) })
+        .set({ label: size.label, position, ...(keep ? {} : { inventory: size.inventory }) })
         .where("id", "=", existing.id)
-        .execute();
+        // One conditional statement: a hold taken after the form loaded is never overwritten.
+        .$if(!keep && was !== undefined, (q) => q.where("inventory", "=", was!))
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 0) {
+        const now = await trx.selectFrom("productSizes").select("inventory").where("id", "=", existing.id).executeTakeFirstOrThrow();
+        const message = SIZE_MESSAGES.sizeMoved(existing.label, was!, now.inventory);
+        throw new Conflict(message, { sizes: [message] });
+      }
     } else {
       await trx
         .insertInto("productSizes")
-        .values({ productId, label: size.label, labelKey: key, position, inventory: perColor ? 0 : size.inventory })
+        .values({ productId, label: size.label, labelKey: key, position, inventory: writesStock ? size.inventory : 0 })
         .execute();
     }
   }
@@ -118,7 +136,7 @@ export async function saveStock(trx: Transaction<DB>, productId: number, input: 
     }
   }
 
-  await saveVariants(trx, productId, { perColor, wasPerColor: product.stockPerColor === 1, colors, sizes, variants: input.variants, held });
+  await saveVariants(trx, productId, { perColor, wasPerColor, colors, sizes, variants: input.variants, held });
   await trx
     .updateTable("products")
     .set({ stockPerColor: perColor ? 1 : 0 })
@@ -153,7 +171,7 @@ async function saveVariants(
     return;
   }
   const sizeLabels = state.sizes.length > 0 ? state.sizes.map((s) => s.label) : [""];
-  const given = new Map<string, number>();
+  const given = new Map<string, { inventory: number; was?: number }>();
   for (const variant of state.variants ?? []) {
     const size = variant.size === null ? "" : (sizeLabels.find((l) => l.toLowerCase() === variant.size!.toLowerCase()) ?? null);
     const color = state.colors.find((c) => c.toLowerCase() === variant.color.toLowerCase());
@@ -161,12 +179,15 @@ async function saveVariants(
       const message = SIZE_MESSAGES.variantUnknown(variant.color, variant.size);
       throw new Invalid(message, { variants: [message] });
     }
-    given.set(`${size}\u0000${color}`, variant.inventory);
+    given.set(`${size}\u0000${color}`, { inventory: variant.inventory, was: variant.was });
   }
+  const carried = state.wasPerColor ? new Map<string, number>() : await sharedStock(trx, productId, sizeLabels, given);
   const combos = sizeLabels.flatMap((size) => state.colors.map((color) => ({ size, color })));
   const kept = new Set(combos.map((c) => `${c.size}\u0000${c.color}`));
   const gone = existing.filter((v) => !kept.has(`${v.size}\u0000${v.color}`));
-  if (gone.some((v) => state.held.some((h) => h.size === v.size && h.color === v.color))) throw new Conflict(SIZE_MESSAGES.modeHeld);
+  if (gone.some((v) => state.held.some((h) => h.size === v.size && h.color === v.color))) {
+    throw new Conflict(SIZE_MESSAGES.modeHeld, { variants: [SIZE_MESSAGES.modeHeld] });
+  }
   if (gone.length > 0) {
     await trx
       .deleteFrom("productVariants")
@@ -180,14 +201,51 @@ async function saveVariants(
   for (const combo of combos) {
     const key = `${combo.size}\u0000${combo.color}`;
     const row = existing.find((v) => v.size === combo.size && v.color === combo.color);
-    const inventory = given.get(key);
+    const sent = given.get(key);
     if (row) {
-      if (inventory !== undefined) await trx.updateTable("productVariants").set({ inventory }).where("id", "=", row.id).execute();
+      // Sent back as loaded: sales since stand. A new number needs the row still at what was loaded.
+      if (sent === undefined || (sent.was !== undefined && sent.inventory === sent.was)) continue;
+      const moved = await trx
+        .updateTable("productVariants")
+        .set({ inventory: sent.inventory })
+        .where("id", "=", row.id)
+        .$if(sent.was !== undefined, (q) => q.where("inventory", "=", sent.was!))
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 0) {
+        const now = await trx.selectFrom("productVariants").select("inventory").where("id", "=", row.id).executeTakeFirstOrThrow();
+        const message = SIZE_MESSAGES.variantMoved(combo.color, combo.size === "" ? null : combo.size, sent.was!, now.inventory);
+        throw new Conflict(message, { variants: [message] });
+      }
     } else {
-      await trx
-        .insertInto("productVariants")
-        .values({ productId, size: combo.size, color: combo.color, inventory: inventory ?? 0 })
-        .execute();
+      const inventory = sent?.inventory ?? (combo.color === state.colors[0] ? (carried.get(combo.size) ?? 0) : 0);
+      await trx.insertInto("productVariants").values({ productId, size: combo.size, color: combo.color, inventory }).execute();
     }
   }
+}
+
+/**
+ * A product switching to stock per colour: what each size (or, without sizes, the product) has
+ * now, for the sizes whose grid row was not sent. It goes on the first colour, the others start
+ * at 0. A shopkeeper who ticks "stock per colour" and saves expects to keep selling what is on
+ * the shelf: zeroing it would sell the drop out on the spot, and refusing would make a grid of
+ * numbers mandatory for a switch. On the first colour, the grid shows the units where they went,
+ * and the totals stay what they were until the admin spreads them.
+ */
+async function sharedStock(
+  trx: Transaction<DB>,
+  productId: number,
+  sizeLabels: string[],
+  given: Map<string, unknown>,
+): Promise<Map<string, number>> {
+  const sent = new Set([...given.keys()].map((key) => key.split("\u0000")[0]));
+  const carried = new Map<string, number>();
+  if (sizeLabels.length === 1 && sizeLabels[0] === "") {
+    if (sent.has("")) return carried;
+    const row = await trx.selectFrom("products").select("inventory").where("id", "=", productId).executeTakeFirstOrThrow();
+    carried.set("", row.inventory);
+    return carried;
+  }
+  const rows = await trx.selectFrom("productSizes").select(["label", "inventory"]).where("productId", "=", productId).execute();
+  for (const row of rows) if (!sent.has(row.label)) carried.set(row.label, row.inventory);
+  return carried;
 }

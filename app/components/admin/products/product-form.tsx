@@ -4,7 +4,7 @@ import { useNavigate } from "@remix-run/react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Info, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { productFormSchema, type AdminProduct, type ProductFormValue } from "#server/contracts/admin-products";
+import { productFormSchema, productPatchSchema, type AdminProduct, type ProductFormValue } from "#server/contracts/admin-products";
 import { formatDollarAmount } from "#server/contracts/money";
 import { STORE_TIME_ZONE, utcToStoreWallClock } from "#server/contracts/store-time";
 import { Field } from "#app/components/field";
@@ -17,6 +17,8 @@ import { Section, Switch, textareaClass } from "./form-fields";
 import { ImageManager } from "./image-manager";
 import { NOTICES, reasonOf } from "./messages";
 import { ProductImageUpload } from "./product-image-field";
+import { refreshedFrom, stockStateOf, toStockPatch, totalStock, touchesSizes, type SizeStock } from "./size-stock";
+import { SizesEditor } from "./sizes-editor";
 import type { ImageQueue } from "./use-image-queue";
 
 const on = (flag: boolean) => (flag ? "on" : undefined);
@@ -65,6 +67,10 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
   const [colors, setColors] = useState<string[]>(product?.availableColors ?? []);
   const [comingSoon, setComingSoon] = useState(product?.isComingSoon ?? false);
   const [restricted, setRestricted] = useState(product?.isCountdownRestricted ?? false);
+  const [stock, setStock] = useState<SizeStock>(() => stockStateOf(product));
+  const [sizesError, setSizesError] = useState<string | null>(null);
+  // With sizes (or stock per colour) the product's inventory is a sum: shown, never typed.
+  const summed = totalStock(stock, colors);
 
   const listKey = trpc.admin.products.list.queryKey();
   const create = useMutation(trpc.admin.products.create.mutationOptions());
@@ -101,15 +107,36 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
   // The stock this form started from: the server refuses to overwrite sales made since.
   const inventoryWas = useRef(product?.inventory ?? 0);
 
-  async function save(input: ProductFormValue) {
+  /** The form's fields with the sizes editor's stock; null (and the message beside the editor) when it does not parse. */
+  function withStock(input: ProductFormValue) {
+    const { sizes: _formSizes, stockPerColor: _formMode, variants: _formGrid, ...rest } = input;
+    if (!touchesSizes(product, stock)) return { ...rest, inventoryWas: inventoryWas.current };
+    const patch = toStockPatch(stock, colors);
+    // The same rules the server applies, said beside the editor before anything is sent.
+    const parsed = productPatchSchema.pick({ sizes: true, variants: true, stockPerColor: true }).safeParse(patch);
+    if (!parsed.success) {
+      setSizesError(parsed.error.issues[0]?.message ?? NOTICES.error);
+      return null;
+    }
+    if (summed === null) return { ...rest, ...patch, inventoryWas: inventoryWas.current };
+    const { inventory: _sum, ...fields } = rest;
+    return { ...fields, ...patch };
+  }
+
+  async function save(formValue: ProductFormValue) {
+    setSizesError(null);
+    const input = withStock(formValue);
+    if (!input) return;
     if (product) {
       try {
-        await update.mutateAsync({ id: product.id, data: { ...input, inventoryWas: inventoryWas.current } });
+        await update.mutateAsync({ id: product.id, data: input });
       } catch (error) {
         notify.error(NOTICES.updateFailed, reasonOf(error));
+        if (isAboutSizes(error)) setSizesError(reasonOf(error) ?? NOTICES.updateFailed);
         // Show the stock as it is now, so the next save is checked against that.
         const fresh = await queryClient.fetchQuery(trpc.admin.products.list.queryOptions()).catch(() => null);
         const now = fresh?.find((p) => p.id === product.id);
+        if (now) setStock((state) => refreshedFrom(state, now));
         if (now && now.inventory !== inventoryWas.current) {
           inventoryWas.current = now.inventory;
           form.update({ name: fields.inventory.name, value: String(now.inventory) });
@@ -126,9 +153,11 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
     }
     let created: AdminProduct;
     try {
-      created = await create.mutateAsync(input);
+      const { inventoryWas: _was, ...fields } = input as typeof input & { inventoryWas?: number };
+      created = await create.mutateAsync({ ...fields, inventory: summed ?? formValue.inventory });
     } catch (error) {
       notify.error(NOTICES.createFailed, reasonOf(error));
+      if (isAboutSizes(error)) setSizesError(reasonOf(error) ?? NOTICES.createFailed);
       return;
     }
     notify.success(NOTICES.created, created.name);
@@ -166,8 +195,30 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
               <Field field={fields.price} label="Price ($)">
                 {num(fields.price, "0.01", "0.01", { placeholder: "0.00" })}
               </Field>
-              <Field field={fields.inventory} label="Inventory" hint="0 shows SOLD OUT.">
-                {num(fields.inventory, "1", "0", { inputMode: "numeric" })}
+              <Field
+                field={fields.inventory}
+                label="Inventory"
+                hint={
+                  summed === null
+                    ? "0 shows SOLD OUT."
+                    : `The sum of the ${stock.rows.length > 0 ? "sizes" : "colours"}: set it under Sizes.`
+                }
+              >
+                {summed === null
+                  ? num(fields.inventory, "1", "0", { inputMode: "numeric" })
+                  : [
+                      // The field still posts (the form's schema wants a number), the save sends the sizes instead.
+                      <input key="posted" type="hidden" name={fields.inventory.name} value={String(summed)} />,
+                      <Input
+                        key="shown"
+                        id={fields.inventory.id}
+                        value={String(summed)}
+                        readOnly
+                        aria-describedby={fields.inventory.descriptionId}
+                        className="text-muted-foreground tabular-nums"
+                        data-testid="inventory-sum"
+                      />,
+                    ]}
               </Field>
               <Field field={fields.discountPercent} label="Discount (%)">
                 {num(fields.discountPercent, "1", "0", { max: "100", inputMode: "numeric" })}
@@ -196,6 +247,18 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
               formId={form.id}
               colors={colors}
               onChange={setColors}
+            />
+          </Section>
+          <Section title="Sizes" description="In the order the store shows them. No sizes: the product is sold as One Size.">
+            <SizesEditor
+              state={stock}
+              onChange={(next) => {
+                setStock(next);
+                setSizesError(null);
+              }}
+              colors={colors}
+              error={sizesError}
+              oneSizeStock={Number(fields.inventory.value ?? product?.inventory ?? 0) || 0}
             />
           </Section>
           <Section title="Shipping" description="Used for shipping rates and labels.">
@@ -335,6 +398,14 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
       </div>
     </form>
   );
+}
+
+/** A refusal about the sizes, the grid or the stock mode (the server names the field): shown beside the editor too. */
+function isAboutSizes(error: unknown): boolean {
+  const fieldErrors = (error as { data?: { fieldErrors?: Record<string, unknown> } } | null)?.data?.fieldErrors ?? {};
+  if (["sizes", "variants", "stockPerColor"].some((key) => key in fieldErrors)) return true;
+  // A 400 from the procedure's own input check names no field: its message does.
+  return /\b(size|sizes|variants?|stock per colour)\b/i.test(reasonOf(error) ?? "") && !("inventory" in fieldErrors);
 }
 
 /**

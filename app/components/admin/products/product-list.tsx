@@ -127,7 +127,7 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
                     data-label="Inventory"
                     className={cn(cell, label, "tabular-nums max-md:col-span-2 max-md:mt-3", product.inventory === 0 && "text-red-300")}
                   >
-                    {product.inventory}
+                    {product.sizes.length > 0 ? <SizeStock product={product} /> : product.inventory}
                   </td>
                   <td className="px-3 py-3 align-middle max-md:col-start-1 max-md:row-span-2 max-md:row-start-1 max-md:p-0">
                     <div className="relative size-14 overflow-hidden rounded-md border border-border bg-muted">
@@ -219,6 +219,37 @@ export function ProductList({ query }: { query: UseQueryResult<AdminProduct[], {
         onConfirm={() => deleting && remove.mutate({ id: deleting.id })}
       />
     </>
+  );
+}
+
+/**
+ * The inventory of a product with sizes, opened to its stock per size (and per colour): a
+ * <details>, so it opens by click, keyboard or tap, with or without JavaScript; the title shows
+ * the same on hover.
+ */
+function SizeStock({ product }: { product: AdminProduct }) {
+  const colorsOf = (size: string) => (product.variants ?? []).filter((v) => v.size === size);
+  const line = (s: { label: string; inventory: number }) =>
+    `${s.label}: ${s.inventory}${
+      colorsOf(s.label).length > 0
+        ? ` (${colorsOf(s.label)
+            .map((v) => `${v.color} ${v.inventory}`)
+            .join(", ")})`
+        : ""
+    }`;
+  return (
+    <details className="group max-md:text-right" data-testid="size-stock" title={product.sizes.map(line).join("\n")}>
+      <summary className="cursor-pointer list-none rounded-sm underline decoration-dotted underline-offset-4 [&::-webkit-details-marker]:hidden">
+        {product.inventory} <span className="text-xs text-muted-foreground">in {product.sizes.length} sizes</span>
+      </summary>
+      <ul className="mt-1.5 space-y-0.5 text-xs" aria-label={`Stock per size of ${product.name}`}>
+        {product.sizes.map((s) => (
+          <li key={s.label} className={cn(s.inventory === 0 ? "text-red-300" : "text-foreground")}>
+            {line(s)}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
