@@ -62,7 +62,11 @@ for (const mode of MODES) {
     await row.getByRole("button", { name: `Delete the draw for ${product.name}` }).click();
     await expectVisible(page.getByTestId("draws-notice").getByText("Draw deleted."));
     assert.equal(await page.getByTestId("draw-row").filter({ hasText: product.name }).count(), 0);
-    assert.deepEqual(problems, []);
+    // The refused create answers 400, which Chromium reports.
+    assert.deepEqual(
+      problems.filter((p) => !p.includes("status of 400")),
+      [],
+    );
   });
 
   test(`an entrant picks a size; after the close the admin draws and opens the proof (${mode.name})`, async () => {
@@ -100,25 +104,31 @@ for (const mode of MODES) {
       ],
     );
 
-    await until(entriesCloseAt);
+    // The admin watches from before the close, so Draw is pressed within a second of it: the
+    // sweeper's leader also draws closed draws (every 30 s), and may still get there first.
     const { page, problems } = await newPage({ javaScriptEnabled: mode.javaScriptEnabled, viewport: { width: 1280, height: 900 } });
     await signIn(page, ADMIN);
     await page.waitForURL((url) => url.pathname.startsWith("/admin") && !url.pathname.includes("login"));
     await page.goto("/admin/draws");
     const row = page.getByTestId("draw-row").filter({ hasText: product.name });
-    await expectVisible(row.getByText("Closed, to draw"));
+    await expectVisible(row.getByText("Entries open"));
     await expectVisible(row.getByTestId("draw-entries").getByText("0 confirmed of 1"));
-    await row.getByLabel("Beacon (optional)").fill("e2e-beacon");
-    await row.getByRole("button", { name: "Draw", exact: true }).click();
-    await expectVisible(page.getByTestId("draws-notice").getByText(`The draw for ${product.name} has been made.`));
-    const drawn = page.getByTestId("draw-row").filter({ hasText: product.name });
-    await expectVisible(drawn.getByText("Drawn", { exact: true }));
+    await until(entriesCloseAt);
+    await page.goto("/admin/draws");
+    const drawnBySweeper = (await row.getByText("Drawn", { exact: true }).count()) > 0;
+    if (!drawnBySweeper) {
+      await expectVisible(row.getByText("Closed, to draw"));
+      await row.getByLabel("Beacon (optional)").fill("e2e-beacon");
+      await row.getByRole("button", { name: "Draw", exact: true }).click();
+      await expectVisible(page.getByTestId("draws-notice").getByText(`The draw for ${product.name} has been made.`));
+    }
+    await expectVisible(row.getByText("Drawn", { exact: true }));
     await shot(page, `admin-draws-drawn-1280-${tag}`);
-    await drawn.getByRole("link", { name: "Public proof" }).click();
-    await page.waitForURL((url) => url.pathname === `/api/draws/${draw.id}/proof`);
-    const proof = JSON.parse((await page.locator("body").textContent()) ?? "{}") as { commitment: string; beacon: string };
-    assert.equal(proof.commitment, draw.commitment);
-    assert.equal(proof.beacon, "e2e-beacon");
     assert.deepEqual(problems, []);
+
+    await row.getByRole("link", { name: "Public proof" }).click();
+    await page.waitForURL((url) => url.pathname === `/api/draws/${draw.id}/proof`);
+    await expectVisible(page.getByText(draw.commitment));
+    if (!drawnBySweeper) await expectVisible(page.getByText('"beacon":"e2e-beacon"'));
   });
 }
