@@ -28,6 +28,7 @@ export const ADMIN_TABS = [
   { to: "/admin/orders", label: "Orders" },
   { to: "/admin/drop", label: "Drop" },
   { to: "/admin/drops", label: "Drop reports" },
+  { to: "/admin/draws", label: "Draws" },
   { to: "/admin/app-settings", label: "App Settings" },
   { to: "/admin/settings", label: "Account" },
 ] as const;

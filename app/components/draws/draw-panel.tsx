@@ -49,6 +49,7 @@ export function DrawPanel({
 }) {
   const state = stateAt(draw, Date.now());
   const emailError = entered && !entered.ok ? entered.fields.email?.[0] : undefined;
+  const sizeError = entered && !entered.ok && draw.sizes.length > 0 ? entered.fields.size?.[0] : undefined;
   return (
     <section aria-labelledby="draw-title" className="space-y-4 rounded-md border border-foreground/30 bg-card p-5" data-testid="draw-panel">
       <div className="space-y-1">
@@ -89,20 +90,36 @@ export function DrawPanel({
           {draw.sizes.length > 0 ? (
             <div className="space-y-1.5">
               <Label htmlFor="draw-size">Size</Label>
-              <select id="draw-size" name="size" required className="h-11 w-full rounded-md border border-input bg-background px-3">
+              <select
+                id="draw-size"
+                name="size"
+                required
+                defaultValue=""
+                aria-invalid={sizeError ? true : undefined}
+                aria-describedby={sizeError ? "draw-size-error" : undefined}
+                className="h-11 w-full rounded-md border border-input bg-background px-3"
+              >
+                <option value="" disabled>
+                  Choose a size
+                </option>
                 {draw.sizes.map((size) => (
                   <option key={size} value={size}>
                     {size}
                   </option>
                 ))}
               </select>
+              {sizeError ? (
+                <p id="draw-size-error" className="text-sm text-destructive">
+                  {sizeError}
+                </p>
+              ) : null}
             </div>
           ) : null}
           <div className="space-y-1.5">
             <Label htmlFor="draw-name">Name (optional)</Label>
             <Input id="draw-name" name="name" autoComplete="name" maxLength={100} />
           </div>
-          {entered && !entered.ok && !emailError ? (
+          {entered && !entered.ok && !emailError && !sizeError ? (
             <p role="alert" className="text-sm text-destructive">
               {entered.message}
             </p>

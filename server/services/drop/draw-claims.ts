@@ -3,6 +3,7 @@ import type { DB } from "#db/schema";
 import { DRAW_MESSAGES, type DrawClaimView } from "#server/contracts/draws";
 import type { AppContext } from "#server/context";
 import { Conflict } from "#server/errors";
+import { resolveChoice, stockOfOne } from "#server/services/catalog/product-stock";
 import { entryIdOf } from "./draw-links";
 
 /**
@@ -57,6 +58,7 @@ export async function claimDrawUnit(ctx: AppContext, drawId: number, token: stri
   const checked = await check(ctx, drawId, token, bagId);
   if (checked.kind !== "ready") throw new Conflict(checked.message);
   const now = ctx.clock.now().toISOString();
+  const color = await colorFor(ctx, checked.productId, checked.size);
   await ctx.db.transaction().execute(async (trx) => {
     const bound = await trx
       .updateTable("drawEntries")
@@ -69,12 +71,12 @@ export async function claimDrawUnit(ctx: AppContext, drawId: number, token: stri
     if (Number(bound.numUpdatedRows) !== 1) throw new Conflict(DRAW_MESSAGES.claimUsed);
     await trx
       .insertInto("cartItems")
-      // One bag line per product, size and colour (issue 23): the won size, no colour chosen.
+      // One bag line per product, size and colour (issue 23): the won size, whose shelf checkout takes it from.
       .values({
         sessionId: bagId,
         productId: checked.productId,
-        size: checked.size ?? "",
-        color: "",
+        size: checked.size,
+        color,
         quantity: 1,
         createdAt: now,
         updatedAt: now,
@@ -83,6 +85,25 @@ export async function claimDrawUnit(ctx: AppContext, drawId: number, token: stri
       .execute();
   });
   return { productId: checked.productId };
+}
+
+/**
+ * A draw is won per size; a product that also comes in colours gets the colour the product page
+ * would preselect (the first in stock in that size), so the unit comes off a shelf that has it.
+ */
+async function colorFor(ctx: AppContext, productId: number, size: string): Promise<string> {
+  const product = await ctx.db
+    .selectFrom("products")
+    .select(["id", "name", "inventory", "availableColors", "stockPerColor"])
+    .where("id", "=", productId)
+    .executeTakeFirst();
+  if (!product) return "";
+  try {
+    return resolveChoice(product, await stockOfOne(ctx.db, product), { size }).color;
+  } catch {
+    // The size is gone from the product since the draw: no colour to pick, checkout says why.
+    return "";
+  }
 }
 
 /**

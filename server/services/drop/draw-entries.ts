@@ -1,4 +1,5 @@
 import { DRAW_MESSAGES, type DrawEntryInput, type DrawEntryView } from "#server/contracts/draws";
+import { SIZE_MESSAGES } from "#server/contracts/sizes-view";
 import type { AppContext } from "#server/context";
 import { forUpdateOnPostgres } from "#db/engine";
 import { Conflict, Invalid, NotFound } from "#server/errors";
@@ -8,7 +9,7 @@ import { escapeHtml } from "#server/services/security/sanitize";
 import { refuseFilledHoneypot } from "./bots";
 import { emailHashOf, identityOf, nextChain } from "./draw-math";
 import { drawConfirmUrl, drawToken, entryIdOf } from "./draw-links";
-import { drawSizesOf } from "./draw-sizes";
+import { drawSizesOf, offeredSize } from "./draw-sizes";
 import { drawRow, stateOf } from "./draws";
 import { logWarning } from "#server/observability/log";
 
@@ -36,8 +37,13 @@ export async function enterDraw(ctx: AppContext, drawId: number, input: DrawEntr
   const draw = await drawRow(ctx, drawId);
   if (stateOf(draw, ctx.clock.now()) !== "open") throw new Conflict(DRAW_MESSAGES.notOpen);
   const sizes = await drawSizesOf(ctx, draw.productId);
-  const size = input.size;
-  if (sizes.length === 0 ? size !== "" : !sizes.includes(size)) throw new Invalid(DRAW_MESSAGES.size, { size: [DRAW_MESSAGES.size] });
+  const size = offeredSize(sizes, input.size);
+  if (size === null) {
+    // A product with sizes names the size it does not offer; one without keeps the plain answer.
+    const message =
+      sizes.length > 0 && input.size !== "" ? SIZE_MESSAGES.sizeNotAvailable(input.size, draw.productName) : DRAW_MESSAGES.size;
+    throw new Invalid(message, { size: [message] });
+  }
   await entriesPerIp.take(ctx, clientIp, DRAW_MESSAGES.tooMany);
   const inserted = await ctx.db
     .insertInto("drawEntries")

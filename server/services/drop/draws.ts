@@ -8,11 +8,12 @@ import {
   type DrawState,
   type PublicDraw,
 } from "#server/contracts/draws";
+import type { DrawableProduct } from "#server/contracts/admin-draws";
 import type { AppContext } from "#server/context";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { escapeHtml } from "#server/services/security/sanitize";
 import { commitmentOf, newSeedHex, type DrawProof } from "./draw-math";
-import { drawSizesOf } from "./draw-sizes";
+import { drawSizesOf, drawSizeStockOf } from "./draw-sizes";
 
 /**
  * A product sold by a verifiable draw (issue 26, decision 0047): the admin's draws, their public
@@ -86,20 +87,34 @@ export async function refuseIfSoldByDraw(ctx: AppContext, productId: number): Pr
   if (draw) throw new Conflict(DRAW_MESSAGES.soldByDraw(draw.name));
 }
 
-/** The units to give per size: as the admin said, or the product's stock for a product without sizes. */
-function unitsFor(input: DrawCreateInput, sizes: string[], inventory: number): Record<string, number> {
+const unitsInvalid = (message: string = DRAW_MESSAGES.units) => new Invalid(message, { units: [message] });
+
+/**
+ * The units to give per size: as the admin said, or the product's stock (each size's stock for a
+ * product with sizes). No size may give more units than it has in stock.
+ */
+function unitsFor(input: DrawCreateInput, sizes: { label: string; inventory: number }[], inventory: number): Record<string, number> {
   const given = input.units;
   if (sizes.length === 0) {
-    if (given === undefined) return { "": inventory };
-    if (typeof given === "number") return { "": given };
-    const keys = Object.keys(given);
-    if (keys.length === 1 && keys[0] === "") return { "": given[""]! };
-    throw new Invalid(DRAW_MESSAGES.units, { units: [DRAW_MESSAGES.units] });
+    let units: number;
+    if (given === undefined) units = inventory;
+    else if (typeof given === "number") units = given;
+    else if (Object.keys(given).length === 1 && given[""] !== undefined) units = given[""];
+    else throw unitsInvalid();
+    if (units > inventory) throw unitsInvalid(`Units must not exceed the product's stock (${inventory}).`);
+    return { "": units };
   }
-  if (given === undefined || typeof given === "number" || Object.keys(given).some((size) => !sizes.includes(size))) {
-    throw new Invalid(DRAW_MESSAGES.units, { units: [DRAW_MESSAGES.units] });
+  if (given === undefined) return Object.fromEntries(sizes.map((size) => [size.label, size.inventory]));
+  if (typeof given === "number") throw unitsInvalid();
+  const units: Record<string, number> = Object.fromEntries(sizes.map((size) => [size.label, 0]));
+  for (const [key, count] of Object.entries(given)) {
+    // Named as the bag names sizes: without regard to case.
+    const size = sizes.find((s) => s.label.toLowerCase() === key.toLowerCase());
+    if (!size) throw unitsInvalid();
+    if (count > size.inventory) throw unitsInvalid(`Units for size ${size.label} must not exceed its stock (${size.inventory}).`);
+    units[size.label] = count;
   }
-  return Object.fromEntries(sizes.map((size) => [size, given[size] ?? 0]));
+  return units;
 }
 
 /** POST /api/admin/draws: a new draw, its seed drawn now and its commitment public from here on. */
@@ -108,12 +123,7 @@ export async function createDraw(ctx: AppContext, input: DrawCreateInput, origin
   if (!product) throw new NotFound(DRAW_MESSAGES.productNotFound, { productId: [DRAW_MESSAGES.productNotFound] });
   const now = ctx.clock.now().toISOString();
   if (input.entriesOpenAt < now) throw new Invalid(DRAW_MESSAGES.openInFuture, { entriesOpenAt: [DRAW_MESSAGES.openInFuture] });
-  const units = unitsFor(input, await drawSizesOf(ctx, product.id), product.inventory);
-  const total = Object.values(units).reduce((sum, n) => sum + n, 0);
-  if (total > product.inventory) {
-    const message = `Units must not exceed the product's stock (${product.inventory}).`;
-    throw new Invalid(message, { units: [message] });
-  }
+  const units = unitsFor(input, await drawSizeStockOf(ctx, product.id), product.inventory);
   const seed = newSeedHex();
   const commitment = commitmentOf(seed);
   const id = await ctx.db.transaction().execute(async (trx) => {
@@ -294,4 +304,32 @@ export async function withDrawLink<C extends { htmlContent: string }>(ctx: AppCo
     .executeTakeFirst();
   const url = next ? `${origin}/draws/${next.id}` : `${origin}/store`;
   return { ...campaign, htmlContent: campaign.htmlContent.replaceAll(DRAW_TAG, escapeHtml(url)) };
+}
+
+/** The admin Draws tab's product choice: products without a draw, by name, each size's stock (at most 500). */
+export async function drawableProducts(ctx: AppContext): Promise<DrawableProduct[]> {
+  const products = await ctx.db
+    .selectFrom("products")
+    .select(["id", "name", "inventory"])
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("draws").select("draws.id").whereRef("draws.productId", "=", "products.id"))))
+    .orderBy("name")
+    .orderBy("id")
+    .limit(500)
+    .execute();
+  if (products.length === 0) return [];
+  const sizes = await ctx.db
+    .selectFrom("productSizes")
+    .select(["productId", "label", "inventory"])
+    .where(
+      "productId",
+      "in",
+      products.map((p) => p.id),
+    )
+    .orderBy("productId")
+    .orderBy("position")
+    .execute();
+  return products.map((p) => ({
+    ...p,
+    sizes: sizes.filter((s) => s.productId === p.id).map(({ label, inventory }) => ({ label, inventory })),
+  }));
 }

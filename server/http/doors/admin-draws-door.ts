@@ -1,0 +1,71 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { getAppContext } from "#server/boot";
+import { ADMIN_DRAW_MESSAGES, drawFormToBody, type AdminDrawsActionData, type AdminDrawsView } from "#server/contracts/admin-draws";
+import { DRAW_MESSAGES, drawBeaconSchema, drawCreateSchema } from "#server/contracts/draws";
+import { DomainError, Invalid } from "#server/errors";
+import { requireAdminPage } from "#server/http/auth";
+import { statusOf } from "#server/http/error-status";
+import { pathId } from "#server/http/rest";
+import { readForm } from "#server/http/requests/request-body";
+import { siteOrigin } from "#server/http/requests/site-origin";
+import { drawNow } from "#server/services/drop/draw-run";
+import { createDraw, deleteDraw, drawableProducts, drawRow, listDraws } from "#server/services/drop/draws";
+
+/*
+ * /admin/draws (issue 26, decision 0047): the draws, a form to create one, Draw after the close
+ * and Delete before entries open: the same services the REST doors call, as plain form posts
+ * (with or without JavaScript). Loaders run in parallel with the layout's: each checks the admin.
+ */
+
+export async function adminDrawsLoader({ request }: LoaderFunctionArgs) {
+  const ctx = await getAppContext();
+  await requireAdminPage(ctx, request);
+  const [{ draws }, products] = await Promise.all([listDraws(ctx), drawableProducts(ctx)]);
+  return data<AdminDrawsView>({ draws, products });
+}
+
+const answer = (intent: string, ok: boolean, message: string, fields: Record<string, string[]> = {}, status = 200) =>
+  data<AdminDrawsActionData>({ intent, ok, message, fields }, { status });
+
+export async function adminDrawsAction({ request }: ActionFunctionArgs) {
+  const ctx = await getAppContext();
+  await requireAdminPage(ctx, request);
+  const form = await readForm(request);
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const intent = text("intent");
+  try {
+    if (intent === "create") {
+      const parsed = drawFormToBody({
+        productId: text("productId"),
+        entriesOpenAt: text("entriesOpenAt"),
+        entriesCloseAt: text("entriesCloseAt"),
+        claimMinutes: text("claimMinutes"),
+        units: text("units"),
+      });
+      if ("fields" in parsed) throw new Invalid(Object.values(parsed.fields)[0]![0]!, parsed.fields);
+      const input = drawCreateSchema.safeParse(parsed.body);
+      if (!input.success) throw Invalid.fromZod(input.error);
+      const draw = await createDraw(ctx, input.data, siteOrigin(request, ctx.config));
+      return answer(intent, true, ADMIN_DRAW_MESSAGES.created(draw.product.name), {}, 201);
+    }
+    if (intent === "draw" || intent === "delete") {
+      const id = pathId(text("id"), DRAW_MESSAGES.notFound);
+      const draw = await drawRow(ctx, id);
+      if (intent === "delete") {
+        await deleteDraw(ctx, id);
+        return answer(intent, true, ADMIN_DRAW_MESSAGES.deleted);
+      }
+      const beacon = drawBeaconSchema.safeParse({ beacon: text("beacon") });
+      if (!beacon.success) throw Invalid.fromZod(beacon.error);
+      await drawNow(ctx, id, beacon.data.beacon, true);
+      return answer(intent, true, ADMIN_DRAW_MESSAGES.drawn(draw.productName));
+    }
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return answer(intent, false, error.message, error.fieldErrors, statusOf(error));
+  }
+  return answer(intent, false, "Unknown form.", {}, 400);
+}

@@ -1,0 +1,134 @@
+// The admin Draws tab (issue 26, decision 0047) in the browser, with and without JavaScript: it is
+// for admins only; the admin creates a draw for a product and deletes it before entries open; an
+// entrant enters a sized draw choosing a size; after the close the admin sees the entries, presses
+// Draw and follows the link to the public proof.
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { utcToStoreWallClock } from "#server/contracts/store-time";
+import { ADMIN, expectVisible, MODES, newPage, signIn, test } from "./browser";
+import { adminApi, createProduct, uniqueEmail, uniqueName } from "./support/data";
+
+const SHOTS = process.env.E2E_SHOTS;
+const shot = async (page: Page, name: string) => {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+};
+
+const until = (iso: string) => new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(iso) - Date.now() + 300)));
+
+/** A datetime-local value, New York wall-clock, `ms` from now. */
+function wallClockIn(ms: number): string {
+  const { date, time } = utcToStoreWallClock(new Date(Date.now() + ms));
+  return `${date}T${time}`;
+}
+
+for (const mode of MODES) {
+  const tag = mode.javaScriptEnabled ? "js" : "nojs";
+
+  test(`the Draws tab is for admins; an admin creates and deletes a draw (${mode.name})`, async () => {
+    const stranger = (await newPage({ javaScriptEnabled: mode.javaScriptEnabled })).page;
+    await stranger.goto("/admin/draws");
+    assert.equal(new URL(stranger.url()).pathname, "/auth");
+
+    const api = await adminApi();
+    const product = await createProduct(api, { name: uniqueName("E2E Admin Draw Tee"), inventory: 4 });
+    const { page, problems } = await newPage({ javaScriptEnabled: mode.javaScriptEnabled, viewport: { width: 390, height: 844 } });
+    await signIn(page, ADMIN);
+    await page.waitForURL((url) => url.pathname.startsWith("/admin") && !url.pathname.includes("login"));
+    await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Draws" }).click();
+    await page.waitForURL((url) => url.pathname === "/admin/draws");
+    await expectVisible(page.getByRole("heading", { name: "Draws", exact: true }));
+
+    const form = page.getByTestId("create-draw");
+    await form.getByLabel("Product").selectOption(String(product.id));
+    await form.getByLabel("Entries open").fill(wallClockIn(24 * 3600_000));
+    await form.getByLabel("Entries close").fill(wallClockIn(48 * 3600_000));
+    await form.getByLabel("Units (optional)").fill("9");
+    await form.getByRole("button", { name: "Create draw" }).click();
+    await expectVisible(form.getByText("Units must not exceed the product's stock (4)."));
+
+    await form.getByLabel("Product").selectOption(String(product.id));
+    await form.getByLabel("Entries open").fill(wallClockIn(24 * 3600_000));
+    await form.getByLabel("Entries close").fill(wallClockIn(48 * 3600_000));
+    await form.getByLabel("Units (optional)").fill("3");
+    await form.getByRole("button", { name: "Create draw" }).click();
+    await expectVisible(form.getByText(`Draw created for ${product.name}.`));
+    const row = page.getByTestId("draw-row").filter({ hasText: product.name });
+    await expectVisible(row.getByText("Upcoming"));
+    await expectVisible(row.getByTestId("draw-entries").getByText("0 confirmed of 0"));
+    await shot(page, `admin-draws-390-${tag}`);
+    const listed = (await (await api.get("/api/admin/draws")).json()) as { draws: { product: { id: number }; units: unknown }[] };
+    assert.deepEqual(listed.draws.find((d) => d.product.id === product.id)?.units, { "": 3 });
+
+    await row.getByRole("button", { name: `Delete the draw for ${product.name}` }).click();
+    await expectVisible(page.getByTestId("draws-notice").getByText("Draw deleted."));
+    assert.equal(await page.getByTestId("draw-row").filter({ hasText: product.name }).count(), 0);
+    // The refused create answers 400, which Chromium reports.
+    assert.deepEqual(
+      problems.filter((p) => !p.includes("status of 400")),
+      [],
+    );
+  });
+
+  test(`an entrant picks a size; after the close the admin draws and opens the proof (${mode.name})`, async () => {
+    const api = await adminApi();
+    const product = await createProduct(api, {
+      name: uniqueName("E2E Sized Draw Tee"),
+      sizes: [
+        { label: "S", inventory: 1 },
+        { label: "M", inventory: 1 },
+      ],
+    });
+    const entriesOpenAt = new Date(Date.now() + 3_000).toISOString();
+    const entriesCloseAt = new Date(Date.now() + 20_000).toISOString();
+    const made = await api.post("/api/admin/draws", { data: { productId: product.id, entriesOpenAt, entriesCloseAt } });
+    assert.equal(made.status(), 201);
+    const draw = (await made.json()) as { id: number; commitment: string; units: Record<string, number> };
+    assert.deepEqual(draw.units, { S: 1, M: 1 });
+    await until(entriesOpenAt);
+
+    const entrant = await newPage({ javaScriptEnabled: mode.javaScriptEnabled, viewport: { width: 390, height: 844 } });
+    await entrant.page.goto(`/store/${product.id}`);
+    const panel = entrant.page.getByTestId("draw-panel");
+    await expectVisible(panel.getByText("Entries are open"));
+    await panel.getByLabel("E-mail").fill(uniqueEmail("e2e-sized-draw"));
+    await panel.getByLabel("Size").selectOption("M");
+    await shot(entrant.page, `draw-size-390-${tag}`);
+    await panel.getByRole("button", { name: "Enter the draw" }).click();
+    await expectVisible(entrant.page.getByTestId("draw-entered").getByText("Check your e-mail to confirm your entry."));
+    const entered = (await (await api.get(`/api/admin/draws/${draw.id}`)).json()) as { perSize: { size: string; entries: number }[] };
+    assert.deepEqual(
+      entered.perSize.map((s) => [s.size, s.entries]),
+      [
+        ["S", 0],
+        ["M", 1],
+      ],
+    );
+
+    // The admin watches from before the close, so Draw is pressed within a second of it: the
+    // sweeper's leader also draws closed draws (every 30 s), and may still get there first.
+    const { page, problems } = await newPage({ javaScriptEnabled: mode.javaScriptEnabled, viewport: { width: 1280, height: 900 } });
+    await signIn(page, ADMIN);
+    await page.waitForURL((url) => url.pathname.startsWith("/admin") && !url.pathname.includes("login"));
+    await page.goto("/admin/draws");
+    const row = page.getByTestId("draw-row").filter({ hasText: product.name });
+    await expectVisible(row.getByText("Entries open"));
+    await expectVisible(row.getByTestId("draw-entries").getByText("0 confirmed of 1"));
+    await until(entriesCloseAt);
+    await page.goto("/admin/draws");
+    const drawnBySweeper = (await row.getByText("Drawn", { exact: true }).count()) > 0;
+    if (!drawnBySweeper) {
+      await expectVisible(row.getByText("Closed, to draw"));
+      await row.getByLabel("Beacon (optional)").fill("e2e-beacon");
+      await row.getByRole("button", { name: "Draw", exact: true }).click();
+      await expectVisible(page.getByTestId("draws-notice").getByText(`The draw for ${product.name} has been made.`));
+    }
+    await expectVisible(row.getByText("Drawn", { exact: true }));
+    await shot(page, `admin-draws-drawn-1280-${tag}`);
+    assert.deepEqual(problems, []);
+
+    await row.getByRole("link", { name: "Public proof" }).click();
+    await page.waitForURL((url) => url.pathname === `/api/draws/${draw.id}/proof`);
+    await expectVisible(page.getByText(draw.commitment));
+    if (!drawnBySweeper) await expectVisible(page.getByText('"beacon":"e2e-beacon"'));
+  });
+}

@@ -1,0 +1,258 @@
+// Issue 26 (decision 0047) for a product with sizes: the entrant enters for a size (the REST door
+// and the page's form without JavaScript), units are drawn per size down the drawn order, a lapsed
+// winner's unit passes to the next entrant of that size, and a winner's claim puts the won size in
+// the bag, whose checkout takes that size's stock and no other.
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { useAppContextForTests } from "#server/boot";
+import type { AdminProduct } from "#server/contracts/admin-products";
+import type { CartView } from "#server/contracts/cart";
+import type { DrawPageData } from "#server/http/doors/draw-door";
+import { drawEntryAction } from "#server/http/doors/draw-door";
+import { cartSessionIdOf } from "#server/http/cart-session";
+import { ensureAdmin } from "#server/services/accounts/users";
+import { claimDrawUnit } from "#server/services/drop/draw-claims";
+import { confirmDrawEntry, resetDrawEntryLimits } from "#server/services/drop/draw-entries";
+import { chainOf, emailHashOf, runDraw, verifyProof } from "#server/services/drop/draw-math";
+import { drawNow, passDownLapsedClaims } from "#server/services/drop/draw-run";
+import { createTestContext } from "../setup/context";
+import { api, CookieJar } from "../setup/http";
+import { addProduct, runRoute } from "./store-helpers";
+
+const ctx = createTestContext();
+const admin = new CookieJar();
+const NOW = "2026-06-01T12:00:00.000Z";
+const OPEN = "2026-06-01T13:00:00.000Z";
+const CLOSE = "2026-06-01T14:00:00.000Z";
+const AFTER = "2026-06-01T14:00:01.000Z";
+let made = 0;
+
+beforeAll(async () => {
+  useAppContextForTests(ctx);
+  await ensureAdmin(ctx, { username: "sized-boss", password: "sized-boss-password", email: "sized-boss@example.com" });
+  await api("POST", "/api/login", { body: { username: "sized-boss", password: "sized-boss-password" }, jar: admin });
+});
+beforeEach(async () => {
+  ctx.clock.set(NOW);
+  await resetDrawEntryLimits(ctx);
+});
+
+/** A product in S, M and L (1, 2 and 3 in stock), made as the admin makes one. */
+async function sizedProduct(body: Record<string, unknown> = {}): Promise<AdminProduct> {
+  const response = await api("POST", "/api/admin/products", {
+    jar: admin,
+    body: {
+      name: `Drawn Tee ${++made}`,
+      description: "A piece sold by draw, in sizes.",
+      price: 60,
+      sizes: [
+        { label: "S", inventory: 1 },
+        { label: "M", inventory: 2 },
+        { label: "L", inventory: 3 },
+      ],
+      ...body,
+    },
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as AdminProduct;
+}
+
+const createDraw = (productId: number, units?: unknown) =>
+  api("POST", "/api/admin/draws", { jar: admin, body: { productId, entriesOpenAt: OPEN, entriesCloseAt: CLOSE, claimMinutes: 60, units } });
+
+async function sizedDraw(units?: Record<string, number>, body?: Record<string, unknown>) {
+  const product = await sizedProduct(body);
+  const response = await createDraw(product.id, units);
+  expect(response.status).toBe(201);
+  return { product, draw: (await response.json()) as { id: number; commitment: string; units: Record<string, number> } };
+}
+
+const mailsTo = (email: string) =>
+  ctx.db.selectFrom("mailMessages").select(["subject", "htmlBody", "tag"]).where("toAddress", "=", email).orderBy("id").execute();
+const confirmTokenOf = (html: string) => /\/draws\/\d+\/confirm\/([^"]+)"/.exec(html)?.[1];
+const claimTokenOf = (html: string) => /\/draws\/\d+\/claim\/([^"]+)"/.exec(html)?.[1];
+
+async function enterAndConfirm(drawId: number, email: string, size: string) {
+  const response = await api("POST", `/api/draws/${drawId}/entries`, { body: { email, size } });
+  expect(response.status).toBe(202);
+  const mail = (await mailsTo(email)).find((m) => m.tag === "draw-confirm")!;
+  return confirmDrawEntry(ctx, drawId, confirmTokenOf(mail.htmlBody)!);
+}
+
+async function bagOf(jar: CookieJar): Promise<string> {
+  const other = await addProduct(ctx, { name: "Sticker", inventory: 100 });
+  expect((await api("POST", "/api/cart", { body: { productId: other }, jar })).status).toBe(201);
+  await api("DELETE", `/api/cart/${other}`, { jar });
+  return (await cartSessionIdOf(ctx, new Request("http://localhost/", { headers: { Cookie: jar.header() } })))!;
+}
+
+const sizeStock = async (productId: number) =>
+  Object.fromEntries(
+    (await ctx.db.selectFrom("productSizes").select(["label", "inventory"]).where("productId", "=", productId).execute()).map((r) => [
+      r.label,
+      r.inventory,
+    ]),
+  );
+
+describe("a draw for a product with sizes", () => {
+  it("gives each size's stock by default, takes units per size, and refuses more than a size has", async () => {
+    const { draw } = await sizedDraw();
+    expect(draw.units).toEqual({ S: 1, M: 2, L: 3 });
+    expect(await (await api("GET", `/api/draws/${draw.id}`)).json()).toMatchObject({ sizes: ["S", "M", "L"] });
+
+    const { draw: given } = await sizedDraw({ s: 1, M: 1 });
+    expect(given.units).toEqual({ S: 1, M: 1, L: 0 });
+
+    const product = await sizedProduct();
+    const tooMany = await createDraw(product.id, { M: 3 });
+    expect(tooMany.status).toBe(400);
+    expect((await tooMany.json()).message).toBe("Units for size M must not exceed its stock (2).");
+    const unknown = await createDraw(product.id, { XL: 1 });
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).message).toBe("Units must be whole numbers from 0, for the product's sizes.");
+    expect(await ctx.db.selectFrom("draws").select("id").where("productId", "=", product.id).execute()).toEqual([]);
+  });
+
+  it("takes an entry only for a size the product offers, with a clear message otherwise", async () => {
+    const { product, draw } = await sizedDraw();
+    ctx.clock.set(OPEN);
+    const none = await api("POST", `/api/draws/${draw.id}/entries`, { body: { email: "nosize@example.com" } });
+    expect(none.status).toBe(400);
+    expect(await none.json()).toEqual({ message: "Please choose a size.", errors: { size: ["Please choose a size."] } });
+    const xl = await api("POST", `/api/draws/${draw.id}/entries`, { body: { email: "xl@example.com", size: "XL" } });
+    expect(xl.status).toBe(400);
+    expect((await xl.json()).message).toBe(`Size XL is not available for ${product.name}.`);
+
+    // The page's form, as a browser without JavaScript posts it.
+    const page = (form: Record<string, string>) =>
+      runRoute<DrawPageData>(drawEntryAction, { path: `/draws/${draw.id}`, form, params: { id: String(draw.id) } });
+    const blank = await page({ email: "form@example.com", size: "" });
+    expect(blank.status).toBe(400);
+    expect(blank.data.entered).toMatchObject({ ok: false, fields: { size: ["Please choose a size."] } });
+    const wrong = await page({ email: "form@example.com", size: "XXL" });
+    expect(wrong.data.entered).toMatchObject({ ok: false, message: `Size XXL is not available for ${product.name}.` });
+    expect(await ctx.db.selectFrom("drawEntries").select("id").where("drawId", "=", draw.id).execute()).toEqual([]);
+
+    const ok = await page({ email: "form@example.com", size: "m" });
+    expect(ok.status).toBe(202);
+    expect(ok.data.entered).toEqual({ ok: true, message: "Check your e-mail to confirm your entry." });
+    const [mail] = await mailsTo("form@example.com");
+    expect(mail!.htmlBody).toContain("in size M");
+    const receipt = (await confirmDrawEntry(ctx, draw.id, confirmTokenOf(mail!.htmlBody)!)).receipt!;
+    const emailHash = emailHashOf(draw.id, "form@example.com");
+    expect(receipt.chain).toBe(chainOf(draw.commitment, [{ n: 1, emailHash, size: "M" }]));
+  });
+
+  it("draws units per size down the order, passes a lapsed unit within its size, and sells the won size", async () => {
+    const { product, draw } = await sizedDraw({ S: 1, M: 1 });
+    ctx.clock.set(OPEN);
+    const entrants = [
+      ["s1@example.com", "S"],
+      ["m1@example.com", "M"],
+      ["s2@example.com", "S"],
+      ["m2@example.com", "M"],
+      ["m3@example.com", "M"],
+    ] as const;
+    for (const [email, size] of entrants) await enterAndConfirm(draw.id, email, size);
+    ctx.clock.set(AFTER);
+    expect(await drawNow(ctx, draw.id, "beacon-7")).toBe(true);
+
+    const proof = await (await api("GET", `/api/draws/${draw.id}/proof`)).json();
+    const seed = (await ctx.db.selectFrom("draws").select("seed").where("id", "=", draw.id).executeTakeFirstOrThrow()).seed;
+    expect(proof.entries).toEqual(entrants.map(([email, size], i) => ({ n: i + 1, emailHash: emailHashOf(draw.id, email), size })));
+    const expected = runDraw({
+      seedHex: seed,
+      commitment: draw.commitment,
+      beacon: "beacon-7",
+      entries: proof.entries,
+      units: { S: 1, M: 1, L: 0 },
+    });
+    expect(proof.winners).toEqual(expected.winners);
+    expect(verifyProof(proof)).toEqual({ ok: true, problems: [] });
+    // One winner per size: the first of each size in the drawn order.
+    const sizeOf = (n: number) => entrants[n - 1]![1];
+    const firstOf = (size: string) => proof.order.find((n: number) => sizeOf(n) === size);
+    expect([...proof.winners].sort()).toEqual([firstOf("S"), firstOf("M")].sort());
+    const detail = await (await api("GET", `/api/admin/draws/${draw.id}`, { jar: admin })).json();
+    expect(detail.perSize).toEqual([
+      { size: "S", units: 1, entries: 2, confirmed: 2, winners: 1, claimed: 0, paid: 0 },
+      { size: "M", units: 1, entries: 3, confirmed: 3, winners: 1, claimed: 0, paid: 0 },
+      { size: "L", units: 0, entries: 0, confirmed: 0, winners: 0, claimed: 0, paid: 0 },
+    ]);
+
+    // Neither winner buys: after the hour each unit passes to the next entrant of its own size.
+    const emailOf = (n: number) => entrants[n - 1]![0];
+    const inOrder = (size: string) => proof.order.filter((n: number) => sizeOf(n) === size).map(emailOf);
+    const [sWinner, sNext] = inOrder("S");
+    const [mWinner, mNext, mLast] = inOrder("M");
+    ctx.clock.set("2026-06-01T15:00:02.000Z");
+    expect(await passDownLapsedClaims(ctx)).toBe(2);
+    const tags = async (email: string) => (await mailsTo(email)).map((m) => m.tag);
+    expect(await tags(sWinner!)).toEqual(["draw-confirm", "draw-won"]);
+    expect(await tags(mWinner!)).toEqual(["draw-confirm", "draw-won"]);
+    expect(await tags(sNext!)).toEqual(["draw-confirm", "draw-not-picked", "draw-won"]);
+    expect(await tags(mNext!)).toEqual(["draw-confirm", "draw-not-picked", "draw-won"]);
+    expect(await tags(mLast!)).toEqual(["draw-confirm", "draw-not-picked"]);
+
+    // The next S entrant claims: the bag holds one S, and checkout takes it off the S shelf only.
+    const jar = new CookieJar();
+    const bagId = await bagOf(jar);
+    const won = (await mailsTo(sNext!)).at(-1)!;
+    expect(won.htmlBody).toContain("(size S)");
+    await claimDrawUnit(ctx, draw.id, claimTokenOf(won.htmlBody)!, bagId);
+    const cart = (await (await api("GET", "/api/cart", { jar })).json()) as CartView;
+    expect(cart.cartItems.map((item) => ({ productId: item.productId, size: item.size, quantity: item.quantity }))).toEqual([
+      { productId: product.id, size: "S", quantity: 1 },
+    ]);
+    expect(await sizeStock(product.id)).toEqual({ S: 1, M: 2, L: 3 });
+    const processed = await api("POST", "/api/process-order", {
+      jar,
+      body: {
+        customerInfo: {
+          email: sNext!,
+          name: "Small Winner",
+          phone: "",
+          street: "5 Elm St",
+          city: "Austin",
+          state: "TX",
+          zipCode: "73301",
+          country: "US",
+        },
+        shippingMethod: "usps-ground_saver",
+      },
+    });
+    expect(processed.status).toBe(201);
+    expect(await sizeStock(product.id)).toEqual({ S: 0, M: 2, L: 3 });
+    const { orderSummary } = await processed.json();
+    const items = await ctx.db
+      .selectFrom("orderItems")
+      .select(["productId", "size", "quantity"])
+      .where("orderId", "=", orderSummary.orderId)
+      .execute();
+    expect(items).toEqual([{ productId: product.id, size: "S", quantity: 1 }]);
+  });
+
+  it("puts a colour in stock in the won size in the bag of a product kept per colour", async () => {
+    const product = await sizedProduct({
+      sizes: [{ label: "M" }],
+      availableColors: ["Black", "Ecru"],
+      stockPerColor: true,
+      variants: [
+        { size: "M", color: "Black", inventory: 0 },
+        { size: "M", color: "Ecru", inventory: 1 },
+      ],
+    });
+    const response = await createDraw(product.id);
+    expect(response.status).toBe(201);
+    const draw = (await response.json()) as { id: number; units: Record<string, number> };
+    expect(draw.units).toEqual({ M: 1 });
+    ctx.clock.set(OPEN);
+    await enterAndConfirm(draw.id, "ecru@example.com", "M");
+    ctx.clock.set(AFTER);
+    await drawNow(ctx, draw.id, "");
+    const jar = new CookieJar();
+    const bagId = await bagOf(jar);
+    await claimDrawUnit(ctx, draw.id, claimTokenOf((await mailsTo("ecru@example.com")).at(-1)!.htmlBody)!, bagId);
+    const line = await ctx.db.selectFrom("cartItems").select(["size", "color", "quantity"]).where("sessionId", "=", bagId).execute();
+    expect(line).toEqual([{ size: "M", color: "Ecru", quantity: 1 }]);
+  });
+});
