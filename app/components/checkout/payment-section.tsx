@@ -100,7 +100,10 @@ function PaidNotice({ orderNumber, orderUrl }: { orderNumber: string; orderUrl: 
       <p className="mt-1 text-sm text-muted-foreground">{CHECKOUT_UI.success}</p>
       {orderNumber ? (
         <p className="mt-4 text-sm">
-          Order <span className="font-mono font-semibold tracking-wider">#{orderNumber}</span>
+          Order{" "}
+          <span className="font-mono font-semibold tracking-wider" data-testid="paid-order-number">
+            #{orderNumber}
+          </span>
         </p>
       ) : null}
       {orderUrl ? (
