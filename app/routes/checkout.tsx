@@ -217,10 +217,20 @@ export default function CheckoutPage() {
   function paid(orderNumber: string) {
     setPaidNumber(orderNumber);
     raisePaidNotice(orderNumber, null);
-    if (order) orderLink.load(`/checkout-success?payment_intent=${encodeURIComponent(order.paymentIntentId)}`);
+    paidIntent.current = order?.paymentIntentId ?? null;
     paidAndLeaving = true;
     revalidator.revalidate();
   }
+
+  // Asked once the badge's revalidation is done: a fetcher load to a route not yet discovered,
+  // started while a revalidation was under way, came back as a 404 that replaced the page.
+  const paidIntent = useRef<string | null>(null);
+  useEffect(() => {
+    if (paidIntent.current === null || revalidator.state !== "idle" || orderLink.state !== "idle" || orderLink.data) return;
+    const intent = paidIntent.current;
+    paidIntent.current = null;
+    orderLink.load(`/checkout-success?payment_intent=${encodeURIComponent(intent)}`);
+  }, [paidNumber, revalidator.state, orderLink]);
 
   useEffect(() => {
     if (orderUrl && paidNumber !== null) raisePaidNotice(paidNumber, orderUrl);
