@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { CHECKOUT_UI } from "#server/contracts/checkout-ui";
-import { ORDER_PAGE_MESSAGES } from "#server/contracts/order-page";
+import { ORDER_PAGE_MESSAGES } from "#server/contracts/order-page-messages";
 
 /**
  * What the payment's notice says as it follows the buyer home (issue 25): the order number, the
