@@ -4,6 +4,7 @@ import { renderVisitorFragments } from "./components/visitor-fragments.server";
 import type { AppContext } from "#server/context";
 import { forwardedProto } from "#server/http/requests/forwarded";
 import { pageCache, type PageQuery } from "#server/http/cache/page-cache";
+import { supportOrderNumberOf } from "#server/contracts/support";
 import { templateRenderContext } from "#server/http/cache/page-template";
 import { quickVisitor, readVisitor } from "#server/http/visitor";
 import { pageVersionOf, readPageVersions } from "#server/http/cache/version-reader";
@@ -31,6 +32,14 @@ const PAGE_QUERIES: [RegExp, PageQuery][] = [
 ];
 export const pageQueryOf = (pathname: string): PageQuery | undefined => PAGE_QUERIES.find(([page]) => page.test(pathname))?.[1];
 
+/**
+ * The query parameters that make a cached page one visitor's own (decision 0051): with one
+ * present the page is rendered for that request alone, private and unstored; without, it is the
+ * cached page. /support?orderNumber= is the order page's "Need help with this order?".
+ */
+const PERSONAL_QUERIES: [RegExp, PageQuery][] = [[/^\/support$/, { orderNumber: supportOrderNumberOf }]];
+export const personalQueryOf = (pathname: string): PageQuery | undefined => PERSONAL_QUERIES.find(([page]) => page.test(pathname))?.[1];
+
 /** The scheme as Express reads it (req.protocol), for the cache's answers ahead of Express. */
 export function protocolOf(ctx: AppContext, req: IncomingMessage): string {
   if ("encrypted" in req.socket && req.socket.encrypted) return "https";
@@ -54,6 +63,7 @@ export function storePageCache(
     ...options,
     match: isCachedPage,
     queryOf: pageQueryOf,
+    personalQueryOf,
     origin: ctx.config.publicUrl,
     render: (request) => handle(request, templateRenderContext()),
     readVisitor: (request) => readVisitor(ctx, request),

@@ -74,6 +74,8 @@ export interface Config {
     fromMissing: string[];
     /** CUSTOMS_ORIGIN_COUNTRY: where the goods were made, for customs; null: the ship-from country. */
     originCountry: string | null;
+    /** SHIPPO_WEBHOOK_TOKEN: the secret in the tracking webhook's URL; null: the webhook answers 404. */
+    webhookToken: string | null;
   };
   /** How long a checkout holds its units while the buyer pays. */
   holdMinutes: number;
@@ -351,6 +353,12 @@ const envSchema = z.object({
   POSTMARK_WEBHOOK_USER: text,
   POSTMARK_WEBHOOK_PASSWORD: text,
   SHIPPO_API_KEY: text.transform((raw) => raw || null),
+  SHIPPO_WEBHOOK_TOKEN: text
+    .transform((raw) => raw?.trim() || null)
+    .refine(
+      (token) => token === null || /^[A-Za-z0-9_-]{32,128}$/.test(token),
+      "SHIPPO_WEBHOOK_TOKEN must be 32 to 128 letters, digits, - or _",
+    ),
   SHIP_FROM_NAME: text,
   SHIP_FROM_STREET: text,
   SHIP_FROM_CITY: text,
@@ -468,6 +476,7 @@ export function loadConfig(env: Env = process.env): Config {
       from: shipFromAddress(env),
       fromMissing: SHIP_FROM_STREET_ADDRESS.filter((name) => !env[name]?.trim()),
       originCountry: vars.CUSTOMS_ORIGIN_COUNTRY,
+      webhookToken: vars.SHIPPO_WEBHOOK_TOKEN,
     },
     holdMinutes: vars.CHECKOUT_HOLD_MINUTES,
     rateLimits: {

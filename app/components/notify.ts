@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { ToastKind } from "#server/contracts/layout";
 import { ifSonnerLoaded, loadSonner } from "./lazy-sonner";
 
@@ -5,7 +6,11 @@ let nextId = 0;
 /** The page (pathname) each toast still up was raised on. */
 const raisedOn = new Map<string, string>();
 
-export function showToast(kind: ToastKind, title: string, options: { id?: string; description?: string } = {}): string {
+export function showToast(
+  kind: ToastKind,
+  title: string,
+  options: { id?: string; description?: ReactNode; duration?: number } = {},
+): string {
   const id = options.id ?? `toast-${++nextId}`;
   raisedOn.set(id, window.location.pathname);
   void loadSonner().then(({ toast }) => toast[kind](title, { ...options, id }));
@@ -48,8 +53,8 @@ export function dismissAllToasts() {
 
 /** Toasts from client code (fetchers, tRPC mutations). Errors use the destructive style. */
 export const notify = {
-  success(title: string, description?: string) {
-    return showToast("success", title, { description });
+  success(title: string, description?: ReactNode, options: { id?: string; duration?: number } = {}) {
+    return showToast("success", title, { ...options, description });
   },
   error(title: string, description?: string) {
     return showToast("error", title, { description });

@@ -3,6 +3,7 @@ import {
   type ClientActionFunctionArgs,
   Link,
   useActionData,
+  useFetcher,
   useLoaderData,
   useNavigate,
   useRevalidator,
@@ -15,7 +16,7 @@ import { flushSync } from "react-dom";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { CheckoutActionData } from "#server/contracts/checkout-page";
 import { CHECKOUT_MESSAGES } from "#server/contracts/checkout-messages";
-import { checkoutAction, checkoutLoader } from "#server/http/doors/checkout-door";
+import { checkoutAction, checkoutLoader, type SuccessData } from "#server/http/doors/checkout-door";
 import { requirePassForPage, requirePassForPurchase } from "#server/http/gate/waiting-room-gate";
 import { AddressFields, ContactFields } from "#app/components/checkout/customer-fields";
 import { ErrorBox } from "#app/components/error-box";
@@ -32,7 +33,8 @@ import { Spinner } from "#app/components/spinner";
 import { ShippingOptions } from "#app/components/checkout/shipping-options";
 import { useCheckoutQuote } from "#app/components/checkout/use-checkout-quote";
 import { refusedProcessOrder, useProcessOrder } from "#app/components/checkout/use-process-order";
-import { followToNextPage, notify } from "#app/components/toasts";
+import { dismissToast, followToNextPage, notify } from "#app/components/toasts";
+import { PaidToastText } from "#app/components/checkout/paid-order-link";
 import { Button } from "#app/components/ui/button";
 import { useNoticeToast } from "#app/lib/use-notice-toast";
 import { afterProcessOrder } from "#app/lib/revalidate";
@@ -71,6 +73,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
 
 /** docs/spec.md §9: home 2 s after a successful payment. */
 const HOME_AFTER_PAYMENT_MS = 2000;
+/** The payment's notice stays a while at home: long enough to read the number and press its link. */
+const PAID_NOTICE_MS = 12_000;
 
 const loadValidation = () => import("#server/contracts/checkout-validation");
 // The review of the details replaces the form after Process Order: fetched with the payment step.
@@ -109,6 +113,11 @@ export default function CheckoutPage() {
     if (answer.errors.shippingMethod) quote.refresh();
   });
   const [paidNumber, setPaidNumber] = useState<string | null>(null);
+  // The order page's link, asked of /checkout-success's loader once paid: that door gives it to the
+  // browser whose bag placed the order and to nobody else, so it is never shared nor guessed here.
+  const orderLink = useFetcher<SuccessData>();
+  const orderUrl = orderLink.data?.state === "paid" ? (orderLink.data.orderUrl ?? null) : null;
+  const paidToast = useRef<string | null>(null);
 
   useEffect(() => {
     paidAndLeaving = false;
@@ -192,13 +201,42 @@ export default function CheckoutPage() {
     });
   }
 
+  /** The payment's notice, raised again under the same id when the order's link arrives. */
+  function raisePaidNotice(orderNumber: string, url: string | null) {
+    const id = paidToast.current ?? undefined;
+    const shown = notify.success(
+      CHECKOUT_UI.successTitle,
+      <PaidToastText orderNumber={orderNumber} orderUrl={url} onOpen={() => dismissToast(shown)} />,
+      { id, duration: PAID_NOTICE_MS },
+    );
+    // The page goes home in a moment (docs/spec.md §7): the notice goes with the buyer.
+    followToNextPage(shown);
+    paidToast.current = shown;
+  }
+
   function paid(orderNumber: string) {
     setPaidNumber(orderNumber);
-    // The page goes home in a moment (docs/spec.md §7): the notice goes with the buyer.
-    followToNextPage(notify.success(CHECKOUT_UI.successTitle, CHECKOUT_UI.success));
+    raisePaidNotice(orderNumber, null);
+    paidIntent.current = order?.paymentIntentId ?? null;
     paidAndLeaving = true;
     revalidator.revalidate();
   }
+
+  // Asked once the badge's revalidation is done: a fetcher load to a route not yet discovered,
+  // started while a revalidation was under way, came back as a 404 that replaced the page.
+  const paidIntent = useRef<string | null>(null);
+  useEffect(() => {
+    if (paidIntent.current === null || revalidator.state !== "idle" || orderLink.state !== "idle" || orderLink.data) return;
+    const intent = paidIntent.current;
+    paidIntent.current = null;
+    orderLink.load(`/checkout-success?payment_intent=${encodeURIComponent(intent)}`);
+  }, [paidNumber, revalidator.state, orderLink]);
+
+  useEffect(() => {
+    if (orderUrl && paidNumber !== null) raisePaidNotice(paidNumber, orderUrl);
+    // Once per link: the notice is raised again only when the link arrives.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [orderUrl]);
 
   return (
     <div className="mx-auto w-full max-w-6xl px-4 pt-6 pb-20 sm:px-6 lg:px-8 lg:pt-8">
@@ -281,6 +319,7 @@ export default function CheckoutPage() {
             payment={payment}
             order={order}
             paidNumber={paidNumber}
+            orderUrl={orderUrl}
             total={total}
             processing={processing.busy}
             supportEmail={supportEmail}

@@ -1,5 +1,5 @@
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { CheckCircle2, Clock, Mail } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Field } from "#app/components/field";
@@ -9,10 +9,13 @@ import { Input } from "#app/components/ui/input";
 import { useNoticeToast } from "#app/lib/use-notice-toast";
 import type { loader as rootLoader } from "#app/root";
 import { SUPPORT_FIELDS, SUPPORT_TYPES, type SupportField } from "#server/contracts/support-types";
-import { supportAction } from "#server/http/doors/support-door";
+import { supportAction, supportLoader } from "#server/http/doors/support-door";
 import { pageTitle } from "#app/lib/page-title";
 
 export const meta: MetaFunction = ({ matches }) => [pageTitle("Get Support", matches)];
+export const loader = (args: LoaderFunctionArgs) => supportLoader(args);
+// A page filled from its link is the visitor's own: its loader says so (private, no-store).
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 export const action = (args: ActionFunctionArgs) => supportAction(args);
 
 const COMMON_ISSUES = [
@@ -31,6 +34,7 @@ export default function SupportPage() {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const supportEmail = root?.brand.supportEmail ?? "";
   const result = useActionData<typeof action>();
+  const prefill = useLoaderData<typeof loader>()?.orderNumber ?? null;
   useNoticeToast(result?.notice, result);
   const sent = Boolean(result?.sent);
   // The button pressed (Send, or Send Another Message) goes away with the screen it was on: the
@@ -88,7 +92,7 @@ export default function SupportPage() {
             </ul>
           </section>
         </aside>
-        {result?.sent ? <MessageSent /> : <SupportForm />}
+        {result?.sent ? <MessageSent /> : <SupportForm key={prefill ?? ""} prefill={prefill} />}
       </div>
     </div>
   );
@@ -120,22 +124,17 @@ const SENT_TITLE_ID = "message-sent-title";
  * spec's messages, shown under the fields with and without JavaScript. No schema library in the
  * browser (decision 0029); the browser's own check is off so the visitor reads those messages.
  */
-function SupportForm() {
+function SupportForm({ prefill }: { prefill: string | null }) {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const sending = navigation.state === "submitting" && navigation.formAction === "/support";
   const formRef = useRef<HTMLFormElement>(null);
-  // The order page's "Need help with this order?" names the order (/support?orderNumber=…). Filled
-  // here, not by the server: /support is one cached page for every query string (decision 0039).
-  useEffect(() => {
-    const given = new URLSearchParams(window.location.search).get("orderNumber") ?? "";
-    const input = formRef.current?.querySelector<HTMLInputElement>('[name="orderNumber"]');
-    if (input && !input.value && /^[A-Z0-9]{1,20}$/i.test(given)) input.value = given.toUpperCase();
-  }, []);
   // Cleared while a new answer is on its way, as they would be by a fresh check.
   const errors = sending ? undefined : result?.lastResult.error;
   // Without JavaScript the answer is a new page: what was typed comes back filled in.
-  const typed = result?.lastResult.initialValue ?? {};
+  // The order page's "Need help with this order?" names the order (/support?orderNumber=…): its
+  // number is filled in by the server, with or without JavaScript (decision 0051).
+  const typed = result?.lastResult.initialValue ?? (prefill ? { orderNumber: prefill, supportType: "order" } : {});
   const meta = (name: SupportField) => {
     const id = `${FORM_ID}-${name}`;
     const fieldErrors = errors?.[name] ?? undefined;

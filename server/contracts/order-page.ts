@@ -5,16 +5,8 @@ import { z } from "zod";
  * "Find my order" form. Client code may import this file.
  */
 
-export const ORDER_PAGE_MESSAGES = {
-  notFound: "Order not found.",
-  lookupSent: "If that order exists, we've e-mailed a link to it.",
-  lookupTooMany: (minutes: number) => `Too many lookups. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-  emailInvalid: "Please enter a valid email address",
-  orderNumberRequired: "Please enter your order number",
-  needHelp: "Need help with this order?",
-  viewOrder: "View your order",
-  findTitle: "Find my order",
-} as const;
+export { ORDER_PAGE_MESSAGES } from "./order-page-messages";
+import { ORDER_PAGE_MESSAGES } from "./order-page-messages";
 
 export const ORDER_STATUSES = ["pending", "processing", "shipped", "delivered", "cancelled"] as const;
 export const TIMELINE_STEPS = ["placed", "paid", "label_created", "shipped", "delivered", "refunded", "cancelled"] as const;

@@ -36,6 +36,15 @@ export const supportSchema = z.object({
 });
 export type SupportInput = z.infer<typeof supportSchema>;
 
+/**
+ * The order number a link to /support names (`?orderNumber=`, from the order page), as the order
+ * page shows it ("#AB12CD34" or "ab12cd34" alike), or null for anything that is not one.
+ */
+export function supportOrderNumberOf(value: string | null): string | null {
+  const number = (value ?? "").trim().replace(/^#/, "").toUpperCase();
+  return /^[A-Z0-9]{1,20}$/.test(number) ? number : null;
+}
+
 export const SUPPORT_MESSAGES = {
   successTitle: "Message sent successfully",
   successDescription: "We'll get back to you within 24 hours.",

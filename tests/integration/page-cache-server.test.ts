@@ -309,6 +309,38 @@ describe("the page cache on the built store", () => {
     expect(store.headers.get("cache-control")).toBe("private, no-cache");
   });
 
+  it("fills /support's order number from the link for each visitor alone, two at once, and keeps no copy of it (decision 0051)", async () => {
+    const orderNumberOf = (html: string) => /<input[^>]*name="orderNumber"[^>]*>/.exec(html)?.[0].match(/value="([^"]*)"/)?.[1] ?? null;
+    const alice = new Shopper();
+    expect((await alice.post("/api/cart", { productId: 1, quantity: 1 })).ok).toBe(true);
+    const bob = new Shopper();
+    const reads = await Promise.all(
+      Array.from({ length: 4 }, () => [
+        alice.get("/support?orderNumber=AB12CD34"),
+        bob.get("/support?orderNumber=%23zz99yy88"),
+        new Shopper().get("/support"),
+      ]).flat(),
+    );
+    const seen = await Promise.all(
+      reads.map(async (response) => ({
+        number: orderNumberOf(await response.text()),
+        cache: response.headers.get("cache-control"),
+        hit: response.headers.get("x-page-cache"),
+      })),
+    );
+    for (const [i, answer] of seen.entries()) {
+      if (i % 3 === 0) expect(answer).toEqual({ number: "AB12CD34", cache: "private, no-store", hit: null });
+      if (i % 3 === 1) expect(answer).toEqual({ number: "ZZ99YY88", cache: "private, no-store", hit: null });
+      if (i % 3 === 2) expect(answer.number).toBeNull();
+    }
+    // The shared page afterwards still names no one's order; nor does a value that is not an order number.
+    for (const page of ["/support", "/support?orderNumber=%3Cb%3Ex%3C%2Fb%3E"]) {
+      const plain = await new Shopper().get(page);
+      expect(plain.headers.get("x-page-cache"), page).toBe("HIT");
+      expect(orderNumberOf(await plain.text()), page).toBeNull();
+    }
+  });
+
   it("lets a CDN keep cookieless answers briefly, and answers 304 to a matching ETag", async () => {
     const nobody = new Shopper();
     const first = await nobody.get("/store");

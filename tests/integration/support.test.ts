@@ -107,6 +107,32 @@ describe("support messages in local mode", () => {
   });
 });
 
+describe("/support from the order page's link (decision 0051)", () => {
+  const ctx = createTestContext();
+  beforeAll(() => useAppContextForTests(ctx));
+  const load = (query: string) => supportPage.loader({ request: new Request(`http://localhost/support${query}`), params: {}, context: {} });
+
+  it("fills the order number from ?orderNumber=, as the order page writes it, in a page nobody keeps", async () => {
+    for (const [query, number] of [
+      ["?orderNumber=AB12CD34", "AB12CD34"],
+      ["?orderNumber=%23ab12cd34", "AB12CD34"],
+      ["?orderNumber=42", "42"],
+    ] as const) {
+      const answer = await load(query);
+      expect(answer.data, query).toEqual({ orderNumber: number });
+      expect(new Headers(answer.init?.headers).get("Cache-Control"), query).toBe("private, no-store");
+    }
+  });
+
+  it("fills nothing, and leaves the page to the cache, for no number or anything that is not one", async () => {
+    for (const query of ["", "?orderNumber=", "?orderNumber=%3Cscript%3E", `?orderNumber=${"A".repeat(21)}`, "?order=AB12"]) {
+      const answer = await load(query);
+      expect(answer.data, query).toEqual({ orderNumber: null });
+      expect(new Headers(answer.init?.headers).get("Cache-Control"), query).toBeNull();
+    }
+  });
+});
+
 describe("support messages through Postmark", () => {
   const ctx = createTestContext({
     POSTMARK_SERVER_TOKEN: "pm-token",

@@ -249,3 +249,40 @@ describe("the page cache's memory", () => {
     expect(serve.stats().pages).toBeLessThan(30);
   });
 });
+
+describe("a page filled from its own link (decision 0051)", () => {
+  const personal = () =>
+    cacheUnderTest({
+      personalQueryOf: (pathname) =>
+        pathname === "/store" ? { orderNumber: (value) => (/^[A-Z0-9]{1,20}$/i.test(value) ? value.toUpperCase() : null) } : undefined,
+    });
+
+  it("is handed on to be rendered for its visitor alone, never served from nor kept in the cache", async () => {
+    const { serve, rendered } = personal();
+    expect(decoded(await ask(serve, "/store"))).toContain("<main>/store</main>");
+    // Two visitors at once, each with their own order: neither gets the cached page nor the other's.
+    const [alice, bob] = await Promise.all([
+      ask(serve, "/store?orderNumber=AB12CD34", { Cookie: "n1" }),
+      ask(serve, "/store?utm=x&orderNumber=zz99", {}),
+    ]);
+    expect(alice.passed).toBe(true);
+    expect(bob.passed).toBe(true);
+    expect(rendered).toEqual(["http://shop.example/store"]);
+    expect(serve.stats()).toMatchObject({ pages: 1 });
+  });
+
+  it("is the cached page when the parameter reads as absent, so a stranger's values make no copies", async () => {
+    const { serve, rendered } = personal();
+    for (const path of [
+      "/store?orderNumber=",
+      "/store?orderNumber=%3Cscript%3E",
+      `/store?orderNumber=${"A".repeat(21)}`,
+      "/store?order=AB12",
+    ]) {
+      const answer = await ask(serve, path);
+      expect(answer.passed, path).toBe(false);
+      expect(decoded(answer), path).toContain("<main>/store</main>");
+    }
+    expect(rendered).toEqual(["http://shop.example/store"]);
+  });
+});

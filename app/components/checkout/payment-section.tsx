@@ -7,6 +7,7 @@ import { Button } from "#app/components/ui/button";
 import { SectionTitle } from "./customer-fields";
 import { CHECKOUT_UI } from "#server/contracts/checkout-ui";
 import type { ProcessedOrder } from "./processed-order";
+import { OrderPageLink } from "./paid-order-link";
 import { PurchaseDisclaimer, PurchaseDisclaimerFallback } from "./purchase-disclaimer";
 import { ORDER_BUTTON_CLASS } from "#server/contracts/checkout-form";
 
@@ -26,6 +27,7 @@ export function PaymentSection({
   payment,
   order,
   paidNumber,
+  orderUrl,
   total,
   processing,
   supportEmail,
@@ -36,6 +38,8 @@ export function PaymentSection({
   payment: CheckoutLoaderData["payment"];
   order: ProcessedOrder | null;
   paidNumber: string | null;
+  /** The order page once the server has given it to this browser (issue 25). */
+  orderUrl: string | null;
   total: number;
   processing: boolean;
   supportEmail: string;
@@ -49,7 +53,7 @@ export function PaymentSection({
         Payment
       </SectionTitle>
       {paidNumber !== null ? (
-        <PaidNotice orderNumber={paidNumber} />
+        <PaidNotice orderNumber={paidNumber} orderUrl={orderUrl} />
       ) : (
         <>
           <p className="text-sm leading-relaxed text-muted-foreground">
@@ -88,7 +92,7 @@ export function PaymentSection({
   );
 }
 
-function PaidNotice({ orderNumber }: { orderNumber: string }) {
+function PaidNotice({ orderNumber, orderUrl }: { orderNumber: string; orderUrl: string | null }) {
   return (
     <div role="status" className="rounded-lg border border-success/30 bg-success/[0.06] p-6" data-testid="payment-success">
       <CircleCheck className="size-8 text-success" aria-hidden="true" />
@@ -96,8 +100,14 @@ function PaidNotice({ orderNumber }: { orderNumber: string }) {
       <p className="mt-1 text-sm text-muted-foreground">{CHECKOUT_UI.success}</p>
       {orderNumber ? (
         <p className="mt-4 text-sm">
-          Order <span className="font-mono font-semibold tracking-wider">#{orderNumber}</span>
+          Order{" "}
+          <span className="font-mono font-semibold tracking-wider" data-testid="paid-order-number">
+            #{orderNumber}
+          </span>
         </p>
+      ) : null}
+      {orderUrl ? (
+        <OrderPageLink to={orderUrl} className="mt-3 text-sm font-semibold underline underline-offset-4" testId="paid-view-order" />
       ) : null}
       <p className="mt-4 flex items-center gap-2 text-xs text-muted-foreground">
         <Spinner className="size-3.5" label="" />

@@ -1,10 +1,13 @@
 import crypto from "node:crypto";
 import type Stripe from "stripe";
 import { z } from "zod";
-import { BODY_LIMITS, readText } from "#server/http/requests/request-body";
+import { BODY_LIMITS, readJson, readText } from "#server/http/requests/request-body";
+import { Invalid } from "#server/errors";
 import { jsonError, parseJsonBody } from "#server/http/rest";
 import { handleStripeEvent, verifiedStripeEvent } from "#server/services/checkout/payment-events";
 import { unsubscribeByEmail } from "#server/services/mail/unsubscribe";
+import { shippoTrackEventSchema } from "#server/contracts/carrier-tracking";
+import { applyCarrierTracking } from "#server/services/fulfilment/carrier-tracking";
 import { route } from "#server/api/route";
 import { NO_STORE_HEADERS } from "#server/http/cache/cache-control";
 
@@ -30,8 +33,34 @@ const postmarkEventSchema = z.looseObject({
   SuppressSending: z.boolean().optional(),
 });
 
-// Neither webhook declares an input: both read the body themselves, after checking who sent it.
+// No webhook declares an input: each reads the body itself, after checking who sent it.
 export const webhookRoutes = [
+  /**
+   * POST /api/webhooks/shippo/{token}: Shippo's `track_updated` events for the labels the store
+   * bought. The secret is in the URL given to Shippo (SHIPPO_WEBHOOK_TOKEN), compared in constant
+   * time; 404 until it is set. In transit moves the order to shipped, delivered to delivered, only
+   * forward, the buyer's e-mail once per order; a repeat changes nothing. Other events, statuses
+   * and labels not the store's are acknowledged (200) and ignored, so Shippo does not send them again.
+   */
+  route({
+    method: "POST",
+    path: "/api/webhooks/shippo/:token",
+    guard: "public",
+    unavailable: (ctx) => (ctx.config.shippo.webhookToken ? null : "Not found."),
+    handle: async ({ request, params, ctx }) => {
+      const expected = ctx.config.shippo.webhookToken;
+      if (!expected || !same(params.token ?? "", expected)) return jsonError(404, "Not found.");
+      // A tracking history can be long: bounded as other webhooks' bodies, then read field by field.
+      const parsed = shippoTrackEventSchema.safeParse(await readJson(request, BODY_LIMITS.webhook));
+      if (!parsed.success) throw Invalid.fromZod(parsed.error);
+      const { event, data } = parsed.data;
+      const status = data.tracking_status?.status;
+      const outcome =
+        event === "track_updated" && status ? await applyCarrierTracking(ctx, { trackingNumber: data.tracking_number, status }) : "ignored";
+      return Response.json({ received: true, outcome }, { headers: NO_STORE_HEADERS });
+    },
+  }),
+
   /**
    * POST /api/webhooks/stripe: Stripe's payment events. The signature is checked against the raw
    * body before anything is read from it; each event id is processed once. Any answer but 2xx makes

@@ -37,6 +37,13 @@ export interface PageCacheOptions {
   /** The query parameters a matched page reads; none when absent, so any query is the same page. */
   queryOf?: (pathname: string) => PageQuery | undefined;
   /**
+   * The query parameters that make a matched page one visitor's own (a form filled from its link):
+   * a request where any of them reads as present is not served from, nor kept in, the cache but
+   * handed on to be rendered for itself alone, so no visitor's query reaches another's copy and a
+   * stranger's values make no copies (decision 0051). One that reads as absent is the cached page.
+   */
+  personalQueryOf?: (pathname: string) => PageQuery | undefined;
+  /**
    * The store's own origin (PUBLIC_URL), which every page is rendered for. Without it, the first
    * well-formed Host a request names, over the request's scheme (http or https): never a host
    * each request chooses, or a stranger could make one copy per Host header.
@@ -152,6 +159,17 @@ function fill(parts: string[], fragments: Record<string, string>): string {
   let html = parts[0]!;
   for (let i = 1; i < parts.length; i += 2) html += (fragments[parts[i]!] ?? "") + parts[i + 1]!;
   return html;
+}
+
+/** Whether any of the page's personal parameters reads as present in this query (never throws). */
+function readsPersonal(search: string, reads: PageQuery | undefined): boolean {
+  if (!reads) return false;
+  const given = new URLSearchParams(search);
+  for (const [name, canonical] of Object.entries(reads)) {
+    const value = given.get(name);
+    if (value !== null && canonical(value) !== null) return true;
+  }
+  return false;
 }
 
 /**
@@ -423,6 +441,7 @@ export function pageCache(options: PageCacheOptions) {
     const query = path.indexOf("?");
     const pathname = query === -1 ? path : path.slice(0, query);
     if (!match(pathname)) return next();
+    if (query !== -1 && readsPersonal(path.slice(query + 1), options.personalQueryOf?.(pathname))) return next();
     const url = originOf(req) + canonicalPath(pathname, path, query, query === -1 ? undefined : queryOf?.(pathname));
     try {
       const entry = template(url, pathname);

@@ -1,14 +1,30 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { getAppContext } from "#server/boot";
-import { SUPPORT_MESSAGES, supportSchema } from "#server/contracts/support";
+import { SUPPORT_MESSAGES, supportOrderNumberOf, supportSchema } from "#server/contracts/support";
+import { PRIVATE_NO_STORE } from "#server/http/cache/cache-control";
 import { TooMany } from "#server/errors";
 import { sendSupportMessage } from "#server/services/store/support";
 import { clientIpOf } from "#server/http/requests/client-ip";
 import { isConnectionLost } from "#server/http/store-busy";
 import { readForm } from "#server/http/requests/request-body";
 import { logError } from "#server/observability/log";
+
+export interface SupportLoaderData {
+  /** The order the link names (the order page's "Need help with this order?"), filled in the form. */
+  orderNumber: string | null;
+}
+
+/**
+ * /support: the form, its order number filled from `?orderNumber=`. Such a page is the visitor's
+ * own: the page cache hands it on (decision 0051) and nobody keeps it; without one it is the
+ * cached page everyone shares.
+ */
+export function supportLoader({ request }: LoaderFunctionArgs) {
+  const orderNumber = supportOrderNumberOf(new URL(request.url).searchParams.get("orderNumber"));
+  return data<SupportLoaderData>({ orderNumber }, orderNumber ? { headers: { "Cache-Control": PRIVATE_NO_STORE } } : {});
+}
 
 export interface SupportActionData {
   sent: boolean;

@@ -119,8 +119,25 @@ const LATER_STEPS: Record<OrderStatus, (keyof typeof STEP_TIMES)[]> = {
  * each send the buyer their e-mail, once per order (order-status-mail.ts), after the change.
  */
 export async function setOrderStatus(ctx: AppContext, id: number, status: OrderStatus): Promise<AdminOrder> {
+  if (!(await moveOrderStatus(ctx, id, status, null))) throw new NotFound("Order not found.");
+  const [order] = await orderRows(ctx, id);
+  const items = await ctx.db.selectFrom("orderItems").selectAll().where("orderId", "=", id).execute();
+  return toAdminOrder(order!, items);
+}
+
+/**
+ * Moves an order to `status` (from one of `from` only, when given: one conditional update, so a
+ * late or repeated move never takes an order back), records when it got there, and sends its
+ * e-mail once per order. Returns whether the order moved.
+ */
+export async function moveOrderStatus(
+  ctx: AppContext,
+  id: number,
+  status: OrderStatus,
+  from: readonly OrderStatus[] | null,
+): Promise<boolean> {
   const now = ctx.clock.now().toISOString();
-  const updated = await ctx.db
+  let update = ctx.db
     .updateTable("orders")
     .set((eb) => ({
       status,
@@ -135,14 +152,13 @@ export async function setOrderStatus(ctx: AppContext, id: number, status: OrderS
         : {}),
       ...Object.fromEntries(LATER_STEPS[status].map((step) => [STEP_TIMES[step], null])),
     }))
-    .where("id", "=", id)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) throw new NotFound("Order not found.");
+    .where("id", "=", id);
+  if (from) update = update.where("status", "in", [...from]);
+  const updated = await update.executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) return false;
   if (status === "shipped" || status === "delivered" || status === "cancelled") {
-    // The status is changed whatever becomes of the e-mail; the admin's answer does not fail for it.
+    // The status is changed whatever becomes of the e-mail; the caller's answer does not fail for it.
     await sendOrderMail(ctx, id, status).catch((error: unknown) => logError(`Order ${id}: the ${status} e-mail failed`, error));
   }
-  const [order] = await orderRows(ctx, id);
-  const items = await ctx.db.selectFrom("orderItems").selectAll().where("orderId", "=", id).execute();
-  return toAdminOrder(order!, items);
+  return true;
 }
