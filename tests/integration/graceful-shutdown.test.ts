@@ -18,13 +18,14 @@ import { rushCustomerEmail, shopOnce } from "../setup/rush";
 const dataDir = path.join(TMP_DIR, `shutdown-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
 const database = builtStoreDatabase();
 // A hold of 30 s, so that the test can watch an unpaid checkout's units come back.
-const env = {
+// A function: on PostgreSQL the database's URL exists only once the file's beforeAll has run.
+const env = () => ({
   WEB_CONCURRENCY: "2",
   CHECKOUTS_PER_IP: "100000",
   SHUTDOWN_DRAIN_SECONDS: "3",
   CHECKOUT_HOLD_MINUTES: "0.5",
   ...database.env(),
-};
+});
 let store: BuiltStore;
 let db: Db;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,7 +33,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 beforeAll(async () => {
   mockServer.close();
   fs.mkdirSync(dataDir, { recursive: true });
-  store = await startBuiltStore({ dataDir, env });
+  store = await startBuiltStore({ dataDir, env: env() });
   db = database.open(dataDir);
 }, 330_000);
 
@@ -119,7 +120,7 @@ it("drains, finishes what is under way, writes its events, loses no paid order a
   expect(paymentEvents.map((event) => event.orderId).sort()).toEqual(paidOrders.map((order) => order.id).sort());
 
   // Started again, nothing stays held past its hold: the sweeper puts unpaid checkouts' units back.
-  store = await startBuiltStore({ dataDir, env });
+  store = await startBuiltStore({ dataDir, env: env() });
   await expect.poll(async () => (await unitsOf(db, productId)).held, { timeout: 120_000, interval: 1_000 }).toBe(0);
   const settled = await unitsOf(db, productId);
   expect(settled).toEqual({ sold: told.length, held: 0, left: stock - told.length, paidUnits: told.length });
