@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
-import type { ReactNode, RefObject } from "react";
+import { useEffect, useRef, type ReactNode, type RefObject } from "react";
 import { useReturnFocus } from "#app/lib/return-focus";
 import { cn } from "#app/lib/utils";
 
@@ -16,8 +16,35 @@ interface ModalProps {
   role?: "dialog" | "alertdialog";
   /** What gets the focus back on close, when not simply what had it on open. */
   returnFocusTo?: RefObject<HTMLElement | null>;
-  /** Escape pressed while this dialog is open; preventDefault keeps it open. */
-  onEscapeKeyDown?: (event: KeyboardEvent) => void;
+}
+
+/**
+ * The open modals, oldest first. Escape belongs to the one on top: with one dialog opened over
+ * another (a refund over an order's View), Radix 1.2 can still hand the key to the one beneath,
+ * which would close it and leave the top one open. A modal that is not on top keeps itself open
+ * and closes the top one instead, so every stacked pair behaves the same.
+ */
+const openModals: Array<{ close: () => void }> = [];
+
+function useTopmostEscape(open: boolean, onOpenChange: (open: boolean) => void) {
+  const latest = useRef(onOpenChange);
+  latest.current = onOpenChange;
+  const self = useRef({ close: () => latest.current(false) });
+  useEffect(() => {
+    if (!open) return;
+    const entry = self.current;
+    openModals.push(entry);
+    return () => {
+      const at = openModals.indexOf(entry);
+      if (at >= 0) openModals.splice(at, 1);
+    };
+  }, [open]);
+  return (event: KeyboardEvent) => {
+    const top = openModals.at(-1);
+    if (!top || top === self.current) return;
+    event.preventDefault();
+    top.close();
+  };
 }
 
 const WIDTH = { sm: "max-w-md", md: "max-w-lg", lg: "max-w-4xl" } as const;
@@ -38,9 +65,9 @@ export function Modal({
   size = "md",
   role = "dialog",
   returnFocusTo,
-  onEscapeKeyDown,
 }: ModalProps) {
   const returnFocus = useReturnFocus(returnFocusTo);
+  const onEscapeKeyDown = useTopmostEscape(open, onOpenChange);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>

@@ -16,19 +16,16 @@ interface OrderDetailDialogProps {
   order: AdminOrder | null;
   onClose: () => void;
   onRefund: (order: AdminOrder) => void;
-  /** Escape while this dialog is open, passed to Radix: the panel uses it when a dialog covers this one. */
-  onEscapeKeyDown?: (event: KeyboardEvent) => void;
 }
 
 /** docs/spec.md §2 View: the order's fields, address, items, shipping label and refund history. */
-export function OrderDetailDialog({ order, onClose, onRefund, onEscapeKeyDown }: OrderDetailDialogProps) {
+export function OrderDetailDialog({ order, onClose, onRefund }: OrderDetailDialogProps) {
   const trpc = useTRPC();
   const detail = useQuery({ ...trpc.admin.orders.detail.queryOptions({ id: order?.id ?? 0 }), enabled: order !== null });
   return (
     <Modal
       open={order !== null}
       onOpenChange={(open) => !open && onClose()}
-      onEscapeKeyDown={onEscapeKeyDown}
       size="lg"
       title={order ? `Order ${order.orderNumber}` : "Order"}
       description={order ? `Placed ${formatDate(order.createdAt, DATE_TIME)} ET by ${order.customerName}` : undefined}

@@ -109,19 +109,7 @@ export function OrdersPanel({ initialOrders, loadedAt }: { initialOrders: AdminO
         <OrdersTable orders={orders} onView={setViewing} onRefund={setRefunding} />
       )}
 
-      <OrderDetailDialog
-        order={viewing}
-        onClose={() => setViewing(null)}
-        onRefund={setRefunding}
-        // With the refund dialog opened over this one, Radix (1.2) still lets this dialog's Escape
-        // listener run first and take the key: Escape then closed the View dialog beneath and left
-        // the refund dialog open. Escape belongs to the dialog on top.
-        onEscapeKeyDown={(event) => {
-          if (refunding === null) return;
-          event.preventDefault();
-          setRefunding(null);
-        }}
-      />
+      <OrderDetailDialog order={viewing} onClose={() => setViewing(null)} onRefund={setRefunding} />
       <RefundDialog target={refunding} onClose={() => setRefunding(null)} />
     </section>
   );

@@ -34,7 +34,7 @@ export function RefundDialog({ target, onClose }: { target: RefundTarget | null;
   // The "Reason Required" toast, dismissed once a reason is given so it does not linger.
   const reasonToast = useRef<string | null>(null);
 
-  // A dialog closed from outside (Escape taken by the View dialog beneath) opens clean next time.
+  // A dialog closed from outside (by the dialog beneath, on Escape) opens clean next time.
   const [openFor, setOpenFor] = useState(target?.id ?? null);
   if ((target?.id ?? null) !== openFor) {
     setOpenFor(target?.id ?? null);
