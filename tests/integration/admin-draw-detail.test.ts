@@ -162,3 +162,42 @@ describe("one draw's page: winners and their claims", () => {
     });
   });
 });
+
+describe("the entries CSV", () => {
+  it("gives each entry's number, hash, size, chain_n, place and whether it won, under the proof's numbers", async () => {
+    const draw = await sizedDraw("Exported Tee", { S: 1, M: 0 });
+    ctx.clock.set(OPEN);
+    await enter(draw.id, "x1@example.com", "S");
+    await enter(draw.id, "x2@example.com", "S", false);
+    const csvOf = async () =>
+      (await (await api("GET", `/api/admin/draws/${draw.id}/entries.csv`, { jar: admin })).text()).replace(/^\uFEFF/, "").split("\r\n");
+    const entry = await ctx.db.selectFrom("drawEntries").selectAll().where("email", "=", "x1@example.com").executeTakeFirstOrThrow();
+    const header = "n,emailHash,size,email,name,enteredAt,confirmedAt,place,wonAt,claimedAt,paidAt,lapsedAt,chainN,won";
+    const open = await csvOf();
+    expect(open[1]).toBe("proof,seed,(published after the draw)");
+    expect(open[5]).toBe(header);
+    expect(open[6]).toBe(`1,${entry.emailHash},S,x1@example.com,,${entry.createdAt},${entry.confirmedAt},,,,,,${entry.chain},`);
+    expect(open[7]).toMatch(/^,[0-9a-f]{64},S,x2@example.com,,[^,]+,,,,,,,,$/);
+
+    ctx.clock.set(AFTER);
+    expect(await drawNow(ctx, draw.id, "")).toBe(true);
+    const drawn = await csvOf();
+    expect(drawn[5]).toBe(header);
+    expect(drawn[6]).toBe(
+      `1,${entry.emailHash},S,x1@example.com,,${entry.createdAt},${entry.confirmedAt},1,${AFTER},,,,${entry.chain},yes`,
+    );
+  });
+
+  it("is refused to a visitor (401) and a shopper (403)", async () => {
+    const draw = await sizedDraw("Hidden Export Tee", { S: 1, M: 1 });
+    expect((await api("GET", `/api/admin/draws/${draw.id}/entries.csv`)).status).toBe(401);
+    const shopper = new CookieJar();
+    await api("POST", "/api/register", {
+      body: { username: "csv-shopper", password: "shopper1", email: "csv-shopper@example.com" },
+      jar: shopper,
+    });
+    const refused = await api("GET", `/api/admin/draws/${draw.id}/entries.csv`, { jar: shopper });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ message: "Admin access is required." });
+  });
+});
