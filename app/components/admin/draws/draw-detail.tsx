@@ -38,7 +38,7 @@ export function DrawDetail({ draw, now }: { draw: AdminDrawDetail; now: string }
         <h4 id="draw-sizes-title" className="font-medium">
           Entries per size
         </h4>
-        <SizeCounts draw={draw} results />
+        <SizeCounts draw={draw} results className="max-w-2xl" />
       </section>
       <section aria-labelledby="draw-winners-title" className="space-y-2">
         <h4 id="draw-winners-title" className="font-medium">
@@ -51,7 +51,7 @@ export function DrawDetail({ draw, now }: { draw: AdminDrawDetail; now: string }
               : "No winners yet: the draw is made after the close."}
           </p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="max-w-2xl overflow-x-auto">
             <table className="w-full text-sm" data-testid="draw-winners">
               <thead className="text-xs text-muted-foreground">
                 <tr>
@@ -90,7 +90,7 @@ export function DrawDetail({ draw, now }: { draw: AdminDrawDetail; now: string }
           <p className="text-sm" data-testid="draw-reached">
             Drawn order reached:{" "}
             {Object.entries(draw.waitlistReached)
-              .map(([size, place]) => `${sizeLabel(size)}: place ${place}`)
+              .map(([size, place]) => `${sizeLabel(size)}: ${place === 0 ? "none" : `place ${place}`}`)
               .join(", ")}
           </p>
         ) : null}

@@ -7,7 +7,15 @@ export const sizeLabel = (size: string) => (size === "" ? "One size" : size);
  * Entries per size (issue 26): units to give, confirmed entries (those that take part) and all
  * entries, with the totals; once drawn, how many won, took their link and paid.
  */
-export function SizeCounts({ draw, results = false }: { draw: { id: number; perSize: AdminDrawSizeCount[] }; results?: boolean }) {
+export function SizeCounts({
+  draw,
+  results = false,
+  className = "",
+}: {
+  draw: { id: number; perSize: AdminDrawSizeCount[] };
+  results?: boolean;
+  className?: string;
+}) {
   const total = draw.perSize.reduce(
     (sum, s) => ({
       units: sum.units + s.units,
@@ -38,7 +46,7 @@ export function SizeCounts({ draw, results = false }: { draw: { id: number; perS
     </>
   );
   return (
-    <div className="overflow-x-auto">
+    <div className={`overflow-x-auto ${className}`}>
       <table className="w-full text-sm" data-testid="draw-size-counts" aria-label="Entries per size">
         <thead className="text-xs text-muted-foreground">
           <tr>
