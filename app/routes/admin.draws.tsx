@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AdminSection } from "#app/components/admin/admin-section";
 import { CreateDrawForm, DrawList, DrawsNotice } from "#app/components/admin/draws/draws-panel";
+import { useLiveDraws } from "#app/components/admin/draws/use-live-draws";
 import { adminDrawsAction, adminDrawsLoader } from "#server/http/doors/admin-draws-door";
 import { pageTitle } from "#app/lib/page-title";
 
@@ -15,6 +16,8 @@ export const action = (args: ActionFunctionArgs) => adminDrawsAction(args);
 export default function AdminDraws() {
   const { draws, products } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
+  // Counts move while a draw takes entries, and the sweeper draws it after the close.
+  useLiveDraws(draws.some((draw) => draw.state === "open" || draw.state === "closed"));
   return (
     <AdminSection heading="Draws">
       <p className="text-sm text-muted-foreground">

@@ -1,4 +1,4 @@
-import { DEFAULT_CLAIM_MINUTES, type AdminDrawSummary } from "./draws";
+import { DEFAULT_CLAIM_MINUTES, type AdminDrawDetail, type AdminDrawListItem } from "./draws";
 import { storeWallClockToUtc } from "./store-time";
 
 /**
@@ -26,8 +26,41 @@ export interface DrawableProduct {
 }
 
 export interface AdminDrawsView {
-  draws: AdminDrawSummary[];
+  draws: AdminDrawListItem[];
   products: DrawableProduct[];
+}
+
+/** /admin/draws/{id}: one draw's detail and the store's clock, against which claims expire. */
+export interface AdminDrawView {
+  draw: AdminDrawDetail;
+  now: string;
+}
+
+export type WinnerState = "emailed" | "claimed" | "paid" | "expired" | "passedOn";
+
+export const WINNER_STATE_LABELS: Record<WinnerState, string> = {
+  emailed: "Claim e-mailed",
+  claimed: "Claimed, not paid",
+  paid: "Paid",
+  expired: "Expired",
+  passedOn: "Expired, passed on",
+};
+
+type Winner = AdminDrawDetail["winners"][number];
+
+/**
+ * Where a winner's claim stands: paid; lapsed (passed on when a later winner of the same size
+ * took the unit); claimed (the link taken, not yet paid); else e-mailed, or expired once its time
+ * is up, before the sweeper lapses it.
+ */
+export function winnerStateOf(winner: Winner, winners: Winner[], now: string): WinnerState {
+  if (winner.paidAt) return "paid";
+  if (winner.lapsedAt) {
+    return winners.some((w) => w.size === winner.size && w.place > winner.place) ? "passedOn" : "expired";
+  }
+  // A taken link may still have an order holding the unit past the claim's end: the sweeper decides.
+  if (winner.claimedAt) return "claimed";
+  return winner.claimExpiresAt !== null && winner.claimExpiresAt <= now ? "expired" : "emailed";
 }
 
 export type AdminDrawsActionData = {

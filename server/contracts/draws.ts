@@ -139,8 +139,24 @@ export interface AdminDrawSummary {
   beacon: string | null;
 }
 
+/** One size of a draw: the units to give, the entries, and how the winners of that size fared. */
+export interface AdminDrawSizeCount {
+  size: string;
+  units: number;
+  entries: number;
+  confirmed: number;
+  winners: number;
+  claimed: number;
+  paid: number;
+}
+
+/** A row of the admin Draws tab: the summary and its counts per size. */
+export interface AdminDrawListItem extends AdminDrawSummary {
+  perSize: AdminDrawSizeCount[];
+}
+
 export interface AdminDrawDetail extends AdminDrawSummary {
-  perSize: { size: string; units: number; entries: number; confirmed: number; winners: number; claimed: number; paid: number }[];
+  perSize: AdminDrawSizeCount[];
   winners: {
     n: number;
     email: string;

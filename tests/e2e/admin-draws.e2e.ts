@@ -1,12 +1,14 @@
 // The admin Draws tab (issue 26, decision 0047) in the browser, with and without JavaScript: it is
 // for admins only; the admin creates a draw for a product and deletes it before entries open; an
-// entrant enters a sized draw choosing a size; after the close the admin sees the entries, presses
-// Draw and follows the link to the public proof.
+// entrant enters a sized draw choosing a size; the admin sees the entries per size, live (with
+// JavaScript the counts move without a reload); after the close the admin presses Draw, sees the
+// winner and their claim on the draw's page and follows the link to the public proof.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { utcToStoreWallClock } from "#server/contracts/store-time";
 import { ADMIN, expectVisible, MODES, newPage, signIn, test } from "./browser";
 import { adminApi, createProduct, uniqueEmail, uniqueName } from "./support/data";
+import { findInOutbox, outboxReader } from "./support/outbox";
 
 const SHOTS = process.env.E2E_SHOTS;
 const shot = async (page: Page, name: string) => {
@@ -79,7 +81,7 @@ for (const mode of MODES) {
       ],
     });
     const entriesOpenAt = new Date(Date.now() + 3_000).toISOString();
-    const entriesCloseAt = new Date(Date.now() + 20_000).toISOString();
+    const entriesCloseAt = new Date(Date.now() + 40_000).toISOString();
     const made = await api.post("/api/admin/draws", { data: { productId: product.id, entriesOpenAt, entriesCloseAt } });
     assert.equal(made.status(), 201);
     const draw = (await made.json()) as { id: number; commitment: string; units: Record<string, number> };
@@ -90,7 +92,8 @@ for (const mode of MODES) {
     await entrant.page.goto(`/store/${product.id}`);
     const panel = entrant.page.getByTestId("draw-panel");
     await expectVisible(panel.getByText("Entries are open"));
-    await panel.getByLabel("E-mail").fill(uniqueEmail("e2e-sized-draw"));
+    const email = uniqueEmail("e2e-sized-draw");
+    await panel.getByLabel("E-mail").fill(email);
     await panel.getByLabel("Size").selectOption("M");
     await shot(entrant.page, `draw-size-390-${tag}`);
     await panel.getByRole("button", { name: "Enter the draw" }).click();
@@ -113,6 +116,23 @@ for (const mode of MODES) {
     const row = page.getByTestId("draw-row").filter({ hasText: product.name });
     await expectVisible(row.getByText("Entries open"));
     await expectVisible(row.getByTestId("draw-entries").getByText("0 confirmed of 1"));
+    const sizeCells = (size: string) => row.getByTestId("draw-size-row").filter({ hasText: size }).locator("th, td").allTextContents();
+    // Size, units, confirmed, entered.
+    assert.deepEqual(await sizeCells("S"), ["S", "1", "0", "0"]);
+    assert.deepEqual(await sizeCells("M"), ["M", "1", "0", "1"]);
+    assert.deepEqual(await row.getByTestId("draw-size-total").locator("th, td").allTextContents(), ["Total", "2", "0", "1"]);
+
+    // The entrant confirms; with JavaScript the tab shows it within its ten seconds, without on reload.
+    const outbox = await outboxReader();
+    const confirmUrl = await findInOutbox(outbox, email, "Confirm your entry", /https?:\/\/\S+\/draws\/\d+\/confirm\/[\w.-]+/);
+    await entrant.page.goto(confirmUrl);
+    await entrant.page.getByRole("button", { name: "Confirm my entry" }).click();
+    await expectVisible(entrant.page.getByTestId("draw-receipt"));
+    if (!mode.javaScriptEnabled) await page.reload();
+    await expectVisible(row.getByTestId("draw-entries").getByText("1 confirmed of 1"), 15_000);
+    assert.deepEqual(await sizeCells("M"), ["M", "1", "1", "1"]);
+    await shot(page, `admin-draws-counts-1280-${tag}`);
+
     await until(entriesCloseAt);
     await page.goto("/admin/draws");
     const drawnBySweeper = (await row.getByText("Drawn", { exact: true }).count()) > 0;
@@ -124,7 +144,22 @@ for (const mode of MODES) {
     }
     await expectVisible(row.getByText("Drawn", { exact: true }));
     await shot(page, `admin-draws-drawn-1280-${tag}`);
+
+    await row.getByRole("link", { name: `Winners and claims: ${product.name}` }).click();
+    await page.waitForURL((url) => url.pathname === `/admin/draws/${draw.id}`);
+    const winner = page.getByTestId("draw-winner");
+    await expectVisible(winner);
+    assert.equal(await winner.count(), 1);
+    // Place, e-mail, size, claim, entry.
+    assert.deepEqual(await winner.locator("td").allTextContents(), ["1", email, "M", "Claim e-mailed", "#1"]);
+    await expectVisible(page.getByTestId("draw-reached").getByText("Drawn order reached: S: none, M: place 1"));
+    await shot(page, `admin-draw-winners-1280-${tag}`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, `admin-draw-winners-390-${tag}`);
+    await page.setViewportSize({ width: 1280, height: 900 });
     assert.deepEqual(problems, []);
+    await page.getByRole("link", { name: "All draws" }).click();
+    await page.waitForURL((url) => url.pathname === "/admin/draws");
 
     await row.getByRole("link", { name: "Public proof" }).click();
     await page.waitForURL((url) => url.pathname === `/api/draws/${draw.id}/proof`);

@@ -3,6 +3,7 @@ import {
   DRAW_MESSAGES,
   DRAW_TAG,
   type AdminDrawDetail,
+  type AdminDrawListItem,
   type AdminDrawSummary,
   type DrawCreateInput,
   type DrawState,
@@ -181,13 +182,19 @@ export async function listDraws(ctx: AppContext): Promise<{ draws: AdminDrawSumm
   return { draws: await Promise.all(rows.map((row) => summaryOf(ctx, row))) };
 }
 
-/** GET /api/admin/draws/{id}: counts per size, the winners and their claims, how far down each size went. */
-export async function getDraw(ctx: AppContext, id: number): Promise<AdminDrawDetail> {
-  const draw = await drawRow(ctx, id);
-  const units = unitsOf(draw);
+type SizeCounts = Pick<AdminDrawDetail, "perSize" | "waitlistReached">;
+
+/**
+ * Per draw and size: units, entries, confirmed, winners, claimed, paid, and the furthest place in
+ * the drawn order the units have reached. One grouped query for any number of draws.
+ */
+async function sizeCountsOf(ctx: AppContext, draws: Pick<AdminDrawSummary, "id" | "units">[]): Promise<Map<number, SizeCounts>> {
+  const result = new Map<number, SizeCounts>();
+  if (draws.length === 0) return result;
   const counts = await ctx.db
     .selectFrom("drawEntries")
     .select([
+      "drawId",
       "size",
       (eb) => eb.fn.countAll<number>().as("entries"),
       (eb) => eb.fn.count<number>("n").as("confirmed"),
@@ -196,11 +203,46 @@ export async function getDraw(ctx: AppContext, id: number): Promise<AdminDrawDet
       (eb) => eb.fn.count<number>("paidAt").as("paid"),
       (eb) => eb.fn.max<number | null>(sql`CASE WHEN won_at IS NOT NULL THEN place END`).as("reached"),
     ])
-    .where("drawId", "=", id)
-    .groupBy("size")
+    .where(
+      "drawId",
+      "in",
+      draws.map((d) => d.id),
+    )
+    .groupBy(["drawId", "size"])
     .execute();
-  const bySize = new Map(counts.map((row) => [row.size, row]));
-  const sizes = [...new Set([...Object.keys(units), ...bySize.keys()])];
+  for (const draw of draws) {
+    const bySize = new Map(counts.filter((row) => row.drawId === draw.id).map((row) => [row.size, row]));
+    const sizes = [...new Set([...Object.keys(draw.units), ...bySize.keys()])];
+    result.set(draw.id, {
+      perSize: sizes.map((size) => {
+        const row = bySize.get(size);
+        return {
+          size,
+          units: draw.units[size] ?? 0,
+          entries: Number(row?.entries ?? 0),
+          confirmed: Number(row?.confirmed ?? 0),
+          winners: Number(row?.winners ?? 0),
+          claimed: Number(row?.claimed ?? 0),
+          paid: Number(row?.paid ?? 0),
+        };
+      }),
+      waitlistReached: Object.fromEntries(sizes.map((size) => [size, Number(bySize.get(size)?.reached ?? 0)])),
+    });
+  }
+  return result;
+}
+
+/** The admin Draws tab: the list with each draw's counts per size (the same counts as one draw's detail). */
+export async function listDrawsWithSizes(ctx: AppContext): Promise<{ draws: AdminDrawListItem[] }> {
+  const { draws } = await listDraws(ctx);
+  const counts = await sizeCountsOf(ctx, draws);
+  return { draws: draws.map((draw) => ({ ...draw, perSize: counts.get(draw.id)!.perSize })) };
+}
+
+/** GET /api/admin/draws/{id}: counts per size, the winners and their claims, how far down each size went. */
+export async function getDraw(ctx: AppContext, id: number): Promise<AdminDrawDetail> {
+  const summary = await summaryOf(ctx, await drawRow(ctx, id));
+  const counts = (await sizeCountsOf(ctx, [summary])).get(id)!;
   const winners = await ctx.db
     .selectFrom("drawEntries")
     .select(["n", "email", "size", "place", "wonAt", "claimExpiresAt", "claimedAt", "paidAt", "lapsedAt"])
@@ -209,21 +251,10 @@ export async function getDraw(ctx: AppContext, id: number): Promise<AdminDrawDet
     .orderBy("place")
     .execute();
   return {
-    ...(await summaryOf(ctx, draw)),
-    perSize: sizes.map((size) => {
-      const row = bySize.get(size);
-      return {
-        size,
-        units: units[size] ?? 0,
-        entries: Number(row?.entries ?? 0),
-        confirmed: Number(row?.confirmed ?? 0),
-        winners: Number(row?.winners ?? 0),
-        claimed: Number(row?.claimed ?? 0),
-        paid: Number(row?.paid ?? 0),
-      };
-    }),
+    ...summary,
+    perSize: counts.perSize,
     winners: winners.map((w) => ({ ...w, n: w.n!, place: w.place!, wonAt: w.wonAt! })),
-    waitlistReached: Object.fromEntries(sizes.map((size) => [size, Number(bySize.get(size)?.reached ?? 0)])),
+    waitlistReached: counts.waitlistReached,
   };
 }
 

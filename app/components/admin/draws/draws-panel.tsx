@@ -1,19 +1,20 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
 import type { AdminDrawsActionData, DrawableProduct } from "#server/contracts/admin-draws";
-import type { AdminDrawSummary, DrawState } from "#server/contracts/draws";
+import type { AdminDrawListItem, AdminDrawSummary, DrawState } from "#server/contracts/draws";
 import { DEFAULT_CLAIM_MINUTES } from "#server/contracts/draws";
 import { formatLaunchTimeOrNone, STORE_TIME_ZONE } from "#server/contracts/store-time";
 import { Badge } from "#app/components/admin/orders/badges";
 import { Button } from "#app/components/ui/button";
 import { Input } from "#app/components/ui/input";
 import { Label } from "#app/components/ui/label";
+import { SizeCounts } from "./size-counts";
 
 /**
  * The admin Draws tab (issue 26, decision 0047): plain form posts to the tab's action, so it
  * works before hydration and without JavaScript; with it, Remix posts and reloads the list.
  */
 
-const STATE_STYLE: Record<DrawState, { label: string; className: string }> = {
+export const STATE_STYLE: Record<DrawState, { label: string; className: string }> = {
   upcoming: { label: "Upcoming", className: "border-yellow-400/40 bg-yellow-400/15 text-yellow-200" },
   open: { label: "Entries open", className: "border-green-400/40 bg-green-500/15 text-green-200" },
   closed: { label: "Closed, to draw", className: "border-blue-400/40 bg-blue-500/15 text-blue-200" },
@@ -57,10 +58,31 @@ function FieldErrorText({ answer, name }: { answer: AdminDrawsActionData | undef
   ) : null;
 }
 
+const invalidIn = (answer: AdminDrawsActionData | undefined, name: string) =>
+  answer && !answer.ok && answer.intent === "create" && answer.fields[name] ? true : undefined;
+
+/** A New York wall-clock date and time of the create form, with its error under it. */
+function DateTimeField({ name, label, answer }: { name: string; label: string; answer: AdminDrawsActionData | undefined }) {
+  return (
+    <div className="flex flex-col gap-2">
+      <Label htmlFor={`draw-${name}`}>{label}</Label>
+      <Input
+        id={`draw-${name}`}
+        name={name}
+        type="datetime-local"
+        required
+        aria-invalid={invalidIn(answer, name)}
+        className="[color-scheme:dark]"
+      />
+      <FieldErrorText answer={answer} name={name} />
+    </div>
+  );
+}
+
 export function CreateDrawForm({ products, answer }: { products: DrawableProduct[]; answer: AdminDrawsActionData | undefined }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "create";
-  const invalid = (name: string) => (answer && !answer.ok && answer.intent === "create" && answer.fields[name] ? true : undefined);
+  const invalid = (name: string) => invalidIn(answer, name);
   return (
     <Form
       method="post"
@@ -94,30 +116,8 @@ export function CreateDrawForm({ products, answer }: { products: DrawableProduct
           </select>
           <FieldErrorText answer={answer} name="productId" />
         </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="draw-entriesOpenAt">Entries open</Label>
-          <Input
-            id="draw-entriesOpenAt"
-            name="entriesOpenAt"
-            type="datetime-local"
-            required
-            aria-invalid={invalid("entriesOpenAt")}
-            className="[color-scheme:dark]"
-          />
-          <FieldErrorText answer={answer} name="entriesOpenAt" />
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="draw-entriesCloseAt">Entries close</Label>
-          <Input
-            id="draw-entriesCloseAt"
-            name="entriesCloseAt"
-            type="datetime-local"
-            required
-            aria-invalid={invalid("entriesCloseAt")}
-            className="[color-scheme:dark]"
-          />
-          <FieldErrorText answer={answer} name="entriesCloseAt" />
-        </div>
+        <DateTimeField name="entriesOpenAt" label="Entries open" answer={answer} />
+        <DateTimeField name="entriesCloseAt" label="Entries close" answer={answer} />
         <div className="flex flex-col gap-2">
           <Label htmlFor="draw-claimMinutes">Minutes a winner has to buy</Label>
           <Input
@@ -175,7 +175,7 @@ function DrawRowActions({ draw }: { draw: AdminDrawSummary }) {
   return null;
 }
 
-export function DrawList({ draws }: { draws: AdminDrawSummary[] }) {
+export function DrawList({ draws }: { draws: AdminDrawListItem[] }) {
   if (draws.length === 0) return <p className="text-sm text-muted-foreground">No draws yet.</p>;
   return (
     <ul className="divide-y divide-border rounded-lg border border-border" data-testid="draw-list">
@@ -209,11 +209,15 @@ export function DrawList({ draws }: { draws: AdminDrawSummary[] }) {
                 </>
               ) : null}
             </dl>
+            <SizeCounts draw={draw} />
             <p className="text-xs break-all text-muted-foreground">
               Commitment: <code>{draw.commitment}</code>
             </p>
             <div className="flex flex-wrap items-end justify-between gap-3">
               <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+                <Link className="underline" to={`/admin/draws/${draw.id}`} aria-label={`Winners and claims: ${draw.product.name}`}>
+                  Winners and claims
+                </Link>
                 <a className="underline" href={`/draws/${draw.id}`}>
                   Public page
                 </a>
