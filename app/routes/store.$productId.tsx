@@ -38,7 +38,7 @@ export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ data: pa
 };
 
 export default function ProductPage() {
-  const { product, images, selectedImageId, draw } = useLoaderData<typeof loader>();
+  const { product, images, selectedImageId, draw, sizeGuide } = useLoaderData<typeof loader>();
   const lowStock = !product.isComingSoon && product.inventory > 0 && product.inventory <= LOW_STOCK;
 
   return (
@@ -72,7 +72,7 @@ export default function ProductPage() {
           ) : null}
 
           <div className="space-y-4 border-t border-border pt-6">
-            {draw ? <DrawPanel draw={draw} /> : <ActionArea product={product} />}
+            {draw ? <DrawPanel draw={draw} /> : <ActionArea product={product} sizeGuide={sizeGuide} />}
             {!draw && !product.isComingSoon && product.inventory > 0 ? (
               <ul className="space-y-1.5 text-xs text-muted-foreground">
                 <li>Limited run: never restocked once it sells out.</li>
@@ -110,7 +110,7 @@ function BackToProducts() {
 
 type PageProduct = ReturnType<typeof useLoaderData<typeof loader>>["product"];
 
-function ActionArea({ product }: { product: PageProduct }) {
+function ActionArea({ product, sizeGuide }: { product: PageProduct; sizeGuide: string | null }) {
   if (product.isComingSoon) {
     return (
       <div className="rounded-md border border-foreground/30 bg-card px-5 py-5" data-testid="coming-soon-banner">
@@ -121,7 +121,7 @@ function ActionArea({ product }: { product: PageProduct }) {
       </div>
     );
   }
-  if (product.inventory > 0) return <AddToBag product={product} />;
+  if (product.inventory > 0) return <AddToBag product={product} sizeGuide={sizeGuide} />;
   return (
     <div className="space-y-2" data-testid="sold-out-banner">
       <p className="flex h-14 items-center justify-center rounded-md border border-border bg-muted text-[15px] font-semibold tracking-[0.22em] text-muted-foreground">

@@ -22,6 +22,7 @@ import { sizesAndColours } from "./0021_sizes_and_colours";
 import { orderPages } from "./0022_order_pages";
 import { draws } from "./0023_draws";
 import { alertWindows } from "./0025_alert_windows";
+import { holdsPerVariant } from "./0026_holds_per_variant";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   "0022_order_pages": orderPages,
   "0023_draws": draws,
   "0025_alert_windows": alertWindows,
+  "0026_holds_per_variant": holdsPerVariant,
 };

@@ -26,6 +26,20 @@ export interface DropProductLine {
   soldOutAt: string | null;
   /** Seconds from T-0 to that order (negative: sold out in early access, before T-0). */
   sellOutSeconds: number | null;
+  /**
+   * What sold per size and colour (issue 23), in the product's size order then colour; empty for a
+   * product whose lines carry neither. `left` is the stock that variant draws from now: the size's
+   * (colours sharing it), the colour and size's (stock per colour), or the product's.
+   */
+  variants: DropVariantLine[];
+}
+
+export interface DropVariantLine {
+  size: string | null;
+  color: string | null;
+  units: number;
+  revenue: number;
+  left: number;
 }
 
 export interface DropMinute {

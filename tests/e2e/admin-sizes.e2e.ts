@@ -172,3 +172,25 @@ for (const { name: screen, viewport } of VIEWPORTS) {
     });
   });
 }
+
+describe("the size guide in the product form on a phone", () => {
+  test("shows the guide the product has and saves an edit of it", async () => {
+    const api = await adminApi();
+    const product = await createProduct(api, {
+      name: uniqueName("E2E Guide Form Tee"),
+      sizes: [{ label: "M", inventory: 2 }],
+      sizeGuide: "Size | Chest\nM | 40",
+    });
+    const { page, problems } = await newPage({ viewport: VIEWPORTS[0]!.viewport });
+    await openEditor(page, product.id);
+    const guide = page.getByLabel("Size guide");
+    assert.equal(await guide.inputValue(), "Size | Chest\nM | 40");
+    await guide.fill("Size | Chest\nM | 40-42\nMeasured flat.");
+    await guide.scrollIntoViewIfNeeded();
+    await shot(page, "phone-size-guide");
+    await page.getByRole("button", { name: "Update Product" }).click();
+    await expectVisible(page.getByText("Product Updated"));
+    assert.equal((await productOf(api, product.id)).sizeGuide, "Size | Chest\nM | 40-42\nMeasured flat.");
+    assert.deepEqual(problems, []);
+  });
+});

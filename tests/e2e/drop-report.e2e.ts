@@ -55,6 +55,15 @@ for (const mode of MODES) {
         const cap = await createProduct(api, { name: uniqueName("E2E Drop Cap"), price: 30, inventory: 10 });
         await placeOrder(hoodie.id, { quantity: 2, baseURL });
         await placeOrder(cap.id, { quantity: 1, baseURL });
+        const tee = await createProduct(api, {
+          name: uniqueName("E2E Drop Tee"),
+          price: 40,
+          sizes: [
+            { label: "S", inventory: 1 },
+            { label: "M", inventory: 3 },
+          ],
+        });
+        await placeOrder(tee.id, { quantity: 2, size: "M", baseURL });
 
         const { page, problems } = await newPage({
           javaScriptEnabled: mode.javaScriptEnabled,
@@ -85,6 +94,10 @@ for (const mode of MODES) {
           (await page.getByRole("row").filter({ hasText: cap.name }).innerText()).replace(/\s+/g, " "),
           /\b1 \$30\.00 9 Not sold out\b/,
         );
+        // Under the tee, its size M: 2 sold for $80, 1 left (issue 23).
+        const teeRow = page.getByRole("row").filter({ hasText: tee.name });
+        await expectVisible(teeRow);
+        assert.match((await teeRow.locator("xpath=following-sibling::tr[1]").innerText()).replace(/\s+/g, " "), /^Size M 2 \$80\.00 1\s*$/);
         await expectVisible(page.getByRole("heading", { name: "Units per minute" }));
         await expectVisible(page.getByRole("heading", { name: "Waiting room" }));
         await shoot(page, `drop-report-${slug}`);
@@ -112,6 +125,9 @@ for (const mode of MODES) {
           lines.slice(0, 10).join("\n"),
         );
         assert.ok(lines.includes(`product,${cap.name},1,30.00,not sold out`), lines.slice(0, 10).join("\n"));
+        const teeAt = lines.indexOf(`product,${tee.name},2,80.00,not sold out`);
+        assert.ok(teeAt > 0, lines.slice(0, 12).join("\n"));
+        assert.equal(lines[teeAt + 1], `variant,${tee.name} · Size M,2,80.00,1`);
         assert.deepEqual(problems, []);
       },
     );

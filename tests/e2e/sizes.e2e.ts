@@ -58,3 +58,61 @@ for (const mode of MODES) {
     });
   }
 }
+
+// The size guide beside the picker: a dialog with JavaScript (Escape closes it, the focus goes back
+// to its button), a panel reached by a link without; its table drawn from "|" lines, never markup.
+for (const mode of MODES) {
+  describe(`the size guide ${mode.name} on a phone`, () => {
+    test("opens from beside the size picker and shows the guide's table", async () => {
+      const api = await adminApi();
+      const product = await createProduct(api, {
+        name: uniqueName("E2E Guide Tee"),
+        description: "A tee with a size guide, made by the end-to-end test for itself.",
+        price: 40,
+        sizes: [
+          { label: "S", inventory: 2 },
+          { label: "M", inventory: 2 },
+        ],
+        sizeGuide: "Size | Chest (in)\nS | 36-38\nM | <b>40-42</b>\nMeasured flat, doubled.",
+      });
+      const bare = await createProduct(api, {
+        name: uniqueName("E2E Guideless Tee"),
+        description: "A tee without a size guide, made by the end-to-end test.",
+        price: 40,
+        sizes: [{ label: "M", inventory: 2 }],
+      });
+      const { page, problems } = await newPage({ javaScriptEnabled: mode.javaScriptEnabled, viewport: { width: 390, height: 844 } });
+      await page.goto(`/store/${bare.id}`);
+      await page.getByTestId("size-choices").waitFor();
+      assert.equal(await page.getByText("Size guide", { exact: true }).count(), 0);
+
+      await page.goto(`/store/${product.id}`);
+      const table = page.getByTestId("size-guide-table");
+      if (mode.javaScriptEnabled) {
+        await page.locator('[data-testid="cart-button"][data-hydrated]').waitFor({ state: "attached" });
+        const button = page.getByRole("button", { name: "Size guide" });
+        await button.click();
+        const dialog = page.getByRole("dialog", { name: "Size guide" });
+        await dialog.waitFor();
+        await dialog.getByTestId("size-guide-table").waitFor();
+        assert.deepEqual(await dialog.locator("tr").allInnerTexts(), ["Size\tChest (in)", "S\t36-38", "M\t<b>40-42</b>"]);
+        await dialog.getByText("Measured flat, doubled.").waitFor();
+        await page.screenshot({ path: "tests/.tmp/size-guide-dialog-phone.png" });
+        await page.keyboard.press("Escape");
+        await dialog.waitFor({ state: "detached" });
+        assert.equal(await button.evaluate((el) => el === document.activeElement), true);
+      } else {
+        assert.equal(await table.isVisible(), false);
+        await page.getByRole("link", { name: "Size guide" }).click();
+        await page.waitForURL("**#size-guide");
+        await table.waitFor({ state: "visible" });
+        assert.deepEqual(await table.locator("tr").allInnerTexts(), ["Size\tChest (in)", "S\t36-38", "M\t<b>40-42</b>"]);
+        await page.screenshot({ path: "tests/.tmp/size-guide-panel-phone.png" });
+        await page.getByRole("link", { name: "Close" }).click();
+        await table.waitFor({ state: "hidden" });
+      }
+      assert.equal(await page.locator("b").count(), 0);
+      assert.deepEqual(problems, []);
+    });
+  });
+}

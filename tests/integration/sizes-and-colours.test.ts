@@ -358,25 +358,62 @@ describe("Process Order per size", () => {
   });
 });
 
-function buyer(sessionId: string, email: string, startAt: number): Promise<{ ok: boolean; message?: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "tests/fixtures/limit-buyer.ts", ctx.config.dataDir, sessionId, email, String(startAt)],
-      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, STORE_TEST_DATABASE: JSON.stringify(ctx.config.database) } },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 110_000);
-    onTestFinished(() => void child.kill("SIGKILL"));
+type BuyerResult = { ok: boolean; message?: string };
+
+/**
+ * One buyer in its own process. It prints `{"ready":true}` once loaded and connected, and presses
+ * Process Order when `go` writes to its stdin. Its stdout also carries the store's log lines (pino
+ * writes them off the event loop, so one may come after the result): the result is the line that
+ * parses to an object with a boolean `ok` and no log `level`.
+ */
+function buyer(sessionId: string, email: string) {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "tests/fixtures/limit-buyer.ts", ctx.config.dataDir, sessionId, email, "stdin"],
+    { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, STORE_TEST_DATABASE: JSON.stringify(ctx.config.database) } },
+  );
+  let stdout = "";
+  let stderr = "";
+  const lines = () =>
+    stdout.split("\n").flatMap((line) => {
+      try {
+        const value: unknown = JSON.parse(line);
+        return typeof value === "object" && value !== null && !("level" in value) ? [value as Record<string, unknown>] : [];
+      } catch {
+        return [];
+      }
+    });
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+    if (lines().some((l) => l.ready === true)) markReady();
+  });
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 110_000);
+  onTestFinished(() => void child.kill("SIGKILL"));
+  const done = new Promise<BuyerResult>((resolve, reject) => {
     child.on("exit", (code) => {
       clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`buyer exited with ${code}:\n${stderr}`));
-      resolve(JSON.parse(stdout.trim().split("\n").pop()!) as { ok: boolean; message?: string });
+      const result = lines().find((l) => typeof l.ok === "boolean");
+      if (code !== 0 || !result) return reject(new Error(`buyer exited with ${code}:\n${stderr}\n${stdout}`));
+      resolve(result as BuyerResult);
     });
   });
+  // A buyer that dies before it is ready fails the test through `done`, not a wait for `ready`.
+  return { ready: Promise.race([ready, done.then(() => undefined)]), done, go: () => child.stdin.end("go\n") };
+}
+
+/** Starts the buyers, waits until every one is loaded and connected, then lets them press at once. */
+async function race(buyers: [sessionId: string, email: string][]): Promise<BuyerResult[]> {
+  // Holds earlier tests left behind have expired by the buyers' real clock: release them here, so
+  // that the buyers race for the last unit, not to tidy up after other tests.
+  ctx.clock.set(new Date().toISOString());
+  await releaseExpiredHolds(ctx);
+  const started = buyers.map(([sessionId, email]) => buyer(sessionId, email));
+  await Promise.all(started.map((b) => b.ready));
+  for (const b of started) b.go();
+  return Promise.all(started.map((b) => b.done));
 }
 
 describe("two processes racing per variant", () => {
@@ -392,12 +429,10 @@ describe("two processes racing per variant", () => {
       await ctx.db.insertInto("cartItems").values({ sessionId, productId: product.id, quantity: 1, size: "M" }).execute();
     }
     await ctx.db.insertInto("cartItems").values({ sessionId: "size-race-l", productId: product.id, quantity: 1, size: "L" }).execute();
-    // Time enough for each process to start on a loaded machine, so they press at once.
-    const startAt = Date.now() + 8_000;
-    const results = await Promise.all([
-      buyer("size-race-a", "race-m-1@example.com", startAt),
-      buyer("size-race-b", "race-m-2@example.com", startAt),
-      buyer("size-race-l", "race-l@example.com", startAt),
+    const results = await race([
+      ["size-race-a", "race-m-1@example.com"],
+      ["size-race-b", "race-m-2@example.com"],
+      ["size-race-l", "race-l@example.com"],
     ]);
     expect(results.filter((r) => r.ok)).toHaveLength(2);
     expect(results.find((r) => !r.ok)?.message).toBe("Sorry, Race Size Tee (Size M) just sold out.");
@@ -422,11 +457,9 @@ describe("two processes racing per variant", () => {
     for (const sessionId of ["grid-race-a", "grid-race-b"]) {
       await ctx.db.insertInto("cartItems").values({ sessionId, productId: product.id, quantity: 1, size: "M", color: "Black" }).execute();
     }
-    // Time enough for each process to start on a loaded machine, so they press at once.
-    const startAt = Date.now() + 8_000;
-    const results = await Promise.all([
-      buyer("grid-race-a", "grid-1@example.com", startAt),
-      buyer("grid-race-b", "grid-2@example.com", startAt),
+    const results = await race([
+      ["grid-race-a", "grid-1@example.com"],
+      ["grid-race-b", "grid-2@example.com"],
     ]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.find((r) => !r.ok)?.message).toBe("Sorry, Race Grid Tee (Size M, Black) just sold out.");

@@ -26,7 +26,7 @@ export function firstColor(product: PublicProduct): string | null {
  * (decision 0045); with JavaScript the button waits for a size, without it the server says
  * "Please choose a size.".
  */
-export function AddToBag({ product }: { product: PublicProduct }) {
+export function AddToBag({ product, sizeGuide = null }: { product: PublicProduct; sizeGuide?: string | null }) {
   const productId = product.id;
   const hydrated = useHydrated();
   const [color, setColor] = useState<string | null>(() => firstColor(product));
@@ -59,7 +59,15 @@ export function AddToBag({ product }: { product: PublicProduct }) {
     >
       <EnhancedField />
       <HoneypotField idPrefix={`add-to-bag-${productId}`} />
-      <ProductChoices product={product} color={color} size={size} onColor={chooseColor} onSize={setSize} error={choiceError} />
+      <ProductChoices
+        product={product}
+        color={color}
+        size={size}
+        onColor={chooseColor}
+        onSize={setSize}
+        error={choiceError}
+        sizeGuide={sizeGuide}
+      />
       <Button
         type="submit"
         size="lg"

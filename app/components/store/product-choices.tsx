@@ -1,6 +1,7 @@
 import type { PublicProduct } from "#server/contracts/catalog";
 import { swatchFor } from "#server/contracts/catalog-view";
 import { stockOfChoice } from "#server/contracts/sizes-view";
+import { SizeGuide } from "./size-guide";
 import { CircleAlert } from "lucide-react";
 import { cn } from "#app/lib/utils";
 
@@ -17,6 +18,7 @@ export function ProductChoices({
   onColor,
   onSize,
   error,
+  sizeGuide = null,
 }: {
   product: PublicProduct;
   color: string | null;
@@ -25,7 +27,10 @@ export function ProductChoices({
   onSize: (size: string) => void;
   /** A refusal about one of the two choices, shown under its picker ("Please choose a size."). */
   error?: { field: "size" | "color"; message: string } | null;
+  /** The product's size guide, when its admin wrote one: a "Size guide" beside the picker. */
+  sizeGuide?: string | null;
 }) {
+  const guide = sizeGuide ? <SizeGuide text={sizeGuide} productName={product.name} /> : null;
   const colors = product.availableColors;
   const sizeError = error?.field === "size" ? error.message : null;
   const colorError = error?.field === "color" ? error.message : null;
@@ -96,13 +101,17 @@ export function ProductChoices({
               );
             })}
           </div>
+          {guide ? <div className="mt-2">{guide}</div> : null}
           {sizeError ? <ChoiceError id="size-error" message={sizeError} /> : null}
         </fieldset>
       ) : (
-        <p className="text-sm">
-          <span className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Size:</span>{" "}
-          <span className="font-medium">One Size</span>
-        </p>
+        <div className="flex flex-wrap items-center justify-between gap-x-4">
+          <p className="text-sm">
+            <span className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Size:</span>{" "}
+            <span className="font-medium">One Size</span>
+          </p>
+          {guide}
+        </div>
       )}
     </div>
   );

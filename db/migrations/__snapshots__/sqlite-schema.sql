@@ -251,7 +251,7 @@ CREATE TABLE events (
     , count INTEGER NOT NULL DEFAULT 1);
 
 -- table inventory_holds
-CREATE TABLE inventory_holds (
+CREATE TABLE "inventory_holds" (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         order_id INTEGER NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
         product_id INTEGER NOT NULL REFERENCES products(id) ON DELETE CASCADE,
@@ -259,7 +259,7 @@ CREATE TABLE inventory_holds (
         status TEXT NOT NULL DEFAULT 'held' CHECK (status IN ('held', 'sold', 'released')),
         expires_at TEXT NOT NULL,
         created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')), size TEXT NOT NULL DEFAULT '', color TEXT NOT NULL DEFAULT '',
-        UNIQUE (order_id, product_id)
+        UNIQUE (order_id, product_id, size, color)
       );
 
 -- table leases

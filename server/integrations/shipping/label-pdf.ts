@@ -1,7 +1,61 @@
-import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
-import type { Parcel, ShippingAddress } from "./types";
+import { PDFDocument, StandardFonts, rgb, type PDFFont } from "pdf-lib";
+import { packingSlipRows } from "./packing-slip";
+import type { PackingSlip, Parcel, ShippingAddress } from "./types";
 
-/** A 4×6 in shipping label (the size thermal printers take), drawn with pdf-lib. */
+const PAGE: [number, number] = [288, 432];
+const SLIP_TOP = 340;
+const SLIP_ROW = 30;
+const SLIP_BOTTOM = 40;
+
+/** Text the font can draw: a character outside its set (WinAnsi for the standard fonts) reads "?". */
+function drawable(font: PDFFont): (s: string) => string {
+  const known = new Set(font.getCharacterSet());
+  return (s) => Array.from(s, (ch) => (known.has(ch.codePointAt(0)!) ? ch : "?")).join("");
+}
+
+/** Cut to the width with "..." so a long product name never runs off the slip. */
+function fit(s: string, font: PDFFont, size: number, width: number): string {
+  if (font.widthOfTextAtSize(s, size) <= width) return s;
+  let cut = s;
+  while (cut.length > 0 && font.widthOfTextAtSize(`${cut}...`, size) > width) cut = cut.slice(0, -1);
+  return `${cut}...`;
+}
+
+/**
+ * The packing slip after the label, on pages of the same size (issue 23): the order number and each
+ * line's quantity, name, size and colour, so the packer picks the right piece. As many pages as the
+ * lines need.
+ */
+function drawPackingSlip(doc: PDFDocument, slip: PackingSlip, bold: PDFFont, regular: PDFFont) {
+  const safe = { bold: drawable(bold), regular: drawable(regular) };
+  const { rows, pieces } = packingSlipRows(slip);
+  const perPage = Math.floor((SLIP_TOP - SLIP_BOTTOM) / SLIP_ROW);
+  const pages = Math.max(1, Math.ceil(rows.length / perPage));
+  for (let p = 0; p < pages; p++) {
+    const page = doc.addPage(PAGE);
+    // Everything cut to the page's width, less the margin.
+    const text = (s: string, x: number, y: number, size: number, font: PDFFont) =>
+      page.drawText(fit((font === bold ? safe.bold : safe.regular)(s), font, size, PAGE[0] - x - 16), {
+        x,
+        y,
+        size,
+        font,
+        color: rgb(0, 0, 0),
+      });
+    text(pages > 1 ? `PACKING SLIP (${p + 1} of ${pages})` : "PACKING SLIP", 20, 396, 16, bold);
+    text(`Order #${slip.orderNumber}`, 20, 376, 11, regular);
+    page.drawLine({ start: { x: 8, y: 364 }, end: { x: 280, y: 364 }, thickness: 1 });
+    rows.slice(p * perPage, (p + 1) * perPage).forEach((row, i) => {
+      const y = SLIP_TOP - i * SLIP_ROW;
+      text(row.quantity, 20, y, 10, bold);
+      text(row.name, 50, y, 10, bold);
+      if (row.choice) text(row.choice, 50, y - 13, 9, regular);
+    });
+    if (p === pages - 1) text(`${pieces} ${pieces === 1 ? "piece" : "pieces"} in this box`, 20, 20, 9, bold);
+  }
+}
+
+/** A 4×6 in shipping label (the size thermal printers take), drawn with pdf-lib; the packing slip after it. */
 export async function renderLabelPdf(input: {
   orderId: number;
   to: ShippingAddress;
@@ -9,10 +63,11 @@ export async function renderLabelPdf(input: {
   carrier: string;
   service: string;
   trackingNumber: string;
+  packingSlip?: PackingSlip;
 }): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.setTitle(`Shipping label for order ${input.orderId}`);
-  const page = doc.addPage([288, 432]);
+  const page = doc.addPage(PAGE);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const text = (s: string, x: number, y: number, size = 10, font = regular) =>
@@ -39,5 +94,6 @@ export async function renderLabelPdf(input: {
     x += w + 2;
   }
   text(`TRACKING # ${input.trackingNumber}`, 20, 70, 10, bold);
+  if (input.packingSlip && input.packingSlip.lines.length > 0) drawPackingSlip(doc, input.packingSlip, bold, regular);
   return doc.save();
 }

@@ -19,13 +19,21 @@ export function localShipping(ctx: AppContext): ShippingProvider {
     async quote(to, parcel) {
       return localRates({ country: to.country, state: to.state, zipCode: to.zipCode }, parcel.weightLbs);
     },
-    async buyLabel({ orderId, to, parcel, methodKey, idempotencyKey = crypto.randomUUID() }) {
+    async buyLabel({ orderId, to, parcel, methodKey, packingSlip, idempotencyKey = crypto.randomUUID() }) {
       const rate = localRates(to, parcel.weightLbs).find((r) => r.key === methodKey);
       if (!rate) throw new Invalid(`No ${methodKey} service to this address any more.`);
       const found = await findLocalLabel(ctx, orderId, idempotencyKey);
       if (found) return { ...found, carrier: rate.carrier, costCents: rate.costCents };
       const { file, trackingNumber } = localLabelOf(orderId, idempotencyKey);
-      const pdf = await renderLabelPdf({ orderId, to, parcel, carrier: rate.carrier, service: rate.description, trackingNumber });
+      const pdf = await renderLabelPdf({
+        orderId,
+        to,
+        parcel,
+        carrier: rate.carrier,
+        service: rate.description,
+        trackingNumber,
+        packingSlip,
+      });
       await fs.mkdir(labelsDir(ctx), { recursive: true });
       // Written whole or not at all: a label file that exists is a label that was bought.
       const partial = path.join(labelsDir(ctx), `${file}.${crypto.randomBytes(4).toString("hex")}.tmp`);

@@ -17,6 +17,12 @@ export interface ParcelContent {
   valueCents: number;
 }
 
+/** What goes in the box, as the packer reads it: the order number the customer knows and each line. */
+export interface PackingSlip {
+  orderNumber: string;
+  lines: { name: string; size: string | null; color: string | null; quantity: number }[];
+}
+
 export interface ShippingAddress {
   name: string;
   street: string;
@@ -62,6 +68,8 @@ export interface ShippingProvider {
     parcel: Parcel;
     methodKey: string;
     contents?: ParcelContent[];
+    /** Printed as a second page by the local label; a carrier's label (Shippo) has no room for it. */
+    packingSlip?: PackingSlip;
     /** None: a purchase of its own (the admin's shipping test). */
     idempotencyKey?: string;
     remember?: (providerRef: string) => Promise<void>;

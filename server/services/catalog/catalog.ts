@@ -117,6 +117,11 @@ export async function getPublicProduct(ctx: AppContext, productId: number): Prom
   return toPublicProduct(row, await stockOfOne(ctx.db, row));
 }
 
+/** The product's size guide (text the admin wrote, or null), for its page's dialog; a product the shopper may not see is a 404. */
+export async function productSizeGuide(ctx: AppContext, productId: number): Promise<string | null> {
+  return (await getPublicProductRow(ctx, productId)).sizeGuide;
+}
+
 /** A product's pictures in display order (primary first among equals). */
 export async function listProductImages(ctx: AppContext, productId: number): Promise<ProductImagesResponse> {
   await getPublicProductRow(ctx, productId);

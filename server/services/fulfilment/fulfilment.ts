@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Order } from "#db/schema";
 import { LABEL_MESSAGES } from "#server/contracts/admin-orders";
+import { orderNumberOf } from "#server/contracts/checkout";
 import type { Address } from "#server/contracts/checkout-form";
 import type { AppContext } from "#server/context";
 import { choiceLabel } from "#server/contracts/sizes-view";
@@ -283,6 +284,10 @@ async function ensureLabel(ctx: AppContext, order: Order, items: Item[]): Promis
           weightLbs: i.weight ?? 1,
           valueCents: i.totalCents,
         })),
+        packingSlip: {
+          orderNumber: orderNumberOf(order),
+          lines: items.map((i) => ({ name: i.productName, size: i.size, color: i.color, quantity: i.quantity })),
+        },
         idempotencyKey: row.idempotencyKey,
         remember: async (providerRef) => {
           await ctx.db.updateTable("shippingLabels").set({ providerRef }).where("id", "=", labelId).execute();

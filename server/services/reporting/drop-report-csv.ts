@@ -1,5 +1,5 @@
 import { stringify } from "csv-stringify/sync";
-import { DROP_CSV_HEADER, type DropReport } from "#server/contracts/drops";
+import { DROP_CSV_HEADER, type DropReport, type DropVariantLine } from "#server/contracts/drops";
 import { formatDollarAmount } from "#server/contracts/money";
 import { neutraliseCell } from "#server/services/mail/admin-subscribers";
 
@@ -7,12 +7,18 @@ import { neutraliseCell } from "#server/services/mail/admin-subscribers";
  * The drop report as CSV (decision 0026): one long table, `section,label,units,revenue,value`, so a
  * spreadsheet can filter by section. Revenue in dollars with two decimals; a sell-out time in
  * seconds after T-0. A BOM and CRLF as the subscriber export, for Excel. Names an admin typed are
- * neutralised against formula injection.
+ * neutralised against formula injection. Under each product, a `variant` row per size and colour
+ * sold (issue 23): "Drop Tee · Size M · Black", its units and revenue, and as value the units of
+ * that variant left now; a product without sizes or colours has none, so its rows are as before.
  */
 type Cell = string | number | null;
 
 const row = (section: string, label: string, units: Cell, revenue: Cell, value: Cell) =>
   [section, neutraliseCell(label), units ?? "", revenue ?? "", value ?? ""].map(String);
+
+/** "Drop Tee · Size M · Black", leaving out what the line has not. */
+export const variantLabel = (name: string, v: DropVariantLine) =>
+  [name, v.size === null ? null : `Size ${v.size}`, v.color].filter((part) => part !== null).join(" · ");
 
 export function dropReportRows(report: DropReport): string[][] {
   const rows: string[][] = [
@@ -23,6 +29,7 @@ export function dropReportRows(report: DropReport): string[][] {
   ];
   for (const p of report.products) {
     rows.push(row("product", p.name, p.units, formatDollarAmount(p.revenue), p.sellOutSeconds ?? "not sold out"));
+    for (const v of p.variants) rows.push(row("variant", variantLabel(p.name, v), v.units, formatDollarAmount(v.revenue), v.left));
   }
   rows.push(row("minute", "Before T-0", report.beforeT0.units, formatDollarAmount(report.beforeT0.revenue), null));
   for (const m of report.minutes) rows.push(row("minute", `T+${m.minute}`, m.units, formatDollarAmount(m.revenue), null));

@@ -1,4 +1,4 @@
-import type { DropFunnel, DropMinute, DropProductLine, DropReport } from "#server/contracts/drops";
+import type { DropFunnel, DropMinute, DropProductLine, DropReport, DropVariantLine } from "#server/contracts/drops";
 import { INCLUDE_TEST_MESSAGE, parseIncludeTest } from "#server/contracts/reports";
 import { toDollars } from "#server/contracts/money";
 import type { AppContext } from "#server/context";
@@ -22,8 +22,76 @@ interface SoldLine {
   customerKey: string | null;
   productId: number | null;
   productName: string;
+  size: string | null;
+  color: string | null;
   quantity: number;
   totalCents: number;
+}
+
+interface VariantTally {
+  size: string | null;
+  color: string | null;
+  units: number;
+  cents: number;
+}
+
+interface ProductTally {
+  productId: number | null;
+  name: string;
+  units: number;
+  cents: number;
+  last: string;
+  variants: Map<string, VariantTally>;
+}
+
+/** Stock now per product: its sizes (label key → stock and position) and its colour grid, if any. */
+interface VariantShelf {
+  sizes: Map<number, Map<string, { inventory: number; position: number }>>;
+  grid: Map<number, Map<string, number>>;
+  perColor: Set<number>;
+}
+
+const gridKey = (size: string, color: string) => JSON.stringify([size.toLowerCase(), color]);
+
+async function variantStock(ctx: AppContext, ids: number[]): Promise<VariantShelf> {
+  const shelf: VariantShelf = { sizes: new Map(), grid: new Map(), perColor: new Set() };
+  if (ids.length === 0) return shelf;
+  const [sizes, variants, perColor] = await Promise.all([
+    ctx.db.selectFrom("productSizes").select(["productId", "labelKey", "position", "inventory"]).where("productId", "in", ids).execute(),
+    ctx.db.selectFrom("productVariants").select(["productId", "size", "color", "inventory"]).where("productId", "in", ids).execute(),
+    ctx.db.selectFrom("products").select("id").where("id", "in", ids).where("stockPerColor", "=", 1).execute(),
+  ]);
+  for (const s of sizes) {
+    const map = shelf.sizes.get(s.productId) ?? new Map();
+    map.set(s.labelKey, { inventory: s.inventory, position: s.position });
+    shelf.sizes.set(s.productId, map);
+  }
+  for (const v of variants) {
+    const map = shelf.grid.get(v.productId) ?? new Map();
+    map.set(gridKey(v.size, v.color), v.inventory);
+    shelf.grid.set(v.productId, map);
+  }
+  for (const p of perColor) shelf.perColor.add(p.id);
+  return shelf;
+}
+
+/** A product's sold variants, in its size order (sizes it no longer has last), then by colour. */
+function variantLines(product: ProductTally, productLeft: number, shelf: VariantShelf): DropVariantLine[] {
+  const id = product.productId;
+  const sizes = id === null ? undefined : shelf.sizes.get(id);
+  const leftOf = (size: string | null, color: string | null): number => {
+    if (id === null) return 0;
+    if (shelf.perColor.has(id) && color !== null) return shelf.grid.get(id)?.get(gridKey(size ?? "", color)) ?? 0;
+    if (size !== null) return sizes?.get(size.toLowerCase())?.inventory ?? 0;
+    return productLeft;
+  };
+  const position = (size: string | null) => (size === null ? -1 : (sizes?.get(size.toLowerCase())?.position ?? Number.MAX_SAFE_INTEGER));
+  return [...product.variants.values()]
+    .sort(
+      (a, b) =>
+        position(a.size) - position(b.size) || (a.size ?? "").localeCompare(b.size ?? "") || (a.color ?? "").localeCompare(b.color ?? ""),
+    )
+    .map((v) => ({ size: v.size, color: v.color, units: v.units, revenue: toDollars(v.cents), left: leftOf(v.size, v.color) }));
 }
 
 /** Paid orders placed in the window, one row per item. Test orders only when asked for. */
@@ -37,6 +105,8 @@ async function soldLines(ctx: AppContext, from: string, to: string, includeTest:
       "orders.customerKey",
       "orderItems.productId",
       "orderItems.productName",
+      "orderItems.size",
+      "orderItems.color",
       "orderItems.quantity",
       "orderItems.totalCents",
     ])
@@ -50,13 +120,27 @@ async function soldLines(ctx: AppContext, from: string, to: string, includeTest:
 /** Per product: units, revenue and, for one sold out (nothing on the shelf, nothing held), when its last unit went. */
 async function productLines(ctx: AppContext, drop: Drop, lines: SoldLine[]): Promise<DropProductLine[]> {
   const t0 = Date.parse(drop.countdownAt);
-  const byProduct = new Map<string, { productId: number | null; name: string; units: number; cents: number; last: string }>();
+  const byProduct = new Map<string, ProductTally>();
   for (const line of lines) {
     const key = line.productId === null ? `name:${line.productName}` : `id:${line.productId}`;
-    const entry = byProduct.get(key) ?? { productId: line.productId, name: line.productName, units: 0, cents: 0, last: line.createdAt };
+    const entry = byProduct.get(key) ?? {
+      productId: line.productId,
+      name: line.productName,
+      units: 0,
+      cents: 0,
+      last: line.createdAt,
+      variants: new Map(),
+    };
     entry.units += line.quantity;
     entry.cents += line.totalCents;
     if (line.createdAt > entry.last) entry.last = line.createdAt;
+    if (line.size !== null || line.color !== null) {
+      const variantKey = JSON.stringify([line.size, line.color]);
+      const variant = entry.variants.get(variantKey) ?? { size: line.size, color: line.color, units: 0, cents: 0 };
+      variant.units += line.quantity;
+      variant.cents += line.totalCents;
+      entry.variants.set(variantKey, variant);
+    }
     byProduct.set(key, entry);
   }
   // The drop's own products show even when nothing sold: restricted to exactly this T-0.
@@ -68,7 +152,7 @@ async function productLines(ctx: AppContext, drop: Drop, lines: SoldLine[]): Pro
     .execute();
   for (const product of own) {
     if (!byProduct.has(`id:${product.id}`))
-      byProduct.set(`id:${product.id}`, { productId: product.id, name: product.name, units: 0, cents: 0, last: "" });
+      byProduct.set(`id:${product.id}`, { productId: product.id, name: product.name, units: 0, cents: 0, last: "", variants: new Map() });
   }
   const ids = [...byProduct.values()].flatMap((p) => (p.productId === null ? [] : [p.productId]));
   const shelf = new Map<number, { inventory: number; held: number }>();
@@ -87,6 +171,7 @@ async function productLines(ctx: AppContext, drop: Drop, lines: SoldLine[]): Pro
       if (entry) entry.held = Number(h.held);
     }
   }
+  const variantShelf = await variantStock(ctx, ids);
   return [...byProduct.values()]
     .map((p) => {
       const now = p.productId === null ? undefined : shelf.get(p.productId);
@@ -99,6 +184,7 @@ async function productLines(ctx: AppContext, drop: Drop, lines: SoldLine[]): Pro
         left: now?.inventory ?? 0,
         soldOutAt: soldOut ? p.last : null,
         sellOutSeconds: soldOut ? Math.round((Date.parse(p.last) - t0) / 1000) : null,
+        variants: variantLines(p, now?.inventory ?? 0, variantShelf),
       };
     })
     .sort((a, b) => b.units - a.units || a.name.localeCompare(b.name));

@@ -140,10 +140,15 @@ export async function placeOrder(
     quantity = 1,
     pay = true,
     baseURL = BASE_URL,
-  }: { buyer?: Buyer; quantity?: number; pay?: boolean; baseURL?: string } = {},
+    size,
+  }: { buyer?: Buyer; quantity?: number; pay?: boolean; baseURL?: string; size?: string } = {},
 ): Promise<{ orderNumber: string; paymentIntentId: string }> {
   const shopper = (await newContext({ baseURL, javaScriptEnabled: false })).request;
-  await expectStatus(await shopper.post("/api/cart", { data: { productId, quantity } }), 201, "adding to the bag");
+  await expectStatus(
+    await shopper.post("/api/cart", { data: { productId, quantity, ...(size ? { size } : {}) } }),
+    201,
+    "adding to the bag",
+  );
   const processed = await shopper.post("/api/process-order", {
     data: { customerInfo: { ...buyer, country: "US" }, shippingMethod: "usps-ground_saver" },
   });

@@ -107,7 +107,7 @@ export function DropReportView({ report }: { report: DropReport }) {
                   </td>
                 </tr>
               ) : (
-                report.products.map((p) => (
+                report.products.flatMap((p) => [
                   <tr key={`${p.productId}-${p.name}`}>
                     <td className={cell}>{p.name}</td>
                     <td className={`${cell} text-right`}>{counts.format(p.units)}</td>
@@ -120,8 +120,17 @@ export function DropReportView({ report }: { report: DropReport }) {
                           ? "Not sold out"
                           : `After ${formatSeconds(p.sellOutSeconds)}`}
                     </td>
-                  </tr>
-                ))
+                  </tr>,
+                  ...p.variants.map((v) => (
+                    <tr key={`${p.productId}-${p.name}-${v.size ?? ""}-${v.color ?? ""}`} className="text-muted-foreground">
+                      <td className={`${cell} pl-6`}>{[v.size === null ? null : `Size ${v.size}`, v.color].filter(Boolean).join(" · ")}</td>
+                      <td className={`${cell} text-right`}>{counts.format(v.units)}</td>
+                      <td className={`${cell} text-right`}>{formatUsd(v.revenue)}</td>
+                      <td className={`${cell} text-right`}>{counts.format(v.left)}</td>
+                      <td className={cell} />
+                    </tr>
+                  )),
+                ])
               )}
             </tbody>
           </table>

@@ -52,6 +52,7 @@ function defaultsOf(product: AdminProduct | null) {
     isCountdownRestricted: on(product?.isCountdownRestricted ?? false),
     countdownDate: release?.date ?? "",
     countdownTime: release?.time ?? "",
+    sizeGuide: product?.sizeGuide ?? "",
   };
 }
 
@@ -260,6 +261,13 @@ export function ProductForm({ product, queue, onDelete }: { product: AdminProduc
               error={sizesError}
               oneSizeStock={Number(fields.inventory.value ?? product?.inventory ?? 0) || 0}
             />
+            <Field
+              field={fields.sizeGuide}
+              label="Size guide"
+              hint="Optional, up to 4,000 characters. Shown in a dialog beside the size picker. For a table, split each line's cells with | (first line: the headings)."
+            >
+              <textarea {...bare(getTextareaProps(fields.sizeGuide))} key={fields.sizeGuide.key} rows={5} className={textareaClass} />
+            </Field>
           </Section>
           <Section title="Shipping" description="Used for shipping rates and labels.">
             <div className="grid grid-cols-2 gap-4 sm:grid-cols-4">
