@@ -160,3 +160,43 @@ describe("the packing slip", () => {
     ]);
   });
 });
+
+describe("GET /api/admin/orders/{id}/packing-slip", () => {
+  it("gives an admin any order's slip as a PDF, whichever carrier labelled it; strangers and unknown orders get nothing", async () => {
+    const tee = await create({ name: "Own Slip Tee", sizes: [{ label: "L", inventory: 3 }] });
+    const jar = new CookieJar();
+    expect((await api("POST", "/api/cart", { jar, body: { productId: tee.id, quantity: 2, size: "L" } })).status).toBe(201);
+    const { sessionId } = await ctx.db
+      .selectFrom("cartItems")
+      .select("sessionId")
+      .where("productId", "=", tee.id)
+      .executeTakeFirstOrThrow();
+    const customer = {
+      email: "own@example.com",
+      name: "Olu Own",
+      phone: "",
+      street: "3 Box St",
+      city: "Albany",
+      state: "NY",
+      zipCode: "12207",
+      country: "US",
+    };
+    const order = await processOrder(ctx, { sessionId, customer, shippingMethod: "usps-ground_saver" });
+    const orderNumber = order.paymentIntentId.slice(-8).toUpperCase();
+    const path = `/api/admin/orders/${order.orderSummary.orderId}/packing-slip`;
+
+    const slip = await api("GET", path, { jar: admin });
+    expect(slip.status).toBe(200);
+    expect(slip.headers.get("Content-Type")).toBe("application/pdf");
+    expect(slip.headers.get("Content-Disposition")).toBe(`inline; filename="packing-slip-${orderNumber}.pdf"`);
+    expect(await pdfPageTexts(new Uint8Array(await slip.arrayBuffer()))).toEqual([
+      ["PACKING SLIP", `Order #${orderNumber}`, "2 x", "Own Slip Tee", "Size L", "2 pieces in this box"],
+    ]);
+
+    expect((await api("GET", path)).status).toBe(401);
+    expect((await api("GET", path, { jar })).status).toBe(401);
+    const unknown = await api("GET", "/api/admin/orders/999999/packing-slip", { jar: admin });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ message: "Order not found.", errors: {} });
+  });
+});

@@ -3,6 +3,7 @@ import { jsonError, pathId } from "#server/http/rest";
 import { listOrders, setOrderStatus } from "#server/services/orders/admin-orders";
 import { buyLabelAgain } from "#server/services/fulfilment/fulfilment";
 import { readLabel } from "#server/services/fulfilment/labels";
+import { packingSlipPdf } from "#server/services/fulfilment/packing-slip";
 import { processRefund, refundEligibility } from "#server/services/orders/refunds";
 import { route } from "#server/api/route";
 
@@ -70,6 +71,22 @@ export const adminOrderRoutes = [
     guard: "admin",
     status: 201,
     handle: ({ params, ctx }) => buyLabelAgain(ctx, pathId(params.id, "Order not found.")),
+  }),
+
+  /**
+   * GET /api/admin/orders/{id}/packing-slip → the order's packing slip (application/pdf, shown in
+   * the browser): its number and each line's quantity, name, size and colour; 404 for an unknown order.
+   */
+  route({
+    method: "GET",
+    path: "/api/admin/orders/:id/packing-slip",
+    guard: "admin",
+    handle: async ({ params, ctx }) => {
+      const { filename, pdf } = await packingSlipPdf(ctx, pathId(params.id, "Order not found."));
+      return new Response(pdf, {
+        headers: { "Content-Type": "application/pdf", "Content-Disposition": `inline; filename="${filename}"` },
+      });
+    },
   }),
 
   /** GET /api/admin/labels/{file}: a locally generated shipping label, for admins only. */

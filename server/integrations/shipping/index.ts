@@ -6,6 +6,7 @@ import type { Parcel, ShippingProvider } from "./types";
 export type { BoughtLabel, FoundLabel, Parcel, RateQuote, ShippingAddress, ShippingProvider } from "./types";
 export { methodKeyOf } from "./types";
 export { methodDescriptionOf } from "./local-rates";
+export { renderPackingSlipPdf } from "./label-pdf";
 
 /** Shippo rates and labels when SHIPPO_API_KEY is set; the local rate table and PDF labels otherwise. */
 export function shippingFor(ctx: AppContext): ShippingProvider {

@@ -55,6 +55,19 @@ function drawPackingSlip(doc: PDFDocument, slip: PackingSlip, bold: PDFFont, reg
   }
 }
 
+/**
+ * The packing slip on its own (the admin's "Packing slip" for any order, whichever carrier printed
+ * the label): the same 4×6 in pages as the one the local label carries.
+ */
+export async function renderPackingSlipPdf(slip: PackingSlip): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.setTitle(`Packing slip for order ${slip.orderNumber}`);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  drawPackingSlip(doc, slip, bold, regular);
+  return doc.save();
+}
+
 /** A 4×6 in shipping label (the size thermal printers take), drawn with pdf-lib; the packing slip after it. */
 export async function renderLabelPdf(input: {
   orderId: number;

@@ -236,6 +236,16 @@ function ShippingLabels({ order }: { order: OrderDetail }) {
           </div>
         );
       })}
+      {/* The slip the packer reads, for any order: a carrier's label page does not list the pieces. */}
+      <a
+        href={`/api/admin/orders/${order.id}/packing-slip`}
+        target="_blank"
+        rel="noreferrer"
+        className="inline-flex min-h-9 items-center gap-1.5 text-sm font-medium underline-offset-4 hover:underline"
+      >
+        Packing slip
+        <ExternalLink aria-hidden className="size-3.5" />
+      </a>
     </Section>
   );
 }
