@@ -3,7 +3,7 @@ import { WINNER_STATE_LABELS, winnerStateOf } from "#server/contracts/admin-draw
 import type { AdminDrawDetail } from "#server/contracts/draws";
 import { formatLaunchTimeOrNone } from "#server/contracts/store-time";
 import { Badge } from "#app/components/admin/orders/badges";
-import { STATE_STYLE } from "./draws-panel";
+import { DrawWindow, STATE_STYLE } from "./draws-panel";
 import { SizeCounts, sizeLabel } from "./size-counts";
 
 /**
@@ -24,16 +24,12 @@ export function DrawDetail({ draw, now }: { draw: AdminDrawDetail; now: string }
         <h3 className="text-xl font-semibold">{draw.product.name}</h3>
         <Badge className={state.className}>{state.label}</Badge>
       </div>
-      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr_auto_1fr]">
-        <dt className="text-muted-foreground">Opens</dt>
-        <dd>{formatLaunchTimeOrNone(draw.entriesOpenAt)}</dd>
-        <dt className="text-muted-foreground">Closes</dt>
-        <dd>{formatLaunchTimeOrNone(draw.entriesCloseAt)}</dd>
+      <DrawWindow draw={draw}>
         <dt className="text-muted-foreground">Drawn</dt>
         <dd>{formatLaunchTimeOrNone(draw.drawnAt)}</dd>
         <dt className="text-muted-foreground">To buy</dt>
         <dd>{draw.claimMinutes} minutes</dd>
-      </dl>
+      </DrawWindow>
       <section aria-labelledby="draw-sizes-title" className="space-y-2">
         <h4 id="draw-sizes-title" className="font-medium">
           Entries per size

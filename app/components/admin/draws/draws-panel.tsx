@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import type { AdminDrawsActionData, DrawableProduct } from "#server/contracts/admin-draws";
 import type { AdminDrawListItem, AdminDrawSummary, DrawState } from "#server/contracts/draws";
 import { DEFAULT_CLAIM_MINUTES } from "#server/contracts/draws";
@@ -175,6 +176,19 @@ function DrawRowActions({ draw }: { draw: AdminDrawSummary }) {
   return null;
 }
 
+/** A draw's facts as a two-column list: when entries open and close, then what the caller adds. */
+export function DrawWindow({ draw, children }: { draw: { entriesOpenAt: string; entriesCloseAt: string }; children: ReactNode }) {
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr_auto_1fr]">
+      <dt className="text-muted-foreground">Opens</dt>
+      <dd>{formatLaunchTimeOrNone(draw.entriesOpenAt)}</dd>
+      <dt className="text-muted-foreground">Closes</dt>
+      <dd>{formatLaunchTimeOrNone(draw.entriesCloseAt)}</dd>
+      {children}
+    </dl>
+  );
+}
+
 export function DrawList({ draws }: { draws: AdminDrawListItem[] }) {
   if (draws.length === 0) return <p className="text-sm text-muted-foreground">No draws yet.</p>;
   return (
@@ -189,11 +203,7 @@ export function DrawList({ draws }: { draws: AdminDrawListItem[] }) {
               </h3>
               <Badge className={state.className}>{state.label}</Badge>
             </div>
-            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr_auto_1fr]">
-              <dt className="text-muted-foreground">Opens</dt>
-              <dd>{formatLaunchTimeOrNone(draw.entriesOpenAt)}</dd>
-              <dt className="text-muted-foreground">Closes</dt>
-              <dd>{formatLaunchTimeOrNone(draw.entriesCloseAt)}</dd>
+            <DrawWindow draw={draw}>
               <dt className="text-muted-foreground">Entries</dt>
               <dd data-testid="draw-entries">
                 {draw.confirmed} confirmed of {draw.entries}
@@ -208,7 +218,7 @@ export function DrawList({ draws }: { draws: AdminDrawListItem[] }) {
                   <dd className="break-all">{draw.beacon}</dd>
                 </>
               ) : null}
-            </dl>
+            </DrawWindow>
             <SizeCounts draw={draw} />
             <p className="text-xs break-all text-muted-foreground">
               Commitment: <code>{draw.commitment}</code>
