@@ -53,6 +53,7 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+const STORE_LOG_TAIL_LINES = 200;
 const admin = { ADMIN_USERNAME: "e2e-admin", ADMIN_PASSWORD: "e2e-admin-password", ADMIN_EMAIL: "e2e-admin@example.com" };
 let store: StoreProcess;
 try {
@@ -84,17 +85,36 @@ Object.assign(process.env, {
 // node's runner API, not `node --test <files>`: the command line sorts the files by name, run() keeps
 // the order given. Each file runs in its own process, started with this one's `--import tsx`; one
 // file at a time (--test-concurrency=1).
-let failed = false;
+const failures: string[] = [];
 const stream = run({ files: files.map((f) => path.join(root, f)), concurrency: 1 });
 // A `todo` test that fails is reported as a failure too, yet it is a known gap printed on purpose
 // (tests/e2e/js-budget.e2e.ts): it does not fail the run.
 stream.on("test:fail", (event) => {
-  if (!event.todo) failed = true;
+  if (event.todo) return;
+  const error = event.details.error as Error & { cause?: unknown };
+  const cause = error.cause instanceof Error ? error.cause : error;
+  // The name, not event.file: tests declared through ./browser point at its helper, not their own file.
+  failures.push(
+    `- ${event.name}\n    ${String(cause.message ?? cause)
+      .split("\n")
+      .slice(0, 6)
+      .join("\n    ")}`,
+  );
 });
 const reported = process.stdout.isTTY ? stream.compose(new spec()) : stream.compose(tap);
 reported.pipe(process.stdout);
 await new Promise((resolve) => reported.once("end", resolve));
-if (failed) console.error(`\nStore log:\n${store.log()}`);
+const failed = failures.length > 0;
+if (failed) {
+  // The whole log goes to a file; the console gets its tail, then the failures last, since a CI page
+  // may show only the end of what was printed.
+  const logFile = path.join(root, "tests/.tmp/e2e-store.log");
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  fs.writeFileSync(logFile, store.log());
+  const tail = store.log().split("\n").slice(-STORE_LOG_TAIL_LINES).join("\n");
+  console.error(`\nStore log (last ${STORE_LOG_TAIL_LINES} lines; all of it in ${path.relative(root, logFile)}):\n${tail}`);
+}
 await store.stop();
 console.log(`# E2E_ORDER=${describeOrder(order)}${order.kind === "forward" ? "" : " (set it again to repeat this order)"}`);
+if (failed) console.error(`\n${failures.length} e2e test(s) failed:\n${failures.join("\n")}`);
 process.exit(failed ? 1 : 0);
