@@ -81,7 +81,8 @@ for (const mode of MODES) {
       ],
     });
     const entriesOpenAt = new Date(Date.now() + 3_000).toISOString();
-    const entriesCloseAt = new Date(Date.now() + 40_000).toISOString();
+    // Long enough for the entry, the admin's sign-in and the live counts' ten seconds on a loaded machine.
+    const entriesCloseAt = new Date(Date.now() + 60_000).toISOString();
     const made = await api.post("/api/admin/draws", { data: { productId: product.id, entriesOpenAt, entriesCloseAt } });
     assert.equal(made.status(), 201);
     const draw = (await made.json()) as { id: number; commitment: string; units: Record<string, number> };
@@ -135,12 +136,16 @@ for (const mode of MODES) {
 
     await until(entriesCloseAt);
     await page.goto("/admin/draws");
-    const drawnBySweeper = (await row.getByText("Drawn", { exact: true }).count()) > 0;
-    if (!drawnBySweeper) {
+    // The sweeper may draw first, before the page loads or between the load and the press: the
+    // admin is then told so, and the page shows the draw made.
+    let drawnByAdmin = false;
+    if ((await row.getByText("Drawn", { exact: true }).count()) === 0) {
       await expectVisible(row.getByText("Closed, to draw"));
       await row.getByLabel("Beacon (optional)").fill("e2e-beacon");
       await row.getByRole("button", { name: "Draw", exact: true }).click();
-      await expectVisible(page.getByTestId("draws-notice").getByText(`The draw for ${product.name} has been made.`));
+      const made = page.getByTestId("draws-notice").getByText(`The draw for ${product.name} has been made.`);
+      await expectVisible(made.or(page.getByTestId("draws-error").getByText("This draw has been drawn.")));
+      drawnByAdmin = (await made.count()) > 0;
     }
     await expectVisible(row.getByText("Drawn", { exact: true }));
     await shot(page, `admin-draws-drawn-1280-${tag}`);
@@ -157,13 +162,17 @@ for (const mode of MODES) {
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, `admin-draw-winners-390-${tag}`);
     await page.setViewportSize({ width: 1280, height: 900 });
-    assert.deepEqual(problems, []);
+    // A Draw pressed after the sweeper's is refused with 409, which Chromium reports.
+    assert.deepEqual(
+      problems.filter((p) => drawnByAdmin || !p.includes("status of 409")),
+      [],
+    );
     await page.getByRole("link", { name: "All draws" }).click();
     await page.waitForURL((url) => url.pathname === "/admin/draws");
 
     await row.getByRole("link", { name: "Public proof" }).click();
     await page.waitForURL((url) => url.pathname === `/api/draws/${draw.id}/proof`);
     await expectVisible(page.getByText(draw.commitment));
-    if (!drawnBySweeper) await expectVisible(page.getByText('"beacon":"e2e-beacon"'));
+    if (drawnByAdmin) await expectVisible(page.getByText('"beacon":"e2e-beacon"'));
   });
 }
