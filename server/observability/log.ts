@@ -34,7 +34,7 @@ function standardOut(): DestinationStream & { flushSync?: () => void } {
  * BATCH_BYTES of lines instead of one per line (issue 24: the request log's write was about a
  * tenth of a small request's CPU). A line reaches stdout at most BATCH_MS late, in order; the
  * shutdown's flushLog and the exit handler write what is waiting. Start-up lines, the primary's
- * and a test's own destination are written at once, as before.
+ * and a test's own destination are written at once, as before (decision 0054).
  */
 const BATCH_MS = 100;
 const BATCH_BYTES = 16 * 1024;
