@@ -13,6 +13,7 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(root, "build/server/index.js"));
 const {
   apiMiddleware,
+  batchLogLines,
   beginShutdown,
   booted,
   flushEvents,
@@ -109,6 +110,8 @@ const server = http.createServer((req, res) => {
 server.listen(config.port, config.host, () => {
   // A worker's primary prepared the database and says so once for all workers.
   if (!cluster.isWorker) for (const line of startupBanner(config, report)) log.info(line);
+  // Request lines from here on go to stdout in batches (server/observability/log.ts).
+  batchLogLines();
 });
 // Node closes an idle keep-alive connection after 5 s; a client (or a proxy in front, whose idle
 // timeout is commonly 60 s) that sends on it at that moment gets ECONNRESET. Idle connections stay

@@ -21,7 +21,7 @@ export { apiMiddleware, serverDoors } from "#server/api/express";
 export { alertFromPrimary, booted, prepareStore } from "#server/boot";
 export { superviseWorkers, workerCount } from "#server/cluster";
 export { startupBanner } from "#server/startup-banner";
-export { flushLog, log, logError } from "#server/observability/log";
+export { batchLogLines, flushLog, log, logError } from "#server/observability/log";
 export { refuseCrossSiteWrites } from "#server/http/requests/origin";
 export { trustProxyHops } from "#server/http/requests/forwarded";
 export { rawRequestListener } from "#server/http/raw-listener";

@@ -34,10 +34,9 @@ export function localShipping(ctx: AppContext): ShippingProvider {
         trackingNumber,
         packingSlip,
       });
-      await fs.mkdir(labelsDir(ctx), { recursive: true });
       // Written whole or not at all: a label file that exists is a label that was bought.
       const partial = path.join(labelsDir(ctx), `${file}.${crypto.randomBytes(4).toString("hex")}.tmp`);
-      await fs.writeFile(partial, pdf);
+      await writeInFolder(labelsDir(ctx), partial, pdf);
       await fs.rename(partial, path.join(labelsDir(ctx), file));
       return { labelUrl: `/api/admin/labels/${file}`, trackingNumber, carrier: rate.carrier, costCents: rate.costCents };
     },
@@ -61,4 +60,22 @@ async function findLocalLabel(ctx: AppContext, orderId: number, idempotencyKey: 
     return null;
   }
   return { labelUrl: `/api/admin/labels/${file}`, trackingNumber };
+}
+
+/** Folders this process has made: the labels folder is made once, not before every label (issue 24). */
+const madeFolders = new Set<string>();
+
+/** Writes the file, making its folder first when this process has not, or when it went missing since. */
+async function writeInFolder(folder: string, file: string, data: Uint8Array) {
+  if (!madeFolders.has(folder)) {
+    await fs.mkdir(folder, { recursive: true });
+    madeFolders.add(folder);
+  }
+  try {
+    await fs.writeFile(file, data);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    await fs.mkdir(folder, { recursive: true });
+    await fs.writeFile(file, data);
+  }
 }
