@@ -15,9 +15,13 @@ export const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info"
 /** The request a line was written for, when it was written inside one (request-log.ts runs it). */
 export const requestScope = new AsyncLocalStorage<{ requestId: string }>();
 
-/** stdout, buffered off the event loop; flushed on exit so the last lines of a stopping worker are kept. */
+/**
+ * stdout, written synchronously: the batches below already make the writes few, and a write that
+ * returns has reached the pipe, so flushLog before a kill or an exit loses nothing. (An async
+ * write still in libuv's pool when the process died was lost: flushSync does not wait for it.)
+ */
 function standardOut(): DestinationStream & { flushSync?: () => void } {
-  const out = pino.destination({ dest: 1, sync: false, minLength: 0 });
+  const out = pino.destination({ dest: 1, sync: true });
   process.on("exit", () => {
     try {
       writeBatch();
