@@ -11,10 +11,11 @@ const SOCKET_GONE = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT",
 
 /**
  * node-postgres's own words when a connection ended under a query ("Connection terminated
- * unexpectedly") or a query was sent on one that had already failed ("Client has encountered a
- * connection error and is not queryable").
+ * unexpectedly"), a query was sent on one that had already failed ("Client has encountered a
+ * connection error and is not queryable"), or opening one outlived its bound ("timeout expired",
+ * CONNECT_TIMEOUT_MS in db/postgres.ts).
  */
-const PG_GONE = /^Connection terminated|is not queryable$/;
+const PG_GONE = /^Connection terminated|is not queryable$|^timeout expired$/;
 
 /**
  * Whether a failure means the database could not be reached for now (PostgreSQL restarting,

@@ -19,13 +19,32 @@ const types = {
 } as pg.CustomTypesConfig;
 
 /**
+ * How long opening a connection may take before the query that needed it fails. Without a bound, a
+ * server that accepts and never answers (a hung host, a black-holed route, a full backlog) held
+ * every query, /readyz included, for as long as the kernel kept the socket: the store hung instead
+ * of answering 503. Only the opening is bounded: a query waiting for a free connection of the pool
+ * (a rush queues there) waits as before, which pg's own pool-wide `connectionTimeoutMillis` would not allow.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+/** pg's Client, opening its connection within `ms` (pg-pool makes its connections with the Client it is given). */
+function clientWithConnectTimeout(ms: number): typeof pg.Client {
+  return class extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: ms });
+    }
+  };
+}
+
+/**
  * Kysely on a pool of `poolSize` connections to PostgreSQL, with the same plugins as the SQLite
  * database (snake_case columns, camelCase in code). The pool is per process: with
  * WEB_CONCURRENCY workers the server sees workers × poolSize connections.
  */
-export function openPostgres(url: string, poolSize: number): Kysely<DB> {
+export function openPostgres(url: string, poolSize: number, { connectTimeoutMs = CONNECT_TIMEOUT_MS } = {}): Kysely<DB> {
   const companions = new Set<() => Promise<void>>();
-  const pool = poolClosedOnEnd({ connectionString: url, max: poolSize, types }, companions);
+  const Client = clientWithConnectTimeout(connectTimeoutMs);
+  const pool = poolClosedOnEnd({ connectionString: url, max: poolSize, types, Client }, companions);
   // An idle connection the server closes (a restart, a failover, an administrator) is an 'error'
   // event on the pool; unheard, it would end the process. The pool drops that connection and opens
   // another on the next query, so a warning is all it needs.
@@ -107,8 +126,13 @@ export const ADVISORY_LOCK = {
 } as const;
 
 /** A connection of its own (not the pool's), with the pool's types, for session locks and LISTEN. */
-export function dedicatedClient(url: string, applicationName?: string): pg.Client {
-  return new pg.Client({ connectionString: url, types, ...(applicationName ? { application_name: applicationName } : {}) });
+export function dedicatedClient(url: string, applicationName?: string, connectTimeoutMs = CONNECT_TIMEOUT_MS): pg.Client {
+  return new pg.Client({
+    connectionString: url,
+    types,
+    connectionTimeoutMillis: connectTimeoutMs,
+    ...(applicationName ? { application_name: applicationName } : {}),
+  });
 }
 
 /**

@@ -17,6 +17,7 @@ describe("isConnectionLost", () => {
     ["a reset connection", coded("ECONNRESET", "read ECONNRESET")],
     ["the connection ending under a query", new Error("Connection terminated unexpectedly")],
     ["a query on a broken connection", new Error("Client has encountered a connection error and is not queryable")],
+    ["opening a connection outliving its bound", new Error("timeout expired")],
     ["a wrapped cause", new Error("outer", { cause: coded("57P01") })],
     ["every address refusing", new AggregateError([coded("ECONNREFUSED"), coded("ECONNREFUSED")], "connect failed")],
   ])("is true for %s", (_, error) => {
@@ -30,6 +31,7 @@ describe("isConnectionLost", () => {
     ["SQLite busy", coded("SQLITE_BUSY", "database is locked")],
     ["a programming error", new TypeError("Cannot read properties of undefined")],
     ["a message that merely mentions terminated", new Error("Subscription terminated by the customer")],
+    ["a message that merely mentions a timeout", new Error("The label request's timeout expired")],
     ["a vendor's request failing (fetch failed, caused by ECONNRESET)", new TypeError("fetch failed", { cause: coded("ECONNRESET") })],
     ["not an error", "Connection terminated"],
     ["nothing", undefined],
