@@ -23,6 +23,7 @@ import { orderPages } from "./0022_order_pages";
 import { draws } from "./0023_draws";
 import { alertWindows } from "./0025_alert_windows";
 import { holdsPerVariant } from "./0026_holds_per_variant";
+import { labelTrackingIndex } from "./0027_label_tracking_index";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   "0023_draws": draws,
   "0025_alert_windows": alertWindows,
   "0026_holds_per_variant": holdsPerVariant,
+  "0027_label_tracking_index": labelTrackingIndex,
 };

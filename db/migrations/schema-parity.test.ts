@@ -10,7 +10,7 @@ import { openDatabase, type Db } from "#db/client";
 import { migrations } from "./index";
 
 /** The last migration that runs on PostgreSQL; the ones after it are still SQLite-only. */
-const PORTABLE_UP_TO = "0026_holds_per_variant";
+const PORTABLE_UP_TO = "0027_label_tracking_index";
 
 interface Schema {
   columns: string[];

@@ -80,6 +80,9 @@ CREATE UNIQUE INDEX shipping_labels_idempotency_key ON shipping_labels (idempote
 -- index shipping_labels_order_id
 CREATE INDEX shipping_labels_order_id ON shipping_labels(order_id);
 
+-- index shipping_labels_tracking_number
+CREATE INDEX shipping_labels_tracking_number ON shipping_labels(tracking_number);
+
 -- index sold_out_misses_created_at
 CREATE INDEX sold_out_misses_created_at ON sold_out_misses (created_at);
 
