@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AdminSection } from "#app/components/admin/admin-section";
 import { CreateDrawForm, DrawList, DrawsNotice } from "#app/components/admin/draws/draws-panel";
 import { useLiveDraws } from "#app/components/admin/draws/use-live-draws";
@@ -16,6 +16,9 @@ export const action = (args: ActionFunctionArgs) => adminDrawsAction(args);
 export default function AdminDraws() {
   const { draws, products } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
+  // Remix gives the action's answer as the loaders start again: the notice waits for the list it
+  // speaks of ("Draw deleted." beside the deleted row, for a moment, otherwise).
+  const settled = useNavigation().state === "idle";
   // Counts move while a draw takes entries, and the sweeper draws it after the close.
   useLiveDraws(draws.some((draw) => draw.state === "open" || draw.state === "closed"));
   return (
@@ -26,7 +29,7 @@ export default function AdminDraws() {
       </p>
       <div className="grid items-start gap-6 lg:grid-cols-[2fr_1fr]">
         <div className="space-y-3">
-          <DrawsNotice answer={answer} intents={["draw", "delete"]} />
+          <DrawsNotice answer={settled ? answer : undefined} intents={["draw", "delete"]} />
           <DrawList draws={draws} />
         </div>
         <CreateDrawForm products={products} answer={answer} />
