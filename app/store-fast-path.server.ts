@@ -5,13 +5,14 @@ import type { AppContext } from "#server/context";
 import { answerCache } from "#server/http/cache/answer-cache";
 import { hasEarlyAccessCookie } from "#server/http/gate/early-access";
 import { countPageView } from "#server/http/doors/page-view-door";
+import { answerWaitingPoll, isWaitingPoll } from "#server/http/doors/waiting-room-poll";
 import { pageVersionMoved, readPageVersions, watchPageVersion } from "#server/http/cache/version-reader";
 import { storePageCache } from "./store-page-cache.server";
 
 /**
  * What server.js answers before Express sees a request (docs/decisions/0017): the cached public
- * pages with their holes filled, and the cached product list. Anything else, or any failure of the
- * caches, goes to `next` (Express) untouched.
+ * pages with their holes filled, the cached product list, and the waiting line's polls. Anything
+ * else, or any failure of the caches, goes to `next` (Express) untouched.
  */
 export function storeFastPath(build: ServerBuild, ctx: AppContext) {
   // On PostgreSQL a write by any instance is announced at once (LISTEN page_version): both caches
@@ -30,6 +31,8 @@ export function storeFastPath(build: ServerBuild, ctx: AppContext) {
     },
   });
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    // Not a page: thousands of browsers in the line ask every few seconds (decision 0055).
+    if (isWaitingPoll(req)) return answerWaitingPoll(ctx, req, res, next);
     countPageView(ctx, req); // every page passes here, cached or not (decision 0025)
     // A browser with an early-access pass sees products nobody else may (decision 0020): its
     // pages and product list are neither served from nor written to the shared copies; Remix and

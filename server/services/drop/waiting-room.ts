@@ -112,19 +112,28 @@ async function withPass(
  * the row afresh (two primary-key reads and one for the place); writes only at the draw and once
  * when a place's turn comes.
  */
-export async function lineStatus(ctx: AppContext, input: { placeId: string | null; passToken?: string | null }): Promise<PlaceStatus> {
+/**
+ * Thousands poll, and nearly every answer is "still waiting": that one comes from the room this
+ * process read within the last second and one primary-key read of the place, and writes nothing.
+ * A turn, the draw and everything else are decided on the room read afresh (lineStatus), so the
+ * cache can only delay a turn by up to a second (after a resume or a faster rate), never let anyone
+ * in early. Null when the place is not simply waiting: lineStatus then decides.
+ */
+export async function waitingStatus(ctx: AppContext, placeId: string | null): Promise<PlaceStatus | null> {
   const now = ctx.clock.now().getTime();
-  // Thousands poll, and nearly every answer is "still waiting": that one comes from the room this
-  // process read within the last second and one primary-key read of the place. A turn, the draw
-  // and everything else are decided on the room read afresh, so the cache can only delay a turn by
-  // up to a second (after a resume or a faster rate), never let anyone in early.
   const cached = await cachedRoom(ctx);
-  const quick = await findPlace(ctx, ctx.db, cached, input.placeId);
-  if (quick && quick.admittedAt === null && (cached.drawn || now < cached.dropAt)) {
-    const status = statusOf(cached, quick, now, null);
-    if (status.state === "before" || (status.state === "waiting" && status.position !== null))
-      return { status, placeId: quick.id, pass: null };
-  }
+  const quick = await findPlace(ctx, ctx.db, cached, placeId);
+  if (!quick || quick.admittedAt !== null || !(cached.drawn || now < cached.dropAt)) return null;
+  const status = statusOf(cached, quick, now, null);
+  if (status.state === "before" || (status.state === "waiting" && status.position !== null))
+    return { status, placeId: quick.id, pass: null };
+  return null;
+}
+
+export async function lineStatus(ctx: AppContext, input: { placeId: string | null; passToken?: string | null }): Promise<PlaceStatus> {
+  const waiting = await waitingStatus(ctx, input.placeId);
+  if (waiting) return waiting;
+  const now = ctx.clock.now().getTime();
   let room = await readRoom(ctx);
   if (!room.drawn && now >= room.dropAt && isGated(phaseOf(room, now))) {
     await ensureDrawn(ctx, room, now);
