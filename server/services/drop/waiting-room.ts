@@ -108,11 +108,6 @@ async function withPass(
 }
 
 /**
- * GET /api/waiting-room and each refresh of the page: where this browser's place stands. Reads
- * the row afresh (two primary-key reads and one for the place); writes only at the draw and once
- * when a place's turn comes.
- */
-/**
  * Thousands poll, and nearly every answer is "still waiting": that one comes from the room this
  * process read within the last second and one primary-key read of the place, and writes nothing.
  * A turn, the draw and everything else are decided on the room read afresh (lineStatus), so the
@@ -130,6 +125,11 @@ export async function waitingStatus(ctx: AppContext, placeId: string | null): Pr
   return null;
 }
 
+/**
+ * GET /api/waiting-room and each refresh of the page: where this browser's place stands. Past a
+ * place still waiting (waitingStatus), reads the row afresh (two primary-key reads and one for the
+ * place); writes only at the draw and once when a place's turn comes.
+ */
 export async function lineStatus(ctx: AppContext, input: { placeId: string | null; passToken?: string | null }): Promise<PlaceStatus> {
   const waiting = await waitingStatus(ctx, input.placeId);
   if (waiting) return waiting;
