@@ -33,7 +33,7 @@ const RENEWS = /^\/(?:checkout(?:\/|\.data|$)|api\/process-order\/?$)/;
 const BUSY_BODY = JSON.stringify({ message: WAITING_ROOM_MESSAGES.busy, waitingRoomUrl: WAITING_ROOM_URL });
 
 function busyHtml(): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Please join the line</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"></head><body style="font-family:system-ui,sans-serif;background:#000;color:#fff;padding:2rem"><h1>${WAITING_ROOM_MESSAGES.busy}</h1><p><a style="color:#fff" href="${WAITING_ROOM_URL}">Join the line</a></p></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Please join the line</title></head><body style="font-family:system-ui,sans-serif;background:#000;color:#fff;padding:2rem"><h1>${WAITING_ROOM_MESSAGES.busy}</h1><p><a style="color:#fff" href="${WAITING_ROOM_URL}">Join the line</a></p></body></html>`;
 }
 
 /** The 429 a purchase without a pass gets: JSON for scripts, a small page for a form posted without JavaScript. */
@@ -188,20 +188,14 @@ export async function requirePassForPage(request: Request, context?: AppLoadCont
   throw new Response(null, { status: 303, headers: { Location: WAITING_ROOM_URL, "Cache-Control": NO_STORE } });
 }
 
-/**
- * For the actions of the bag and checkout forms: a purchase without a pass (one that lapsed, say).
- * A form the browser posted itself, without JavaScript (it accepts HTML), gets the 429's small page
- * with its link to the line. With JavaScript, Remix's fetch (which accepts anything, and whose
- * `.data` the action's request no longer shows) gets a 303 to the line: a thrown 429 replaced the
- * page with the error page, and the shopper's way on is the line, where a page without a pass goes too.
- */
+/** For the actions of the bag and checkout forms: a purchase without a pass is a 429. */
 export async function requirePassForPurchase(request: Request): Promise<void> {
   const ctx = await getAppContext();
   const verdict = await mayPass(ctx, request, { purchase: true });
   if (verdict.ok) return;
   meter().passRefused();
-  if (wantsHtml(request.headers.get("Accept"))) throw busyResponse(verdict.room, true);
-  throw new Response(null, { status: 303, headers: { Location: WAITING_ROOM_URL, "Cache-Control": NO_STORE } });
+  const isDocument = !new URL(request.url).pathname.endsWith(".data");
+  throw busyResponse(verdict.room, isDocument && wantsHtml(request.headers.get("Accept")));
 }
 
 /** For the API table's POST /api/cart and POST /api/process-order: the 429 to answer, or null to go on. */
