@@ -105,8 +105,13 @@ describe("the log of a sign-up, a login and a checkout", () => {
         .filter((value) => value.length >= 8),
     );
 
-    // The request lines are written as each answer closes: give the last ones a moment.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The request lines are written as each answer closes and reach stdout in batches (decision
+    // 0054): at most 100 ms late on an idle worker, later on a loaded machine. Wait for each.
+    const requestLineOf = (id: string | null) => new RegExp(`"requestId":"${id}".*"msg":"request"`);
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !seen.every(({ requestId }) => requestLineOf(requestId).test(store.log()))) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const text = store.log();
     const lines = text.split("\n").filter(Boolean);
     const records = lines.map((line, i) => {
