@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServerBuild } from "@remix-run/node";
 import { dispatchApi } from "#server/api/dispatch";
+import { apiWriteDoor, isApiWrite } from "#server/api/write-door";
 import type { AppContext } from "#server/context";
 import { answerCache } from "#server/http/cache/answer-cache";
 import { hasEarlyAccessCookie } from "#server/http/gate/early-access";
@@ -11,8 +12,8 @@ import { storePageCache } from "./store-page-cache.server";
 
 /**
  * What server.js answers before Express sees a request (docs/decisions/0017): the cached public
- * pages with their holes filled, the cached product list, and the waiting line's polls. Anything
- * else, or any failure of the caches, goes to `next` (Express) untouched.
+ * pages with their holes filled, the cached product list, the waiting line's polls, and the API's
+ * writes (decision 0056). Anything else, or any failure of the caches, goes to `next` (Express) untouched.
  */
 export function storeFastPath(build: ServerBuild, ctx: AppContext) {
   // On PostgreSQL a write by any instance is announced at once (LISTEN page_version): both caches
@@ -30,7 +31,13 @@ export function storeFastPath(build: ServerBuild, ctx: AppContext) {
       return `${last.all}.${last.list}`;
     },
   });
-  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+  const apiWrites = apiWriteDoor(ctx);
+  return (req: IncomingMessage, res: ServerResponse, next: () => void, byApp: () => void = () => {}): void => {
+    // The rush's bag, rates, order and payment calls: no page, nothing cached, Express not needed.
+    if (isApiWrite(req)) {
+      byApp();
+      return apiWrites(req, res);
+    }
     // Not a page: thousands of browsers in the line ask every few seconds (decision 0055).
     if (isWaitingPoll(req)) return answerWaitingPoll(ctx, req, res, next);
     countPageView(ctx, req); // every page passes here, cached or not (decision 0025)

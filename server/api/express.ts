@@ -1,5 +1,4 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
 import { getAppContext } from "#server/boot";
 import { fromTrustedHop } from "#server/http/requests/forwarded";
@@ -9,6 +8,7 @@ import { readinessCheck } from "#server/http/doors/readyz-door";
 import { installedScrape } from "#server/observability/metrics";
 import { serveUpload } from "#server/http/doors/uploads-door";
 import { dispatchApi } from "./dispatch";
+import { fetchRequestOf, sendFetchResponse } from "./node-exchange";
 
 type FetchDoor = (request: Request, context: AppLoadContext) => Promise<Response>;
 
@@ -68,35 +68,8 @@ function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request {
   const port = [fromTrustedHop(req.get("X-Forwarded-Host"), hops), req.get("host")]
     .map((host) => Number.parseInt(host?.split(":")[1] ?? "", 10))
     .find((value) => Number.isSafeInteger(value));
-  const url = `${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`;
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const one of value) headers.append(key, one);
-    else if (value) headers.set(key, value);
-  }
-  // A caller who hangs up aborts the handler's work, as under Remix.
-  const controller = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
-  if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(req);
-    init.duplex = "half";
-  }
-  return new Request(url, init);
+  return fetchRequestOf(req, res, `${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
 }
 
-async function send(res: ExpressResponse, response: Response) {
-  res.statusMessage = response.statusText;
-  res.status(response.status);
-  for (const [key, value] of response.headers) res.append(key, value);
-  if (response.body && /\bjson\b/i.test(response.headers.get("Content-Type") ?? "")) {
-    // JSON answers are small and whole: sent with their length, so compression() leaves those under
-    // its 1 kB threshold alone (a brotli stream per bag or rates answer cost more CPU than the call).
-    const body = Buffer.from(await response.arrayBuffer());
-    res.setHeader("Content-Length", body.length);
-    res.end(body);
-  } else if (response.body) await writeReadableStreamToWritable(response.body, res);
-  else res.end();
-}
+// compression() is in front of Express's doors: it compresses what is worth it.
+const send = (res: ExpressResponse, response: Response) => sendFetchResponse(res.req, res, response);

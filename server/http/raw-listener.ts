@@ -11,8 +11,11 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 export interface RawListenerParts {
   /** The waiting-room gate: true when it answered, false to go on, or a promise of either. */
   gate: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
-  /** The caches ahead of Express; `next` for anything they do not answer. */
-  fastPath: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+  /**
+   * The caches ahead of Express; `next` for anything they do not answer. `byApp` says an answer is
+   * the app's own work, not a cached copy: its request line is never sampled away.
+   */
+  fastPath: (req: IncomingMessage, res: ServerResponse, next: () => void, byApp: () => void) => void;
   /** Everything else (Express). */
   fallback: Handler;
   /** The brand on the failure page. */
@@ -73,15 +76,20 @@ export function rawRequestListener({ gate, fastPath, fallback, brandName, trustP
   const onward = (req: IncomingMessage, res: ServerResponse, answeredBy: (by: "cache" | "app") => void) => {
     passedGate.add(res);
     answeredBy("cache");
-    fastPath(req, res, () => {
-      byExpress.add(res);
-      answeredBy("app");
-      try {
-        fallback(req, res);
-      } catch (error) {
-        fail(req, res, error);
-      }
-    });
+    fastPath(
+      req,
+      res,
+      () => {
+        byExpress.add(res);
+        answeredBy("app");
+        try {
+          fallback(req, res);
+        } catch (error) {
+          fail(req, res, error);
+        }
+      },
+      () => answeredBy("app"),
+    );
   };
   return (req, res) => {
     // Every answer, the fast path's and Express's, carries the request id and gets its line (issue 27).

@@ -1,0 +1,58 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
+import { compressionFor } from "#server/http/cache/negotiation";
+import { compressOnce } from "#server/http/cache/compressed-copy";
+
+/**
+ * A node request as the fetch Request the API table reads, as @remix-run/express builds one: every
+ * header, the body streamed untouched (webhooks read it raw, uploads count its bytes), and a signal
+ * that aborts the handler's work when the caller hangs up.
+ */
+export function fetchRequestOf(req: IncomingMessage, res: ServerResponse, url: string): Request {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const one of value) headers.append(key, one);
+    else if (value) headers.set(key, value);
+  }
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const method = req.method ?? "GET";
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal: controller.signal };
+  if (method !== "GET" && method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(req);
+    init.duplex = "half";
+  }
+  return new Request(url, init);
+}
+
+// compression()'s threshold: a smaller answer costs more CPU to compress than it saves on the wire.
+const COMPRESS_FROM_BYTES = 1024;
+
+const isJson = (response: Response) => /\bjson\b/i.test(response.headers.get("Content-Type") ?? "");
+
+/**
+ * Writes a fetch Response on node's answer. JSON answers are small and whole: sent with their
+ * length. `compress` (for doors with no compression() in front) compresses a JSON answer of 1 kB
+ * or more as the browser accepts, as compression() would; other bodies stream as they are.
+ */
+export async function sendFetchResponse(req: IncomingMessage, res: ServerResponse, response: Response, compress = false): Promise<void> {
+  res.statusCode = response.status;
+  if (response.statusText) res.statusMessage = response.statusText;
+  for (const [key, value] of response.headers) res.appendHeader(key, value);
+  if (!response.body) return void res.end();
+  if (!isJson(response)) return writeReadableStreamToWritable(response.body, res);
+  let body: Buffer = Buffer.from(await response.arrayBuffer());
+  if (compress) {
+    res.appendHeader("Vary", "Accept-Encoding");
+    const coding =
+      body.length >= COMPRESS_FROM_BYTES && !res.hasHeader("Content-Encoding") ? compressionFor(req.headers["accept-encoding"]) : null;
+    if (coding) {
+      body = compressOnce({ identity: body }, coding);
+      res.setHeader("Content-Encoding", coding);
+    }
+  }
+  res.setHeader("Content-Length", body.length);
+  res.end(body);
+}

@@ -1,0 +1,216 @@
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import zlib from "node:zlib";
+import express from "express";
+import { http as mock, passthrough } from "msw";
+import sharp from "sharp";
+import Stripe from "stripe";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { apiWriteDoor, isApiWrite } from "#server/api/write-door";
+import { useAppContextForTests } from "#server/boot";
+import { ensureAdmin } from "#server/services/accounts/users";
+import { mockServer } from "../mocks/server";
+import { createTestContext } from "../setup/context";
+import { CookieJar } from "../setup/http";
+import { addProduct } from "./store-helpers";
+
+// The API's writes answered on node's own request, as server.js's fast path does (decision 0056),
+// one trusted proxy in front: everything Express gave them (the cross-site check, the client
+// address, the raw body, compression of a large answer) without Express. Reads go to a stand-in.
+const WEBHOOK_SECRET = "whsec_write_door";
+const ctx = createTestContext({
+  TRUST_PROXY: "1",
+  STRIPE_SECRET_KEY: "sk_test_write_door",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_write_door",
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+});
+let base = "";
+let server: http.Server;
+let elsewhere = 0;
+let admin = "";
+
+beforeAll(async () => {
+  useAppContextForTests(ctx);
+  await ensureAdmin(ctx, { username: "boss", password: "boss-password", email: "boss@example.com" });
+  const writes = apiWriteDoor(ctx);
+  const app = express();
+  app.all(/.*/, (_req, res) => {
+    elsewhere++;
+    res.type("html").send("<p>Express</p>");
+  });
+  server = http.createServer((req, res) => (isApiWrite(req) ? writes(req, res) : app(req, res)));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(async () => {
+  // The test's own server on loopback is real HTTP, not a vendor to mock.
+  mockServer.use(mock.all(`${base}/*`, () => passthrough()));
+  if (!admin) {
+    const login = await post("/api/login", { username: "boss", password: "boss-password" });
+    expect(login.status).toBe(200);
+    admin = login.headers.getSetCookie()[0]!.split(";")[0]!;
+  }
+});
+
+function post(route: string, body: unknown, headers: Record<string, string> = {}, jar?: CookieJar) {
+  return fetch(`${base}${route}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(jar ? { Cookie: jar.header() } : {}), ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+describe("the API's write door", () => {
+  it("takes only writes to /api: reads, look-alike paths and pages go on to Express", async () => {
+    expect((await fetch(`${base}/api/cart`)).status).toBe(200);
+    expect((await fetch(`${base}/apiary`, { method: "POST" })).status).toBe(200);
+    expect((await fetch(`${base}/cart`, { method: "POST" })).status).toBe(200);
+    expect(elsewhere).toBe(3);
+    const unknown = await post("/api/nope?x=1", {});
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ message: "No API route for POST /api/nope.", errors: {} });
+    expect(elsewhere).toBe(3);
+  });
+
+  it("adds to the bag with a small answer sent whole, and compresses a large one as the browser accepts", async () => {
+    const jar = new CookieJar();
+    const first = await addProduct(ctx, { name: "Door Tee", priceCents: 3000 });
+    const added = await post("/api/cart", { productId: first, quantity: 1 }, { "Accept-Encoding": "gzip, br" }, jar);
+    expect([200, 201]).toContain(added.status);
+    expect(added.headers.get("content-encoding")).toBeNull();
+    const text = await added.text();
+    expect(added.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    expect(JSON.parse(text)).toMatchObject({ count: 1, totalPrice: 30 });
+    jar.store(added);
+    expect(jar.header()).not.toBe("");
+
+    let last: Response | undefined;
+    for (let i = 0; i < 8; i++) {
+      const id = await addProduct(ctx, { name: `Door Hoodie with a long enough name, number ${i}`, priceCents: 5000 });
+      // node:http here, not fetch: fetch would decode the answer before the test could see its bytes.
+      last = await rawPost("/api/cart", { productId: id, quantity: 1 }, { "Accept-Encoding": "br", Cookie: jar.header() });
+    }
+    expect(last!.status).toBe(201);
+    expect(last!.headers.get("content-encoding")).toBe("br");
+    expect(last!.headers.get("vary")).toBe("Accept-Encoding");
+    const bytes = Buffer.from(await last!.arrayBuffer());
+    expect(last!.headers.get("content-length")).toBe(String(bytes.length));
+    const bag = JSON.parse(zlib.brotliDecompressSync(bytes).toString("utf8"));
+    expect(bag).toMatchObject({ count: 9, totalPrice: 30 + 8 * 50 });
+  });
+
+  it("refuses a write another site's page sends, before the API sees it, and takes the store's own", async () => {
+    const id = await addProduct(ctx, { name: "Guarded Tee" });
+    const jar = new CookieJar();
+    const forged = await post("/api/cart", { productId: id, quantity: 1 }, { Origin: "http://evil.example" }, jar);
+    expect(forged.status).toBe(403);
+    expect(await forged.json()).toEqual({ message: "Cross-site requests are not allowed.", errors: {} });
+    expect(forged.headers.getSetCookie()).toEqual([]);
+    const crossSite = await post("/api/cart", { productId: id, quantity: 1 }, { "Sec-Fetch-Site": "cross-site" }, jar);
+    expect(crossSite.status).toBe(403);
+    expect(await ctx.db.selectFrom("cartItems").select("id").where("productId", "=", id).execute()).toEqual([]);
+
+    // Behind the trusted proxy, the browser's origin is the proxy's X-Forwarded-Proto and -Host.
+    const own = await post(
+      "/api/cart",
+      { productId: id, quantity: 1 },
+      { Origin: "https://shop.example", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "shop.example" },
+      jar,
+    );
+    expect([200, 201]).toContain(own.status);
+    expect(await ctx.db.selectFrom("cartItems").select("id").where("productId", "=", id).execute()).toHaveLength(1);
+  });
+
+  it("rate-limits by the address the trusted proxy reports, not by what the client wrote ahead of it", async () => {
+    const message = {
+      name: "Rosa",
+      email: "rosa@example.com",
+      subject: "Where is it",
+      message: "My parcel has not arrived yet.",
+      supportType: "shipping",
+    };
+    // The client writes a new address each time; the proxy appends the one it saw, always the same.
+    const contact = (i: number) => post("/api/support/contact", message, { "X-Forwarded-For": `10.0.0.${i}, 198.51.100.30` });
+    for (let i = 0; i < 5; i++) expect((await contact(i)).status).toBe(201);
+    const limited = await contact(9);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect((await post("/api/support/contact", message, { "X-Forwarded-For": "198.51.100.31" })).status).toBe(201);
+  });
+
+  it("hands a webhook its raw body, so Stripe's signature checks out", async () => {
+    const payload = JSON.stringify({
+      id: "evt_write_door_1",
+      object: "event",
+      type: "payment_intent.created",
+      data: { object: { id: "pi_elsewhere", object: "payment_intent" } },
+    });
+    const signature = new Stripe("sk_test_write_door").webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    const response = await fetch(`${base}/api/webhooks/stripe`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+      body: payload,
+    });
+    expect(response.status).toBe(200);
+    expect(await ctx.db.selectFrom("paymentEvents").select("id").where("id", "=", "evt_write_door_1").executeTakeFirst()).toBeTruthy();
+  });
+
+  it("streams a multipart upload to disk and keeps its size check", async () => {
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#345678" } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "a.png");
+    const encoded = new Response(form);
+    const body = new Uint8Array(await encoded.arrayBuffer());
+    const headers = { "Content-Type": encoded.headers.get("Content-Type")!, Cookie: admin };
+    const uploaded = await fetch(`${base}/api/admin/upload-product-image`, { method: "POST", headers, body });
+    expect(uploaded.status).toBe(201);
+    const { imageUrl } = (await uploaded.json()) as { imageUrl: string };
+    expect(fs.existsSync(path.join(ctx.config.uploadsDir, imageUrl.replace(/^\/uploads\//, "")))).toBe(true);
+
+    const tooLarge = await fetch(`${base}/api/admin/upload-product-image`, {
+      method: "POST",
+      headers: { ...headers, "Content-Length": String(6 * 1024 * 1024) },
+      body: new Uint8Array(6 * 1024 * 1024),
+    });
+    expect(tooLarge.status).toBe(413);
+  });
+
+  it("answers a body over the limit 413 and broken JSON 400, changing nothing", async () => {
+    const id = await addProduct(ctx, { name: "Bounded Tee" });
+    const huge = await fetch(`${base}/api/cart`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ productId: id, quantity: 1, pad: "x".repeat(70 * 1024) }),
+    });
+    expect(huge.status).toBe(413);
+    const broken = await fetch(`${base}/api/cart`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{" });
+    expect(broken.status).toBe(400);
+    expect(await ctx.db.selectFrom("cartItems").select("id").where("productId", "=", id).execute()).toEqual([]);
+  });
+});
+
+/** A POST whose answer's bytes are kept as they came, compressed or not. */
+function rawPost(route: string, body: unknown, headers: Record<string, string>): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${base}${route}`,
+      { method: "POST", headers: { "Content-Type": "application/json", ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const out = new Headers();
+          for (const [key, value] of Object.entries(res.headers)) if (typeof value === "string") out.set(key, value);
+          resolve(new Response(Buffer.concat(chunks), { status: res.statusCode, headers: out }));
+        });
+      },
+    );
+    request.on("error", reject);
+    request.end(JSON.stringify(body));
+  });
+}
