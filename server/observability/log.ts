@@ -41,10 +41,17 @@ function standardOut(): DestinationStream & { flushSync?: () => void } {
  * and a test's own destination are written at once, as before (decision 0054).
  */
 const BATCH_MS = 100;
-const BATCH_BYTES = 16 * 1024;
+/**
+ * PIPE_BUF on Linux: `npm start`'s workers share the primary's stdout pipe, and only a write of at
+ * most this many bytes reaches a pipe whole. A larger one can be split when the pipe is full, and
+ * another worker's lines land inside it: broken JSON. So a batch never passes it; a single line
+ * longer than it is written alone.
+ */
+const BATCH_BYTES = 4096;
 let standard: (DestinationStream & { flushSync?: () => void }) | null = null;
 let batching = false;
 let batch = "";
+let batchBytes = 0;
 let batchTimer: NodeJS.Timeout | null = null;
 
 function writeBatch() {
@@ -53,6 +60,7 @@ function writeBatch() {
   if (batch === "" || !standard) return;
   const lines = batch;
   batch = "";
+  batchBytes = 0;
   standard.write(lines);
 }
 
@@ -69,8 +77,12 @@ const masked: DestinationStream = {
       target.write(maskSecrets(line));
       return;
     }
-    batch += maskSecrets(line);
-    if (batch.length >= BATCH_BYTES) writeBatch();
+    const text = maskSecrets(line);
+    const bytes = Buffer.byteLength(text);
+    if (batchBytes + bytes > BATCH_BYTES) writeBatch();
+    batch += text;
+    batchBytes += bytes;
+    if (batchBytes >= BATCH_BYTES) writeBatch();
     else if (!batchTimer) batchTimer = setTimeout(writeBatch, BATCH_MS).unref();
   },
 };

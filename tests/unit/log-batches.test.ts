@@ -67,4 +67,35 @@ describe("the log's batches on stdout", () => {
     await run.exited;
     expect(messages(run.output())).toEqual(["last request"]);
   });
+
+  it("never writes more than a pipe takes whole (4 kB), so two workers' lines cannot interleave", async () => {
+    const run = runChild(`
+      const fs = (await import("node:fs")).default;
+      const writes = [];
+      const real = fs.writeSync;
+      fs.writeSync = (fd, data, ...rest) => {
+        if (fd === 1) writes.push(String(data));
+        return real(fd, data, ...rest);
+      };
+      const { batchLogLines, flushLog, log } = await import(${JSON.stringify(LOG)});
+      batchLogLines();
+      for (let i = 0; i < 300; i++) log.info("request " + i + " ".repeat(i % 7 ? 40 : 300));
+      log.info("x".repeat(6000));
+      log.info("after the long one");
+      flushLog();
+      process.stderr.write(JSON.stringify(writes.map((text) => [Buffer.byteLength(text), text.endsWith("\\n")])));
+    `);
+    await run.exited;
+    const writes = JSON.parse(run.errors()) as [number, boolean][];
+    expect(writes.length).toBeGreaterThan(10);
+    // Each write is whole lines; only the 6 kB line, alone, is over the pipe's 4 kB.
+    expect(writes.every(([, whole]) => whole)).toBe(true);
+    const over = writes.filter(([bytes]) => bytes > 4096);
+    expect(over).toHaveLength(1);
+    expect(over[0]![0]).toBeGreaterThan(6000);
+    expect(over[0]![0]).toBeLessThan(6300);
+    const lines = messages(run.output());
+    expect(lines).toHaveLength(302);
+    expect(lines.slice(-1)).toEqual(["after the long one"]);
+  });
 });
