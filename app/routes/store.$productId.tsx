@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ClientActionFunctionArgs } from "@remix-run/react";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import { CATALOG_MESSAGES } from "#server/contracts/catalog-view";
@@ -13,12 +14,23 @@ import { formatReleaseDate, Price } from "#app/components/store/product-labels";
 import { LOW_STOCK } from "#app/components/store/product-card";
 import { RouteErrorPage } from "#app/components/error-pages";
 import type { RootData } from "#app/root";
+import { refusedAddToBag } from "#app/lib/gate-refusal";
+import type { AddToBagData } from "#server/contracts/cart-view";
 
 // ?image= picks the big picture without JavaScript: a parameter the page cache keys on (PAGE_QUERIES
 // in app/store-page-cache.server.ts).
 export const loader = (args: LoaderFunctionArgs) => productPageLoader(args);
 
 export const action = async (args: ActionFunctionArgs) => (await requirePassForPurchase(args.request), addToBagAction(args));
+
+/** Add To Bag with a pass that lapsed says so beside the button, with the way back to the line, not on the error page. */
+export const clientAction = async ({ serverAction }: ClientActionFunctionArgs): Promise<AddToBagData> => {
+  try {
+    return await serverAction<AddToBagData>();
+  } catch (error) {
+    return refusedAddToBag(error);
+  }
+};
 
 // A page answered to a post (a size to choose, without JavaScript) keeps its action's no-store.
 export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) =>

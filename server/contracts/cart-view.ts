@@ -138,6 +138,8 @@ export interface AddToBagData {
   notice: ActionNotice;
   /** The choice the refusal is about ("Please choose a size."): shown beside that picker. */
   field?: "size" | "color";
+  /** The waiting room's refusal (a pass that lapsed): the line to join again, linked beside the notice. */
+  waitingRoomUrl?: string;
 }
 
 /** What /cart's plus, minus and remove buttons answer a fetcher with. */

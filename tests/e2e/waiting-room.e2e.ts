@@ -96,6 +96,20 @@ for (const mode of MODES) {
           else await expectVisible(page.getByTestId("flash-toast").getByText("Added to Bag"));
           assert.deepEqual(problems, []);
 
+          if (mode.javaScriptEnabled) {
+            // The pass lapses while the product page is open: Add To Bag's refusal is no error page
+            // ("Something went wrong 429", before), and the page's reload sends the shopper to the line.
+            await page.context().clearCookies({ name: "waiting_room_pass" });
+            await page.getByRole("button", { name: "Add To Bag" }).click();
+            await page.waitForURL("**/waiting-room");
+            await expectVisible(page.getByTestId("line-status"));
+            assert.equal(await page.getByText("Something went wrong").count(), 0);
+            // The refused post itself is the browser's only complaint.
+            assert.deepEqual(problems.splice(0), [
+              "console error: Failed to load resource: the server responded with a status of 429 (Too Many Requests)",
+            ]);
+          }
+
           // A second browser without a pass is still sent to the line (paused, so it cannot go straight in).
           await patchRoom(api, { paused: true });
           const other = await newPage({ javaScriptEnabled: mode.javaScriptEnabled, baseURL });

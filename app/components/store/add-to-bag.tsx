@@ -100,9 +100,20 @@ export function AddToBag({ product, sizeGuide = null }: { product: PublicProduct
               </Link>
             </p>
           ) : (
-            <p role="alert" className="flex items-start gap-2 text-red-400" data-testid="add-to-bag-result">
-              <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-              {result.notice.description}
+            <p role="alert" className="flex flex-wrap items-start gap-x-3 gap-y-1 text-red-400" data-testid="add-to-bag-result">
+              <span className="flex items-start gap-2">
+                <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+                {result.notice.description}
+              </span>
+              {result.waitingRoomUrl ? (
+                <Link
+                  to={result.waitingRoomUrl}
+                  className="inline-flex min-h-11 items-center gap-1 font-semibold text-foreground underline underline-offset-4"
+                >
+                  Join the line
+                  <ArrowRight className="size-4" aria-hidden="true" />
+                </Link>
+              ) : null}
             </p>
           )
         ) : null}
