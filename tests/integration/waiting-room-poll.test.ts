@@ -71,6 +71,10 @@ describe("a poll of the waiting line", () => {
     expect(waiting).toEqual(await drawn.json());
     expect(waiting).toMatchObject({ state: "waiting" });
     expect([1, 2]).toContain(waiting.position);
+    // The place polled before T-0 had no number then; this process read it again after the draw.
+    const first = await (await poll(jars[0])).json();
+    expect(first).toEqual(await (await api("GET", "/api/waiting-room", { jar: jars[0] })).json());
+    expect(first.position).toBe(3 - waiting.position);
 
     // No place, a stranger's id, or a turn (the pass is the API route's to give): handed on.
     expect((await poll()).status).toBe(HANDED_ON);

@@ -67,6 +67,32 @@ function statusOf(room: Room, place: PlaceRow | null, now: number, pass: Pass | 
   return { state: "waiting", position: place.place, ahead, etaSeconds, admittedUntil: null };
 }
 
+/**
+ * Places this process has read while they waited, for the line's polls (issue 24: every browser in
+ * the line asks every few seconds). What a poll answers from a place never changes while it waits:
+ * its drop, and its number once the draw gave it one. Its turn is told by the room's admitted count,
+ * not by the row, and a turn goes to the API route, which reads the row afresh. A place without a
+ * number is trusted only while the room is not drawn. Only rows the database holds are kept, and
+ * the memo is emptied when full, so a stranger's made-up ids cannot grow it.
+ */
+const waitingPlaces = new WeakMap<AppContext, Map<string, PlaceRow & { drop: string }>>();
+const WAITING_PLACES_KEPT = 100_000;
+
+async function waitingPlace(ctx: AppContext, room: Room, placeId: string | null): Promise<PlaceRow | null> {
+  if (!placeIdValid(placeId)) return null;
+  const drop = dropKey(room);
+  let known = waitingPlaces.get(ctx);
+  const hit = known?.get(placeId);
+  if (hit && hit.drop === drop && (hit.place !== null || !room.drawn)) return hit;
+  const row = await findPlace(ctx, ctx.db, room, placeId);
+  if (row && row.admittedAt === null) {
+    if (!known) waitingPlaces.set(ctx, (known = new Map()));
+    if (known.size >= WAITING_PLACES_KEPT) known.clear();
+    known.set(placeId, { ...row, drop });
+  }
+  return row;
+}
+
 async function findPlace(ctx: AppContext, db: Executor, room: Room, placeId: string | null | undefined): Promise<PlaceRow | null> {
   if (!placeIdValid(placeId)) return null;
   const row = await db
@@ -117,7 +143,7 @@ async function withPass(
 export async function waitingStatus(ctx: AppContext, placeId: string | null): Promise<PlaceStatus | null> {
   const now = ctx.clock.now().getTime();
   const cached = await cachedRoom(ctx);
-  const quick = await findPlace(ctx, ctx.db, cached, placeId);
+  const quick = await waitingPlace(ctx, cached, placeId);
   if (!quick || quick.admittedAt !== null || !(cached.drawn || now < cached.dropAt)) return null;
   const status = statusOf(cached, quick, now, null);
   if (status.state === "before" || (status.state === "waiting" && status.position !== null))
