@@ -69,7 +69,8 @@ app.use((req, res, next) => (/\.[^/]*$/.test(req.path) ? publicFiles(req, res, n
 app.use(refuseCrossSiteWrites(config));
 
 // The API is a table, not pages: one lookup answers /api/*, REST and tRPC, without Remix's route
-// matching (server/api/). After the Origin check, which guards its writes too.
+// matching (server/api/). After the Origin check, which guards its writes too. In production the
+// writes never get here: the fast path answers them with the same check (decision 0056).
 app.use("/api", apiMiddleware(loadContext));
 
 app.all(
