@@ -30,6 +30,14 @@ export function fetchRequestOf(req: IncomingMessage, res: ServerResponse, url: s
 // compression()'s threshold: a smaller answer costs more CPU to compress than it saves on the wire.
 const COMPRESS_FROM_BYTES = 1024;
 
+/**
+ * The Content-Type as Express's res.append wrote it, which these answers always went through:
+ * text and JSON say their charset (`Response.json` leaves it out).
+ */
+function withCharset(type: string): string {
+  return /;\s*charset=/i.test(type) || !/^(text\/|application\/(javascript|json)\b)/i.test(type) ? type : `${type}; charset=utf-8`;
+}
+
 const isJson = (response: Response) => /\bjson\b/i.test(response.headers.get("Content-Type") ?? "");
 
 /**
@@ -40,7 +48,7 @@ const isJson = (response: Response) => /\bjson\b/i.test(response.headers.get("Co
 export async function sendFetchResponse(req: IncomingMessage, res: ServerResponse, response: Response, compress = false): Promise<void> {
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
-  for (const [key, value] of response.headers) res.appendHeader(key, value);
+  for (const [key, value] of response.headers) res.appendHeader(key, key === "content-type" ? withCharset(value) : value);
   if (!response.body) return void res.end();
   if (!isJson(response)) return writeReadableStreamToWritable(response.body, res);
   let body: Buffer = Buffer.from(await response.arrayBuffer());

@@ -81,6 +81,8 @@ describe("the API's write door", () => {
     const added = await post("/api/cart", { productId: first, quantity: 1 }, { "Accept-Encoding": "gzip, br" }, jar);
     expect([200, 201]).toContain(added.status);
     expect(added.headers.get("content-encoding")).toBeNull();
+    // As Express's res.append wrote it, which these answers went through before.
+    expect(added.headers.get("content-type")).toBe("application/json; charset=utf-8");
     const text = await added.text();
     expect(added.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
     expect(JSON.parse(text)).toMatchObject({ count: 1, totalPrice: 30 });
