@@ -4,14 +4,13 @@ import path from "node:path";
 import compression from "compression";
 import express from "express";
 import { http, passthrough } from "msw";
-import sharp from "sharp";
-import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiMiddleware } from "#server/api/express";
 import { useAppContextForTests } from "#server/boot";
 import { ensureAdmin } from "#server/services/accounts/users";
 import { mockServer } from "../mocks/server";
 import { createTestContext } from "../setup/context";
+import { imageUpload, signedStripeEvent } from "./api-over-http";
 import { addProduct } from "./store-helpers";
 
 // The API mounted in Express as server.js mounts it: behind compression, ahead of a stand-in for
@@ -115,14 +114,7 @@ describe("the API over HTTP", () => {
   });
 
   it("takes a multipart upload with its Content-Length and keeps the size check", async () => {
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#123456" } })
-      .png()
-      .toBuffer();
-    const form = new FormData();
-    form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "a.png");
-    const encoded = new Response(form);
-    const body = new Uint8Array(await encoded.arrayBuffer());
-    const headers = { "Content-Type": encoded.headers.get("Content-Type")!, Cookie: cookie };
+    const { headers, body } = await imageUpload(cookie, "#123456");
     const uploaded = await fetch(`${base}/api/admin/upload-product-image`, { method: "POST", headers, body });
     expect(uploaded.status).toBe(201);
     const { imageUrl } = (await uploaded.json()) as { imageUrl: string };
@@ -151,18 +143,8 @@ describe("the API over HTTP", () => {
   });
 
   it("hands a webhook its raw body, so Stripe's signature checks out", async () => {
-    const payload = JSON.stringify({
-      id: "evt_express_1",
-      object: "event",
-      type: "payment_intent.created",
-      data: { object: { id: "pi_elsewhere", object: "payment_intent" } },
-    });
-    const signature = new Stripe("sk_test_express").webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-    const response = await fetch(`${base}/api/webhooks/stripe`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
-      body: payload,
-    });
+    const event = signedStripeEvent("evt_express_1", "sk_test_express", WEBHOOK_SECRET);
+    const response = await fetch(`${base}/api/webhooks/stripe`, { method: "POST", ...event });
     expect(response.status).toBe(200);
     expect(await ctx.db.selectFrom("paymentEvents").select("id").where("id", "=", "evt_express_1").executeTakeFirst()).toBeTruthy();
   });

@@ -5,8 +5,6 @@ import path from "node:path";
 import zlib from "node:zlib";
 import express from "express";
 import { http as mock, passthrough } from "msw";
-import sharp from "sharp";
-import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiWriteDoor, isApiWrite } from "#server/api/write-door";
 import { useAppContextForTests } from "#server/boot";
@@ -14,6 +12,7 @@ import { ensureAdmin } from "#server/services/accounts/users";
 import { mockServer } from "../mocks/server";
 import { createTestContext } from "../setup/context";
 import { CookieJar } from "../setup/http";
+import { imageUpload, signedStripeEvent } from "./api-over-http";
 import { addProduct } from "./store-helpers";
 
 // The API's writes answered on node's own request, as server.js's fast path does (decision 0056),
@@ -144,31 +143,14 @@ describe("the API's write door", () => {
   });
 
   it("hands a webhook its raw body, so Stripe's signature checks out", async () => {
-    const payload = JSON.stringify({
-      id: "evt_write_door_1",
-      object: "event",
-      type: "payment_intent.created",
-      data: { object: { id: "pi_elsewhere", object: "payment_intent" } },
-    });
-    const signature = new Stripe("sk_test_write_door").webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-    const response = await fetch(`${base}/api/webhooks/stripe`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
-      body: payload,
-    });
+    const event = signedStripeEvent("evt_write_door_1", "sk_test_write_door", WEBHOOK_SECRET);
+    const response = await fetch(`${base}/api/webhooks/stripe`, { method: "POST", ...event });
     expect(response.status).toBe(200);
     expect(await ctx.db.selectFrom("paymentEvents").select("id").where("id", "=", "evt_write_door_1").executeTakeFirst()).toBeTruthy();
   });
 
   it("streams a multipart upload to disk and keeps its size check", async () => {
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#345678" } })
-      .png()
-      .toBuffer();
-    const form = new FormData();
-    form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "a.png");
-    const encoded = new Response(form);
-    const body = new Uint8Array(await encoded.arrayBuffer());
-    const headers = { "Content-Type": encoded.headers.get("Content-Type")!, Cookie: admin };
+    const { headers, body } = await imageUpload(admin, "#345678");
     const uploaded = await fetch(`${base}/api/admin/upload-product-image`, { method: "POST", headers, body });
     expect(uploaded.status).toBe(201);
     const { imageUrl } = (await uploaded.json()) as { imageUrl: string };
