@@ -250,9 +250,14 @@ async function finishLateRefund(ctx: AppContext, orderId: number, paymentIntentI
   let refund: { id: string; status: string } | null = null;
   if (row) {
     const key = row.idempotencyKey ?? lateRefundKey(paymentIntentId);
+    const found = () => payments.findRefund({ paymentIntentId, idempotencyKey: key });
+    // Two confirmations at once both find no refund and both ask for it with the same key; the one
+    // refused (Stripe answers a concurrent use of a key with an error) finds the other's refund.
     refund =
-      (await payments.findRefund({ paymentIntentId, idempotencyKey: key })) ??
-      (await payments.refund({ paymentIntentId, amountCents: row.amountCents, idempotencyKey: key }));
+      (await found()) ??
+      (await payments
+        .refund({ paymentIntentId, amountCents: row.amountCents, idempotencyKey: key })
+        .catch(async (error: unknown) => (await found()) ?? Promise.reject(error)));
   }
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
