@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { AppContext } from "#server/context";
+import { compiledOnce } from "#db/compiled-query";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import type { IntentStatus, PaymentIntentView, PaymentProvider } from "./types";
 
@@ -14,6 +15,19 @@ export const LOCAL_TEST_CARDS: Record<string, { outcome: "succeeded" } | { outco
   "4000000000009995": { outcome: "declined", message: "Your card has insufficient funds." },
   "4000000000000069": { outcome: "declined", message: "Your card has expired." },
 };
+
+// The payment step reads the intent by its secret and again after paying: kept compiled.
+const intentBySecret = compiledOnce((db, $: { clientSecret: string }) =>
+  db.selectFrom("localPaymentIntents").selectAll().where("clientSecret", "=", $.clientSecret),
+);
+const intentById = compiledOnce((db, $: { id: string }) => db.selectFrom("localPaymentIntents").selectAll().where("id", "=", $.id));
+const payIntent = compiledOnce((db, $: { id: string; status: string; lastError: string | null; updatedAt: string }) =>
+  db
+    .updateTable("localPaymentIntents")
+    .set({ status: $.status, lastError: $.lastError, updatedAt: $.updatedAt })
+    .where("id", "=", $.id)
+    .where("status", "in", ["requires_payment_method", "requires_confirmation"]),
+);
 
 const id = (prefix: string) => `${prefix}_local_${crypto.randomBytes(12).toString("hex")}`;
 
@@ -33,7 +47,7 @@ export function localPayments(ctx: AppContext): PaymentProvider {
       return { id: intentId, clientSecret };
     },
     async retrieveIntent(intentId) {
-      const row = await ctx.db.selectFrom("localPaymentIntents").selectAll().where("id", "=", intentId).executeTakeFirst();
+      const row = await intentById.first(ctx.db, { id: intentId });
       if (!row) throw new NotFound("Payment not found.");
       return toView(row);
     },
@@ -105,7 +119,7 @@ function toView(row: {
  * leaves the intent payable again, so the buyer can retry with another card.
  */
 export async function payLocalIntent(ctx: AppContext, input: { clientSecret: string; cardNumber: string }): Promise<PaymentIntentView> {
-  const row = await ctx.db.selectFrom("localPaymentIntents").selectAll().where("clientSecret", "=", input.clientSecret).executeTakeFirst();
+  const row = await intentBySecret.first(ctx.db, { clientSecret: input.clientSecret });
   if (!row) throw new NotFound("Payment not found.");
   if (row.status === "succeeded") return toView(row);
   if (row.status === "canceled") throw new Conflict("This payment has expired. Please start the checkout again.");
@@ -121,13 +135,9 @@ export async function payLocalIntent(ctx: AppContext, input: { clientSecret: str
       ? { status: "succeeded", lastError: null, updatedAt: now }
       : { status: "requires_payment_method", lastError: card.message, updatedAt: now };
   // Only an intent still awaiting payment moves: a second click cannot pay twice.
-  await ctx.db
-    .updateTable("localPaymentIntents")
-    .set(next)
-    .where("id", "=", row.id)
-    .where("status", "in", ["requires_payment_method", "requires_confirmation"])
-    .execute();
-  const after = await ctx.db.selectFrom("localPaymentIntents").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
+  await payIntent.run(ctx.db, { id: row.id, ...next });
+  const after = await intentById.first(ctx.db, { id: row.id });
+  if (!after) throw new NotFound("Payment not found.");
   return toView(after);
 }
 

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { preparedOn } from "#db/client";
+import { compiledOnce } from "#db/compiled-query";
 import { forUpdateOnPostgres, isPostgres } from "#db/engine";
 import type { Product } from "#db/schema";
 import { CART_MESSAGES, cartRowOf, EMPTY_CART, type CartLine, type CartPageView, type CartView } from "#server/contracts/cart";
@@ -78,21 +79,24 @@ function toLine(row: LineRow, stock: ProductStock = NO_STOCK): { line: CartLine;
   return { line, cents: notice === null ? unitCents * row.quantity : 0 };
 }
 
+const bagRows = compiledOnce((db, $: { sessionId: string }) =>
+  db
+    .selectFrom("cartItems as c")
+    .innerJoin("products as p", "p.id", "c.productId")
+    .selectAll("p")
+    .select(["c.id as lineId", "c.quantity", "c.size", "c.color"])
+    .where("c.sessionId", "=", $.sessionId)
+    .orderBy("c.createdAt", "asc")
+    .orderBy("c.id", "asc"),
+);
+
 /**
  * The bag of one browser. Lines whose product is hidden or not yet released are left out (and
  * kept, so they come back if the product does): the shopper must not learn about it from here.
  */
 export async function getCart(ctx: AppContext, sessionId: string | null): Promise<CartView> {
   if (!sessionId) return structuredClone(EMPTY_CART);
-  const rows = await ctx.db
-    .selectFrom("cartItems as c")
-    .innerJoin("products as p", "p.id", "c.productId")
-    .selectAll("p")
-    .select(["c.id as lineId", "c.quantity", "c.size", "c.color"])
-    .where("c.sessionId", "=", sessionId)
-    .orderBy("c.createdAt", "asc")
-    .orderBy("c.id", "asc")
-    .execute();
+  const rows = await bagRows.all(ctx.db, { sessionId });
   const isPublic = await publicFilter(ctx);
   const shown = rows.filter(isPublic);
   // Sizes are read only for a bag that has a sized or per-colour line: a plain bag costs what it did.

@@ -1,4 +1,5 @@
 import type { Product } from "#db/schema";
+import { compiledOnce } from "#db/compiled-query";
 import { centsAfterPercentOff, toDollars } from "#server/contracts/money";
 import { CATALOG_MESSAGES, type ProductImagesResponse, type PublicProduct, type PublicProductImage } from "#server/contracts/catalog";
 import type { AppContext } from "#server/context";
@@ -104,9 +105,11 @@ export async function listVisibleProducts(ctx: AppContext): Promise<PublicProduc
   return toPublicProducts(ctx, rows.filter(isPublic));
 }
 
+const productRow = compiledOnce((db, $: { id: number }) => db.selectFrom("products").selectAll().where("id", "=", $.id));
+
 /** The raw row of a product shoppers may see; NotFound for unknown, hidden or unreleased ones alike. */
 export async function getPublicProductRow(ctx: AppContext, productId: number): Promise<Product> {
-  const row = await ctx.db.selectFrom("products").selectAll().where("id", "=", productId).executeTakeFirst();
+  const row = await productRow.first(ctx.db, { id: productId });
   const isPublic = await publicFilter(ctx);
   if (!row || !isPublic(row)) throw new NotFound(CATALOG_MESSAGES.notFound);
   return row;

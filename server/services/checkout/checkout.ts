@@ -18,6 +18,7 @@ import { chargesNoCard } from "#server/config";
 import { raiseAlert } from "#server/services/alerts/alerts";
 import { drawWinsForBag, linkDrawOrder } from "#server/services/drop/draw-claims";
 import { lineName, NO_STOCK, stockOf, takeUnits, unitsLeft, unitStock, type ProductStock } from "#server/services/catalog/product-stock";
+import { compiledOnce } from "#db/compiled-query";
 
 // Generous: a drop-day crowd behind one carrier address must get through; a script must not.
 const checkoutsPerIp = new AddressRateLimiter("checkouts-per-ip", (ctx) => ctx.config.rateLimits.checkoutsPerIp, 10 * 60 * 1000);
@@ -46,13 +47,9 @@ export interface PricedLine {
   height: number;
 }
 
-/**
- * The bag's lines priced from the database alone (the client never sends a price that is
- * trusted); none when there is no bag. Refuses a line that cannot be bought right now.
- */
-export async function bagLines(ctx: AppContext, sessionId: string | null): Promise<PricedLine[]> {
-  if (!sessionId) return [];
-  const rows = await ctx.db
+// Read by /checkout, the rates and Process Order, each for every shopper of a drop: kept compiled.
+const bagRows = compiledOnce((db, $: { sessionId: string }) =>
+  db
     .selectFrom("cartItems")
     .innerJoin("products", "products.id", "cartItems.productId")
     .select([
@@ -75,9 +72,17 @@ export async function bagLines(ctx: AppContext, sessionId: string | null): Promi
       "cartItems.color",
       "products.stockPerColor",
     ])
-    .where("cartItems.sessionId", "=", sessionId)
-    .orderBy("cartItems.id")
-    .execute();
+    .where("cartItems.sessionId", "=", $.sessionId)
+    .orderBy("cartItems.id"),
+);
+
+/**
+ * The bag's lines priced from the database alone (the client never sends a price that is
+ * trusted); none when there is no bag. Refuses a line that cannot be bought right now.
+ */
+export async function bagLines(ctx: AppContext, sessionId: string | null): Promise<PricedLine[]> {
+  if (!sessionId) return [];
+  const rows = await bagRows.all(ctx.db, { sessionId });
   if (rows.length === 0) return [];
   const isPublic = await publicFilter(ctx);
   const sized = rows.filter((row) => row.size !== "" || row.stockPerColor === 1);
@@ -170,6 +175,47 @@ type OrderInput = {
 };
 type PlacedOrder = { clientSecret: string; paymentIntentId: string; orderSummary: OrderSummary };
 
+// Process Order's statements that keep one shape, run by every shopper of a drop: kept compiled.
+const unpaidOrders = compiledOnce((db, $: { sessionId: string | null }) =>
+  db.selectFrom("orders").select("id").where("sessionId", "=", $.sessionId).where("status", "=", "pending").where("paidAt", "is", null),
+);
+const stockLeft = compiledOnce((db, $: { productId: number }) =>
+  db.selectFrom("products").select("inventory").where("id", "=", $.productId),
+);
+type HoldValues = { orderId: number; productId: number; size: string; color: string; quantity: number; expiresAt: string };
+const insertHold = compiledOnce((db, $: HoldValues) =>
+  db.insertInto("inventoryHolds").values({
+    orderId: $.orderId,
+    productId: $.productId,
+    size: $.size,
+    color: $.color,
+    quantity: $.quantity,
+    expiresAt: $.expiresAt,
+  }),
+);
+type ItemValues = {
+  orderId: number;
+  productId: number;
+  productName: string;
+  productPriceCents: number;
+  quantity: number;
+  totalCents: number;
+  size: string | null;
+  color: string | null;
+};
+const insertOrderItem = compiledOnce((db, $: ItemValues) =>
+  db.insertInto("orderItems").values({
+    orderId: $.orderId,
+    productId: $.productId,
+    productName: $.productName,
+    productPriceCents: $.productPriceCents,
+    quantity: $.quantity,
+    totalCents: $.totalCents,
+    size: $.size,
+    color: $.color,
+  }),
+);
+
 async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrder> {
   if (input.clientIp) {
     await checkoutsPerIp.take(
@@ -190,13 +236,7 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
   const totalCents = subtotalCents + rate.costCents + tax.taxCents;
 
   // A buyer who presses Process Order again (say, after changing the address) starts over.
-  const previous = await ctx.db
-    .selectFrom("orders")
-    .select("id")
-    .where("sessionId", "=", input.sessionId)
-    .where("status", "=", "pending")
-    .where("paidAt", "is", null)
-    .execute();
+  const previous = await unpaidOrders.all(ctx.db, { sessionId: input.sessionId });
   for (const { id } of previous) await expireOrder(ctx, id);
 
   // Sold out as the bag was read (and nothing of this bag's own went back on the shelf since):
@@ -259,32 +299,26 @@ async function placeOrder(ctx: AppContext, input: OrderInput): Promise<PlacedOrd
           throw shortOfStock(line, await unitsLeft(trx, line.productId, line));
         }
         // The product's stock is the sum of its shelves: at 0, the sold-out alert (issue 27).
-        const left = await trx.selectFrom("products").select("inventory").where("id", "=", line.productId).executeTakeFirst();
+        const left = await stockLeft.first(trx, { productId: line.productId });
         if (Number(left?.inventory ?? 0) === 0) soldOut.push(line.name);
-        await trx
-          .insertInto("inventoryHolds")
-          .values({
-            orderId: order.id,
-            productId: line.productId,
-            size: line.size,
-            color: line.color,
-            quantity: line.quantity,
-            expiresAt: holdExpiresAt,
-          })
-          .execute();
-        await trx
-          .insertInto("orderItems")
-          .values({
-            orderId: order.id,
-            productId: line.productId,
-            productName: line.name,
-            productPriceCents: line.unitCents,
-            quantity: line.quantity,
-            totalCents: line.totalCents,
-            size: line.size === "" ? null : line.size,
-            color: line.color === "" ? null : line.color,
-          })
-          .execute();
+        await insertHold.run(trx, {
+          orderId: order.id,
+          productId: line.productId,
+          size: line.size,
+          color: line.color,
+          quantity: line.quantity,
+          expiresAt: holdExpiresAt,
+        });
+        await insertOrderItem.run(trx, {
+          orderId: order.id,
+          productId: line.productId,
+          productName: line.name,
+          productPriceCents: line.unitCents,
+          quantity: line.quantity,
+          totalCents: line.totalCents,
+          size: line.size === "" ? null : line.size,
+          color: line.color === "" ? null : line.color,
+        });
       }
       await linkDrawOrder(trx, drawWins, order.id);
       // In the same transaction as the holds: two racing orders of one customer queue here.

@@ -2,6 +2,24 @@ import { sql } from "kysely";
 import type { AppContext } from "#server/context";
 import { TooMany } from "#server/errors";
 import { networkOf } from "./client-network";
+import { compiledOnce } from "#db/compiled-query";
+
+// Every purchase and sign-in counts or checks a limit first: both statements are kept compiled.
+const windowOf = compiledOnce((db, $: { bucket: string; key: string }) =>
+  db.selectFrom("rateLimits").select(["count", "resetAt"]).where("bucket", "=", $.bucket).where("key", "=", $.key),
+);
+const countAttempt = compiledOnce((db, $: { bucket: string; key: string; resetAt: string; now: string }) =>
+  db
+    .insertInto("rateLimits")
+    .values({ bucket: $.bucket, key: $.key, count: 1, resetAt: $.resetAt })
+    .onConflict((oc) =>
+      oc.columns(["bucket", "key"]).doUpdateSet({
+        count: sql<number>`CASE WHEN rate_limits.reset_at <= ${$.now} THEN 1 ELSE rate_limits.count + 1 END`,
+        resetAt: sql<string>`CASE WHEN rate_limits.reset_at <= ${$.now} THEN excluded.reset_at ELSE rate_limits.reset_at END`,
+      }),
+    )
+    .returning(["count", "resetAt"]),
+);
 
 /**
  * Fixed-window counters kept in the database (`rate_limits`), so that every worker of `npm start`
@@ -23,12 +41,7 @@ export class RateLimiter {
 
   /** Seconds until the key may try again, or 0 when it is under the limit. */
   async retryAfter(ctx: AppContext, key: string): Promise<number> {
-    const row = await ctx.db
-      .selectFrom("rateLimits")
-      .select(["count", "resetAt"])
-      .where("bucket", "=", this.bucket)
-      .where("key", "=", key)
-      .executeTakeFirst();
+    const row = await windowOf.first(ctx.db, { bucket: this.bucket, key });
     return row && row.count >= this.limitFor(ctx) ? this.secondsUntil(ctx, row.resetAt) : 0;
   }
 
@@ -37,17 +50,10 @@ export class RateLimiter {
     const now = ctx.clock.now();
     const nowIso = now.toISOString();
     // A window that has ended starts over at this attempt; ISO instants in UTC compare as text.
-    return ctx.db
-      .insertInto("rateLimits")
-      .values({ bucket: this.bucket, key, count: 1, resetAt: new Date(now.getTime() + this.windowMs).toISOString() })
-      .onConflict((oc) =>
-        oc.columns(["bucket", "key"]).doUpdateSet({
-          count: sql<number>`CASE WHEN rate_limits.reset_at <= ${nowIso} THEN 1 ELSE rate_limits.count + 1 END`,
-          resetAt: sql<string>`CASE WHEN rate_limits.reset_at <= ${nowIso} THEN excluded.reset_at ELSE rate_limits.reset_at END`,
-        }),
-      )
-      .returning(["count", "resetAt"])
-      .executeTakeFirstOrThrow();
+    const resetAt = new Date(now.getTime() + this.windowMs).toISOString();
+    const row = await countAttempt.first(ctx.db, { bucket: this.bucket, key, resetAt, now: nowIso });
+    if (!row) throw new Error(`The ${this.bucket} limit's upsert returned no row.`);
+    return row;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { storeWallClockToUtc } from "#server/contracts/store-time";
 import type { AppContext } from "#server/context";
+import { compiledOnce } from "#db/compiled-query";
 import { Invalid } from "#server/errors";
 
 export const SETTING_KEYS = [
@@ -39,9 +40,14 @@ export function settingDefaults(ctx: AppContext): Record<SettingKey, string> {
   };
 }
 
+// Read several times by every shopper's request (the countdown gates the store): kept compiled.
+const settingRow = compiledOnce((db, $: { key: string }) =>
+  db.selectFrom("appSettings").select(["key", "value", "updatedAt"]).where("key", "=", $.key),
+);
+
 export async function getSetting(ctx: AppContext, key: SettingKey): Promise<Setting | null> {
   assertKey(key);
-  const row = await ctx.db.selectFrom("appSettings").select(["key", "value", "updatedAt"]).where("key", "=", key).executeTakeFirst();
+  const row = await settingRow.first(ctx.db, { key });
   return row ? { key, value: row.value, updatedAt: row.updatedAt } : null;
 }
 
