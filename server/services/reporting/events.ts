@@ -81,11 +81,32 @@ const ALWAYS_KEPT = new Set<EventKind>(["order", "payment"]);
 const pendingByDb = new WeakMap<Db, Pending>();
 
 /**
+ * The keys of the sessions seen lately (issue 24): every page a shopper opens is an event of their
+ * session, and the HMAC was a few percent of a cached page's CPU. Emptied when full, and when the
+ * secret differs (tests run stores with other secrets in one process).
+ */
+const MAX_SESSION_KEYS = 20_000;
+const sessionKeys = new Map<string, string>();
+let keyedWith = "";
+
+/**
  * The key a session is counted by: an HMAC of its id with the store's secret, cut to 16 bytes, so
  * the events table cannot be joined back to a bag or a sign-in by anyone without the secret.
  */
 export function sessionKeyOf(ctx: AppContext, sessionId: string): string {
-  return crypto.createHmac("sha256", ctx.config.sessionSecret).update(sessionId).digest("base64url").slice(0, 22);
+  const secret = ctx.config.sessionSecret;
+  if (secret !== keyedWith) {
+    sessionKeys.clear();
+    keyedWith = secret;
+  }
+  let key = sessionKeys.get(sessionId);
+  if (key === undefined) {
+    key = crypto.createHmac("sha256", secret).update(sessionId).digest("base64url").slice(0, 22);
+    // Bounded: a stranger can send any number of bag ids (each a valid shape), never grow this past it.
+    if (sessionKeys.size >= MAX_SESSION_KEYS) sessionKeys.clear();
+    sessionKeys.set(sessionId, key);
+  }
+  return key;
 }
 
 /** An id the events table can hold: a whole number in 1..MAX_EVENT_ID, else null. */
