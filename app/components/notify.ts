@@ -56,7 +56,7 @@ export const notify = {
   success(title: string, description?: ReactNode, options: { id?: string; duration?: number } = {}) {
     return showToast("success", title, { ...options, description });
   },
-  error(title: string, description?: string) {
+  error(title: string, description?: ReactNode) {
     return showToast("error", title, { description });
   },
   info(title: string, description?: string) {

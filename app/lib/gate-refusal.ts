@@ -1,5 +1,5 @@
 import { isRouteErrorResponse } from "@remix-run/react";
-import { CART_MESSAGES, type AddToBagData } from "#server/contracts/cart-view";
+import { CART_MESSAGES, type AddToBagData, type CartFormData } from "#server/contracts/cart-view";
 import { WAITING_ROOM_MESSAGES, WAITING_ROOM_URL } from "#server/contracts/waiting-room-messages";
 
 /**
@@ -21,6 +21,22 @@ export function refusedAddToBag(error: unknown): AddToBagData {
   if (!refusal) throw error;
   return {
     ok: false,
+    notice: { kind: "error", title: CART_MESSAGES.errorTitle, description: refusal.message },
+    waitingRoomUrl: refusal.waitingRoomUrl,
+  };
+}
+
+/**
+ * The bag's plus, minus and remove refused by the gate: the toast the cart fetchers raise, in the
+ * line's words, with a link to the line. No bag comes with it (the change never reached it).
+ */
+export function refusedCartChange(error: unknown): CartFormData {
+  const refusal = gateRefusal(error);
+  if (!refusal) throw error;
+  return {
+    ok: false,
+    intent: null,
+    cart: null,
     notice: { kind: "error", title: CART_MESSAGES.errorTitle, description: refusal.message },
     waitingRoomUrl: refusal.waitingRoomUrl,
   };

@@ -1,13 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Link, useLoaderData, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ArrowLeft, ArrowRight } from "lucide-react";
 import { useRef } from "react";
+import type { CartFormData } from "#server/contracts/cart-view";
 import { formatUsd } from "#server/contracts/money";
 import { cartFormAction, cartPageLoader } from "#server/http/doors/cart-door";
 import { requirePassForPurchase } from "#server/http/gate/waiting-room-gate";
 import { CartLineRow, lineKeyOf } from "#app/components/cart/cart-line";
 import { useCartFetchers } from "#app/components/cart/use-cart-fetchers";
 import { useLineFocus } from "#app/components/cart/use-line-focus";
+import { refusedCartChange } from "#app/lib/gate-refusal";
 import { pageTitle } from "#app/lib/page-title";
 import { Button } from "#app/components/ui/button";
 import type { RenderMemoHandle } from "#app/render-memo.server";
@@ -19,6 +21,18 @@ export const loader = (args: LoaderFunctionArgs) => cartPageLoader(args);
 export const handle: RenderMemoHandle = { sameDataSamePage: true };
 
 export const action = async (args: ActionFunctionArgs) => (await requirePassForPurchase(args.request), cartFormAction(args));
+
+/**
+ * Plus, minus and remove (here and in the bag dropdown) with a pass that lapsed: the bag's toast in
+ * the line's words, with the way back to the line, not the error page. Anything else still is.
+ */
+export const clientAction = async ({ serverAction }: ClientActionFunctionArgs): Promise<CartFormData> => {
+  try {
+    return await serverAction<CartFormData>();
+  } catch (error) {
+    return refusedCartChange(error);
+  }
+};
 
 // A refused change (an item gone from another tab) still means the bag on screen may be stale.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>

@@ -146,7 +146,12 @@ export interface AddToBagData {
 export interface CartFormData {
   ok: boolean;
   intent: CartIntent | null;
-  /** The bag after the change (or as it is, after a failure), so a dropdown need not ask again. */
-  cart: CartView;
+  /**
+   * The bag after the change (or as it is, after a failure), so a dropdown need not ask again; null
+   * when the change never reached the bag (the waiting room refused it).
+   */
+  cart: CartView | null;
   notice: ActionNotice | null;
+  /** The waiting room's refusal (a pass that lapsed): the line to join again, linked in the toast. */
+  waitingRoomUrl?: string;
 }

@@ -97,6 +97,48 @@ for (const mode of MODES) {
           assert.deepEqual(problems, []);
 
           if (mode.javaScriptEnabled) {
+            const pass = (await page.context().cookies()).filter((cookie) => cookie.name === "waiting_room_pass");
+            assert.equal(pass.length, 1);
+
+            // The pass lapses while the bag is open: plus is refused with the line's words in the bag's
+            // toast, not the error page ("Something went wrong 429", before), and the page's reload
+            // takes the shopper, and the toast, to the line.
+            const busy = "The drop is busy. Please join the line.";
+            const refusal = () => page.locator("[data-sonner-toast][data-removed=false]").filter({ hasText: busy });
+            const cartRefused = "console error: Failed to load resource: the server responded with a status of 429 (Too Many Requests)";
+            await page.goto("/cart");
+            await page.locator('[data-testid="cart-button"][data-hydrated]').waitFor({ state: "attached" });
+            await page.context().clearCookies({ name: "waiting_room_pass" });
+            await page.getByRole("button", { name: `Increase quantity of ${tee.name}` }).click();
+            await page.waitForURL("**/waiting-room");
+            await expectVisible(page.getByTestId("line-status"));
+            await expectVisible(refusal().getByText(busy, { exact: true }));
+            assert.equal(await page.getByText("Something went wrong").count(), 0);
+            assert.deepEqual(problems.splice(0), [cartRefused]);
+
+            // The same from the bag's dropdown on a page outside the gate (the home page goes to the
+            // store once the drop is on): the page stays, and the toast offers the line.
+            await page.context().addCookies(pass);
+            await page.goto("/about");
+            await page.locator('[data-testid="cart-button"][data-hydrated]').waitFor({ state: "attached" });
+            await page.getByTestId("cart-button").click();
+            const dropdown = page.getByTestId("cart-dropdown");
+            await expectVisible(dropdown.getByTestId("cart-line").filter({ hasText: tee.name }));
+            await page.context().clearCookies({ name: "waiting_room_pass" });
+            await dropdown.getByRole("button", { name: `Remove ${tee.name}` }).click();
+            await expectVisible(refusal().getByText(busy, { exact: true }));
+            assert.equal(await page.getByText("Something went wrong").count(), 0);
+            assert.equal(new URL(page.url()).pathname, "/about");
+            await refusal().getByRole("link", { name: "Join the line" }).click();
+            await page.waitForURL("**/waiting-room");
+            await expectVisible(page.getByTestId("line-status"));
+            assert.deepEqual(problems.splice(0), [cartRefused]);
+
+            // The pass comes back for the product page.
+            await page.context().addCookies(pass);
+            await page.goto(`/store/${tee.id}`);
+            await page.locator('[data-testid="cart-button"][data-hydrated]').waitFor({ state: "attached" });
+
             // The pass lapses while the product page is open: Add To Bag's refusal is no error page
             // ("Something went wrong 429", before), and the page's reload sends the shopper to the line.
             await page.context().clearCookies({ name: "waiting_room_pass" });

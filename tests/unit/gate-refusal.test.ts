@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gateRefusal, refusedAddToBag } from "#app/lib/gate-refusal";
+import { gateRefusal, refusedAddToBag, refusedCartChange } from "#app/lib/gate-refusal";
 
 // What a clientAction gets from serverAction when the waiting room refuses a purchase: an error
 // response with the gate's JSON body (server/http/gate/waiting-room-gate.ts busyResponse).
@@ -28,5 +28,27 @@ describe("Add To Bag refused by the waiting room", () => {
     expect(() => refusedAddToBag(failure)).toThrow();
     const offline = new TypeError("Failed to fetch");
     expect(() => refusedAddToBag(offline)).toThrow(offline);
+  });
+});
+
+describe("the bag's plus, minus and remove refused by the waiting room", () => {
+  it("becomes the bag's toast, in the gate's words, with the store's own line and no bag", () => {
+    const body = { message: "The drop is busy. Please join the line.", waitingRoomUrl: "//elsewhere.example/x" };
+    expect(refusedCartChange(refused(429, body))).toEqual({
+      ok: false,
+      intent: null,
+      cart: null,
+      notice: { kind: "error", title: "Error", description: "The drop is busy. Please join the line." },
+      waitingRoomUrl: "/waiting-room",
+    });
+  });
+
+  it("leaves every other failure to the route's error page", () => {
+    const failure = refused(500, { message: "Something went wrong on our side. Please try again." });
+    expect(() => refusedCartChange(failure)).toThrow();
+    const invalid = refused(400, { message: "Quantity must be a whole number" });
+    expect(() => refusedCartChange(invalid)).toThrow();
+    const offline = new TypeError("Failed to fetch");
+    expect(() => refusedCartChange(offline)).toThrow(offline);
   });
 });

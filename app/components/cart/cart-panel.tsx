@@ -26,7 +26,7 @@ export function CartPanel({ live, onClose }: { live: LiveCart; onClose: () => vo
     for (const answer of [updated, removed]) {
       if (!answer || adopted.has(answer)) continue;
       adopted.add(answer);
-      adopt(answer.cart);
+      if (answer.cart) adopt(answer.cart);
     }
   }, [updated, removed, adopt]);
 
