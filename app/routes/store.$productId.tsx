@@ -9,6 +9,7 @@ import { requirePassForPurchase } from "#server/http/gate/waiting-room-gate";
 import { AddToBag } from "#app/components/store/add-to-bag";
 import { DrawPanel } from "#app/components/draws/draw-panel";
 import { ColorSwatches } from "#app/components/store/color-swatches";
+import { SizeGuide } from "#app/components/store/size-guide";
 import { Gallery } from "#app/components/store/gallery";
 import { formatReleaseDate, Price } from "#app/components/store/product-labels";
 import { LOW_STOCK } from "#app/components/store/product-card";
@@ -50,7 +51,7 @@ export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ data: pa
 };
 
 export default function ProductPage() {
-  const { product, images, selectedImageId, draw, sizeGuide } = useLoaderData<typeof loader>();
+  const { product, images, selectedImageId, draw } = useLoaderData<typeof loader>();
   const lowStock = !product.isComingSoon && product.inventory > 0 && product.inventory <= LOW_STOCK;
 
   return (
@@ -72,19 +73,25 @@ export default function ProductPage() {
             ) : null}
           </header>
 
-          {/* On sale, the colour and size are chosen inside the Add To Bag form; otherwise only shown. */}
+          {/* On sale, the colour and size are chosen inside the Add To Bag form (the size guide beside
+              them); sold out or coming soon, they are only shown, and the size guide beside the sizes. */}
           {product.isComingSoon || product.inventory === 0 ? (
             <div className="space-y-6 border-t border-border pt-6">
               <ColorSwatches colors={product.availableColors} />
-              <p className="text-sm">
-                <span className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Size:</span>{" "}
-                <span className="font-medium">{product.sizes.length > 0 ? product.sizes.map((s) => s.label).join(", ") : "One Size"}</span>
-              </p>
+              <div className="flex flex-wrap items-center justify-between gap-x-4">
+                <p className="text-sm">
+                  <span className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Size:</span>{" "}
+                  <span className="font-medium">
+                    {product.sizes.length > 0 ? product.sizes.map((s) => s.label).join(", ") : "One Size"}
+                  </span>
+                </p>
+                {product.sizeGuide ? <SizeGuide text={product.sizeGuide} productName={product.name} /> : null}
+              </div>
             </div>
           ) : null}
 
           <div className="space-y-4 border-t border-border pt-6">
-            {draw ? <DrawPanel draw={draw} /> : <ActionArea product={product} sizeGuide={sizeGuide} />}
+            {draw ? <DrawPanel draw={draw} /> : <ActionArea product={product} />}
             {!draw && !product.isComingSoon && product.inventory > 0 ? (
               <ul className="space-y-1.5 text-xs text-muted-foreground">
                 <li>Limited run: never restocked once it sells out.</li>
@@ -122,7 +129,7 @@ function BackToProducts() {
 
 type PageProduct = ReturnType<typeof useLoaderData<typeof loader>>["product"];
 
-function ActionArea({ product, sizeGuide }: { product: PageProduct; sizeGuide: string | null }) {
+function ActionArea({ product }: { product: PageProduct }) {
   if (product.isComingSoon) {
     return (
       <div className="rounded-md border border-foreground/30 bg-card px-5 py-5" data-testid="coming-soon-banner">
@@ -133,7 +140,7 @@ function ActionArea({ product, sizeGuide }: { product: PageProduct; sizeGuide: s
       </div>
     );
   }
-  if (product.inventory > 0) return <AddToBag product={product} sizeGuide={sizeGuide} />;
+  if (product.inventory > 0) return <AddToBag product={product} />;
   return (
     <div className="space-y-2" data-testid="sold-out-banner">
       <p className="flex h-14 items-center justify-center rounded-md border border-border bg-muted text-[15px] font-semibold tracking-[0.22em] text-muted-foreground">

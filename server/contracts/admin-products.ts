@@ -359,7 +359,6 @@ export const imageReorderSchema = z.object({
 export interface AdminProduct extends PublicProduct {
   /** Stock kept per colour and size (`variants` then lists it); false: colours share their size's stock. */
   stockPerColor: boolean;
-  sizeGuide: string | null;
   isCountdownRestricted: boolean;
   /** ISO UTC instant, or null (a restricted product then follows the store countdown). */
   countdownReleaseDate: string | null;

@@ -33,6 +33,11 @@ export interface PublicProduct {
   sizes: ProductSize[];
   /** Only for a product that keeps stock per colour and size: one entry per colour and size. */
   variants?: ProductVariant[];
+  /**
+   * The size guide its admin wrote (plain text, at most 4,000 characters; `sizeGuideView` in
+   * ./size-guide reads it), or null. Shown whether the product is on sale, sold out or coming soon.
+   */
+  sizeGuide: string | null;
 }
 
 export interface PublicProductImage {

@@ -124,6 +124,73 @@ for (const mode of MODES) {
       assert.equal(await page.getByRole("button", { name: "Add To Bag" }).count(), 0);
     });
 
+    test("sold-out and coming-soon pages show the size guide, at 390 px", async () => {
+      // A shopper waiting for a restock or the release reads the measurements too (decision 0057).
+      const api = await adminApi();
+      const soldOut = await createProduct(api, {
+        name: uniqueName("E2E Guide Crewneck"),
+        price: 68,
+        sizes: [
+          { label: "S", inventory: 0 },
+          { label: "M", inventory: 0 },
+        ],
+        sizeGuide: "Size | Chest (in)\nS | 36-38\nM | 40-42\nMeasured flat, doubled.",
+      });
+      const comingSoon = await createProduct(api, {
+        name: uniqueName("E2E Guide Jacket"),
+        price: 148,
+        isComingSoon: true,
+        releaseDate: dayFromNow(30),
+        sizeGuide: "Runs small: take one size up.",
+      });
+      const { page, problems } = await newPage({ ...mode, viewport: { width: 390, height: 844 } });
+      const pages = [
+        { product: soldOut, banner: "sold-out-banner", shot: "sold-out" },
+        { product: comingSoon, banner: "coming-soon-banner", shot: "coming-soon" },
+      ];
+      for (const { product, banner, shot } of pages) {
+        await page.goto(`/store/${product.id}`);
+        await expectVisible(page.getByTestId(banner));
+        assert.equal(await page.getByRole("button", { name: "Add To Bag" }).count(), 0);
+        await hydrated(page, mode);
+        // What the guide shows, wherever it is drawn: the table, or the text.
+        const expectGuide = async (scope: ReturnType<Page["locator"]>) => {
+          if (product === soldOut) {
+            const table = scope.getByTestId("size-guide-table");
+            await expectVisible(table);
+            assert.deepEqual(await table.locator("tr").allInnerTexts(), ["Size\tChest (in)", "S\t36-38", "M\t40-42"]);
+            await expectVisible(scope.getByText("Measured flat, doubled.", { exact: true }));
+          } else {
+            await expectVisible(scope.getByText("Runs small: take one size up.", { exact: true }));
+          }
+          await expectVisible(scope.getByText(product.name, { exact: true }));
+        };
+        if (mode.javaScriptEnabled) {
+          const button = page.getByRole("button", { name: "Size guide", exact: true });
+          await button.click();
+          const dialog = page.getByRole("dialog", { name: "Size guide" });
+          await dialog.waitFor();
+          await expectGuide(dialog);
+          await expectVisible(dialog.getByRole("button", { name: "Close size guide" }));
+          await page.screenshot({ path: `tests/.tmp/size-guide-${shot}-phone-js.png` });
+          await page.keyboard.press("Escape");
+          await dialog.waitFor({ state: "detached" });
+          assert.equal(await button.evaluate((el) => el === document.activeElement), true);
+        } else {
+          const panel = page.locator("#size-guide");
+          assert.equal(await panel.isVisible(), false);
+          await page.getByRole("link", { name: "Size guide", exact: true }).click();
+          await page.waitForURL("**#size-guide");
+          await expectVisible(panel.getByRole("heading", { name: "Size guide" }));
+          await expectGuide(panel);
+          await page.screenshot({ path: `tests/.tmp/size-guide-${shot}-phone-no-js.png` });
+          await panel.getByRole("link", { name: "Close", exact: true }).click();
+          await panel.waitFor({ state: "hidden" });
+        }
+      }
+      assert.deepEqual(problems, []);
+    });
+
     test("add to bag, see the count, then plus, minus and remove in the cart", async () => {
       const tee = await ownTee();
       const { page, problems } = await newPage(mode);

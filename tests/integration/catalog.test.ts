@@ -61,6 +61,7 @@ describe("the public product shape", () => {
       maxPerCustomer: null,
       // No sizes: one implicit "One Size" whose stock is `inventory` (decision 0045).
       sizes: [],
+      sizeGuide: null,
     });
   });
 
@@ -89,6 +90,65 @@ describe("GET /api/products", () => {
       expect(listed).not.toHaveProperty(key);
     }
     expect(products.some((p) => p.id === newer)).toBe(true);
+  });
+
+  it("carries each product's size guide, as the admin wrote it, on sale, sold out or coming soon; null without one", async () => {
+    ctx.clock.set(NOW);
+    const guide = "Size | Chest (in)\nS | 36-38\nM | 40-42\nMeasured flat, doubled.";
+    const onSale = await addProduct(ctx, { name: "Guide On Sale", sizeGuide: guide });
+    const soldOut = await addProduct(ctx, { name: "Guide Sold Out", inventory: 0, sizeGuide: guide });
+    const comingSoon = await addProduct(ctx, {
+      name: "Guide Coming Soon",
+      isComingSoon: 1,
+      releaseDate: "2026-07-01",
+      sizeGuide: "Runs small: take one size up.",
+    });
+    const bare = await addProduct(ctx, { name: "No Guide Tee" });
+    const products = await restProducts();
+    const listed = (id: number) => products.find((p) => p.id === id);
+    const shape = (id: number, fields: Partial<PublicProduct>) => ({
+      id,
+      description: "A tee that exists to test the rounding of prices.",
+      price: 40,
+      discountedPrice: 40,
+      discountPercent: 0,
+      imageUrl: null,
+      imagePath: null,
+      srcSet: null,
+      inventory: 10,
+      isVisible: true,
+      promoCode: null,
+      availableColors: [],
+      isComingSoon: false,
+      releaseDate: null,
+      maxPerCustomer: null,
+      sizes: [],
+      ...fields,
+    });
+    expect(listed(onSale)).toEqual(shape(onSale, { name: "Guide On Sale", sizeGuide: guide }));
+    expect(listed(soldOut)).toEqual(shape(soldOut, { name: "Guide Sold Out", inventory: 0, sizeGuide: guide }));
+    expect(listed(comingSoon)).toEqual(
+      shape(comingSoon, {
+        name: "Guide Coming Soon",
+        isComingSoon: true,
+        releaseDate: "2026-07-01",
+        sizeGuide: "Runs small: take one size up.",
+      }),
+    );
+    // Without a guide the field is there, and null: an API client can tell "none" from "not asked".
+    expect(listed(bare)).toEqual(shape(bare, { name: "No Guide Tee", sizeGuide: null }));
+    // The product page reads the same guide from the same place, whether the product can be bought or not.
+    for (const [id, sizeGuide] of [
+      [onSale, guide],
+      [soldOut, guide],
+      [comingSoon, "Runs small: take one size up."],
+      [bare, null],
+    ] as const) {
+      const page = await productPage(id);
+      expect(page.status).toBe(200);
+      expect(page.data.product).toEqual(listed(id));
+      expect(page.data.product.sizeGuide).toBe(sizeGuide);
+    }
   });
 
   it("refuses other methods with 405", async () => {

@@ -26,7 +26,7 @@ export function firstColor(product: PublicProduct): string | null {
  * (decision 0045); with JavaScript the button waits for a size, without it the server says
  * "Please choose a size.".
  */
-export function AddToBag({ product, sizeGuide = null }: { product: PublicProduct; sizeGuide?: string | null }) {
+export function AddToBag({ product }: { product: PublicProduct }) {
   const productId = product.id;
   const hydrated = useHydrated();
   const [color, setColor] = useState<string | null>(() => firstColor(product));
@@ -59,15 +59,7 @@ export function AddToBag({ product, sizeGuide = null }: { product: PublicProduct
     >
       <EnhancedField />
       <HoneypotField idPrefix={`add-to-bag-${productId}`} />
-      <ProductChoices
-        product={product}
-        color={color}
-        size={size}
-        onColor={chooseColor}
-        onSize={setSize}
-        error={choiceError}
-        sizeGuide={sizeGuide}
-      />
+      <ProductChoices product={product} color={color} size={size} onColor={chooseColor} onSize={setSize} error={choiceError} />
       <Button
         type="submit"
         size="lg"

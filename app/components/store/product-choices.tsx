@@ -18,7 +18,6 @@ export function ProductChoices({
   onColor,
   onSize,
   error,
-  sizeGuide = null,
 }: {
   product: PublicProduct;
   color: string | null;
@@ -27,10 +26,9 @@ export function ProductChoices({
   onSize: (size: string) => void;
   /** A refusal about one of the two choices, shown under its picker ("Please choose a size."). */
   error?: { field: "size" | "color"; message: string } | null;
-  /** The product's size guide, when its admin wrote one: a "Size guide" beside the picker. */
-  sizeGuide?: string | null;
 }) {
-  const guide = sizeGuide ? <SizeGuide text={sizeGuide} productName={product.name} /> : null;
+  // The product's size guide, when its admin wrote one: a "Size guide" beside the picker.
+  const guide = product.sizeGuide ? <SizeGuide text={product.sizeGuide} productName={product.name} /> : null;
   const colors = product.availableColors;
   const sizeError = error?.field === "size" ? error.message : null;
   const colorError = error?.field === "color" ? error.message : null;

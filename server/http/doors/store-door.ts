@@ -3,7 +3,7 @@ import { getAppContext } from "#server/boot";
 import { productIdParam } from "#server/contracts/catalog";
 import { CATALOG_MESSAGES } from "#server/contracts/catalog-view";
 import { NotFound } from "#server/errors";
-import { getPublicProduct, listProductImages, listVisibleProducts, productSizeGuide } from "#server/services/catalog/catalog";
+import { getPublicProduct, listProductImages, listVisibleProducts } from "#server/services/catalog/catalog";
 import { drawPanelFor } from "#server/services/drop/draws";
 import { PASS_HOLDER_HEADERS, shopperContext } from "#server/http/gate/early-access";
 import { requirePassForPage } from "#server/http/gate/waiting-room-gate";
@@ -29,12 +29,11 @@ export async function productPageLoader({ params, request, context }: LoaderFunc
   const id = productIdParam.safeParse(params.productId);
   try {
     if (!id.success) throw new NotFound(CATALOG_MESSAGES.notFound);
-    const [product, { images }, draw, sizeGuide] = await Promise.all([
+    const [product, { images }, draw] = await Promise.all([
       getPublicProduct(ctx, id.data),
       listProductImages(ctx, id.data),
       // Sold by draw: the page shows the draw instead of Add To Bag (decision 0047).
       drawPanelFor(ctx, id.data),
-      productSizeGuide(ctx, id.data),
     ]);
     // Primary first, then display order (the sort is stable).
     const ordered = [...images].sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary));
@@ -43,7 +42,7 @@ export async function productPageLoader({ params, request, context }: LoaderFunc
     const requested = Number(new URL(request.url).searchParams.get("image"));
     const selectedImageId = ordered.find((image) => image.id === requested)?.id ?? ordered[0]?.id ?? null;
     // What an early-access pass shows is for that browser alone: no cache anywhere may keep it.
-    return data({ product, images: ordered, selectedImageId, draw, sizeGuide }, { headers: ctx.earlyAccess ? PASS_HOLDER_HEADERS : {} });
+    return data({ product, images: ordered, selectedImageId, draw }, { headers: ctx.earlyAccess ? PASS_HOLDER_HEADERS : {} });
   } catch (error) {
     if (error instanceof NotFound) throw data(CATALOG_MESSAGES.notFound, { status: 404 });
     throw error;

@@ -22,7 +22,6 @@ export function toAdminProduct(row: Row, stock: ProductStock = NO_STOCK): AdminP
   return {
     ...toPublicProduct(row, stock),
     stockPerColor: row.stockPerColor === 1,
-    sizeGuide: row.sizeGuide,
     isCountdownRestricted: row.isCountdownRestricted === 1,
     countdownReleaseDate: row.countdownReleaseDate,
     weight: row.weight,

@@ -28,8 +28,9 @@ export function srcSetFor(image: { imageUrl: string | null; imagePath: string | 
 }
 
 /**
- * The one place a product row becomes what shoppers see: cents to dollars, flags to booleans, and
- * its sizes (and, with stock per colour, its variants) from `stockOf`.
+ * The one place a product row becomes what shoppers see: cents to dollars, flags to booleans, its
+ * sizes (and, with stock per colour, its variants) from `stockOf`, and its size guide: the same on
+ * the product page (whatever its stock or release) and in the REST answers.
  */
 export function toPublicProduct(row: Product, stock: ProductStock = NO_STOCK): PublicProduct {
   const product: PublicProduct = {
@@ -50,6 +51,7 @@ export function toPublicProduct(row: Product, stock: ProductStock = NO_STOCK): P
     releaseDate: row.releaseDate,
     maxPerCustomer: row.maxPerCustomer,
     sizes: stock.sizes.map((size) => ({ ...size })),
+    sizeGuide: row.sizeGuide,
   };
   if (stock.variants) product.variants = stock.variants.map((variant) => ({ ...variant }));
   return product;
@@ -118,11 +120,6 @@ export async function getPublicProductRow(ctx: AppContext, productId: number): P
 export async function getPublicProduct(ctx: AppContext, productId: number): Promise<PublicProduct> {
   const row = await getPublicProductRow(ctx, productId);
   return toPublicProduct(row, await stockOfOne(ctx.db, row));
-}
-
-/** The product's size guide (text the admin wrote, or null), for its page's dialog; a product the shopper may not see is a 404. */
-export async function productSizeGuide(ctx: AppContext, productId: number): Promise<string | null> {
-  return (await getPublicProductRow(ctx, productId)).sizeGuide;
 }
 
 /** A product's pictures in display order (primary first among equals). */
