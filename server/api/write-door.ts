@@ -5,7 +5,7 @@ import { answerFailure } from "#server/http/failure-answer";
 import { clientAddressOf, forwardedProto, fromTrustedHop } from "#server/http/requests/forwarded";
 import { refuseCrossSiteWrites } from "#server/http/requests/origin";
 import { dispatchApi } from "./dispatch";
-import { fetchRequestOf, sendFetchResponse } from "./node-exchange";
+import { apiWriteRequestOf, sendFetchResponse } from "./node-exchange";
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const API_PATH = /^\/api(?:[/?]|$)/;
@@ -29,8 +29,8 @@ export function apiWriteDoor(ctx: AppContext) {
       const scheme = forwardedProto(req.headers["x-forwarded-proto"], hops) ?? (encrypted ? "https" : "http");
       // The listener has refused a Host no URL can be made of (raw-listener.ts); HTTP/1.0 may send none.
       const host = fromTrustedHop(req.headers["x-forwarded-host"], hops) ?? req.headers.host ?? "localhost";
-      const request = fetchRequestOf(req, res, `${scheme}://${host}${req.url}`);
-      dispatchApi(request, { clientIp: clientAddressOf(req, hops) ?? "unknown" })
+      apiWriteRequestOf(req, res, `${scheme}://${host}${req.url}`)
+        .then((request) => dispatchApi(request, { clientIp: clientAddressOf(req, hops) ?? "unknown" }))
         .then((response) => sendFetchResponse(req, res, response, true))
         .catch((error: unknown) => answerFailure(req, res, error, config.brand.name));
     });

@@ -1,12 +1,15 @@
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import zlib from "node:zlib";
 import express from "express";
 import { http as mock, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { apiWriteRequestOf } from "#server/api/node-exchange";
 import { apiWriteDoor, isApiWrite } from "#server/api/write-door";
+import { BODY_LIMITS, readText } from "#server/http/requests/request-body";
 import { useAppContextForTests } from "#server/boot";
 import { ensureAdmin } from "#server/services/accounts/users";
 import { mockServer } from "../mocks/server";
@@ -177,6 +180,95 @@ describe("the API's write door", () => {
     expect(await ctx.db.selectFrom("cartItems").select("id").where("productId", "=", id).execute()).toEqual([]);
   });
 });
+
+describe("a small JSON body read ahead of the API table", () => {
+  it("is the body every reader gets, whether it came in one piece, in several, or chunked", async () => {
+    const id = await addProduct(ctx, { name: "Ahead Tee", priceCents: 2000 });
+    // Declared, sent in three writes: the door waits for all of it.
+    const pieces = await socketPost("/api/cart", ['{"productId":', `${id},"quan`, 'tity":2}'], { declare: true });
+    expect(pieces.status).toBe("201");
+    expect(JSON.parse(pieces.body)).toMatchObject({ count: 2, totalPrice: 40 });
+    // No declared length (chunked): streamed to the table as before.
+    const chunked = await socketPost("/api/cart", [`{"productId":${id},`, '"quantity":1}'], { declare: false });
+    expect(chunked.status).toBe("201");
+    expect(JSON.parse(chunked.body)).toMatchObject({ count: 1, totalPrice: 20 });
+  });
+
+  it("is read before the Request is made only when small, declared and JSON", async () => {
+    const seen: { body: boolean; text: string }[] = [];
+    const probe = http.createServer(async (req, res) => {
+      const request = await apiWriteRequestOf(req, res, `http://127.0.0.1${req.url}`);
+      seen.push({ body: request.body !== null, text: await readText(request, BODY_LIMITS.webhook) });
+      res.end();
+    });
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const at = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/api/cart`;
+    mockServer.use(mock.all(`${new URL(at).origin}/*`, () => passthrough()));
+    try {
+      await fetch(at, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"a":1}' });
+      await fetch(at, { method: "POST", headers: { "Content-Type": "text/plain" }, body: '{"a":2}' });
+      await fetch(at, { method: "POST", headers: { "Content-Type": "application/json" }, body: `{"a":"${"x".repeat(70 * 1024)}"}` });
+    } finally {
+      await new Promise((resolve) => probe.close(resolve));
+    }
+    expect(seen.map(({ body, text }) => [body, text.slice(0, 7)])).toEqual([
+      [false, '{"a":1}'],
+      [true, '{"a":2}'],
+      [true, '{"a":"x'],
+    ]);
+  });
+
+  it("reaches a tRPC mutation whole, as it did streamed", async () => {
+    const id = await addProduct(ctx, { name: "Hidden By tRPC" });
+    const response = await post("/api/trpc/admin.products.setVisibility", { id, isVisible: false }, { Cookie: admin });
+    expect(response.status).toBe(200);
+    expect((await ctx.db.selectFrom("products").select("isVisible").where("id", "=", id).executeTakeFirstOrThrow()).isVisible).toBe(0);
+  });
+
+  it("changes nothing when the caller hangs up halfway, and the door goes on serving", async () => {
+    const id = await addProduct(ctx, { name: "Abandoned Tee" });
+    const half = `{"productId":${id},"quantity":1`;
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(Number(new URL(base).port), "127.0.0.1", () => {
+        socket.write(
+          `POST /api/cart HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${half.length + 40}\r\n\r\n${half}`,
+        );
+        setTimeout(() => socket.destroy(), 50);
+      });
+      socket.on("close", () => resolve());
+      socket.on("error", () => {});
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await ctx.db.selectFrom("cartItems").select("id").where("productId", "=", id).execute()).toEqual([]);
+    const next = await post("/api/cart", { productId: id, quantity: 1 });
+    expect(next.status).toBe(201);
+  });
+});
+
+/** A JSON POST written on a bare socket in pieces, with its length declared or chunked. */
+function socketPost(route: string, pieces: string[], { declare }: { declare: boolean }): Promise<{ status: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const body = pieces.join("");
+    const head = declare ? `Content-Length: ${Buffer.byteLength(body)}` : "Transfer-Encoding: chunked";
+    const socket = net.connect(Number(new URL(base).port), "127.0.0.1", async () => {
+      socket.write(`POST ${route} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\n${head}\r\n\r\n`);
+      for (const piece of pieces) {
+        socket.write(declare ? piece : `${Buffer.byteLength(piece).toString(16)}\r\n${piece}\r\n`);
+        await new Promise((next) => setTimeout(next, 20));
+      }
+      if (!declare) socket.write("0\r\n\r\n");
+    });
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("utf8")));
+    socket.on("end", () => {
+      const [head, ...rest] = answer.split("\r\n\r\n");
+      const text = rest.join("\r\n\r\n");
+      // The door answers small JSON whole, with its length: the body is what follows the head.
+      resolve({ status: head!.split(" ")[1]!, body: text });
+    });
+    socket.on("error", reject);
+  });
+}
 
 /** A POST whose answer's bytes are kept as they came, compressed or not. */
 function rawPost(route: string, body: unknown, headers: Record<string, string>): Promise<Response> {

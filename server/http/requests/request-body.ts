@@ -25,10 +25,28 @@ export class BodyTooLarge extends Error {
   }
 }
 
+/**
+ * Bodies read before their Request was made (the API's write door, node-exchange.ts): such a
+ * Request carries none of its own, and this is where every read of a body finds it.
+ */
+const readAhead = new WeakMap<Request, Uint8Array<ArrayBuffer>>();
+
+/** A bodiless Request whose body is `bytes`, for readBody and everything built on it. */
+export function requestWithBodyRead(url: string, init: RequestInit, bytes: Uint8Array<ArrayBuffer>): Request {
+  const request = new Request(url, init);
+  readAhead.set(request, bytes);
+  return request;
+}
+
 /** The body's bytes, at most `limit` of them; BodyTooLarge past it, without reading further. */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = request.headers.get("Content-Length");
   if (declared !== null && !(Number(declared) <= limit)) throw new BodyTooLarge(limit);
+  const known = readAhead.get(request);
+  if (known) {
+    if (known.byteLength > limit) throw new BodyTooLarge(limit);
+    return known;
+  }
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
