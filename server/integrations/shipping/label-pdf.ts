@@ -1,5 +1,19 @@
 import zlib from "node:zlib";
-import { PDFContentStream, PDFDocument, PDFName, PDFRawStream, StandardFonts, rgb, type PDFFont } from "pdf-lib";
+import {
+  fill,
+  PDFContentStream,
+  PDFDocument,
+  PDFName,
+  PDFRawStream,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  rgb,
+  setFillingRgbColor,
+  StandardFonts,
+  type PDFFont,
+  type PDFOperator,
+} from "pdf-lib";
 import { packingSlipRows } from "./packing-slip";
 import type { PackingSlip, Parcel, ShippingAddress } from "./types";
 
@@ -118,13 +132,16 @@ export async function renderLabelPdf(input: {
   text(`Weight: ${input.parcel.weightLbs.toFixed(1)} lb`, 20, 216, 10);
   text(`Box: ${input.parcel.lengthIn} x ${input.parcel.widthIn} x ${input.parcel.heightIn} in`, 20, 200, 10);
   text(`Order #${input.orderId}`, 20, 184, 10);
-  // A stand-in barcode: bars from the tracking number's digits, for the look of a real label.
+  // A stand-in barcode: bars from the tracking number's digits, for the look of a real label. One
+  // filled path of all the bars: drawn a rectangle at a time, they were a third of the label's CPU.
+  const bars: PDFOperator[] = [];
   let x = 20;
   for (const ch of input.trackingNumber) {
     const w = (ch.charCodeAt(0) % 3) + 1;
-    page.drawRectangle({ x, y: 90, width: w, height: 70, color: rgb(0, 0, 0) });
+    bars.push(rectangle(x, 90, w, 70));
     x += w + 2;
   }
+  page.pushOperators(pushGraphicsState(), setFillingRgbColor(0, 0, 0), ...bars, fill(), popGraphicsState());
   text(`TRACKING # ${input.trackingNumber}`, 20, 70, 10, bold);
   if (input.packingSlip && input.packingSlip.lines.length > 0) drawPackingSlip(doc, input.packingSlip, bold, regular);
   return saveLean(doc);
