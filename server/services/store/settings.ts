@@ -28,10 +28,15 @@ function assertKey(key: string): asserts key is SettingKey {
   if (!isSettingKey(key)) throw new Invalid(`Unknown setting "${key}".`, { key: ["Unknown setting."] });
 }
 
+// The spec's default launch instant, worked out once: through date-fns-tz it was a sixth of a bag
+// add's CPU on a store with no countdown set (issue 24), and every page's settings read paid it.
+let defaultCountdown: string | undefined;
+
 /** docs/spec.md §9 defaults. A function, because the countdown text carries the configured brand name. */
 export function settingDefaults(ctx: AppContext): Record<SettingKey, string> {
+  defaultCountdown ??= storeWallClockToUtc("2025-07-04", "00:00")!.toISOString();
   return {
-    countdown_date: storeWallClockToUtc("2025-07-04", "00:00")!.toISOString(),
+    countdown_date: defaultCountdown,
     background_video: "/media/background.mp4",
     background_music: "/media/music.mp3",
     countdown_text: `Time's almost up,<br>${ctx.config.brand.name} begins in:`,
