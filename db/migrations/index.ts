@@ -24,6 +24,7 @@ import { draws } from "./0023_draws";
 import { alertWindows } from "./0025_alert_windows";
 import { holdsPerVariant } from "./0026_holds_per_variant";
 import { labelTrackingIndex } from "./0027_label_tracking_index";
+import { unpaidOrdersBySession } from "./0028_unpaid_orders_by_session";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   "0025_alert_windows": alertWindows,
   "0026_holds_per_variant": holdsPerVariant,
   "0027_label_tracking_index": labelTrackingIndex,
+  "0028_unpaid_orders_by_session": unpaidOrdersBySession,
 };
