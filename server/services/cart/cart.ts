@@ -218,18 +218,21 @@ function assertPurchasable(product: Product, stock: ProductStock, choice: Choice
 }
 
 /** Units of a product in a bag: of one line, and of every line of the product. */
+const productLines = compiledOnce((db, $: { sessionId: string; productId: number }) =>
+  db
+    .selectFrom("cartItems")
+    .select(["quantity", "size", "color"])
+    .where("sessionId", "=", $.sessionId)
+    .where("productId", "=", $.productId),
+);
+
 async function unitsInCart(
   ctx: AppContext,
   sessionId: string,
   productId: number,
   choice: Choice,
 ): Promise<{ line: number; product: number }> {
-  const lines = await ctx.db
-    .selectFrom("cartItems")
-    .select(["quantity", "size", "color"])
-    .where("sessionId", "=", sessionId)
-    .where("productId", "=", productId)
-    .execute();
+  const lines = await productLines.all(ctx.db, { sessionId, productId });
   const line = lines.find((l) => l.size === choice.size && l.color === choice.color)?.quantity ?? 0;
   return { line, product: lines.reduce((sum, l) => sum + l.quantity, 0) };
 }

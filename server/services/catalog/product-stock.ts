@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { DB, Product } from "#db/schema";
 import { SIZE_MESSAGES, type ProductSize, type ProductVariant } from "#server/contracts/sizes-view";
 import type { AppContext } from "#server/context";
+import { compiledOnce } from "#db/compiled-query";
 import { Conflict, Invalid } from "#server/errors";
 
 /**
@@ -20,6 +21,10 @@ export interface ProductStock {
 
 export const NO_STOCK: ProductStock = Object.freeze({ sizes: [], variants: null }) as ProductStock;
 
+const sizesOfOne = compiledOnce((db, $: { productId: number }) =>
+  db.selectFrom("productSizes").select(["productId", "label", "inventory"]).where("productId", "=", $.productId).orderBy("position"),
+);
+
 /** The sizes and variants of some products, in one query each. */
 export async function stockOf(
   db: Kysely<DB>,
@@ -28,13 +33,17 @@ export async function stockOf(
   const map = new Map<number, ProductStock>();
   if (products.length === 0) return map;
   const ids = [...new Set(products.map((p) => p.id))];
-  const sizes = await db
-    .selectFrom("productSizes")
-    .select(["productId", "label", "inventory"])
-    .where("productId", "in", ids)
-    .orderBy("productId")
-    .orderBy("position")
-    .execute();
+  // One product (a bag add, a product page, most bags on drop day): the statement kept compiled.
+  const sizes =
+    ids.length === 1
+      ? await sizesOfOne.all(db, { productId: ids[0]! })
+      : await db
+          .selectFrom("productSizes")
+          .select(["productId", "label", "inventory"])
+          .where("productId", "in", ids)
+          .orderBy("productId")
+          .orderBy("position")
+          .execute();
   for (const row of sizes) {
     const stock = map.get(row.productId) ?? { sizes: [], variants: null };
     stock.sizes.push({ label: row.label, inventory: row.inventory });

@@ -11,6 +11,7 @@ import {
 } from "#server/contracts/draws";
 import type { DrawableProduct } from "#server/contracts/admin-draws";
 import type { AppContext } from "#server/context";
+import { compiledOnce } from "#db/compiled-query";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { escapeHtml } from "#server/services/security/sanitize";
 import { commitmentOf, newSeedHex, type DrawProof } from "./draw-math";
@@ -77,14 +78,14 @@ export async function drawForProduct(ctx: AppContext, productId: number): Promis
   return drawQuery(ctx).where("d.productId", "=", productId).orderBy("d.id", "desc").executeTakeFirst();
 }
 
+// Asked by every bag add: kept compiled.
+const drawOfProduct = compiledOnce((db, $: { productId: number }) =>
+  db.selectFrom("draws as d").innerJoin("products as p", "p.id", "d.productId").select("p.name").where("d.productId", "=", $.productId),
+);
+
 /** Refuses to bag a product sold by draw: 409 "{product name} is sold by draw." */
 export async function refuseIfSoldByDraw(ctx: AppContext, productId: number): Promise<void> {
-  const draw = await ctx.db
-    .selectFrom("draws as d")
-    .innerJoin("products as p", "p.id", "d.productId")
-    .select("p.name")
-    .where("d.productId", "=", productId)
-    .executeTakeFirst();
+  const draw = await drawOfProduct.first(ctx.db, { productId });
   if (draw) throw new Conflict(DRAW_MESSAGES.soldByDraw(draw.name));
 }
 
