@@ -11,6 +11,43 @@ import { recordEvent } from "#server/services/reporting/events";
 import { meter } from "#server/observability/meter";
 import { log, logWarning } from "#server/observability/log";
 import { takeUnits } from "#server/services/catalog/product-stock";
+import { compiledOnce } from "#db/compiled-query";
+
+// The statements every paid order runs once, and every confirmation asked again reads: kept compiled.
+const orderToConfirm = compiledOnce((db, $: { paymentIntentId: string }) =>
+  db
+    .selectFrom("orders")
+    .select(["id", "paymentIntentId", "totalCents", "status", "paidAt", "refundStatus", "customerKey", "addressKey", "holdExpiresAt"])
+    .where("paymentIntentId", "=", $.paymentIntentId),
+);
+const markPaid = compiledOnce((db, $: { id: number; now: string }) =>
+  db
+    .updateTable("orders")
+    .set({ status: "processing", paidAt: $.now, updatedAt: $.now })
+    .where("id", "=", $.id)
+    .where("paidAt", "is", null)
+    .where("refundStatus", "=", "none"),
+);
+const holdsOf = compiledOnce((db, $: { orderId: number }) =>
+  db.selectFrom("inventoryHolds").select(["id", "productId", "quantity", "status", "size", "color"]).where("orderId", "=", $.orderId),
+);
+const markHoldSold = compiledOnce((db, $: { id: number }) =>
+  db.updateTable("inventoryHolds").set({ status: "sold" }).where("id", "=", $.id),
+);
+const sessionOfOrder = compiledOnce((db, $: { id: number }) => db.selectFrom("orders").select("sessionId").where("id", "=", $.id));
+const itemsBought = compiledOnce((db, $: { orderId: number }) =>
+  db.selectFrom("orderItems").select(["productId", "quantity"]).where("orderId", "=", $.orderId),
+);
+const dropBoughtLine = compiledOnce((db, $: { sessionId: string; productId: number; quantity: number }) =>
+  db.deleteFrom("cartItems").where("sessionId", "=", $.sessionId).where("productId", "=", $.productId).where("quantity", "<=", $.quantity),
+);
+const lowerBoughtLine = compiledOnce((db, $: { sessionId: string; productId: number; quantity: number; now: string }) =>
+  db
+    .updateTable("cartItems")
+    .set((eb) => ({ quantity: eb("quantity", "-", $.quantity), updatedAt: $.now }))
+    .where("sessionId", "=", $.sessionId)
+    .where("productId", "=", $.productId),
+);
 
 export type ConfirmOutcome =
   /** `paymentIntentId`: the payment the order was paid with. */
@@ -26,11 +63,7 @@ export type ConfirmOutcome =
  * fulfilment job's (fulfilment-job.ts, decision 0027): it finds the order paid and unfulfilled.
  */
 export async function confirmPayment(ctx: AppContext, paymentIntentId: string, reread = false): Promise<ConfirmOutcome> {
-  const order = await ctx.db
-    .selectFrom("orders")
-    .select(["id", "paymentIntentId", "totalCents", "status", "paidAt", "refundStatus", "customerKey", "addressKey", "holdExpiresAt"])
-    .where("paymentIntentId", "=", paymentIntentId)
-    .executeTakeFirst();
+  const order = await orderToConfirm.first(ctx.db, { paymentIntentId });
   if (!order) throw new NotFound("Order not found.");
   const orderNumber = orderNumberOf(order);
   if (order.paidAt && order.status === "cancelled") {
@@ -80,19 +113,9 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string, r
     .transaction()
     .execute(async (trx) => {
       // Not while a refund of this payment is under way (refund_status): that order is the refund's.
-      const moved = await trx
-        .updateTable("orders")
-        .set({ status: "processing", paidAt: now, updatedAt: now })
-        .where("id", "=", order.id)
-        .where("paidAt", "is", null)
-        .where("refundStatus", "=", "none")
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) return "already" as const;
-      const holds = await trx
-        .selectFrom("inventoryHolds")
-        .select(["id", "productId", "quantity", "status", "size", "color"])
-        .where("orderId", "=", order.id)
-        .execute();
+      const moved = await markPaid.run(trx, { id: order.id, now });
+      if (Number(moved.numAffectedRows) !== 1) return "already" as const;
+      const holds = await holdsOf.all(trx, { orderId: order.id });
       // Late: the hold ran out before the money arrived, released by now or not yet.
       let late = order.holdExpiresAt !== null && order.holdExpiresAt <= now;
       for (const hold of holds) {
@@ -101,7 +124,7 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string, r
           // The hold ran out before the money arrived: take the units again if they are still there.
           if (!(await takeUnits(trx, hold.productId, hold, hold.quantity))) throw new SoldOutAfterExpiry();
         }
-        await trx.updateTable("inventoryHolds").set({ status: "sold" }).where("id", "=", hold.id).execute();
+        await markHoldSold.run(trx, { id: hold.id });
       }
       // While the hold had run out the customer could order the same product again (an expired hold
       // does not count towards the limit, released or not), so the limit is judged again before
@@ -114,7 +137,7 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string, r
           },
         );
       }
-      const sessionId = (await trx.selectFrom("orders").select("sessionId").where("id", "=", order.id).executeTakeFirstOrThrow()).sessionId;
+      const sessionId = (await sessionOfOrder.first(trx, { id: order.id }))?.sessionId;
       if (sessionId) await takeBoughtFromBag(trx, order.id, sessionId, now);
       return "moved" as const;
     })
@@ -161,21 +184,11 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string, r
  * tab while this order waited for its payment, or units beyond what the order holds.
  */
 async function takeBoughtFromBag(trx: Transaction<DB>, orderId: number, sessionId: string, now: string): Promise<void> {
-  const bought = await trx.selectFrom("orderItems").select(["productId", "quantity"]).where("orderId", "=", orderId).execute();
+  const bought = await itemsBought.all(trx, { orderId });
   for (const { productId, quantity } of bought) {
     if (productId === null) continue;
-    await trx
-      .deleteFrom("cartItems")
-      .where("sessionId", "=", sessionId)
-      .where("productId", "=", productId)
-      .where("quantity", "<=", quantity)
-      .execute();
-    await trx
-      .updateTable("cartItems")
-      .set((eb) => ({ quantity: eb("quantity", "-", quantity), updatedAt: now }))
-      .where("sessionId", "=", sessionId)
-      .where("productId", "=", productId)
-      .execute();
+    await dropBoughtLine.run(trx, { sessionId, productId, quantity });
+    await lowerBoughtLine.run(trx, { sessionId, productId, quantity, now });
   }
 }
 
