@@ -4,17 +4,23 @@ import { compressionFor } from "#server/http/cache/negotiation";
 import { compressOnce } from "#server/http/cache/compressed-copy";
 import { BODY_LIMITS, requestWithBodyRead } from "#server/http/requests/request-body";
 
+/** Every header of node's request, repeated ones included. */
+function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const one of value) headers.append(key, one);
+    else if (value) headers.set(key, value);
+  }
+  return headers;
+}
+
 /**
  * A node request as the fetch Request the API table reads, as @remix-run/express builds one: every
  * header, the body streamed untouched (webhooks read it raw, uploads count its bytes), and a signal
  * that aborts the handler's work when the caller hangs up.
  */
 export function fetchRequestOf(req: IncomingMessage, res: ServerResponse, url: string): Request {
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const one of value) headers.append(key, one);
-    else if (value) headers.set(key, value);
-  }
+  const headers = headersOf(req);
   const controller = new AbortController();
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
@@ -55,13 +61,12 @@ export async function apiWriteRequestOf(req: IncomingMessage, res: ServerRespons
   if (length === null) return fetchRequestOf(req, res, url);
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const one of value) headers.append(key, one);
-    else if (value) headers.set(key, value);
-  }
   const body = Buffer.concat(chunks);
-  return requestWithBodyRead(url, { method: req.method, headers }, new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
+  return requestWithBodyRead(
+    url,
+    { method: req.method, headers: headersOf(req) },
+    new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+  );
 }
 
 // compression()'s threshold: a smaller answer costs more CPU to compress than it saves on the wire.

@@ -1,4 +1,6 @@
 import crypto from "node:crypto";
+import type { Selectable } from "kysely";
+import type { InventoryHoldsTable, OrderItemsTable } from "#db/schema";
 import { CHECKOUT_MESSAGES, orderNumberOf, type CustomerInfo, type OrderSummary } from "#server/contracts/checkout";
 import { toDollars } from "#server/contracts/money";
 import type { AppContext } from "#server/context";
@@ -182,7 +184,7 @@ const unpaidOrders = compiledOnce((db, $: { sessionId: string | null }) =>
 const stockLeft = compiledOnce((db, $: { productId: number }) =>
   db.selectFrom("products").select("inventory").where("id", "=", $.productId),
 );
-type HoldValues = { orderId: number; productId: number; size: string; color: string; quantity: number; expiresAt: string };
+type HoldValues = Pick<Selectable<InventoryHoldsTable>, "orderId" | "productId" | "size" | "color" | "quantity" | "expiresAt">;
 const insertHold = compiledOnce((db, $: HoldValues) =>
   db.insertInto("inventoryHolds").values({
     orderId: $.orderId,
@@ -193,16 +195,7 @@ const insertHold = compiledOnce((db, $: HoldValues) =>
     expiresAt: $.expiresAt,
   }),
 );
-type ItemValues = {
-  orderId: number;
-  productId: number;
-  productName: string;
-  productPriceCents: number;
-  quantity: number;
-  totalCents: number;
-  size: string | null;
-  color: string | null;
-};
+type ItemValues = Omit<Selectable<OrderItemsTable>, "id" | "createdAt">;
 const insertOrderItem = compiledOnce((db, $: ItemValues) =>
   db.insertInto("orderItems").values({
     orderId: $.orderId,
