@@ -2,7 +2,6 @@ import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./lib/nonce";
 import { getAppContext } from "#server/boot";
@@ -16,6 +15,7 @@ import { bodyFor, memoisedRender, renderMemoKey } from "./render-memo.server";
 import { storeBusyData, storeBusyPage } from "./store-busy.server";
 import { isCachedPage } from "./store-page-cache.server";
 import { logError } from "#server/observability/log";
+import { isBotAgent } from "#server/observability/bot-agent";
 
 export { apiMiddleware, serverDoors } from "#server/api/express";
 export { alertFromPrimary, booted, prepareStore } from "#server/boot";
@@ -131,7 +131,7 @@ async function streamedPage(
   loadContext: AppLoadContext,
 ) {
   // Bots get the whole page at once; browsers get it as it streams.
-  const readyEvent = isbot(request.headers.get("user-agent") || "") ? "onAllReady" : "onShellReady";
+  const readyEvent = isBotAgent(request.headers.get("user-agent") || "") ? "onAllReady" : "onShellReady";
   // The page cache's template is shared by every visitor: it fills in each answer's nonce itself.
   const nonce = isTemplateRender(loadContext) ? NONCE_STANDIN : freshNonce();
   await pageHeaders(responseHeaders, request, loadContext, nonce);

@@ -23,7 +23,27 @@ function run(command, args, { cwd = root, quiet = false, env } = {}) {
   return (result.stdout ?? "").trim();
 }
 
-/** The baseline's worktree, with node_modules (shared when the lockfile matches) and a build. */
+/** The baseline commit's patches/ for patch-package, each file's name and text. */
+export function patchesAt(sha) {
+  const names = run("git", ["ls-tree", "--name-only", sha, "patches/"], { quiet: true }).split("\n").filter(Boolean);
+  return names
+    .sort()
+    .map((name) => `${name}\n${run("git", ["show", `${sha}:${name}`], { quiet: true })}`)
+    .join("\n");
+}
+
+/** This checkout's patches/, in the same form. */
+export function patchesHere() {
+  const dir = path.join(root, "patches");
+  if (!fs.existsSync(dir)) return "";
+  return fs
+    .readdirSync(dir)
+    .sort()
+    .map((name) => `patches/${name}\n${fs.readFileSync(path.join(dir, name), "utf8").trim()}`)
+    .join("\n");
+}
+
+/** The baseline's worktree, with node_modules (shared when the lockfile and the patches match) and a build. */
 export function prepareBaseline(ref) {
   const sha = run("git", ["rev-parse", "--verify", `${ref}^{commit}`], { quiet: true });
   const dir = path.join(os.tmpdir(), `store-bench-baseline-${sha.slice(0, 12)}`);
@@ -35,7 +55,8 @@ export function prepareBaseline(ref) {
   if (!fs.existsSync(path.join(dir, "node_modules"))) {
     const lockThen = run("git", ["show", `${sha}:package-lock.json`], { quiet: true });
     const lockNow = fs.readFileSync(path.join(root, "package-lock.json"), "utf8").trim();
-    if (lockThen === lockNow) {
+    // patch-package's patches change installed files: a baseline with other patches installs its own.
+    if (lockThen === lockNow && patchesAt(sha) === patchesHere()) {
       // Hard links: the same installed files (native better-sqlite3 included) at no copying cost.
       console.log(`Baseline ${sha.slice(0, 12)}: same lockfile, linking this checkout's node_modules…`);
       run("cp", ["-al", path.join(root, "node_modules"), path.join(dir, "node_modules")]);

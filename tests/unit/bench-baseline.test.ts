@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compare, figuresOf, formatComparison, roundArgs } from "../../bench/baseline.mjs";
+import { compare, figuresOf, formatComparison, patchesAt, patchesHere, roundArgs } from "../../bench/baseline.mjs";
 import { readOptions } from "../../bench/options.mjs";
 import { profileHeaders } from "../../bench/rush.mjs";
 
@@ -20,6 +20,13 @@ const round = (shoppersPerSecond: number, cpuMs: number, p99: number) => ({
 });
 
 describe("the bench against a baseline", () => {
+  it("tells a baseline whose installed packages were patched otherwise from this checkout", () => {
+    // 3daa0de predates patches/: its node_modules cannot be this checkout's patched ones.
+    expect(patchesAt("3daa0de")).toBe("");
+    expect(patchesHere()).toContain("patches/@remix-run+router+1.23.3.patch\ndiff --git");
+    expect(patchesHere()).not.toBe(patchesAt("3daa0de"));
+  });
+
   it("takes a git ref and at least 3 rounds, and refuses anything else", () => {
     expect(readOptions(["--baseline", "3daa0de"], {})).toMatchObject({ baseline: "3daa0de", pairs: 3, profile: "browser" });
     expect(readOptions([], { BENCH_BASELINE: "main~2" })).toMatchObject({ baseline: "main~2" });

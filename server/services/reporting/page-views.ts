@@ -1,4 +1,4 @@
-import { isbot } from "isbot";
+import { isBotAgent } from "#server/observability/bot-agent";
 import type { AppContext } from "#server/context";
 import { cookieValue, rawCookieValue } from "#server/http/requests/cookie-header";
 import { countCookielessView, eventId, recordEvent } from "./events";
@@ -91,7 +91,7 @@ function fromThisStore(referer: string | undefined, host: string | undefined): b
 export function recordPageView(ctx: AppContext, request: PageRequest): void {
   if (request.method !== "GET" || request.purpose?.includes("prefetch")) return;
   const pageKind = pageKindOf(request.path);
-  if (!pageKind || isbot(request.userAgent ?? "")) return;
+  if (!pageKind || isBotAgent(request.userAgent ?? "")) return;
   const sessionId = sessionIdOf(request.cookie);
   if (!sessionId) return countCookielessView(ctx, { pageKind, entry: !fromThisStore(request.referer, request.host) });
   // /store/99999999999 is a product page no product has: a view, of no product.
