@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { log, requestScope } from "./log";
+import { requestLines, requestScope } from "./log";
 import { requestIdOf } from "./request-id";
 import { routePattern } from "./route-pattern";
 
@@ -31,7 +31,7 @@ export function startRequestLog(req: IncomingMessage, res: ServerResponse, optio
   res.setHeader("X-Request-Id", requestId);
   res.once("close", () => {
     if (answeredBy === "cache" && res.statusCode < 400 && (options.random ?? Math.random)() >= options.cachedSample) return;
-    log.info(
+    requestLines.info(
       {
         requestId,
         method: req.method,

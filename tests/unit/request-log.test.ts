@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { http as mswHttp, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rawRequestListener } from "#server/http/raw-listener";
-import { log } from "#server/observability/log";
+import { configureLog, log } from "#server/observability/log";
 import { routePattern } from "#server/observability/route-pattern";
 import { mockServer } from "../mocks/server";
 import { loggedLines, loggedText } from "../setup/log-capture";
@@ -154,6 +154,18 @@ describe("one JSON line per request, and its id in X-Request-Id", () => {
       ["/missing", "app"],
       ["/api/written", "app"],
     ]);
+  });
+
+  it("follows LOG_LEVEL like every other line: none at warn, back at info", async () => {
+    await configureLog({ level: "warn", format: "json" });
+    try {
+      await get(plain, "/missing");
+      expect(await requestLines()).toEqual([]);
+    } finally {
+      await configureLog({ level: "info", format: "json" });
+    }
+    await get(plain, "/missing");
+    expect((await requestLines()).map(({ route, status }) => [route, status])).toEqual([["/missing", 404]]);
   });
 });
 
