@@ -4,16 +4,13 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./lib/nonce";
-import { getAppContext } from "#server/boot";
 import { freshNonce, NONCE_STANDIN } from "#server/http/cache/nonce-splice";
 import { isTemplateRender } from "#server/http/cache/page-template";
-import { PERSONAL_PAGE, PRIVATE_NO_STORE } from "#server/http/cache/cache-control";
 import { privately } from "#server/http/rest";
-import { contentSecurityPolicy, pageSecurityHeaders, servedOverHttps } from "#server/http/security-headers";
 import { preloadNonceStream, scriptsStart, withPreloadNonce } from "./preload-nonce.server";
-import { bodyFor, memoisedRender, renderMemoKey } from "./render-memo.server";
+import { memoisedRender, renderMemoKey } from "./render-memo.server";
+import { memoisedAnswer, pageHeaders } from "./page-headers.server";
 import { storeBusyData, storeBusyPage } from "./store-busy.server";
-import { isCachedPage } from "./store-page-cache.server";
 import { logError } from "#server/observability/log";
 import { isBotAgent } from "#server/observability/bot-agent";
 
@@ -37,32 +34,9 @@ export { handleError } from "./store-busy.server";
 
 const ABORT_DELAY = 5_000;
 
-/**
- * Who may keep an answer that no route set Cache-Control on: the visitor's own pages (the bag, the
- * checkout, their place in line, the back office) and every page's data (the root's carries the
- * visitor) are kept by no cache, shared or the browser's. The public pages (those the page cache
- * serves) rendered here for a visitor with a cookie say what the cache says for them; the cache's
- * own renders are left to it.
- */
-function defaultCacheControl(request: Request, loadContext: AppLoadContext): string | null {
-  if (isTemplateRender(loadContext)) return null;
-  if (!isCachedPage(new URL(request.url).pathname)) return PRIVATE_NO_STORE;
-  return request.headers.has("Cookie") ? PERSONAL_PAGE : null;
-}
-
 /** Client navigations' `.data` answers: private unless their route said otherwise. */
 export const handleDataRequest = (response: Response, { request }: { request: Request }): Response =>
   privately(storeBusyData(request, response));
-
-/** The page's type, caching and security headers; the CSP carries this answer's nonce (decision 0028). */
-async function pageHeaders(headers: Headers, request: Request, loadContext: AppLoadContext, nonce: string) {
-  const { config } = await getAppContext();
-  headers.set("Content-Type", "text/html; charset=utf-8");
-  const cacheControl = headers.has("Cache-Control") ? null : defaultCacheControl(request, loadContext);
-  if (cacheControl) headers.set("Cache-Control", cacheControl);
-  for (const [name, value] of pageSecurityHeaders(config, servedOverHttps(config, request.url))) headers.set(name, value);
-  headers.set("Content-Security-Policy", contentSecurityPolicy(config, nonce));
-}
 
 const page = (request: Request, remixContext: EntryContext, nonce: string) => (
   <NonceContext.Provider value={nonce}>
@@ -110,10 +84,7 @@ export default async function handleRequest(
   if (key) {
     try {
       const copy = await memoisedRender(key, () => renderWhole(request, remixContext));
-      const nonce = freshNonce();
-      await pageHeaders(responseHeaders, request, loadContext, nonce);
-      const body = bodyFor(copy, request, responseHeaders, nonce);
-      responseHeaders.set("Content-Length", String(body.length));
+      const body = await memoisedAnswer(copy, request, responseHeaders, loadContext);
       // Node buffers sit on a plain ArrayBuffer, which is what a Response body takes.
       return new Response(body as Uint8Array<ArrayBuffer>, { headers: responseHeaders, status: responseStatusCode });
     } catch {

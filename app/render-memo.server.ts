@@ -36,8 +36,17 @@ export function renderMemoKey(request: Request, status: number, context: EntryCo
   if (actionData || errors) return null;
   const leaf = matches.at(-1)?.route.id;
   const handle = leaf ? (context.routeModules[leaf]?.handle as RenderMemoHandle | undefined) : undefined;
+  return memoKeyOf(new URL(request.url), handle, loaderData);
+}
+
+/**
+ * The key of a page at `url` whose leaf route has `handle`, from its loaders' data by route id (as
+ * Remix's loaderData holds it): the same for the render and for the door that answers a kept copy
+ * ahead of Remix (memo-door.server.ts).
+ */
+export function memoKeyOf(url: URL, handle: RenderMemoHandle | undefined, loaderData: Record<string, unknown>): string | null {
   if (!handle?.sameDataSamePage) return null;
-  const { pathname, search, searchParams } = new URL(request.url);
+  const { pathname, search, searchParams } = url;
   for (const name of searchParams.keys()) if (!handle.query?.includes(name)) return null;
   // A flash is one visitor's, shown once: its page would only push shared ones out.
   if (hasToast(loaderData.root)) return null;
@@ -49,13 +58,8 @@ const hasToast = (root: unknown) =>
 
 /** The copy for `key`, rendered by `render` the first time (concurrent first requests share that render). */
 export async function memoisedRender(key: string, render: () => Promise<Buffer>): Promise<Copy> {
-  let copy = copies.get(key);
-  if (copy) {
-    // Most recently used last: the oldest goes first when the memo is full.
-    copies.delete(key);
-    copies.set(key, copy);
-    return copy;
-  }
+  let copy = heldCopy(key);
+  if (copy) return copy;
   // The brotli form is made before the first answer: the memo's pages are few and sent often.
   copy = render()
     .then(nonceCopy)
@@ -66,6 +70,17 @@ export async function memoisedRender(key: string, render: () => Promise<Buffer>)
   copies.set(key, copy);
   if (copies.size > MAX_COPIES) copies.delete(copies.keys().next().value!);
   copy.catch(() => copies.delete(key));
+  return copy;
+}
+
+/** The copy for `key` if one was made (or is being made), without rendering one. */
+export function heldCopy(key: string): Promise<Copy> | undefined {
+  const copy = copies.get(key);
+  if (copy) {
+    // Most recently used last: the oldest goes first when the memo is full.
+    copies.delete(key);
+    copies.set(key, copy);
+  }
   return copy;
 }
 

@@ -8,12 +8,14 @@ import { hasEarlyAccessCookie } from "#server/http/gate/early-access";
 import { countPageView } from "#server/http/doors/page-view-door";
 import { answerWaitingPoll, isWaitingPoll } from "#server/http/doors/waiting-room-poll";
 import { pageVersionMoved, readPageVersions, watchPageVersion } from "#server/http/cache/version-reader";
+import { memoDoor } from "./memo-door.server";
 import { storePageCache } from "./store-page-cache.server";
 
 /**
  * What server.js answers before Express sees a request (docs/decisions/0017): the cached public
- * pages with their holes filled, the cached product list, the waiting line's polls, and the API's
- * writes (decision 0056). Anything else, or any failure of the caches, goes to `next` (Express) untouched.
+ * pages with their holes filled, the cached product list, the waiting line's polls, the API's
+ * writes (decision 0056) and the render memo's kept /checkout and /cart (decision 0060). Anything
+ * else, or any failure of the caches, goes to `next` (Express) untouched.
  */
 export function storeFastPath(build: ServerBuild, ctx: AppContext) {
   // On PostgreSQL a write by any instance is announced at once (LISTEN page_version): both caches
@@ -32,6 +34,7 @@ export function storeFastPath(build: ServerBuild, ctx: AppContext) {
     },
   });
   const apiWrites = apiWriteDoor(ctx);
+  const memoised = memoDoor(build, ctx);
   return (req: IncomingMessage, res: ServerResponse, next: () => void, byApp: () => void = () => {}): void => {
     // The rush's bag, rates, order and payment calls: no page, nothing cached, Express not needed.
     if (isApiWrite(req)) {
@@ -45,6 +48,12 @@ export function storeFastPath(build: ServerBuild, ctx: AppContext) {
     // pages and product list are neither served from nor written to the shared copies; Remix and
     // the API answer it alone. The check is one HMAC of its cookie, no database.
     if (hasEarlyAccessCookie(req.headers.cookie, ctx.config.sessionSecret)) return next();
+    // /checkout and /cart from the render memo, when their copy is made (decision 0060).
+    const memoPage = memoised.pageFor(req);
+    if (memoPage) {
+      byApp();
+      return memoised.answer(req, res, memoPage, next);
+    }
     pages(req, res, () => products(req, res, next));
   };
 }

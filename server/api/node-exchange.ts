@@ -34,6 +34,15 @@ export function fetchRequestOf(req: IncomingMessage, res: ServerResponse, url: s
   return new Request(url, init);
 }
 
+/**
+ * A GET as a fetch Request with every header and no body or signal, for a door whose handlers read
+ * neither (the memo door, decision 0060): undici's AbortSignal and its listener are a good part of
+ * what making a Request costs.
+ */
+export function bodilessRequestOf(req: IncomingMessage, url: string): Request {
+  return new Request(url, { method: req.method, headers: headersOf(req) });
+}
+
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /**

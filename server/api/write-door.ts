@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { TLSSocket } from "node:tls";
 import type { AppContext } from "#server/context";
 import { answerFailure } from "#server/http/failure-answer";
-import { clientAddressOf, forwardedProto, fromTrustedHop } from "#server/http/requests/forwarded";
+import { clientAddressOf, requestUrlOf } from "#server/http/requests/forwarded";
 import { refuseCrossSiteWrites } from "#server/http/requests/origin";
 import { dispatchApi } from "./dispatch";
 import { apiWriteRequestOf, sendFetchResponse } from "./node-exchange";
@@ -25,11 +24,7 @@ export function apiWriteDoor(ctx: AppContext) {
   const crossSiteCheck = refuseCrossSiteWrites(config);
   return (req: IncomingMessage, res: ServerResponse): void => {
     crossSiteCheck(req, res, () => {
-      const encrypted = (req.socket as Partial<TLSSocket>).encrypted;
-      const scheme = forwardedProto(req.headers["x-forwarded-proto"], hops) ?? (encrypted ? "https" : "http");
-      // The listener has refused a Host no URL can be made of (raw-listener.ts); HTTP/1.0 may send none.
-      const host = fromTrustedHop(req.headers["x-forwarded-host"], hops) ?? req.headers.host ?? "localhost";
-      apiWriteRequestOf(req, res, `${scheme}://${host}${req.url}`)
+      apiWriteRequestOf(req, res, requestUrlOf(req, hops))
         .then((request) => dispatchApi(request, { clientIp: clientAddressOf(req, hops) ?? "unknown" }))
         .then((response) => sendFetchResponse(req, res, response, true))
         .catch((error: unknown) => answerFailure(req, res, error, config.brand.name));

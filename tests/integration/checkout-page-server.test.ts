@@ -14,6 +14,7 @@ import { TMP_DIR } from "../setup/paths";
 const dataDir = path.join(TMP_DIR, `checkout-server-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
 const admin = { username: "memo-admin", password: crypto.randomBytes(12).toString("hex") };
 const database = builtStoreDatabase();
+const METRICS_TOKEN = crypto.randomBytes(16).toString("hex");
 let store: BuiltStore;
 
 beforeAll(async () => {
@@ -27,6 +28,7 @@ beforeAll(async () => {
       ADMIN_USERNAME: admin.username,
       ADMIN_PASSWORD: admin.password,
       ADMIN_EMAIL: "memo@example.com",
+      METRICS_TOKEN,
       ...database.env(),
     },
   });
@@ -150,5 +152,111 @@ describe("the checkout and cart pages, rendered once per distinct bag", () => {
     expect(brOnly.html).toBe(browser.html);
     expect(plain.html).toBe(browser.html);
     expect(new Set([browser.nonce, gzip.nonce, brOnly.nonce, plain.nonce]).size).toBe(4);
+  });
+});
+
+/** GET pages answered so far, by who answered: Remix ("page") or a door ahead of Express ("cached_page"). */
+async function pagesAnswered() {
+  const text = await (await fetch(`${store.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const count = (kind: string) => Number(new RegExp(`store_http_requests_total\\{kind="${kind}",method="GET",status="200"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+  return { remix: count("page"), door: count("cached_page") };
+}
+
+/** Who answered `request` (a page GET): the difference in the counts around it. */
+async function answeredBy<T>(request: () => Promise<T>): Promise<{ by: "remix" | "door"; result: T }> {
+  const before = await pagesAnswered();
+  const result = await request();
+  // An answer is counted when node closes it, a moment after the client has read it.
+  let after = await pagesAnswered();
+  for (let wait = 0; wait < 40 && after.remix + after.door === before.remix + before.door; wait++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    after = await pagesAnswered();
+  }
+  const remix = after.remix - before.remix;
+  const door = after.door - before.door;
+  expect(remix + door).toBe(1);
+  return { by: remix === 1 ? "remix" : "door", result };
+}
+
+/** An answer's headers but those each answer has its own of. */
+function comparableHeaders(page: Response) {
+  const headers = Object.fromEntries(page.headers);
+  for (const own of ["date", "x-request-id", "content-security-policy", "keep-alive", "connection"]) delete headers[own];
+  return headers;
+}
+
+describe("the memo door: a kept copy answered ahead of Express and Remix (decision 0060)", () => {
+  let tee: number;
+
+  beforeAll(async () => {
+    tee = await newProduct("Memo Door Tee", 44);
+  });
+
+  it("answers the second shopper with the same bag from the copy the first one's render made, with the same headers", async () => {
+    const first = await answeredBy(async () => call("GET", "/checkout", await shopperWith(tee)));
+    expect(first.by).toBe("remix");
+    const second = await answeredBy(async () => call("GET", "/checkout", await shopperWith(tee)));
+    expect(second.by).toBe("door");
+    const [remixPage, doorPage] = [first.result, second.result];
+    expect(doorPage.status).toBe(200);
+    expect(comparableHeaders(doorPage)).toEqual(comparableHeaders(remixPage));
+    expect(doorPage.headers.get("Cache-Control")).toBe("private, no-store");
+    const [remixHtml, doorHtml] = [await withoutNonce(remixPage), await withoutNonce(doorPage)];
+    expect(doorHtml.html).toBe(remixHtml.html);
+    expect(doorHtml.nonce).not.toBe(remixHtml.nonce);
+    expect(doorHtml.html).toContain("Memo Door Tee");
+  });
+
+  it("answers /cart the same way, each shopper with their own quantity", async () => {
+    const jarOne = await shopperWith(tee);
+    await answeredBy(() => call("GET", "/cart", jarOne));
+    const one = await answeredBy(async () => call("GET", "/cart", await shopperWith(tee)));
+    expect(one.by).toBe("door");
+    const two = await shopperWith(tee);
+    expect((await call("POST", "/api/cart", two, { productId: tee, quantity: 1 })).status).toBe(200);
+    // Another bag: no copy of its page yet, so Remix renders it.
+    const twoPage = await answeredBy(() => call("GET", "/cart", two));
+    expect(twoPage.by).toBe("remix");
+    expect((await withoutNonce(one.result)).html).toContain("1 item");
+    expect((await withoutNonce(twoPage.result)).html).toContain("2 items");
+  });
+
+  it("keeps two shoppers asking at once each to their own bag", async () => {
+    const teeJar = await shopperWith(tee);
+    const otherJar = await shopperWith(await newProduct("Memo Door Socks", 9));
+    // Both pages' copies are made first, so both answers below come from the door.
+    await call("GET", "/checkout", await shopperWith(tee));
+    await call("GET", "/checkout", otherJar);
+    const pages = await Promise.all(
+      Array.from({ length: 10 }, (_, n) => call("GET", "/checkout", n % 2 === 0 ? teeJar : otherJar).then(withoutNonce)),
+    );
+    pages.forEach((page, n) => {
+      expect(page.html).toContain(n % 2 === 0 ? "Memo Door Tee" : "Memo Door Socks");
+      expect(page.html).not.toContain(n % 2 === 0 ? "Memo Door Socks" : "Memo Door Tee");
+    });
+  });
+
+  it("leaves to Remix what only Remix may answer: an empty bag's redirect, a flash, a query, a HEAD", async () => {
+    await call("GET", "/checkout", await shopperWith(tee));
+    // An empty bag: the page's loader redirects, and Remix sends that redirect.
+    const emptied = new CookieJar();
+    const empty = await call("GET", "/checkout", emptied);
+    expect(empty.status).toBe(302);
+    expect(empty.headers.get("Location")).toBe("/");
+
+    const queried = await answeredBy(async () => call("GET", "/checkout?utm=1", await shopperWith(tee)));
+    expect(queried.by).toBe("remix");
+    expect(queried.result.status).toBe(200);
+
+    const head = await fetch(`${store.baseUrl}/checkout`, { method: "HEAD", headers: { Cookie: (await shopperWith(tee)).header() } });
+    expect(head.status).toBe(200);
+
+    // The empty bag's redirect leaves a flash for the page it leads to; that page is Remix's, with its toast.
+    const flashed = emptied;
+    expect(flashed.header()).toMatch(/flash=/);
+    expect((await call("POST", "/api/cart", flashed, { productId: tee, quantity: 1 })).status).toBe(201);
+    const withToast = await answeredBy(() => call("GET", "/checkout", flashed));
+    expect(withToast.by).toBe("remix");
+    expect(withToast.result.status).toBe(200);
   });
 });

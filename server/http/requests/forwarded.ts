@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { TLSSocket } from "node:tls";
 import type { Express } from "express";
 
 /**
@@ -28,6 +29,18 @@ export function forwardedProto(header: string | string[] | null | undefined, hop
 /** The caller's address for a node request: the trusted proxy's word, else the socket's. */
 export function clientAddressOf(req: IncomingMessage, hops: number): string | undefined {
   return fromTrustedHop(req.headers["x-forwarded-for"], hops) ?? req.socket.remoteAddress;
+}
+
+/**
+ * The address the browser asked for, from the trusted proxy's scheme and host as Express gives them
+ * to Remix: what the doors ahead of Express (decisions 0056, 0060) hand their fetch Request.
+ */
+export function requestUrlOf(req: IncomingMessage, hops: number): string {
+  const encrypted = (req.socket as Partial<TLSSocket>).encrypted;
+  const scheme = forwardedProto(req.headers["x-forwarded-proto"], hops) ?? (encrypted ? "https" : "http");
+  // The listener has refused a Host no URL can be made of (raw-listener.ts); HTTP/1.0 may send none.
+  const host = fromTrustedHop(req.headers["x-forwarded-host"], hops) ?? req.headers.host ?? "localhost";
+  return `${scheme}://${host}${req.url}`;
 }
 
 /**
