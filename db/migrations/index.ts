@@ -25,6 +25,7 @@ import { alertWindows } from "./0025_alert_windows";
 import { holdsPerVariant } from "./0026_holds_per_variant";
 import { labelTrackingIndex } from "./0027_label_tracking_index";
 import { unpaidOrdersBySession } from "./0028_unpaid_orders_by_session";
+import { unpaidOrdersByHoldExpiry } from "./0029_unpaid_orders_by_hold_expiry";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   "0026_holds_per_variant": holdsPerVariant,
   "0027_label_tracking_index": labelTrackingIndex,
   "0028_unpaid_orders_by_session": unpaidOrdersBySession,
+  "0029_unpaid_orders_by_hold_expiry": unpaidOrdersByHoldExpiry,
 };

@@ -24,5 +24,22 @@ describeOnSqliteOnly("the query plan is SQLite's; PostgreSQL's planner scans a t
       expect(details).toMatch(/SEARCH orders USING INDEX orders_unpaid_session \(session_id=\?\)/);
       expect(details).not.toMatch(/SCAN orders/);
     });
+
+    it("finds the unpaid orders past their hold by the hold-expiry index (migration 0029), not by scanning the orders", async () => {
+      // holds.ts releaseExpiredHolds: each shopper a drop turns away at Process Order runs it.
+      const query = ctx.db
+        .selectFrom("orders")
+        .select("id")
+        .where("status", "=", "pending")
+        .where("paidAt", "is", null)
+        .where("holdExpiresAt", "<=", "2026-11-29T06:00:00.000Z")
+        .compile();
+      const plan = await ctx.db
+        .withoutPlugins()
+        .executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query.sql}`, [...query.parameters]));
+      const details = plan.rows.map((row) => row.detail).join("\n");
+      expect(details).toMatch(/SEARCH orders USING INDEX orders_unpaid_hold_expiry \(hold_expires_at<\?\)/);
+      expect(details).not.toMatch(/SCAN orders/);
+    });
   },
 );

@@ -56,6 +56,9 @@ CREATE INDEX orders_report ON orders (created_at, is_test, paid_at, total_cents)
 -- index orders_unfulfilled
 CREATE INDEX orders_unfulfilled ON orders(fulfil_next_at) WHERE paid_at IS NOT NULL AND fulfilled_at IS NULL;
 
+-- index orders_unpaid_hold_expiry
+CREATE INDEX orders_unpaid_hold_expiry ON orders(hold_expires_at) WHERE paid_at IS NULL;
+
 -- index orders_unpaid_session
 CREATE INDEX orders_unpaid_session ON orders(session_id) WHERE paid_at IS NULL;
 
