@@ -4,14 +4,33 @@ import { compressionFor } from "#server/http/cache/negotiation";
 import { compressOnce } from "#server/http/cache/compressed-copy";
 import { BODY_LIMITS, requestWithBodyRead } from "#server/http/requests/request-body";
 
-/** Every header of node's request, repeated ones included. */
-function headersOf(req: IncomingMessage): Headers {
-  const headers = new Headers();
+/**
+ * Every header of node's request, repeated ones included, as the name and value pairs a Request
+ * takes: it checks and copies them once (a Headers object made first was checked twice).
+ */
+function headersOf(req: IncomingMessage): [string, string][] {
+  const headers: [string, string][] = [];
   for (const [key, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const one of value) headers.append(key, one);
-    else if (value) headers.set(key, value);
+    if (Array.isArray(value)) for (const one of value) headers.push([key, one]);
+    else if (value) headers.push([key, value]);
   }
   return headers;
+}
+
+/**
+ * The body's bytes, read by node's events: the async iterator over the request costs several
+ * promises and a stream adapter per chunk, for a body that arrives in one. node reads no more
+ * than the request declared. Null when the caller hung up before all of it came.
+ */
+function bodyOf(req: IncomingMessage): Promise<Buffer<ArrayBuffer> | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.once("end", () => resolve(Buffer.concat(chunks)));
+    // After "end" these change nothing: the promise is settled.
+    req.once("close", () => resolve(null));
+    req.once("error", () => resolve(null));
+  });
 }
 
 /**
@@ -63,14 +82,14 @@ function smallJsonLength(req: IncomingMessage): number | null {
  * what the door spent before the API table (a rush profile: 4 % of a worker's busy time). node
  * reads no more than the declared length. Such a Request has no signal of its own: the API's
  * handlers read none, and with the body in hand a write is done whether or not the caller waits.
- * Any other body streams as before.
+ * Any other body streams as before. Null when the caller hung up before the body came: there is
+ * nothing to do and nobody to answer.
  */
-export async function apiWriteRequestOf(req: IncomingMessage, res: ServerResponse, url: string): Promise<Request> {
+export async function apiWriteRequestOf(req: IncomingMessage, res: ServerResponse, url: string): Promise<Request | null> {
   const length = smallJsonLength(req);
   if (length === null) return fetchRequestOf(req, res, url);
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const body = Buffer.concat(chunks);
+  const body = await bodyOf(req);
+  if (!body) return null;
   return requestWithBodyRead(
     url,
     { method: req.method, headers: headersOf(req) },

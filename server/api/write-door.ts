@@ -25,8 +25,11 @@ export function apiWriteDoor(ctx: AppContext) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     crossSiteCheck(req, res, () => {
       apiWriteRequestOf(req, res, requestUrlOf(req, hops))
-        .then((request) => dispatchApi(request, { clientIp: clientAddressOf(req, hops) ?? "unknown" }))
-        .then((response) => sendFetchResponse(req, res, response, true))
+        .then(async (request) => {
+          if (!request) return;
+          const response = await dispatchApi(request, { clientIp: clientAddressOf(req, hops) ?? "unknown" });
+          await sendFetchResponse(req, res, response, true);
+        })
         .catch((error: unknown) => answerFailure(req, res, error, config.brand.name));
     });
   };

@@ -197,7 +197,7 @@ describe("a small JSON body read ahead of the API table", () => {
   it("is read before the Request is made only when small, declared and JSON", async () => {
     const seen: { body: boolean; text: string }[] = [];
     const probe = http.createServer(async (req, res) => {
-      const request = await apiWriteRequestOf(req, res, `http://127.0.0.1${req.url}`);
+      const request = (await apiWriteRequestOf(req, res, `http://127.0.0.1${req.url}`))!;
       seen.push({ body: request.body !== null, text: await readText(request, BODY_LIMITS.webhook) });
       res.end();
     });
