@@ -6,8 +6,13 @@
  */
 
 const EMAIL = /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+/g;
-/** 13 to 19 digits, alone or grouped by spaces or dashes, as a card number is written. */
-const CARD_LIKE = /(?<![\w.])\d(?:[ -]?\d){12,18}(?![\w.])/g;
+/**
+ * 13 to 19 digits, alone or grouped by spaces or dashes, as a card number is written. Not the
+ * digit-only groups of a UUID (a request id's first three or last two groups pass Luhn's check for
+ * about one id in 7,700, and a masked id names no line): a run that a UUID's next groups follow,
+ * or that its first three precede, is left alone.
+ */
+const CARD_LIKE = /(?<![\w.]|[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-)\d(?:[ -]?\d){12,18}(?![\w.]|-[\da-f]{4}-[\da-f]{12}(?![\w.]))/gi;
 /** Stripe's and Postmark's keys and secrets as they appear in messages and URLs. */
 const VENDOR_KEY = /\b(?:sk|pk|rk|whsec)_(?:test_|live_)?[A-Za-z0-9]{6,}/g;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/-]+=*/gi;
@@ -29,8 +34,9 @@ function luhn(digits: string): boolean {
 
 /** The line with every e-mail, card number, key and secret pair replaced by a word in brackets. */
 export function maskSecrets(line: string): string {
-  return line
-    .replace(EMAIL, "[email]")
+  // The e-mail pattern tries up to 64 characters back from every position: 9 µs on a request line
+  // that has no "@" at all, three quarters of the masking's cost.
+  return (line.includes("@") ? line.replace(EMAIL, "[email]") : line)
     .replace(CARD_LIKE, (match) => (luhn(match.replace(/\D/g, "")) ? "[card]" : match))
     .replace(VENDOR_KEY, "[key]")
     .replace(BEARER, "$1 [redacted]")
