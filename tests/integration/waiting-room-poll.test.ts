@@ -89,6 +89,20 @@ describe("a poll of the waiting line", () => {
     expect(admitted.headers.get("Set-Cookie")).toMatch(/^waiting_room_pass=/);
   });
 
+  it("does not answer from a place this process kept once the drop has moved", async () => {
+    await dropIn(5 * MINUTE);
+    await updateWaitingRoom(ctx, { paused: true, admitPerMinute: 60, perAddress: 100 });
+    const jar = new CookieJar();
+    const joined = await api("POST", "/api/waiting-room", { jar, ip: "198.51.100.9" });
+    jar.store(joined);
+    expect(await (await poll(jar)).json()).toMatchObject({ state: "before" });
+
+    // The admin moves the drop ten minutes later: the place was taken for the old one.
+    await saveCountdown(ctx, new Date(Date.parse("2027-03-01T17:10:00.000Z")).toISOString());
+    ctx.clock.advance(1_000);
+    expect((await poll(jar)).status).toBe(HANDED_ON);
+  });
+
   it("is only GET of the line's own path", () => {
     const request = (method: string, url: string) => ({ method, url }) as http.IncomingMessage;
     expect(isWaitingPoll(request("GET", "/api/waiting-room"))).toBe(true);

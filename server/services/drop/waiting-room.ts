@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { WAITING_ROOM_MESSAGES, type WaitingRoomStatus } from "#server/contracts/waiting-room";
 import type { AppContext } from "#server/context";
 import { TooMany } from "#server/errors";
+import { compiledOnce } from "#db/compiled-query";
 import { networkOf } from "#server/services/security/client-network";
 import { recordLineLength } from "./drops";
 import { bindPassToBag, passFreeFor } from "./pass-bindings";
@@ -75,34 +76,37 @@ function statusOf(room: Room, place: PlaceRow | null, now: number, pass: Pass | 
  * number is trusted only while the room is not drawn. Only rows the database holds are kept, and
  * the memo is emptied when full, so a stranger's made-up ids cannot grow it.
  */
-const waitingPlaces = new WeakMap<AppContext, Map<string, PlaceRow & { drop: string }>>();
+const waitingPlaces = new WeakMap<AppContext, Map<string, PlaceRow & { dropAt: number }>>();
 const WAITING_PLACES_KEPT = 100_000;
 
 async function waitingPlace(ctx: AppContext, room: Room, placeId: string | null): Promise<PlaceRow | null> {
   if (!placeIdValid(placeId)) return null;
-  const drop = dropKey(room);
   let known = waitingPlaces.get(ctx);
   const hit = known?.get(placeId);
-  if (hit && hit.drop === drop && (hit.place !== null || !room.drawn)) return hit;
+  // The drop compared as a number: its ISO key, made on every poll, was 2 % of one.
+  if (hit && hit.dropAt === room.dropAt && (hit.place !== null || !room.drawn)) return hit;
   const row = await findPlace(ctx, ctx.db, room, placeId);
   if (row && row.admittedAt === null) {
     if (!known) waitingPlaces.set(ctx, (known = new Map()));
     if (known.size >= WAITING_PLACES_KEPT) known.clear();
-    known.set(placeId, { ...row, drop });
+    known.set(placeId, { ...row, dropAt: room.dropAt });
   }
   return row;
 }
 
 async function findPlace(ctx: AppContext, db: Executor, room: Room, placeId: string | null | undefined): Promise<PlaceRow | null> {
   if (!placeIdValid(placeId)) return null;
-  const row = await db
+  return (await placeById.first(db, { id: placeId, dropAt: dropKey(room) })) ?? null;
+}
+
+// Compiled once: each poll that reaches a worker which has not seen its place yet runs it.
+const placeById = compiledOnce((db, $: { id: string; dropAt: string }) =>
+  db
     .selectFrom("waitingRoomPlaces")
     .select(["id", "place", "joinedAt", "admittedAt"])
-    .where("id", "=", placeId)
-    .where("dropAt", "=", dropKey(room))
-    .executeTakeFirst();
-  return row ?? null;
-}
+    .where("id", "=", $.id)
+    .where("dropAt", "=", $.dropAt),
+);
 
 export interface PlaceStatus {
   status: WaitingRoomStatus;
