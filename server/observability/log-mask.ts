@@ -32,12 +32,29 @@ function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+/**
+ * A run of digits with the card number masked, or as it was when it holds none. The run may have
+ * taken digits written after the card (an expiry, "4242 4242 4242 4242 12/30"), and then the whole
+ * fails Luhn's check: so each 13-to-19-digit start of it that ends where a group ends is tried too,
+ * longest first, and what follows the card is kept.
+ */
+function maskCardIn(run: string): string {
+  const digits = run.replace(/\D/g, "");
+  for (let length = Math.min(19, digits.length); length >= 13; length--) {
+    let end = 0;
+    for (let seen = 0; seen < length; end++) if (run[end] !== " " && run[end] !== "-") seen++;
+    const rest = run.slice(end);
+    if ((rest === "" || rest[0] === " " || rest[0] === "-") && luhn(digits.slice(0, length))) return `[card]${rest}`;
+  }
+  return run;
+}
+
 /** The line with every e-mail, card number, key and secret pair replaced by a word in brackets. */
 export function maskSecrets(line: string): string {
   // The e-mail pattern tries up to 64 characters back from every position: 9 µs on a request line
   // that has no "@" at all, three quarters of the masking's cost.
   return (line.includes("@") ? line.replace(EMAIL, "[email]") : line)
-    .replace(CARD_LIKE, (match) => (luhn(match.replace(/\D/g, "")) ? "[card]" : match))
+    .replace(CARD_LIKE, maskCardIn)
     .replace(VENDOR_KEY, "[key]")
     .replace(BEARER, "$1 [redacted]")
     .replace(SECRET_PAIR, "$1[redacted]");

@@ -34,6 +34,16 @@ describe("what no log line carries", () => {
     });
   });
 
+  it("masks a card number written with its expiry after it, and keeps the expiry", () => {
+    // The digit run takes the expiry's digits too; the whole run fails Luhn's check, the card alone passes it.
+    const line = JSON.stringify({
+      msg: "paid with 4242 4242 4242 4242 12/30, 4242424242424242-12/30 and 4000-0566-5566-5556 09 28; order 1764300000000 at 2026-11-29",
+    });
+    expect(JSON.parse(maskSecrets(line))).toEqual({
+      msg: "paid with [card] 12/30, [card]-12/30 and [card] 09 28; order 1764300000000 at 2026-11-29",
+    });
+  });
+
   it("redacts fields by name and masks what a message or an error carries", () => {
     log.warn(
       {
