@@ -30,6 +30,15 @@ async function focused(page: Page) {
   });
 }
 
+/**
+ * Waits (up to 3 s) for the focus to be on the element of that id, then checks it: the form moves
+ * the focus in an effect after the render that shows what is missing, a moment after the click.
+ */
+async function expectFocusedId(page: Page, id: string): Promise<void> {
+  await page.waitForFunction((wanted) => document.activeElement?.id === wanted, id, { timeout: 3_000 }).catch(() => undefined);
+  assert.equal((await focused(page)).id, id);
+}
+
 async function addToBag(page: Page, product: AdminProduct, js: boolean) {
   await page.goto(`/store/${product.id}`);
   if (js) await page.locator('[data-testid="cart-button"][data-hydrated]').waitFor({ state: "attached" });
@@ -244,7 +253,7 @@ describe("checkout", () => {
 
     await page.getByRole("button", { name: /^Process Order - / }).click();
     await expectVisible(page.getByTestId("checkout-missing").getByText("Missing information"));
-    assert.equal((await focused(page)).id, "checkout-email");
+    await expectFocusedId(page, "checkout-email");
     const email = page.getByLabel("Email");
     assert.equal(await email.getAttribute("aria-invalid"), "true");
     const describedBy = await email.getAttribute("aria-describedby");
@@ -257,7 +266,7 @@ describe("checkout", () => {
     // The first field still missing, once the e-mail is in: the name.
     await email.fill("eve@example.com");
     await page.getByRole("button", { name: /^Process Order - / }).click();
-    assert.equal((await focused(page)).id, "checkout-name");
+    await expectFocusedId(page, "checkout-name");
   });
 
   test("Change after Process Order puts the focus on the form's first field", async () => {
@@ -266,7 +275,7 @@ describe("checkout", () => {
     await reachPayment(page, product);
     await page.getByTestId("details-review").getByRole("button", { name: "Change" }).click();
     await expectVisible(page.getByLabel("Email"));
-    assert.equal((await focused(page)).id, "checkout-email");
+    await expectFocusedId(page, "checkout-email");
   });
 
   for (const viewport of [PHONE, DESKTOP]) {
