@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "#db/client";
 import { useAppContextForTests } from "#server/boot";
@@ -85,6 +86,68 @@ describe("the waiting room's fair start", () => {
     expect(Math.abs(rankCorrelation(arrival, drawn))).toBeLessThan(0.3);
     // Drawn once: asking again, on either worker, finds the same places.
     expect(await positions(workerA, ids)).toEqual(drawn);
+  });
+
+  it("draws a line longer than one written batch as one permutation of 1..n", async () => {
+    const t0 = await newDrop(-5 * MINUTE);
+    // Rows as joinLine writes them, put in directly: 1,201 joins one by one would take seconds.
+    const n = 1_201;
+    const ids = Array.from({ length: n }, () => crypto.randomBytes(18).toString("base64url"));
+    const dropAt = new Date(t0).toISOString();
+    for (let from = 0; from < n; from += 400) {
+      await workerA.db
+        .insertInto("waitingRoomPlaces")
+        .values(
+          ids.slice(from, from + 400).map((id, k) => ({
+            id,
+            dropAt,
+            place: null,
+            address: address(from + k),
+            joinedAt: new Date(t0 - 5 * MINUTE + from + k).toISOString(),
+            admittedAt: null,
+          })),
+        )
+        .execute();
+    }
+    at(t0);
+    const drawn = await positions(workerA, ids);
+    expect([...drawn].sort((x, y) => x - y)).toEqual(ids.map((_, i) => i + 1));
+    expect(Math.abs(rankCorrelation(ids.map((_, i) => i + 1), drawn))).toBeLessThan(0.2);
+    // The other worker, and the rows themselves, say the same.
+    expect(await positions(workerB, ids)).toEqual(drawn);
+    const rows = await workerA.db.selectFrom("waitingRoomPlaces").select(["id", "place"]).where("dropAt", "=", dropAt).execute();
+    expect(new Map(rows.map((row) => [row.id, row.place]))).toEqual(new Map(ids.map((id, i) => [id, drawn[i]!])));
+  });
+
+  it("answers the line's first polls after the draw from one read of the numbers, not one read a visitor", async () => {
+    const t0 = await newDrop(-5 * MINUTE);
+    await updateWaitingRoom(workerA, { paused: true, admitPerMinute: 60, perAddress: 100 });
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) ids.push(await join(workerA, i));
+    // The polling worker, with every statement it sends counted.
+    let statements = 0;
+    const counting: AppContext = {
+      ...workerB,
+      db: workerB.db.withPlugin({
+        transformQuery: (args) => args.node,
+        transformResult: async (args) => {
+          statements += 1;
+          return args.result;
+        },
+      }),
+    };
+    for (const id of ids) expect((await lineStatus(counting, { placeId: id })).status.state).toBe("before");
+
+    at(t0);
+    await lineStatus(workerA, { placeId: ids[0]! });
+    // Past the second the polling worker keeps the room for.
+    at(t0 + 1_000);
+    statements = 0;
+    const polled = await positions(counting, ids);
+    // The room (its row and the drop's date), then the numbers: 40 visitors, 3 statements.
+    expect(statements).toBeLessThanOrEqual(3);
+    expect(polled).toEqual(await positions(workerA, ids));
+    expect([...polled].sort((x, y) => x - y)).toEqual(ids.map((_, i) => i + 1));
   });
 
   it("queues later arrivals in arrival order behind the early group", async () => {

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { Selectable, Transaction } from "kysely";
+import { sql, type CompiledQuery, type Selectable, type Transaction } from "kysely";
 import type { Db } from "#db/client";
 import { isPostgres } from "#db/engine";
 import type { DB, WaitingRoomTable } from "#db/schema";
@@ -145,15 +145,32 @@ export async function drawIfDue(ctx: AppContext, trx: Transaction<DB>, room: Roo
     const j = crypto.randomInt(i + 1);
     [ids[i], ids[j]] = [ids[j]!, ids[i]!];
   }
-  for (const [index, id] of ids.entries()) {
-    await trx
-      .updateTable("waitingRoomPlaces")
-      .set({ place: index + 1 })
-      .where("id", "=", id)
-      .execute();
-  }
+  for (let from = 0; from < ids.length; from += DRAW_BATCH) await writePlaces(trx, ids.slice(from, from + DRAW_BATCH), from + 1);
   await trx.updateTable("waitingRoom").set({ drawn: 1 }).where("id", "=", 1).execute();
   return { ...room, drawn: true };
+}
+
+/**
+ * Places written DRAW_BATCH at a time, one statement each: one UPDATE a place held the write lock
+ * (and every purchase behind it) for 0.63 s at 20,000 in line, 3 s or more at 100,000. A full
+ * batch's statement is compiled once per dialect, as compiledOnce does for fixed shapes: building
+ * it afresh cost more than SQLite's work. 2 parameters a row stay far below either engine's limit
+ * (SQLite 32,766, PostgreSQL 65,535).
+ */
+const DRAW_BATCH = 500;
+const fullBatch = new WeakMap<object, CompiledQuery>();
+
+function writePlaces(trx: Transaction<DB>, ids: string[], first: number) {
+  const adapter = trx.getExecutor().adapter;
+  let query = ids.length === DRAW_BATCH ? fullBatch.get(adapter) : undefined;
+  if (!query) {
+    // The place cast: PostgreSQL reads an untyped parameter in VALUES as text.
+    const rows = ids.map(() => sql`(${""}, CAST(${0} AS INTEGER))`);
+    query = sql`WITH drawn (id, place) AS (VALUES ${sql.join(rows)})
+      UPDATE waiting_room_places SET place = drawn.place FROM drawn WHERE waiting_room_places.id = drawn.id`.compile(trx);
+    if (ids.length === DRAW_BATCH) fullBatch.set(adapter, query);
+  }
+  return trx.executeQuery({ ...query, parameters: ids.flatMap((id, k) => [id, first + k]) });
 }
 
 export async function ensureDrawn(ctx: AppContext, room: Room, now: number): Promise<void> {

@@ -3,6 +3,7 @@ import { WAITING_ROOM_MESSAGES, type WaitingRoomStatus } from "#server/contracts
 import type { AppContext } from "#server/context";
 import { TooMany } from "#server/errors";
 import { compiledOnce } from "#db/compiled-query";
+import { logError } from "#server/observability/log";
 import { networkOf } from "#server/services/security/client-network";
 import { recordLineLength } from "./drops";
 import { bindPassToBag, passFreeFor } from "./pass-bindings";
@@ -84,7 +85,12 @@ async function waitingPlace(ctx: AppContext, room: Room, placeId: string | null)
   let known = waitingPlaces.get(ctx);
   const hit = known?.get(placeId);
   // The drop compared as a number: its ISO key, made on every poll, was 2 % of one.
-  if (hit && hit.dropAt === room.dropAt && (hit.place !== null || !room.drawn)) return hit;
+  if (hit && hit.dropAt === room.dropAt) {
+    if (hit.place !== null || !room.drawn) return hit;
+    await numbersDrawn(ctx, room, known!);
+    const numbered = known!.get(placeId);
+    if (numbered?.place != null && numbered.dropAt === room.dropAt) return numbered;
+  }
   const row = await findPlace(ctx, ctx.db, room, placeId);
   if (row && row.admittedAt === null) {
     if (!known) waitingPlaces.set(ctx, (known = new Map()));
@@ -93,6 +99,40 @@ async function waitingPlace(ctx: AppContext, room: Room, placeId: string | null)
   }
   return row;
 }
+
+/**
+ * After the draw every kept place lacks its number, and the whole line polls within one interval:
+ * one read of the drop's numbers (once a worker and drop) stands in for a read a visitor. Places
+ * admitted meanwhile leave the memo: a turn is the API route's, read afresh.
+ */
+const numbering = new WeakMap<AppContext, { dropAt: number; done: Promise<void> }>();
+
+function numbersDrawn(ctx: AppContext, room: Room, known: Map<string, PlaceRow & { dropAt: number }>): Promise<void> {
+  const running = numbering.get(ctx);
+  if (running?.dropAt === room.dropAt) return running.done;
+  const done = numberedPlaces.all(ctx.db, { dropAt: dropKey(room) }).then(
+    (rows) => {
+      for (const row of rows) {
+        const kept = known.get(row.id);
+        if (kept?.dropAt !== room.dropAt) continue;
+        if (row.admittedAt === null) known.set(row.id, { ...row, dropAt: room.dropAt });
+        else known.delete(row.id);
+      }
+    },
+    // A failed read leaves each visitor to its own, as before; the next drop tries again.
+    (error: unknown) => logError("Reading the drawn places failed", error),
+  );
+  numbering.set(ctx, { dropAt: room.dropAt, done });
+  return done;
+}
+
+const numberedPlaces = compiledOnce((db, $: { dropAt: string }) =>
+  db
+    .selectFrom("waitingRoomPlaces")
+    .select(["id", "place", "joinedAt", "admittedAt"])
+    .where("dropAt", "=", $.dropAt)
+    .where("place", "is not", null),
+);
 
 async function findPlace(ctx: AppContext, db: Executor, room: Room, placeId: string | null | undefined): Promise<PlaceRow | null> {
   if (!placeIdValid(placeId)) return null;
