@@ -250,7 +250,10 @@ export interface RefundsTable {
   adminUserId: number | null;
   createdAt: Timestamp;
   processedAt: string | null;
-  /** A late payment's refund: the key the provider call carries, written before the call (0019). */
+  /**
+   * The key the provider call carried: a late payment's refund writes it before the call (0019); an
+   * admin's refund (`refund-order-<id>`) with the refund, so an order's refund is recorded once.
+   */
   idempotencyKey: ColumnType<string | null, string | null | undefined, string | null>;
 }
 

@@ -22,6 +22,8 @@ export const REFUND_MESSAGES = {
   inProgress: "A refund for this order is already being processed.",
   notPaid: "This order has not been paid, so there is nothing to refund.",
   eligible: "This order can be refunded.",
+  /** A refund claimed long ago and never recorded (the process died during it): processing it again finishes it. */
+  stalled: "A refund for this order was started but never finished. Process it again to finish it; the customer is not refunded twice.",
   failed: "Failed to process refund",
 } as const;
 

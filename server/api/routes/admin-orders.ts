@@ -49,7 +49,8 @@ export const adminOrderRoutes = [
   /**
    * POST /api/admin/orders/{id}/refund `{ reason, refundShipping }` → 201 `{ refund: { id, refundId,
    * amount, status, reason } }`, recorded with the signed-in admin's id. An order that is already
-   * refunded, being refunded or not paid gives 409 with the reason in words; so does a retry.
+   * refunded, being refunded or not paid gives 409 with the reason in words; so does a retry. A
+   * refund cut off by a crash (pending for STALE_REFUND_CLAIM_MS) is finished instead.
    */
   route({
     method: "POST",

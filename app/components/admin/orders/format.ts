@@ -14,9 +14,12 @@ export const DATE = "MMM dd, yyyy";
 /** docs/spec.md §9: refund history dates. */
 export const DATE_TIME = "MMM dd, yyyy HH:mm";
 
-/** A refund is offered only for a paid order not yet refunded (or being refunded): no dead-end dialogs. */
+/**
+ * A refund is offered for a paid order not yet refunded. One being refunded opens the dialog too: the
+ * server's eligibility says whether it is still under way or was cut off and can be finished.
+ */
 export const canRefund = (order: Pick<AdminOrder, "paidAt" | "refundStatus">): boolean =>
-  Boolean(order.paidAt) && order.refundStatus === "none";
+  Boolean(order.paidAt) && order.refundStatus !== "completed";
 
 export const formatDate = (iso: string | null | undefined, pattern: string = DATE): string => formatStoreTime(iso, pattern);
 
