@@ -53,6 +53,9 @@ export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ data: pa
 export default function ProductPage() {
   const { product, images, selectedImageId, draw } = useLoaderData<typeof loader>();
   const lowStock = !product.isComingSoon && product.inventory > 0 && product.inventory <= LOW_STOCK;
+  // Sold out or coming soon, the sizes are only shown (a draw's entry form may follow them).
+  const showsSizes = product.isComingSoon || product.inventory === 0;
+  const sizeGuide = product.sizeGuide ? <SizeGuide text={product.sizeGuide} productName={product.name} /> : null;
 
   return (
     <article className="mx-auto w-full max-w-7xl px-4 pt-4 pb-20 sm:px-6 sm:pt-6 lg:px-8">
@@ -74,8 +77,10 @@ export default function ProductPage() {
           </header>
 
           {/* On sale, the colour and size are chosen inside the Add To Bag form (the size guide beside
-              them); sold out or coming soon, they are only shown, and the size guide beside the sizes. */}
-          {product.isComingSoon || product.inventory === 0 ? (
+              them), or the size inside an open draw's entry form (the guide beside it there); sold out or
+              coming soon, they are only shown, and the size guide beside the sizes. Exactly one guide
+              is drawn, so the no-JavaScript panel's #size-guide stays unique (decision 0057). */}
+          {showsSizes ? (
             <div className="space-y-6 border-t border-border pt-6">
               <ColorSwatches colors={product.availableColors} />
               <div className="flex flex-wrap items-center justify-between gap-x-4">
@@ -85,13 +90,13 @@ export default function ProductPage() {
                     {product.sizes.length > 0 ? product.sizes.map((s) => s.label).join(", ") : "One Size"}
                   </span>
                 </p>
-                {product.sizeGuide ? <SizeGuide text={product.sizeGuide} productName={product.name} /> : null}
+                {sizeGuide}
               </div>
             </div>
           ) : null}
 
           <div className="space-y-4 border-t border-border pt-6">
-            {draw ? <DrawPanel draw={draw} /> : <ActionArea product={product} />}
+            {draw ? <DrawPanel draw={draw} sizeGuide={showsSizes ? null : sizeGuide} /> : <ActionArea product={product} />}
             {!draw && !product.isComingSoon && product.inventory > 0 ? (
               <ul className="space-y-1.5 text-xs text-muted-foreground">
                 <li>Limited run: never restocked once it sells out.</li>

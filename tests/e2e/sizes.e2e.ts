@@ -114,5 +114,53 @@ for (const mode of MODES) {
       assert.equal(await page.locator("b").count(), 0);
       assert.deepEqual(problems, []);
     });
+
+    test("opens from beside the size picker of an open draw's entry form", async () => {
+      // Sold by draw and in stock: the size is chosen in the entry form, so the guide sits beside it there.
+      const api = await adminApi();
+      const product = await createProduct(api, {
+        name: uniqueName("E2E Guide Draw Tee"),
+        description: "A tee sold by draw, with a size guide, made by the end-to-end test.",
+        price: 60,
+        sizes: [
+          { label: "S", inventory: 1 },
+          { label: "M", inventory: 1 },
+        ],
+        sizeGuide: "Size | Chest (in)\nS | 36-38\nM | 40-42\nMeasured flat, doubled.",
+      });
+      const entriesOpenAt = new Date(Date.now() + 2_000).toISOString();
+      const entriesCloseAt = new Date(Date.now() + 10 * 60_000).toISOString();
+      const made = await api.post("/api/admin/draws", { data: { productId: product.id, entriesOpenAt, entriesCloseAt } });
+      assert.equal(made.status(), 201);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(entriesOpenAt) - Date.now() + 300)));
+      const tag = mode.javaScriptEnabled ? "js" : "no-js";
+      const { page, problems } = await newPage({ javaScriptEnabled: mode.javaScriptEnabled, viewport: { width: 390, height: 844 } });
+      await page.goto(`/store/${product.id}`);
+      const form = page.getByTestId("draw-entry-form");
+      await form.getByRole("combobox", { name: "Size" }).waitFor();
+      if (mode.javaScriptEnabled) {
+        await page.locator('[data-testid="cart-button"][data-hydrated]').waitFor({ state: "attached" });
+        const button = form.getByRole("button", { name: "Size guide" });
+        await button.click();
+        const dialog = page.getByRole("dialog", { name: "Size guide" });
+        await dialog.getByTestId("size-guide-table").waitFor();
+        assert.deepEqual(await dialog.locator("tr").allInnerTexts(), ["Size\tChest (in)", "S\t36-38", "M\t40-42"]);
+        await page.screenshot({ path: `tests/.tmp/size-guide-draw-phone-${tag}.png` });
+        await page.keyboard.press("Escape");
+        await dialog.waitFor({ state: "detached" });
+        assert.equal(await button.evaluate((el) => el === document.activeElement), true);
+      } else {
+        assert.equal(await page.locator("#size-guide").count(), 1);
+        await form.getByRole("link", { name: "Size guide" }).click();
+        await page.waitForURL("**#size-guide");
+        const table = page.getByTestId("size-guide-table");
+        await table.waitFor({ state: "visible" });
+        assert.deepEqual(await table.locator("tr").allInnerTexts(), ["Size\tChest (in)", "S\t36-38", "M\t40-42"]);
+        await page.screenshot({ path: `tests/.tmp/size-guide-draw-phone-${tag}.png` });
+        await page.getByRole("link", { name: "Close" }).click();
+        await table.waitFor({ state: "hidden" });
+      }
+      assert.deepEqual(problems, []);
+    });
   });
 }

@@ -2,7 +2,11 @@
 // and the page's form without JavaScript), units are drawn per size down the drawn order, a lapsed
 // winner's unit passes to the next entrant of that size, and a winner's claim puts the won size in
 // the bag, whose checkout takes that size's stock and no other.
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import * as productRoute from "#app/routes/store.$productId";
 import { useAppContextForTests } from "#server/boot";
 import type { AdminProduct } from "#server/contracts/admin-products";
 import type { CartView } from "#server/contracts/cart";
@@ -254,5 +258,54 @@ describe("a draw for a product with sizes", () => {
     await claimDrawUnit(ctx, draw.id, claimTokenOf((await mailsTo("ecru@example.com")).at(-1)!.htmlBody)!, bagId);
     const line = await ctx.db.selectFrom("cartItems").select(["size", "color", "quantity"]).where("sessionId", "=", bagId).execute();
     expect(line).toEqual([{ size: "M", color: "Ecru", quantity: 1 }]);
+  });
+});
+
+/**
+ * The product page as the server sends it (so as a browser without JavaScript shows it): the page's
+ * own loader, then its component, with the browser's clock at `at` (the draw panel reads it).
+ */
+async function productPageHtml(productId: number, at: string): Promise<string> {
+  const loaded = await runRoute<object>(productRoute.loader, { path: `/store/${productId}`, params: { productId: String(productId) } });
+  expect(loaded.status).toBe(200);
+  const handler = createStaticHandler([
+    { id: "product", path: "/store/:productId", loader: () => loaded.data, Component: productRoute.default },
+  ]);
+  const context = await handler.query(new Request(`http://localhost/store/${productId}`));
+  if (context instanceof Response) throw new Error(`The product page answered ${context.status}`);
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(at) });
+  try {
+    return renderToStaticMarkup(createElement(StaticRouterProvider, { router: createStaticRouter(handler.dataRoutes, context), context }));
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+describe("the product page of a draw for a product with sizes and a size guide (decision 0057)", () => {
+  const guide = "Size | Chest (in)\nS | 36-38\nM | 40-42\nMeasured flat, doubled.";
+  const guidePanels = (html: string) => html.match(/<section id="size-guide"/g)?.length ?? 0;
+  const entryForm = (html: string) => /<form[^>]*data-testid="draw-entry-form"[^>]*>([\s\S]*?)<\/form>/.exec(html)?.[1] ?? "";
+
+  it("shows the size guide beside the size picker of the open entry form, in stock", async () => {
+    const { product } = await sizedDraw(undefined, { sizeGuide: guide });
+    ctx.clock.set(OPEN);
+    const html = await productPageHtml(product.id, OPEN);
+    const form = entryForm(html);
+    expect(form).toContain('id="draw-size"');
+    // The trigger right after the picker, and its panel: the guide's table and its note.
+    expect(form).toMatch(/<\/select><div><a href="#size-guide" id="size-guide-link"[^>]*>Size guide<\/a>/);
+    expect(form).toMatch(/<td[^>]*>40-42<\/td>/);
+    expect(form).toContain("Measured flat, doubled.");
+    expect(guidePanels(html)).toBe(1);
+  });
+
+  it("draws the guide once, beside the sizes shown, when a coming-soon product's entries are open", async () => {
+    const { product } = await sizedDraw(undefined, { sizeGuide: guide, isComingSoon: true, releaseDate: "2026-07-01" });
+    ctx.clock.set(OPEN);
+    const html = await productPageHtml(product.id, OPEN);
+    expect(entryForm(html)).toContain('id="draw-size"');
+    expect(entryForm(html)).not.toContain("size-guide");
+    expect(html).toMatch(/Size:<\/span> <span[^>]*>S, M, L<\/span><\/p><a href="#size-guide"/);
+    expect(guidePanels(html)).toBe(1);
   });
 });

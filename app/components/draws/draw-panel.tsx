@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import type { DrawState, PublicDraw } from "#server/contracts/draws";
 import { formatLaunchTimeOrNone } from "#server/contracts/store-zone";
 import { Button } from "#app/components/ui/button";
@@ -43,9 +43,12 @@ function Countdown({ to }: { to: string }) {
 export function DrawPanel({
   draw,
   entered,
+  sizeGuide,
 }: {
   draw: PublicDraw;
   entered?: { ok: true; message: string } | { ok: false; message: string; fields: Record<string, string[]> } | null;
+  /** The product's "Size guide" (decision 0057), drawn beside the size picker of the entry form. */
+  sizeGuide?: ReactNode;
 }) {
   const state = stateAt(draw, Date.now());
   const emailError = entered && !entered.ok ? entered.fields.email?.[0] : undefined;
@@ -108,6 +111,7 @@ export function DrawPanel({
                   </option>
                 ))}
               </select>
+              {sizeGuide ? <div>{sizeGuide}</div> : null}
               {sizeError ? (
                 <p id="draw-size-error" className="text-sm text-destructive">
                   {sizeError}
