@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DrawPanel } from "#app/components/draws/draw-panel";
+import { SizeGuide } from "#app/components/store/size-guide";
 import { DRAW_PAGE_HEADERS, drawEntryAction, drawPageLoader } from "#server/http/doors/draw-door";
 import { pageTitle } from "#app/lib/page-title";
 
@@ -22,7 +23,11 @@ export default function DrawPage() {
       <h1 className="mt-2 mb-6 font-display text-5xl leading-[0.9] uppercase">
         <Link to={`/store/${page.draw.product.id}`}>{page.draw.product.name}</Link>
       </h1>
-      <DrawPanel draw={page.draw} entered={page.entered} />
+      <DrawPanel
+        draw={page.draw}
+        entered={page.entered}
+        sizeGuide={page.sizeGuide ? <SizeGuide text={page.sizeGuide} productName={page.draw.product.name} /> : null}
+      />
     </section>
   );
 }

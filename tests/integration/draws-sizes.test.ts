@@ -6,6 +6,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import * as drawRoute from "#app/routes/draws.$id";
 import * as productRoute from "#app/routes/store.$productId";
 import { useAppContextForTests } from "#server/boot";
 import type { AdminProduct } from "#server/contracts/admin-products";
@@ -262,23 +263,25 @@ describe("a draw for a product with sizes", () => {
 });
 
 /**
- * The product page as the server sends it (so as a browser without JavaScript shows it): the page's
- * own loader, then its component, with the browser's clock at `at` (the draw panel reads it).
+ * A page as the server sends it (so as a browser without JavaScript shows it): the loader's (or the
+ * action's) data, then the route's component, with the browser's clock at `at` (the draw panel reads it).
  */
-async function productPageHtml(productId: number, at: string): Promise<string> {
-  const loaded = await runRoute<object>(productRoute.loader, { path: `/store/${productId}`, params: { productId: String(productId) } });
-  expect(loaded.status).toBe(200);
-  const handler = createStaticHandler([
-    { id: "product", path: "/store/:productId", loader: () => loaded.data, Component: productRoute.default },
-  ]);
-  const context = await handler.query(new Request(`http://localhost/store/${productId}`));
-  if (context instanceof Response) throw new Error(`The product page answered ${context.status}`);
+async function pageHtml(data: object, path: string, route: string, Component: () => React.ReactNode, at: string): Promise<string> {
+  const handler = createStaticHandler([{ id: "page", path: route, loader: () => data, Component }]);
+  const context = await handler.query(new Request(`http://localhost${path}`));
+  if (context instanceof Response) throw new Error(`${path} answered ${context.status}`);
   vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(at) });
   try {
     return renderToStaticMarkup(createElement(StaticRouterProvider, { router: createStaticRouter(handler.dataRoutes, context), context }));
   } finally {
     vi.useRealTimers();
   }
+}
+
+async function productPageHtml(productId: number, at: string): Promise<string> {
+  const loaded = await runRoute<object>(productRoute.loader, { path: `/store/${productId}`, params: { productId: String(productId) } });
+  expect(loaded.status).toBe(200);
+  return pageHtml(loaded.data, `/store/${productId}`, "/store/:productId", productRoute.default, at);
 }
 
 describe("the product page of a draw for a product with sizes and a size guide (decision 0057)", () => {
@@ -307,5 +310,43 @@ describe("the product page of a draw for a product with sizes and a size guide (
     expect(entryForm(html)).not.toContain("size-guide");
     expect(html).toMatch(/Size:<\/span> <span[^>]*>S, M, L<\/span><\/p><a href="#size-guide"/);
     expect(guidePanels(html)).toBe(1);
+  });
+});
+
+describe("the draw's own page, /draws/{id}, for a product with a size guide (decision 0057)", () => {
+  const guide = "Size | Chest (in)\nS | 36-38\nM | 40-42\nMeasured flat, doubled.";
+  const afterPicker = /<\/select><div><a href="#size-guide" id="size-guide-link"[^>]*>Size guide<\/a>/;
+
+  it("shows the guide beside the entry form's size picker, and again after a refused entry without JavaScript", async () => {
+    const { product, draw } = await sizedDraw(undefined, { sizeGuide: guide });
+    ctx.clock.set(OPEN);
+    const path = `/draws/${draw.id}`;
+    const loaded = await runRoute<DrawPageData>(drawRoute.loader, { path, params: { id: String(draw.id) } });
+    expect(loaded.status).toBe(200);
+    const html = await pageHtml(loaded.data, path, "/draws/:id", drawRoute.default, OPEN);
+    expect(html).toMatch(afterPicker);
+    expect(html).toMatch(/<td[^>]*>40-42<\/td>/);
+    expect(html).toContain(`<p class="mt-1 mb-6 text-xs text-muted-foreground">${product.name}</p>`);
+
+    // The form posted without a size: the page that says so keeps the guide.
+    const refused = await runRoute<DrawPageData>(drawEntryAction, {
+      path,
+      form: { email: "guide@example.com", size: "" },
+      params: { id: String(draw.id) },
+    });
+    expect(refused.status).toBe(400);
+    const again = await pageHtml(refused.data, path, "/draws/:id", drawRoute.default, OPEN);
+    expect(again).toContain("Please choose a size.");
+    expect(again).toMatch(afterPicker);
+  });
+
+  it("shows no guide for a product without one", async () => {
+    const { draw } = await sizedDraw();
+    ctx.clock.set(OPEN);
+    const path = `/draws/${draw.id}`;
+    const loaded = await runRoute<DrawPageData>(drawRoute.loader, { path, params: { id: String(draw.id) } });
+    const html = await pageHtml(loaded.data, path, "/draws/:id", drawRoute.default, OPEN);
+    expect(html).toContain('id="draw-size"');
+    expect(html).not.toContain("size-guide");
   });
 });

@@ -4,7 +4,7 @@ import { DRAW_MESSAGES, drawEntrySchema, type DrawClaimView, type DrawEntryView,
 import { DomainError, Invalid, NotFound } from "#server/errors";
 import { claimDrawUnit, drawClaimLanding } from "#server/services/drop/draw-claims";
 import { confirmDrawEntry, drawEntryView, enterDraw } from "#server/services/drop/draw-entries";
-import { publicDraw } from "#server/services/drop/draws";
+import { drawPage } from "#server/services/drop/draws";
 import { NO_STORE } from "#server/http/cache/cache-control";
 import { cartSessionIdOf, ensureCartSession } from "#server/http/cart-session";
 import { clientIpOf } from "#server/http/requests/client-ip";
@@ -37,30 +37,32 @@ async function shown<T>(load: () => Promise<T>): Promise<T> {
 
 export type DrawPageData = {
   draw: PublicDraw;
+  /** The product's size guide, beside the entry form's size picker (decision 0057). */
+  sizeGuide: string | null;
   entered: { ok: true; message: string } | { ok: false; message: string; fields: Record<string, string[]> } | null;
 };
 
 export async function drawPageLoader({ params }: LoaderFunctionArgs) {
   const ctx = await getAppContext();
-  const draw = await shown(() => publicDraw(ctx, idOf(params.id)));
-  return data<DrawPageData>({ draw, entered: null }, { headers: DRAW_PAGE_HEADERS });
+  const page = await shown(() => drawPage(ctx, idOf(params.id)));
+  return data<DrawPageData>({ ...page, entered: null }, { headers: DRAW_PAGE_HEADERS });
 }
 
 /** The entry form's POST: "Check your e-mail", the same for a repeat; or why not. */
 export async function drawEntryAction({ params, request, context }: ActionFunctionArgs) {
   const ctx = await getAppContext();
   const id = idOf(params.id);
-  const draw = await shown(() => publicDraw(ctx, id));
+  const page = await shown(() => drawPage(ctx, id));
   const form = await readForm(request);
   try {
     const parsed = drawEntrySchema.safeParse(Object.fromEntries(form));
     if (!parsed.success) throw Invalid.fromZod(parsed.error);
     const { message } = await enterDraw(ctx, id, parsed.data, clientIpOf(context));
-    return data<DrawPageData>({ draw, entered: { ok: true, message } }, { status: 202, headers: DRAW_PAGE_HEADERS });
+    return data<DrawPageData>({ ...page, entered: { ok: true, message } }, { status: 202, headers: DRAW_PAGE_HEADERS });
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return data<DrawPageData>(
-      { draw, entered: { ok: false, message: error.message, fields: error.fieldErrors } },
+      { ...page, entered: { ok: false, message: error.message, fields: error.fieldErrors } },
       { status: statusOf(error), headers: DRAW_PAGE_HEADERS },
     );
   }

@@ -275,6 +275,16 @@ export async function publicDraw(ctx: AppContext, id: number): Promise<PublicDra
   return toPublic(ctx, draw);
 }
 
+/**
+ * The draw's own page (/draws/{id}): the draw, and its product's size guide for the entry form's
+ * size picker, as the product page shows it (decision 0057).
+ */
+export async function drawPage(ctx: AppContext, id: number): Promise<{ draw: PublicDraw; sizeGuide: string | null }> {
+  const draw = await drawRow(ctx, id);
+  const product = await ctx.db.selectFrom("products").select("sizeGuide").where("id", "=", draw.productId).executeTakeFirst();
+  return { draw: await toPublic(ctx, draw), sizeGuide: product?.sizeGuide ?? null };
+}
+
 export async function toPublic(ctx: AppContext, draw: DrawRow): Promise<PublicDraw> {
   return {
     id: draw.id,
