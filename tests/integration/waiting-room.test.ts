@@ -112,7 +112,14 @@ describe("the waiting room's fair start", () => {
     at(t0);
     const drawn = await positions(workerA, ids);
     expect([...drawn].sort((x, y) => x - y)).toEqual(ids.map((_, i) => i + 1));
-    expect(Math.abs(rankCorrelation(ids.map((_, i) => i + 1), drawn))).toBeLessThan(0.2);
+    expect(
+      Math.abs(
+        rankCorrelation(
+          ids.map((_, i) => i + 1),
+          drawn,
+        ),
+      ),
+    ).toBeLessThan(0.2);
     // The other worker, and the rows themselves, say the same.
     expect(await positions(workerB, ids)).toEqual(drawn);
     const rows = await workerA.db.selectFrom("waitingRoomPlaces").select(["id", "place"]).where("dropAt", "=", dropAt).execute();
