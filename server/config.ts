@@ -45,7 +45,13 @@ export interface Config {
   /** The database DATABASE_URL names (and DATABASE_POOL_SIZE sizes, on PostgreSQL). */
   database: DatabaseTarget;
   uploadsDir: string;
+  /** SESSION_SECRET: signs every cookie, pass and link the store makes from now on. */
   sessionSecret: string;
+  /**
+   * SESSION_SECRET_PREVIOUS: earlier secrets, still accepted (never used to sign) while they are
+   * listed, so rotating the secret voids nothing at once (decision 0061). Empty unless set.
+   */
+  previousSessionSecrets: readonly string[];
   seedOnEmpty: boolean;
   admin: { username: string; password: string; email: string; usingDefaults: boolean };
   brand: { name: string; socialHandle: string; supportEmail: string };
@@ -245,6 +251,39 @@ function sessionSecretFor(configured: string | undefined, dataDir: string): stri
   }
 }
 
+/** No previous secret: one shared empty list, so "the same secrets" is one comparison (cart-session.ts). */
+const NO_PREVIOUS_SECRETS: readonly string[] = Object.freeze([]);
+
+/**
+ * Shorter than this, a secret is a placeholder or a typo ("changeme", half a pasted value), not a
+ * key: it is refused rather than kept accepted, as METRICS_TOKEN is. SESSION_SECRET itself has no
+ * such rule (stores run with short ones); a previous secret gets it because listing one keeps
+ * accepting what it signed, which is worth nothing if it can be guessed.
+ */
+const PREVIOUS_SECRET_MIN = 16;
+
+/**
+ * SESSION_SECRET_PREVIOUS: one or more earlier secrets, separated by commas (so a secret with a
+ * comma in it cannot be listed). Each is trimmed; empty entries (a trailing comma) are ignored, a
+ * repeated one counts once. A short one, or one with a space inside (two secrets meant, a comma
+ * forgotten), is refused. The values are never quoted back.
+ */
+export function previousSessionSecretsFrom(raw: string | undefined): readonly string[] {
+  const secrets = new Set<string>();
+  (raw ?? "").split(",").forEach((entry, index) => {
+    const secret = entry.trim();
+    if (secret === "") return;
+    if (secret.length < PREVIOUS_SECRET_MIN || /\s/.test(secret)) {
+      throw new ConfigError(
+        `SESSION_SECRET_PREVIOUS: entry ${index + 1} must be at least ${PREVIOUS_SECRET_MIN} characters with no spaces (separate secrets with commas). ` +
+          "Remove a secret too weak to keep accepting: what it signed then stops working, as when the secret is changed without a previous one.",
+      );
+    }
+    secrets.add(secret);
+  });
+  return secrets.size === 0 ? NO_PREVIOUS_SECRETS : Object.freeze([...secrets]);
+}
+
 /**
  * The address parcels ship from (SHIP_FROM_*), with a plausible New York warehouse as the default
  * so a Shippo test token works out of the box.
@@ -334,6 +373,7 @@ const envSchema = z.object({
   DATABASE_URL: text,
   DATABASE_POOL_SIZE: text,
   SESSION_SECRET: text,
+  SESSION_SECRET_PREVIOUS: refusing(previousSessionSecretsFrom),
   SEED_ON_EMPTY: text.transform((raw) => flag(raw, true)),
   ADMIN_USERNAME: text.transform((raw) => raw || DEFAULT_ADMIN.username),
   ADMIN_PASSWORD: text.transform((raw) => raw || DEFAULT_ADMIN.password),
@@ -439,6 +479,13 @@ export function loadConfig(env: Env = process.env): Config {
   const database = databaseFrom(env, dataDir);
   // Last: nothing is created (no data folder, no secret file) for a configuration the store refuses.
   const sessionSecret = sessionSecretFor(vars.SESSION_SECRET, dataDir);
+  const previousSessionSecrets = vars.SESSION_SECRET_PREVIOUS;
+  if (previousSessionSecrets.includes(sessionSecret)) {
+    // Most likely the old secret was moved into the list and the new one never set.
+    throw new ConfigError(
+      "SESSION_SECRET_PREVIOUS lists the current SESSION_SECRET: set SESSION_SECRET to the new secret, and list only earlier ones in SESSION_SECRET_PREVIOUS.",
+    );
+  }
   const webhookUser = vars.POSTMARK_WEBHOOK_USER;
   const webhookPassword = vars.POSTMARK_WEBHOOK_PASSWORD;
   return {
@@ -450,6 +497,7 @@ export function loadConfig(env: Env = process.env): Config {
     // Several instances share one folder (a network mount): UPLOADS_DIR names it (docs/deploy.md).
     uploadsDir: vars.UPLOADS_DIR ? path.resolve(vars.UPLOADS_DIR) : path.join(dataDir, "uploads"),
     sessionSecret,
+    previousSessionSecrets,
     seedOnEmpty: vars.SEED_ON_EMPTY,
     admin: {
       username: vars.ADMIN_USERNAME,

@@ -72,6 +72,7 @@ const SECRET_KEYS = [
   "authorization",
   "secret",
   "sessionSecret",
+  "previousSessionSecrets",
   "email",
   "customerEmail",
   "cardNumber",

@@ -66,3 +66,39 @@ describe("the configuration's schema", () => {
     expect(configWith({ PORT: "8080", CHECKOUT_HOLD_MINUTES: "0.5" })).toMatchObject({ port: 8080, holdMinutes: 0.5 });
   });
 });
+
+describe("SESSION_SECRET_PREVIOUS (decision 0061)", () => {
+  const OLD = "old-secret-0123456789abcdef";
+  const OLDER = "older-secret-abcdefghijklmnop";
+
+  it("is empty when unset or blank", () => {
+    expect(configWith({}).previousSessionSecrets).toEqual([]);
+    expect(configWith({ SESSION_SECRET_PREVIOUS: "" }).previousSessionSecrets).toEqual([]);
+    expect(configWith({ SESSION_SECRET_PREVIOUS: " , ,, " }).previousSessionSecrets).toEqual([]);
+  });
+
+  it("takes several secrets separated by commas, trimmed, empty entries and repeats ignored", () => {
+    expect(configWith({ SESSION_SECRET_PREVIOUS: OLD }).previousSessionSecrets).toEqual([OLD]);
+    expect(configWith({ SESSION_SECRET_PREVIOUS: ` ${OLD} ,, ${OLDER},\t${OLD}, ` }).previousSessionSecrets).toEqual([OLD, OLDER]);
+    // Signing stays with SESSION_SECRET.
+    expect(configWith({ SESSION_SECRET_PREVIOUS: OLD }).sessionSecret).toBe("test");
+  });
+
+  it("refuses a short entry, or one with a space inside, naming its place and never its value", () => {
+    const short = refusalOf({ SESSION_SECRET_PREVIOUS: `${OLD},tooshort` });
+    expect(short).toMatch(/^SESSION_SECRET_PREVIOUS: entry 2 must be at least 16 characters with no spaces/);
+    expect(short).not.toContain("tooshort");
+    expect(short).not.toContain(OLD);
+    const spaced = refusalOf({ SESSION_SECRET_PREVIOUS: `${OLD} ${OLDER}` });
+    expect(spaced).toMatch(/^SESSION_SECRET_PREVIOUS: entry 1 must be at least 16 characters with no spaces/);
+    expect(spaced).not.toContain(OLD);
+    // Listed with the other refusals, in the schema's order.
+    expect(refusalOf({ SESSION_SECRET_PREVIOUS: "x", CHECKOUTS_PER_IP: "0" }).split("\n")).toHaveLength(2);
+  });
+
+  it("refuses a list that holds the current secret: the new one was never set", () => {
+    expect(refusalOf({ SESSION_SECRET: OLD, SESSION_SECRET_PREVIOUS: `${OLDER},${OLD}` })).toBe(
+      "SESSION_SECRET_PREVIOUS lists the current SESSION_SECRET: set SESSION_SECRET to the new secret, and list only earlier ones in SESSION_SECRET_PREVIOUS.",
+    );
+  });
+});

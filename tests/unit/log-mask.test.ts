@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "#server/config";
 import { log } from "#server/observability/log";
 import { maskSecrets } from "#server/observability/log-mask";
 import { expectLoggedErrors, loggedLines, loggedText } from "../setup/log-capture";
@@ -68,5 +69,21 @@ describe("what no log line carries", () => {
     expect(failed!.err).toMatchObject({ message: "Mail to [email] bounced" });
     expect(failed!.err!.stack).toContain("Mail to [email] bounced");
     expect(loggedText()).not.toMatch(/@example|hunter22|4000000000000002/);
+  });
+
+  it("never writes the session secrets, current or previous, when a configuration is logged", () => {
+    const config = loadConfig({
+      NODE_ENV: "test",
+      DATA_DIR: "/nonexistent",
+      PAYMENTS: "test",
+      SESSION_SECRET: "current-secret-value-0123456789",
+      SESSION_SECRET_PREVIOUS: "previous-secret-value-aaaaaaaa,previous-secret-value-bbbbbbbb",
+    });
+    log.info({ previousSessionSecrets: config.previousSessionSecrets, sessionSecret: config.sessionSecret }, "secrets at the top");
+    log.info({ config }, "a whole configuration, one level down");
+    const [top, nested] = loggedLines();
+    expect(top).toMatchObject({ previousSessionSecrets: "[redacted]", sessionSecret: "[redacted]" });
+    expect(nested!.config).toMatchObject({ previousSessionSecrets: "[redacted]", sessionSecret: "[redacted]" });
+    expect(loggedText()).not.toMatch(/current-secret-value|previous-secret-value/);
   });
 });
