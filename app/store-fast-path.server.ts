@@ -47,7 +47,7 @@ export function storeFastPath(build: ServerBuild, ctx: AppContext) {
     // A browser with an early-access pass sees products nobody else may (decision 0020): its
     // pages and product list are neither served from nor written to the shared copies; Remix and
     // the API answer it alone. The check is one HMAC of its cookie, no database.
-    if (hasEarlyAccessCookie(req.headers.cookie, ctx.config.sessionSecret)) return next();
+    if (hasEarlyAccessCookie(req.headers.cookie, ctx.config)) return next();
     // /checkout and /cart from the render memo, when their copy is made (decision 0060).
     const memoPage = memoised.pageFor(req);
     if (memoPage) {

@@ -22,6 +22,24 @@ const forgedValues = new Set<string>();
 const checking = new Map<string, Promise<string | null>>();
 const MAX_REMEMBERED = 10_000;
 const MAX_FORGED_REMEMBERED = 1_000;
+// What the memo was checked under: a value is genuine only under the secrets that verified it, so
+// another list (a test's store, a previous secret dropped: decision 0061) starts it afresh. The
+// config keeps one list object, so this is two comparisons per call. A check still under way when
+// the list changed answers its own caller and is not remembered (its generation has passed).
+let memoSecret = "";
+let memoPrevious: readonly string[] = [];
+let generation = 0;
+
+function memoFor(ctx: AppContext) {
+  const { sessionSecret, previousSessionSecrets } = ctx.config;
+  if (sessionSecret === memoSecret && previousSessionSecrets === memoPrevious) return;
+  cartIdByValue.clear();
+  forgedValues.clear();
+  checking.clear();
+  memoSecret = sessionSecret;
+  memoPrevious = previousSessionSecrets;
+  generation++;
+}
 
 /** The cart ids this store accepts (it makes 24-character ones). */
 const CART_ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -53,19 +71,23 @@ function remember(value: string, id: string | null) {
 /** The cart id a `cart` cookie value carries (null: none, or forged), synchronously once known. */
 export function cartIdOf(ctx: AppContext, value: string | undefined): string | null | Promise<string | null> {
   if (!value || value.length > MAX_CART_COOKIE_CHARS) return null;
+  memoFor(ctx);
   const known = cartIdByValue.get(value);
   if (known !== undefined) return known;
   if (forgedValues.has(value)) return null;
   let pending = checking.get(value);
   if (!pending) {
+    const checkedIn = generation;
     pending = verifyCartValue(ctx, value).then(
       (id) => {
-        remember(value, id);
-        checking.delete(value);
+        if (checkedIn === generation) {
+          remember(value, id);
+          checking.delete(value);
+        }
         return id;
       },
       (error: unknown) => {
-        checking.delete(value);
+        if (checkedIn === generation) checking.delete(value);
         throw error;
       },
     );

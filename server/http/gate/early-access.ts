@@ -1,6 +1,7 @@
 import type { Config } from "#server/config";
 import type { AppContext } from "#server/context";
 import { readPass } from "#server/services/drop/early-access-pass";
+import type { SessionSecrets } from "#server/services/security/session-secrets";
 import { passOpenedAt } from "#server/services/drop/early-access";
 import { cartSessionIdOf } from "#server/http/cart-session";
 import { rawCookieValue } from "#server/http/requests/cookie-header";
@@ -22,9 +23,9 @@ export function passOf(cookieHeader: string | null | undefined): string | null {
  * cookie cannot make it step aside. A revoked pass still passes here: Remix then renders the
  * page, for that browser alone, without the restricted products.
  */
-export function hasEarlyAccessCookie(cookieHeader: string | null | undefined, sessionSecret: string): boolean {
+export function hasEarlyAccessCookie(cookieHeader: string | null | undefined, secrets: SessionSecrets): boolean {
   const pass = passOf(cookieHeader);
-  return pass !== null && readPass(sessionSecret, pass) !== null;
+  return pass !== null && readPass(secrets, pass) !== null;
 }
 
 /**
@@ -35,7 +36,7 @@ export function hasEarlyAccessCookie(cookieHeader: string | null | undefined, se
  */
 export async function shopperContext(ctx: AppContext, request: Request): Promise<AppContext> {
   const pass = passOf(request.headers.get("Cookie"));
-  if (!pass || !readPass(ctx.config.sessionSecret, pass)) return ctx;
+  if (!pass || !readPass(ctx.config, pass)) return ctx;
   const openedAt = await passOpenedAt(ctx, pass, await cartSessionIdOf(ctx, request));
   return openedAt === null ? ctx : { ...ctx, earlyAccess: { openedAt } };
 }

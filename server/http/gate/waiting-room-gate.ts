@@ -67,7 +67,7 @@ function decide(ctx: AppContext, room: Room, req: IncomingMessage, res: ServerRe
   // A signed early-access pass (few browsers) is checked in the database; anyone else is refused at once.
   // "Handled" is the answer: a pass that skips the line is not handled here (false), it goes on.
   const early = earlyAccessPassOf(req.headers.cookie);
-  if (early && readEarlyAccessPass(ctx.config.sessionSecret, early)) {
+  if (early && readEarlyAccessPass(ctx.config, early)) {
     // Which bag holds the pass is judged in the loaders and actions (mayPass), not on this fast path.
     return earlyAccessSkipsLine(ctx, early, room.dropAt, undefined).then((skips) => (skips ? false : refuse(room, req, res)));
   }
@@ -157,7 +157,7 @@ async function mayPass(
   const room = await cachedRoom(ctx);
   const cookies = request.headers.get("Cookie");
   const early = earlyAccessPassOf(cookies);
-  const signedEarly = early !== null && readEarlyAccessPass(ctx.config.sessionSecret, early) !== null;
+  const signedEarly = early !== null && readEarlyAccessPass(ctx.config, early) !== null;
   let bag: Promise<Bag> | undefined;
   const bagOf = () => (bag ??= bagFor(ctx, request, purchase));
   if (purchase && signedEarly) {

@@ -14,11 +14,14 @@ const cache = new WeakMap<Config, { secure: Cookies; plain: Cookies }>();
 
 function makeCookies(config: Config, secure: boolean): Cookies {
   const base = { httpOnly: true, sameSite: "lax" as const, path: "/", secure };
+  // Remix signs with the first secret and accepts any of them: a bag signed before the secret was
+  // rotated still opens while its secret stays in SESSION_SECRET_PREVIOUS (decision 0061).
+  const secrets = [config.sessionSecret, ...config.previousSessionSecrets];
   return {
     session: createCookie("session", { ...base, maxAge: SESSION_DAYS * 24 * 60 * 60 }),
     // The anonymous cart: a random id, signed so it cannot be guessed into another cart.
-    cart: createCookie("cart", { ...base, maxAge: 60 * 60 * 24 * 60, secrets: [config.sessionSecret] }),
-    flash: createCookie("flash", { ...base, maxAge: 60, secrets: [config.sessionSecret] }),
+    cart: createCookie("cart", { ...base, maxAge: 60 * 60 * 24 * 60, secrets }),
+    flash: createCookie("flash", { ...base, maxAge: 60, secrets }),
   };
 }
 

@@ -16,7 +16,7 @@ import { entryIdOf } from "./draw-links";
 type Checked = DrawClaimView & { entryId?: number };
 
 async function check(ctx: AppContext, drawId: number, token: string, bagId: string | null): Promise<Checked> {
-  const id = entryIdOf(ctx.config.sessionSecret, "claim", token);
+  const id = entryIdOf(ctx.config, "claim", token);
   const entry = id
     ? await ctx.db
         .selectFrom("drawEntries as e")

@@ -78,7 +78,7 @@ export async function enterDraw(ctx: AppContext, drawId: number, input: DrawEntr
 }
 
 async function entryOf(ctx: AppContext, drawId: number, token: string) {
-  const id = entryIdOf(ctx.config.sessionSecret, "confirm", token);
+  const id = entryIdOf(ctx.config, "confirm", token);
   const entry = id
     ? await ctx.db.selectFrom("drawEntries").selectAll().where("id", "=", id).where("drawId", "=", drawId).executeTakeFirst()
     : undefined;

@@ -1,9 +1,12 @@
 import crypto from "node:crypto";
+import { signedByAny, type SessionSecrets } from "#server/services/security/session-secrets";
 
 /**
  * The tokens in a draw's e-mailed links (decision 0047): `<entry id>.<HMAC of it>`, one purpose
  * per kind of link, so a confirmation link is never a link to buy. Rebuilt from the id at will:
- * nothing secret is stored, and a resent mail carries the same link.
+ * nothing secret is stored, and a resent mail carries the same link. Made under the current
+ * SESSION_SECRET, read under it or a listed previous one (decision 0061): a resent mail then
+ * carries the current secret's link, and the first one still works while its secret is listed.
  */
 const PURPOSES = { confirm: "legacy-store/draw-confirm/v1:", claim: "legacy-store/draw-claim/v1:" } as const;
 export type DrawLinkKind = keyof typeof PURPOSES;
@@ -20,12 +23,10 @@ export const drawToken = (secret: string, kind: DrawLinkKind, entryId: number): 
   `${entryId}.${mac(secret, kind, String(entryId)).toString("base64url")}`;
 
 /** The entry id of a genuine token of this kind; null for anything forged or malformed. */
-export function entryIdOf(secret: string, kind: DrawLinkKind, token: string | null | undefined): number | null {
+export function entryIdOf(secrets: SessionSecrets, kind: DrawLinkKind, token: string | null | undefined): number | null {
   const match = TOKEN.exec(token ?? "");
   if (!match) return null;
-  const given = Buffer.from(match[2]!, "base64url");
-  const expected = mac(secret, kind, match[1]!);
-  return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? Number(match[1]) : null;
+  return signedByAny(secrets, match[2]!, (secret) => mac(secret, kind, match[1]!)) ? Number(match[1]) : null;
 }
 
 export const drawConfirmUrl = (origin: string, drawId: number, token: string) => `${origin}/draws/${drawId}/confirm/${token}`;

@@ -147,7 +147,7 @@ type Checked = { kind: "store" } | { kind: "mine" } | EarlyAccessLanding;
 
 /** What a link is worth right now, for this browser (its pass, if any). Writes nothing. */
 async function check(ctx: AppContext, token: string, pass: string | null): Promise<Checked & { linkId?: number }> {
-  const id = linkIdOf(ctx.config.sessionSecret, token);
+  const id = linkIdOf(ctx.config, token);
   const row = id
     ? await ctx.db
         .selectFrom("earlyAccessLinks")
@@ -157,7 +157,7 @@ async function check(ctx: AppContext, token: string, pass: string | null): Promi
     : undefined;
   if (!row) return { kind: "refused", message: EARLY_ACCESS_MESSAGES.invalid };
   if (row.revokedAt) return { kind: "refused", message: EARLY_ACCESS_MESSAGES.revoked };
-  const mine = readPass(ctx.config.sessionSecret, pass);
+  const mine = readPass(ctx.config, pass);
   if (row.openedAt) {
     return mine && mine.linkId === row.id && mine.hash === row.passHash
       ? { kind: "mine" }
@@ -214,7 +214,7 @@ async function passLifeMs(ctx: AppContext, earlyMinutes: number): Promise<number
 
 /** A genuine, unrevoked, current pass that has not run out: its link, when it was claimed and the window setting. */
 async function livePass(ctx: AppContext, pass: string | null): Promise<{ linkId: number; openedAt: number; earlyMinutes: number } | null> {
-  const read = readPass(ctx.config.sessionSecret, pass);
+  const read = readPass(ctx.config, pass);
   if (!read) return null;
   const row = await ctx.db
     .selectFrom("earlyAccessLinks")

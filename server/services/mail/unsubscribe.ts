@@ -1,35 +1,35 @@
 import crypto from "node:crypto";
 import type { AppContext } from "#server/context";
 import { Invalid } from "#server/errors";
+import { signedByAny } from "#server/services/security/session-secrets";
 
 export const INVALID_UNSUBSCRIBE_LINK = "This unsubscribe link is not valid.";
 
 // Domain separation: the session secret signs other things too; this MAC means only this.
 const PURPOSE = "legacy-store/unsubscribe/v1:";
 
-function mac(ctx: AppContext, subscriberId: number): Buffer {
+function mac(secret: string, subscriberId: number): Buffer {
   return crypto
-    .createHmac("sha256", ctx.config.sessionSecret)
+    .createHmac("sha256", secret)
     .update(PURPOSE + subscriberId)
     .digest();
 }
 
 /**
  * A per-subscriber token for the unsubscribe link: `<id>.<HMAC-SHA256, base64url>`. It carries no
- * expiry on purpose: an unsubscribe link must keep working for as long as the e-mail is kept.
+ * expiry on purpose: an unsubscribe link must keep working for as long as the e-mail is kept (and,
+ * after the secret is rotated, for as long as its secret stays in SESSION_SECRET_PREVIOUS: 0061).
  */
 export function unsubscribeToken(ctx: AppContext, subscriberId: number): string {
-  return `${subscriberId}.${mac(ctx, subscriberId).toString("base64url")}`;
+  return `${subscriberId}.${mac(ctx.config.sessionSecret, subscriberId).toString("base64url")}`;
 }
 
-/** The subscriber id a token was made for, or null for anything forged, altered or malformed. */
+/** The subscriber id a token was made for (under the current or a listed previous secret), or null for anything forged, altered or malformed. */
 export function subscriberIdOf(ctx: AppContext, token: string | null | undefined): number | null {
   const match = /^([1-9]\d{0,15})\.([A-Za-z0-9_-]{43})$/.exec(token ?? "");
   if (!match) return null;
   const id = Number(match[1]);
-  const given = Buffer.from(match[2]!, "base64url");
-  const expected = mac(ctx, id);
-  return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? id : null;
+  return signedByAny(ctx.config, match[2]!, (secret) => mac(secret, id)) ? id : null;
 }
 
 export function unsubscribeUrl(ctx: AppContext, origin: string, subscriberId: number): string {

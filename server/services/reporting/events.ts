@@ -92,6 +92,9 @@ let keyedWith = "";
 /**
  * The key a session is counted by: an HMAC of its id with the store's secret, cut to 16 bytes, so
  * the events table cannot be joined back to a bag or a sign-in by anyone without the secret.
+ * Always the current SESSION_SECRET, never SESSION_SECRET_PREVIOUS (decision 0061): this key
+ * authenticates nothing, it only groups one session's events, so there is nothing to accept under
+ * an old secret. A rotation starts new keys: a session that spans it is counted under two.
  */
 export function sessionKeyOf(ctx: AppContext, sessionId: string): string {
   const secret = ctx.config.sessionSecret;

@@ -1,0 +1,229 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createCookie } from "@remix-run/node";
+import { http as mswHttp, passthrough } from "msw";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { PublicProduct } from "#server/contracts/catalog";
+import { useAppContextForTests } from "#server/boot";
+import { loadConfig } from "#server/config";
+import { waitingRoomGate } from "#server/http/gate/waiting-room-gate";
+import { cookiesFor } from "#server/http/requests/cookies";
+import { drawToken, entryIdOf } from "#server/services/drop/draw-links";
+import { saveCountdown } from "#server/services/drop/drops";
+import { claimEarlyAccessLink } from "#server/services/drop/early-access";
+import { linkToken, newPass } from "#server/services/drop/early-access-pass";
+import { issuePass } from "#server/services/drop/waiting-room";
+import { updateWaitingRoom } from "#server/services/drop/waiting-room-admin";
+import { signPass } from "#server/services/drop/waiting-room-pass";
+import { forgetCachedRoom } from "#server/services/drop/waiting-room-state";
+import { subscriberIdOf, unsubscribeToken } from "#server/services/mail/unsubscribe";
+import { mockServer } from "../mocks/server";
+import { createTestContext, type TestContext } from "../setup/context";
+import { api, CookieJar } from "../setup/http";
+import { addProduct } from "./store-helpers";
+
+// Decision 0061: the store restarted with SESSION_SECRET=NEW and SESSION_SECRET_PREVIOUS=OLD keeps
+// accepting what OLD signed (bags, passes, e-mailed links) and signs everything new with NEW; once
+// OLD is dropped from the list, what it signed opens nothing. One database throughout, as a
+// deployment's restart would keep it.
+const OLD = "old-session-secret-0123456789abcdef";
+const NEW = "new-session-secret-fedcba9876543210";
+const UNKNOWN = "never-listed-secret-0000000000000000";
+const PUBLIC_URL = "http://shop.test";
+
+const before = createTestContext({ SESSION_SECRET: OLD, PUBLIC_URL });
+
+/** The same store (database, data folder, clock) started again with other secrets. */
+function restartedWith(env: Record<string, string>): TestContext {
+  const loaded = loadConfig({ DATA_DIR: before.config.dataDir, NODE_ENV: "test", PUBLIC_URL, ...env });
+  return { ...before, config: { ...loaded, database: before.config.database } };
+}
+const rotated = restartedWith({ SESSION_SECRET: NEW, SESSION_SECRET_PREVIOUS: OLD });
+const dropped = restartedWith({ SESSION_SECRET: NEW });
+
+// The waiting room's gate as server.js mounts it, in front of a stand-in for the page cache and
+// Remix. A gate keeps the context it first reads (one per process), so a restart is a new gate.
+let gate = waitingRoomGate(async () => before);
+function use(ctx: TestContext) {
+  useAppContextForTests(ctx);
+  gate = waitingRoomGate(async () => ctx);
+  forgetCachedRoom(ctx);
+}
+
+const MINUTE = 60_000;
+let base = "";
+let server: http.Server;
+
+beforeAll(async () => {
+  use(before);
+  server = http.createServer((req, res) => {
+    void Promise.resolve(gate(req, res)).then((handled) => {
+      if (!handled) res.end("through");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+beforeEach(() => {
+  mockServer.use(mswHttp.all(`${base}/*`, () => passthrough()));
+  use(before);
+});
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
+
+/** The name=value pair of a Set-Cookie. */
+const pairOf = (setCookie: string) => setCookie.split(";")[0]!;
+
+describe("the bag cookie across a rotation", () => {
+  const bagCount = async (cookie: string) => {
+    const response = await api("GET", "/api/cart", { headers: { Cookie: cookie } });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { count: number }).count;
+  };
+
+  /** A bag with `quantity` units in the database, and its cookie signed under `secrets`, as a browser holds it. */
+  async function bagSignedWith(secrets: string[], id: string, productId: number, quantity: number): Promise<string> {
+    await before.db.insertInto("cartItems").values({ sessionId: id, productId, quantity }).execute();
+    return pairOf(await createCookie("cart", { secrets }).serialize(id));
+  }
+
+  it("opens a bag signed under the old secret while it is listed, and never one signed under a secret not listed", async () => {
+    const productId = await addProduct(before, { name: "Rotation Tee", inventory: 100 });
+    // A bag filled through the API before the restart.
+    const jar = new CookieJar();
+    expect((await api("POST", "/api/cart", { body: { productId, quantity: 2 }, jar })).status).toBe(201);
+    expect(await bagCount(jar.header())).toBe(2);
+    // A bag the store signed before the restart that this process never checked (a restarted
+    // process remembers no cookie it verified).
+    const unseen = pairOf(
+      await cookiesFor(before.config, new Request("http://localhost/")).cart.serialize("bag-signed-before-the-restart"),
+    );
+    await before.db.insertInto("cartItems").values({ sessionId: "bag-signed-before-the-restart", productId, quantity: 3 }).execute();
+    const stranger = await bagSignedWith([UNKNOWN], "bag-signed-by-a-stranger-key", productId, 1);
+
+    use(rotated);
+    expect(await bagCount(jar.header())).toBe(2);
+    expect(await bagCount(unseen)).toBe(3);
+    expect(await bagCount(stranger)).toBe(0);
+    // A new bag is signed with the new secret alone.
+    const fresh = new CookieJar();
+    const made = await api("POST", "/api/cart", { body: { productId, quantity: 1 }, jar: fresh });
+    const value = pairOf(made.headers.get("Set-Cookie")!);
+    expect(await createCookie("cart", { secrets: [NEW] }).parse(value)).toEqual(expect.any(String));
+    expect(await createCookie("cart", { secrets: [OLD] }).parse(value)).toBeNull();
+
+    use(dropped);
+    expect(await bagCount(jar.header())).toBe(0);
+    expect(await bagCount(unseen)).toBe(0);
+    expect(await bagCount(fresh.header())).toBe(1);
+  });
+});
+
+describe("passes and e-mailed links across a rotation", () => {
+  let t0 = Date.parse("2027-10-01T17:00:00.000Z");
+  let links = 0;
+
+  /** A new drop a day after the last, the clock `offsetMs` from its T-0. */
+  async function newDrop(offsetMs: number) {
+    t0 += 24 * 60 * MINUTE;
+    await saveCountdown(before, new Date(t0).toISOString());
+    await updateWaitingRoom(before, { admitPerMinute: 300, passMinutes: 15, perAddress: 1000, paused: false });
+    before.clock.set(new Date(t0 + offsetMs));
+    forgetCachedRoom(before);
+  }
+
+  const get = (path: string, cookie: string) => fetch(`${base}${path}`, { redirect: "manual", headers: { Cookie: cookie } });
+  const verdict = async (cookie: string) => {
+    const response = await get("/store", cookie);
+    return response.status === 303 ? `303 ${response.headers.get("Location")}` : await response.text();
+  };
+
+  it("lets a waiting-room pass signed under the old secret through; a forged one goes to the line", async () => {
+    await newDrop(MINUTE);
+    const { token } = await issuePass(before, { placeId: "place-before-the-rotation" });
+    const cookie = `waiting_room_pass=${encodeURIComponent(token)}`;
+    expect(await verdict(cookie)).toBe("through");
+    const fields = token.split(".");
+    const forged = signPass(
+      { ...rotated.config, sessionSecret: UNKNOWN },
+      { subject: fields[0]!, expiresAt: Number(fields[1]), dropAt: Number(fields[2]), admittedAt: Number(fields[3]) },
+    );
+    const tampered = token.replace(/\.(\d+)\./, (_, ms: string) => `.${Number(ms) + MINUTE}.`);
+
+    use(rotated);
+    expect(await verdict(cookie)).toBe("through");
+    expect(await verdict(`waiting_room_pass=${encodeURIComponent(forged)}`)).toBe("303 /waiting-room");
+    expect(await verdict(`waiting_room_pass=${encodeURIComponent(tampered)}`)).toBe("303 /waiting-room");
+    expect(await verdict("waiting_room_pass=not.a.pass.at.all")).toBe("303 /waiting-room");
+
+    use(dropped);
+    expect(await verdict(cookie)).toBe("303 /waiting-room");
+  });
+
+  it("opens the drop early to a pass, and claims an e-mailed link, signed under the old secret; forged ones open nothing", async () => {
+    await newDrop(-25 * MINUTE);
+    const parka = `Rotation Parka ${t0}`;
+    await addProduct(before, { name: parka, inventory: 20, isCountdownRestricted: 1, countdownReleaseDate: null });
+    const newLink = async () => {
+      links += 1;
+      return (
+        await before.db
+          .insertInto("earlyAccessLinks")
+          .values({ email: `rotation${links}@example.com`, createdAt: before.clock.now().toISOString() })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id;
+    };
+    const claimedId = await newLink();
+    const { pass } = await claimEarlyAccessLink(before, linkToken(OLD, claimedId), null);
+    const mailedId = await newLink();
+    const mailed = linkToken(OLD, mailedId);
+    const names = async (cookie: string) =>
+      ((await (await api("GET", "/api/products", { headers: { Cookie: cookie } })).json()) as PublicProduct[]).map((p) => p.name);
+    expect(await names(`early_access=${pass}`)).toContain(parka);
+
+    use(rotated);
+    expect(await names(`early_access=${pass}`)).toContain(parka);
+    expect(await names(`early_access=${newPass(UNKNOWN, claimedId).value}`)).not.toContain(parka);
+    expect(await names("early_access=1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")).not.toContain(parka);
+    // The link e-mailed before the rotation is claimed after it, and its pass is made under the new secret.
+    const claimed = await claimEarlyAccessLink(rotated, mailed, null);
+    expect(await names(`early_access=${claimed.pass}`)).toContain(parka);
+    await expect(claimEarlyAccessLink(rotated, linkToken(UNKNOWN, await newLink()), null)).rejects.toThrow();
+
+    use(dropped);
+    expect(await names(`early_access=${pass}`)).not.toContain(parka);
+    expect(await names(`early_access=${claimed.pass}`)).toContain(parka);
+  });
+
+  it("reads unsubscribe and draw links signed under the old secret while it is listed", async () => {
+    const old = { ...before, config: before.config };
+    const subscriberId = 41;
+    const unsubscribe = unsubscribeToken(old, subscriberId);
+    expect(subscriberIdOf(rotated, unsubscribe)).toBe(subscriberId);
+    expect(
+      subscriberIdOf(rotated, unsubscribeToken({ ...rotated, config: { ...rotated.config, sessionSecret: UNKNOWN } }, subscriberId)),
+    ).toBeNull();
+    expect(subscriberIdOf(dropped, unsubscribe)).toBeNull();
+    // New links are the new secret's.
+    expect(subscriberIdOf(dropped, unsubscribeToken(rotated, subscriberId))).toBe(subscriberId);
+
+    for (const kind of ["confirm", "claim"] as const) {
+      const token = drawToken(OLD, kind, 7);
+      expect(entryIdOf(rotated.config, kind, token)).toBe(7);
+      expect(entryIdOf(rotated.config, kind === "confirm" ? "claim" : "confirm", token)).toBeNull();
+      expect(entryIdOf(rotated.config, kind, drawToken(UNKNOWN, kind, 7))).toBeNull();
+      expect(entryIdOf(dropped.config, kind, token)).toBeNull();
+    }
+    // Nothing malformed throws.
+    for (const junk of [null, undefined, "", "7.", ".", "7.%%%", `7.${"A".repeat(43)}`, "x".repeat(5000)]) {
+      expect(subscriberIdOf(rotated, junk)).toBeNull();
+      expect(entryIdOf(rotated.config, "claim", junk)).toBeNull();
+    }
+  });
+});
