@@ -4,10 +4,15 @@ import { createCookie } from "@remix-run/node";
 import { http as mswHttp, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PublicProduct } from "#server/contracts/catalog";
+import type { OrderPageView } from "#server/contracts/order-page";
 import { useAppContextForTests } from "#server/boot";
 import { loadConfig } from "#server/config";
+import { orderPageLoader } from "#server/http/doors/order-page-door";
 import { waitingRoomGate } from "#server/http/gate/waiting-room-gate";
 import { cookiesFor } from "#server/http/requests/cookies";
+import { payLocalIntent } from "#server/integrations/payments/local";
+import { processOrder } from "#server/services/checkout/checkout";
+import { confirmPayment } from "#server/services/checkout/order-confirmation";
 import { drawToken, entryIdOf } from "#server/services/drop/draw-links";
 import { saveCountdown } from "#server/services/drop/drops";
 import { claimEarlyAccessLink } from "#server/services/drop/early-access";
@@ -17,10 +22,12 @@ import { updateWaitingRoom } from "#server/services/drop/waiting-room-admin";
 import { signPass } from "#server/services/drop/waiting-room-pass";
 import { forgetCachedRoom } from "#server/services/drop/waiting-room-state";
 import { subscriberIdOf, unsubscribeToken } from "#server/services/mail/unsubscribe";
+import { setOrderStatus } from "#server/services/orders/admin-orders";
+import { pageTokenOf } from "#server/services/orders/order-page-token";
 import { mockServer } from "../mocks/server";
 import { createTestContext, type TestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
-import { addProduct } from "./store-helpers";
+import { addProduct, runFulfilmentJob, runRoute } from "./store-helpers";
 
 // Decision 0061: the store restarted with SESSION_SECRET=NEW and SESSION_SECRET_PREVIOUS=OLD keeps
 // accepting what OLD signed (bags, passes, e-mailed links) and signs everything new with NEW; once
@@ -121,6 +128,87 @@ describe("the bag cookie across a rotation", () => {
     expect(await bagCount(jar.header())).toBe(0);
     expect(await bagCount(unseen)).toBe(0);
     expect(await bagCount(fresh.header())).toBe(1);
+  });
+});
+
+describe("the order page link across a rotation", () => {
+  const customer = {
+    email: "rita.rotation@example.com",
+    name: "Rita Rotation",
+    phone: "",
+    street: "12 Key Lane",
+    city: "Denver",
+    state: "CO",
+    zipCode: "80202",
+    country: "US",
+  };
+  let productId = 0;
+
+  async function paidOrder(ctx: TestContext, sessionId: string) {
+    productId ||= await addProduct(before, { name: "Rotation Jacket", inventory: 100 });
+    await ctx.db.insertInto("cartItems").values({ sessionId, productId, quantity: 1 }).execute();
+    const order = await processOrder(ctx, { sessionId, customer, shippingMethod: "usps-ground_saver" });
+    await payLocalIntent(ctx, { clientSecret: order.clientSecret, cardNumber: "4242424242424242" });
+    await confirmPayment(ctx, order.paymentIntentId);
+    await runFulfilmentJob(ctx);
+    return { id: order.orderSummary.orderId, number: order.orderSummary.orderNumber };
+  }
+
+  /** The order page link in the last e-mail of this kind for the order. */
+  async function linkInMail(tag: string, orderNumber: string): Promise<string> {
+    const mails = await before.db
+      .selectFrom("mailMessages")
+      .select(["textBody"])
+      .where("tag", "=", tag)
+      .where("subject", "like", `%#${orderNumber}%`)
+      .orderBy("id", "desc")
+      .execute();
+    const link = /(http:\/\/shop\.test\/orders\/[A-Za-z0-9_-]{43})/.exec(mails[0]?.textBody ?? "")?.[1];
+    expect(link, `${tag} for #${orderNumber} carries the order link`).toBeDefined();
+    return link!;
+  }
+
+  const tokenOf = (link: string) => link.split("/orders/")[1]!;
+
+  /** The page's answer and, through the REST door, the order it shows. */
+  async function opens(link: string): Promise<{ page: number; api: number; orderNumber?: string }> {
+    const token = tokenOf(link);
+    const page = await runRoute<OrderPageView>(orderPageLoader, { path: `/orders/${token}`, params: { token } });
+    const response = await api("GET", `/api/orders/${token}`);
+    const body = (await response.json()) as { orderNumber?: string };
+    expect(page.status === 200 ? page.data.orderNumber : body.orderNumber).toBe(body.orderNumber);
+    return { page: page.status, api: response.status, orderNumber: body.orderNumber };
+  }
+
+  it("keeps the link e-mailed before the rotation, in every later e-mail, until the old secret is dropped", async () => {
+    const order = await paidOrder(before, "rotation-order-1");
+    const emailed = await linkInMail("order-confirmation", order.number);
+    expect(await opens(emailed)).toEqual({ page: 200, api: 200, orderNumber: order.number });
+
+    use(rotated);
+    expect(await opens(emailed)).toEqual({ page: 200, api: 200, orderNumber: order.number });
+    before.clock.advance(MINUTE);
+    await setOrderStatus(rotated, order.id, "shipped");
+    expect(await linkInMail("order-shipped", order.number)).toBe(emailed);
+    expect(await opens(emailed)).toEqual({ page: 200, api: 200, orderNumber: order.number });
+
+    // A new order is keyed under the new secret.
+    const next = await paidOrder(rotated, "rotation-order-2");
+    const nextLink = await linkInMail("order-confirmation", next.number);
+    const nonce = (await before.db.selectFrom("orders").select("pageNonce").where("id", "=", next.id).executeTakeFirstOrThrow()).pageNonce!;
+    expect(tokenOf(nextLink)).toBe(pageTokenOf(NEW, nonce));
+    expect(await opens(nextLink)).toEqual({ page: 200, api: 200, orderNumber: next.number });
+
+    // The old secret dropped: its link opens nothing at once, and the next e-mail carries a new one.
+    use(dropped);
+    expect(await opens(emailed)).toMatchObject({ page: 404, api: 404 });
+    before.clock.advance(MINUTE);
+    await setOrderStatus(dropped, order.id, "delivered");
+    const renewed = await linkInMail("order-delivered", order.number);
+    expect(renewed).not.toBe(emailed);
+    expect(await opens(renewed)).toEqual({ page: 200, api: 200, orderNumber: order.number });
+    expect(await opens(emailed)).toMatchObject({ page: 404, api: 404 });
+    expect(await opens(nextLink)).toEqual({ page: 200, api: 200, orderNumber: next.number });
   });
 });
 
