@@ -117,6 +117,36 @@ describe("a draw for a product with sizes", () => {
     expect(await ctx.db.selectFrom("draws").select("id").where("productId", "=", product.id).execute()).toEqual([]);
   });
 
+  it("offers only the sizes the draw gives units of, a size added to the product later included", async () => {
+    const { product, draw } = await sizedDraw({ S: 1, M: 1 });
+    const edited = await api("PATCH", `/api/admin/products/${product.id}`, {
+      jar: admin,
+      body: {
+        name: product.name,
+        description: product.description,
+        price: 60,
+        sizes: [
+          { label: "S", inventory: 1 },
+          { label: "M", inventory: 2 },
+          { label: "L", inventory: 3 },
+          { label: "XL", inventory: 4 },
+        ],
+      },
+    });
+    expect(edited.status).toBe(200);
+    expect(await (await api("GET", `/api/draws/${draw.id}`)).json()).toMatchObject({ sizes: ["S", "M"] });
+
+    ctx.clock.set(OPEN);
+    for (const size of ["L", "XL"]) {
+      const refused = await api("POST", `/api/draws/${draw.id}/entries`, { body: { email: `${size}@example.com`, size } });
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).message).toBe(`Size ${size} is not available for ${product.name}.`);
+    }
+    const taken = await api("POST", `/api/draws/${draw.id}/entries`, { body: { email: "m@example.com", size: "m" } });
+    expect(taken.status).toBe(202);
+    expect(await ctx.db.selectFrom("drawEntries").select("size").where("drawId", "=", draw.id).execute()).toEqual([{ size: "M" }]);
+  });
+
   it("takes an entry only for a size the product offers, with a clear message otherwise", async () => {
     const { product, draw } = await sizedDraw();
     ctx.clock.set(OPEN);

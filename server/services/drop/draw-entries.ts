@@ -36,7 +36,7 @@ export async function enterDraw(ctx: AppContext, drawId: number, input: DrawEntr
   refuseFilledHoneypot(input.website);
   const draw = await drawRow(ctx, drawId);
   if (stateOf(draw, ctx.clock.now()) !== "open") throw new Conflict(DRAW_MESSAGES.notOpen);
-  const sizes = await drawSizesOf(ctx, draw.productId);
+  const sizes = await drawSizesOf(ctx, draw);
   const size = offeredSize(sizes, input.size);
   if (size === null) {
     // A product with sizes names the size it does not offer; one without keeps the plain answer.

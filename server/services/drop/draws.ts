@@ -295,7 +295,7 @@ export async function toPublic(ctx: AppContext, draw: DrawRow): Promise<PublicDr
     commitment: draw.commitment,
     entryCount: draw.entryCount,
     chain: draw.chain,
-    sizes: await drawSizesOf(ctx, draw.productId),
+    sizes: await drawSizesOf(ctx, draw),
   };
 }
 
