@@ -6,6 +6,7 @@
 import { http } from "msw";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useAppContextForTests } from "#server/boot";
+import { paymentsFor } from "#server/integrations/payments";
 import { payLocalIntent } from "#server/integrations/payments/local";
 import { processOrder } from "#server/services/checkout/checkout";
 import { confirmPayment } from "#server/services/checkout/order-confirmation";
@@ -202,6 +203,30 @@ describe("a refund cut off by a crash", () => {
     expect(asked).toEqual([expect.objectContaining({ idempotencyKey: `refund-order-${order.id}` })]);
     expect(stripeRefunds(order.paymentIntentId)).toEqual([expect.objectContaining({ id: refund.refundId })]);
     expect(await refundRows(stripeCtx, order.id)).toHaveLength(1);
+  });
+
+  it("with Stripe: a try whose answer was lost, retried after Stripe forgot its key, records Stripe's refund and makes no second", async () => {
+    const order = await paidOrder(stripeCtx, "stale-stripe-4");
+    // The first try reached Stripe, which refunded; its answer never came back, so it gave its claim back.
+    const lost = await paymentsFor(stripeCtx).refund({
+      paymentIntentId: order.paymentIntentId,
+      amountCents: order.totalCents - order.shippingCents,
+      idempotencyKey: `refund-order-${order.id}`,
+    });
+    expect(await orderRow(stripeCtx, order.id)).toMatchObject({ refundStatus: "none", refundAmountCents: 0 });
+    // More than 24 hours later Stripe no longer knows the key.
+    stripeState.idempotent.clear();
+    const asked = stripeState.seen("POST", "/v1/refunds").length;
+
+    const { refund } = await processRefund(stripeCtx, order.id, { reason: "Again", refundShipping: false }, adminId);
+    expect(refund.refundId).toBe(lost.id);
+    expect(stripeState.seen("POST", "/v1/refunds")).toHaveLength(asked);
+    expect(stripeRefunds(order.paymentIntentId)).toHaveLength(1);
+    expect(await refundRows(stripeCtx, order.id)).toEqual([expect.objectContaining({ refundId: lost.id })]);
+    expect(await orderRow(stripeCtx, order.id)).toMatchObject({
+      refundStatus: "completed",
+      refundAmountCents: order.totalCents - order.shippingCents,
+    });
   });
 
   it("with Stripe: a first try slower than the bound, taken over, records nothing a second time", async () => {

@@ -97,9 +97,9 @@ function includesShipping(order: Refundable, amountCents: number, asked: boolean
  * cannot refund twice, and the provider call carries an idempotency key for the same reason.
  *
  * A claim left pending by a process that died before recording its refund (STALE_REFUND_CLAIM_MS)
- * is taken over: claimed again on its old `updatedAt`, so of two admins at once one proceeds. The
- * provider is first asked for the refund the first try may have made (by its key: Stripe keeps an
- * idempotency key only 24 hours), and otherwise asked with the same key, so the customer is
+ * is taken over: claimed again on its old `updatedAt`, so of two admins at once one proceeds. Every
+ * try first asks the provider for a refund an earlier try made (by its key: Stripe keeps an
+ * idempotency key only 24 hours), and otherwise asks with the same key, so the customer is
  * refunded once and that refund is recorded.
  */
 export async function processRefund(ctx: AppContext, orderId: number, input: RefundInput, adminUserId: number) {
@@ -129,7 +129,10 @@ export async function processRefund(ctx: AppContext, orderId: number, input: Ref
   const key = { paymentIntentId: order.paymentIntentId!, idempotencyKey: `refund-order-${orderId}` };
   let refund: { id: string; status: string };
   try {
-    const made = takeover ? await payments.findRefund(key) : null;
+    // Asked first on every try, not only a takeover: a try whose answer was lost gave its claim
+    // back, and Stripe forgets an idempotency key after 24 hours, so only this lookup stops a later
+    // try from refunding a second time. One more provider call per refund, which is an admin's act.
+    const made = await payments.findRefund(key);
     if (made) amountCents = made.amountCents;
     refund = made ?? (await payments.refund({ ...key, amountCents }));
   } catch (error) {
