@@ -52,7 +52,7 @@ const devServerGuards: Plugin = {
   },
 };
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   // `npm run dev` listens where `npm start` would (PORT, HOST). A port asked for is kept or the start
   // fails, rather than moving to the next free one behind the developer's back. Without HOST the dev
   // server stays on localhost: it serves the sources, so it is not offered to the LAN unasked.
@@ -69,6 +69,9 @@ export default defineConfig({
     exclude: ["@node-rs/argon2", "better-sqlite3", "sharp", "stripe", "shippo", "postmark", "pdf-lib", "sanitize-html", "kysely"],
   },
   build: {
+    // The server build runs on Node 20 only: left at Vite's browser default, class private fields
+    // were lowered to WeakMap helpers (`__privateGet`) on paths every request takes.
+    target: isSsrBuild ? "node20" : undefined,
     rollupOptions: {
       // Remix makes a browser module for every route, so a route with nothing for the browser (a
       // resource route) ships an empty one (remix-run/remix#9055). Such doors are served outside
@@ -106,4 +109,4 @@ export default defineConfig({
     }),
     tsconfigPaths(),
   ],
-});
+}));
