@@ -137,6 +137,8 @@ export interface OrdersTable {
   refundStatus: ColumnType<RefundStatus, RefundStatus | undefined, RefundStatus>;
   refundAmountCents: ColumnType<number, number | undefined, number>;
   refundedAt: string | null;
+  /** When the pending refund's claim was made: a stale one is taken over (0030, refunds.ts). */
+  refundClaimedAt: ColumnType<string | null, string | null | undefined, string | null>;
   holdExpiresAt: string | null;
   paidAt: string | null;
   /** The carrier-method key the buyer chose, e.g. "usps-ground_saver". */

@@ -26,6 +26,7 @@ import { holdsPerVariant } from "./0026_holds_per_variant";
 import { labelTrackingIndex } from "./0027_label_tracking_index";
 import { unpaidOrdersBySession } from "./0028_unpaid_orders_by_session";
 import { unpaidOrdersByHoldExpiry } from "./0029_unpaid_orders_by_hold_expiry";
+import { refundClaimedAt } from "./0030_refund_claimed_at";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   "0027_label_tracking_index": labelTrackingIndex,
   "0028_unpaid_orders_by_session": unpaidOrdersBySession,
   "0029_unpaid_orders_by_hold_expiry": unpaidOrdersByHoldExpiry,
+  "0030_refund_claimed_at": refundClaimedAt,
 };

@@ -156,6 +156,29 @@ describe("a refund cut off by a crash", () => {
     expect(await refundRows(ctx, order.id)).toHaveLength(1);
   });
 
+  it("an order marked shipped meanwhile does not put the takeover off", async () => {
+    const order = await paidOrder(ctx, "stale-shipped");
+    await refundCutOffAfterTheProvider(ctx, order.id);
+    // Five minutes on, the admin marks the order shipped: the order changes, the claim does not.
+    ctx.clock.advance(5 * 60_000);
+    const shipped = await api("PATCH", `/api/admin/orders/${order.id}/status`, { body: { status: "shipped" }, jar: admin });
+    expect(shipped.status).toBe(200);
+    expect(await orderRow(ctx, order.id)).toMatchObject({ refundStatus: "pending", status: "shipped" });
+
+    // Ten minutes after the claim, not after the status change.
+    ctx.clock.advance(STALE_REFUND_CLAIM_MS - 5 * 60_000);
+    const taken = await api("POST", `/api/admin/orders/${order.id}/refund`, {
+      body: { reason: "Again", refundShipping: false },
+      jar: admin,
+    });
+    expect(taken.status).toBe(201);
+    expect(await orderRow(ctx, order.id)).toMatchObject({
+      refundStatus: "completed",
+      refundAmountCents: order.totalCents - order.shippingCents,
+    });
+    expect(await localRefunds(order.paymentIntentId)).toHaveLength(1);
+  });
+
   it("two takeovers at once: one asks the provider and records the refund, the others answer 'in progress'", async () => {
     const order = await paidOrder(ctx, "stale-3");
     await refundCutOffBeforeTheProvider(ctx, order.id);

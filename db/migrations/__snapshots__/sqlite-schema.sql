@@ -355,7 +355,7 @@ CREATE TABLE orders (
     refunded_at TEXT,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
     updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
-  , hold_expires_at TEXT, paid_at TEXT, shipping_method TEXT, confirmation_sent_at TEXT, fulfilled_at TEXT, fulfil_attempts INTEGER NOT NULL DEFAULT 0, fulfil_next_at TEXT, checkout_session_id TEXT, is_test INTEGER NOT NULL DEFAULT 0 CHECK (is_test IN (0, 1)), customer_key TEXT, address_key TEXT, page_nonce TEXT, page_token_hash TEXT, shipped_at TEXT, delivered_at TEXT, cancelled_at TEXT, shipped_mailed_at TEXT, delivered_mailed_at TEXT, cancelled_mailed_at TEXT, refund_mailed_at TEXT, site_origin TEXT);
+  , hold_expires_at TEXT, paid_at TEXT, shipping_method TEXT, confirmation_sent_at TEXT, fulfilled_at TEXT, fulfil_attempts INTEGER NOT NULL DEFAULT 0, fulfil_next_at TEXT, checkout_session_id TEXT, is_test INTEGER NOT NULL DEFAULT 0 CHECK (is_test IN (0, 1)), customer_key TEXT, address_key TEXT, page_nonce TEXT, page_token_hash TEXT, shipped_at TEXT, delivered_at TEXT, cancelled_at TEXT, shipped_mailed_at TEXT, delivered_mailed_at TEXT, cancelled_mailed_at TEXT, refund_mailed_at TEXT, site_origin TEXT, refund_claimed_at TEXT);
 
 -- table page_version
 CREATE TABLE page_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, list_version INTEGER NOT NULL DEFAULT 0);

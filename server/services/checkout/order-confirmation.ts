@@ -219,7 +219,7 @@ async function refundLatePayment(
   const started = await ctx.db.transaction().execute(async (trx) => {
     const claimed = await trx
       .updateTable("orders")
-      .set({ refundStatus: "pending", updatedAt: now })
+      .set({ refundStatus: "pending", refundClaimedAt: now, updatedAt: now })
       .where("id", "=", order.id)
       .where("paidAt", "is", null)
       .where("refundStatus", "=", "none")

@@ -24,11 +24,17 @@ async function orderFor(ctx: AppContext, orderId: number) {
  */
 export const STALE_REFUND_CLAIM_MS = 10 * 60_000;
 
-type RefundClaim = { refundStatus: string; updatedAt: string };
+type RefundClaim = { refundStatus: string; refundClaimedAt: string | null; updatedAt: string };
+
+/**
+ * When the claim was made. A status change moves `updatedAt` but not this; a claim made before
+ * migration 0030 has none, and its `updatedAt` stands for it.
+ */
+const claimedAtOf = (order: RefundClaim) => order.refundClaimedAt ?? order.updatedAt;
 
 /** A pending claim old enough to be left by a process that died (STALE_REFUND_CLAIM_MS). */
 function isStaleClaim(order: RefundClaim, now: Date): boolean {
-  return order.refundStatus === "pending" && Date.parse(order.updatedAt) <= now.getTime() - STALE_REFUND_CLAIM_MS;
+  return order.refundStatus === "pending" && Date.parse(claimedAtOf(order)) <= now.getTime() - STALE_REFUND_CLAIM_MS;
 }
 
 function ineligibility(
@@ -97,7 +103,7 @@ function includesShipping(order: Refundable, amountCents: number, asked: boolean
  * cannot refund twice, and the provider call carries an idempotency key for the same reason.
  *
  * A claim left pending by a process that died before recording its refund (STALE_REFUND_CLAIM_MS)
- * is taken over: claimed again on its old `updatedAt`, so of two admins at once one proceeds. Every
+ * is taken over: claimed again on its old claim time, so of two admins at once one proceeds. Every
  * try first asks the provider for a refund an earlier try made (by its key: Stripe keeps an
  * idempotency key only 24 hours), and otherwise asks with the same key, so the customer is
  * refunded once and that refund is recorded.
@@ -114,13 +120,20 @@ export async function processRefund(ctx: AppContext, orderId: number, input: Ref
   const claimedAt = ctx.clock.now().toISOString();
   const claimed = await ctx.db
     .updateTable("orders")
-    .set({ refundStatus: "pending", updatedAt: claimedAt })
+    .set({ refundStatus: "pending", refundClaimedAt: claimedAt, updatedAt: claimedAt })
     .where("id", "=", orderId)
     .where("paidAt", "is not", null)
     // What the amount was worked out from is still so.
     .where("refundAmountCents", "=", order.refundAmountCents)
     .where((eb) =>
-      takeover ? eb.and([eb("refundStatus", "=", "pending"), eb("updatedAt", "=", order.updatedAt)]) : eb("refundStatus", "=", "none"),
+      takeover
+        ? eb.and([
+            eb("refundStatus", "=", "pending"),
+            order.refundClaimedAt === null
+              ? eb.and([eb("refundClaimedAt", "is", null), eb("updatedAt", "=", order.updatedAt)])
+              : eb("refundClaimedAt", "=", order.refundClaimedAt),
+          ])
+        : eb("refundStatus", "=", "none"),
     )
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) throw new Conflict(REFUND_MESSAGES.inProgress);
@@ -139,10 +152,10 @@ export async function processRefund(ctx: AppContext, orderId: number, input: Ref
     // Only this claim is given back: not one a takeover made meanwhile.
     await ctx.db
       .updateTable("orders")
-      .set({ refundStatus: "none" })
+      .set({ refundStatus: "none", refundClaimedAt: null })
       .where("id", "=", orderId)
       .where("refundStatus", "=", "pending")
-      .where("updatedAt", "=", claimedAt)
+      .where("refundClaimedAt", "=", claimedAt)
       .execute();
     const message = error instanceof Error ? error.message : REFUND_MESSAGES.failed;
     throw new Conflict(`${REFUND_MESSAGES.failed}: ${message}`);
