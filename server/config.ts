@@ -263,10 +263,19 @@ const NO_PREVIOUS_SECRETS: readonly string[] = Object.freeze([]);
 const PREVIOUS_SECRET_MIN = 16;
 
 /**
+ * A stranger's forged cookie or link is checked against every accepted secret before it is
+ * refused, so each listed secret adds an HMAC to what a bad value costs. A rotation needs one
+ * (two mid-way through the two-round order in docs/deploy.md); four leaves room for a rotation
+ * begun before the last one's secret was dropped.
+ */
+export const PREVIOUS_SECRETS_MAX = 4;
+
+/**
  * SESSION_SECRET_PREVIOUS: one or more earlier secrets, separated by commas (so a secret with a
  * comma in it cannot be listed). Each is trimmed; empty entries (a trailing comma) are ignored, a
  * repeated one counts once. A short one, or one with a space inside (two secrets meant, a comma
- * forgotten), is refused. The values are never quoted back.
+ * forgotten), is refused, and so is a list of more than PREVIOUS_SECRETS_MAX. The values are
+ * never quoted back.
  */
 export function previousSessionSecretsFrom(raw: string | undefined): readonly string[] {
   const secrets = new Set<string>();
@@ -281,6 +290,12 @@ export function previousSessionSecretsFrom(raw: string | undefined): readonly st
     }
     secrets.add(secret);
   });
+  if (secrets.size > PREVIOUS_SECRETS_MAX) {
+    throw new ConfigError(
+      `SESSION_SECRET_PREVIOUS: at most ${PREVIOUS_SECRETS_MAX} secrets, not ${secrets.size}. ` +
+        "Remove the oldest: each one listed is tried on every cookie and link a stranger sends.",
+    );
+  }
   return secrets.size === 0 ? NO_PREVIOUS_SECRETS : Object.freeze([...secrets]);
 }
 

@@ -96,6 +96,17 @@ describe("SESSION_SECRET_PREVIOUS (decision 0061)", () => {
     expect(refusalOf({ SESSION_SECRET_PREVIOUS: "x", CHECKOUTS_PER_IP: "0" }).split("\n")).toHaveLength(2);
   });
 
+  it("refuses more than four secrets: each one is tried on every forged cookie", () => {
+    const five = [1, 2, 3, 4, 5].map((n) => `${OLD}-${n}`);
+    expect(configWith({ SESSION_SECRET_PREVIOUS: five.slice(0, 4).join(",") }).previousSessionSecrets).toEqual(five.slice(0, 4));
+    const refused = refusalOf({ SESSION_SECRET_PREVIOUS: five.join(",") });
+    expect(refused).toBe(
+      "SESSION_SECRET_PREVIOUS: at most 4 secrets, not 5. Remove the oldest: each one listed is tried on every cookie and link a stranger sends.",
+    );
+    // A repeat counts once.
+    expect(configWith({ SESSION_SECRET_PREVIOUS: [...five.slice(0, 4), five[0]].join(",") }).previousSessionSecrets).toHaveLength(4);
+  });
+
   it("refuses a list that holds the current secret: the new one was never set", () => {
     expect(refusalOf({ SESSION_SECRET: OLD, SESSION_SECRET_PREVIOUS: `${OLDER},${OLD}` })).toBe(
       "SESSION_SECRET_PREVIOUS lists the current SESSION_SECRET: set SESSION_SECRET to the new secret, and list only earlier ones in SESSION_SECRET_PREVIOUS.",
