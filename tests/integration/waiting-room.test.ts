@@ -4,7 +4,7 @@ import { openDatabase } from "#db/client";
 import { useAppContextForTests } from "#server/boot";
 import type { AppContext } from "#server/context";
 import { saveCountdown } from "#server/services/drop/drops";
-import { joinLine, lineStatus } from "#server/services/drop/waiting-room";
+import { joinLine, lineStatus, NUMBERS_PER_READ } from "#server/services/drop/waiting-room";
 import { updateWaitingRoom, waitingRoomAdmin } from "#server/services/drop/waiting-room-admin";
 import { twoWorkers } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
@@ -155,6 +155,61 @@ describe("the waiting room's fair start", () => {
     expect(statements).toBeLessThanOrEqual(3);
     expect(polled).toEqual(await positions(workerA, ids));
     expect([...polled].sort((x, y) => x - y)).toEqual(ids.map((_, i) => i + 1));
+  });
+
+  it("reads a long line's numbers a few thousand a statement, the worker free to answer between reads", async () => {
+    const t0 = await newDrop(-5 * MINUTE);
+    await updateWaitingRoom(workerA, { paused: true, admitPerMinute: 60, perAddress: 100 });
+    const n = NUMBERS_PER_READ * 2 + 1;
+    const ids = Array.from({ length: n }, () => crypto.randomBytes(18).toString("base64url"));
+    const dropAt = new Date(t0).toISOString();
+    for (let from = 0; from < n; from += 400) {
+      await workerA.db
+        .insertInto("waitingRoomPlaces")
+        .values(
+          ids.slice(from, from + 400).map((id, k) => ({
+            id,
+            dropAt,
+            place: null,
+            address: address(from + k),
+            joinedAt: new Date(t0 - 5 * MINUTE + from + k).toISOString(),
+            admittedAt: null,
+          })),
+        )
+        .execute();
+    }
+    // Every statement the polling worker sends, and the rows each answered.
+    const answered: number[] = [];
+    const counting: AppContext = {
+      ...workerB,
+      db: workerB.db.withPlugin({
+        transformQuery: (args) => args.node,
+        transformResult: async (args) => {
+          answered.push(args.result.rows.length);
+          return args.result;
+        },
+      }),
+    };
+    // The polling worker keeps every place while the line waits.
+    for (const id of ids) expect((await lineStatus(counting, { placeId: id })).status.state).toBe("before");
+    at(t0);
+    await lineStatus(workerA, { placeId: ids[0]! });
+    at(t0 + 1_000);
+    answered.length = 0;
+
+    // Something else the worker has to do, asked for as the first poll after the draw starts.
+    let answeredMeanwhile = false;
+    const first = lineStatus(counting, { placeId: ids[0]! });
+    setImmediate(() => (answeredMeanwhile = true));
+    const { status } = await first;
+    expect(answeredMeanwhile).toBe(true);
+    expect(status.position).toBeGreaterThan(0);
+    // The room (its row and the drop's date), then three reads of the numbers: all of them, at
+    // most NUMBERS_PER_READ a read, and the line's other polls need no statement.
+    const polled = await positions(counting, ids);
+    expect(answered).toEqual([1, 1, NUMBERS_PER_READ, NUMBERS_PER_READ, 1]);
+    expect([...polled].sort((x, y) => x - y)).toEqual(ids.map((_, i) => i + 1));
+    expect(polled).toEqual(await positions(workerA, ids));
   });
 
   it("queues later arrivals in arrival order behind the early group", async () => {
