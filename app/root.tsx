@@ -1,4 +1,4 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
@@ -10,13 +10,7 @@ import { useNonce } from "./lib/nonce";
 import { afterProcessOrder } from "./lib/revalidate";
 import stylesheet from "./styles/app.css?url";
 import { useEffect } from "react";
-import { getAppContext } from "#server/boot";
-import { paymentModeName } from "#server/config";
-import { shopperContext } from "#server/http/gate/early-access";
-import type { Visitor } from "#server/contracts/visitor";
-import { isTemplateRender } from "#server/http/cache/page-template";
-import { badgeFromPageBag } from "#server/http/request-bag";
-import { readVisitor } from "#server/http/visitor";
+import { rootLoader } from "#server/http/doors/root-door";
 
 export const links: LinksFunction = () => [
   // Both faces are above the fold on every page (decision 0029): fetched with the stylesheet, not after it.
@@ -31,25 +25,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "description", content: `${data?.brand.name ?? "The store"}: limited-edition drops.` },
 ];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const ctx = await getAppContext();
-  const shared = {
-    brand: ctx.config.brand,
-    year: ctx.clock.now().getUTCFullYear(),
-    // Which test-mode banner every page shows: the built-in processor's, Stripe's test keys', or none.
-    testMode: { test: "local", "stripe-test": "stripe", "stripe-live": null }[paymentModeName(ctx.config)] as "local" | "stripe" | null,
-  };
-  // The page cache's template is rendered for nobody: its root data goes into every visitor's
-  // copy, so the visitor is left to the holes (decision 0014).
-  if (isTemplateRender(context)) return data({ ...shared, visitor: null as Visitor | null });
-  // The bag count includes what an early-access pass opens (decision 0020).
-  // On /cart and /checkout the badge counts the page's own read of the bag (one read per request).
-  const shopper = await shopperContext(ctx, request);
-  const { visitor, setCookies } = await readVisitor(shopper, request, badgeFromPageBag(shopper, request, context));
-  const headers = new Headers();
-  for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
-  return data({ ...shared, visitor: visitor as Visitor | null }, { headers });
-}
+export const loader = (args: LoaderFunctionArgs) => rootLoader(args);
 
 export type RootData = typeof loader;
 

@@ -4,24 +4,12 @@ import { AdminSection } from "#app/components/admin/admin-section";
 import { ChangePasswordForm } from "#app/components/admin/settings/change-password-form";
 import { ProfileCard } from "#app/components/admin/settings/profile-card";
 import { ShippingTestPanel } from "#app/components/admin/settings/shipping-test-panel";
-import { accountAction } from "#server/http/doors/admin-account-door";
-import { getAppContext } from "#server/boot";
-import { requireAdminPage } from "#server/http/auth";
+import { accountAction, accountLoader } from "#server/http/doors/admin-account-door";
 import { pageTitle } from "#app/lib/page-title";
 
 export const meta: MetaFunction = ({ matches }) => [pageTitle("Account Settings", matches)];
 
-/** Loaders run in parallel with the layout's, so this one checks the admin itself. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await getAppContext();
-  const user = await requireAdminPage(ctx, request);
-  const shippo = ctx.config.shippo.apiKey;
-  return {
-    username: user.username,
-    email: user.email,
-    shippingProvider: shippo ? (shippo.startsWith("shippo_test_") ? "shippo-test" : "shippo-live") : "local",
-  } as const;
-}
+export const loader = ({ request }: LoaderFunctionArgs) => accountLoader(request);
 
 export const action = accountAction;
 

@@ -4,18 +4,13 @@ import { LogOut } from "lucide-react";
 import { AdminDataProvider } from "#app/components/admin/trpc-provider";
 import { Button } from "#app/components/ui/button";
 import { cn } from "#app/lib/utils";
-import { getAppContext } from "#server/boot";
-import { requireAdminPage } from "#server/http/auth";
+import { adminLayoutLoader } from "#server/http/doors/admin-layout-door";
 import { logoutAction } from "#server/http/doors/logout-door";
 import { pageTitle } from "#app/lib/page-title";
 
 export const meta: MetaFunction = ({ matches }) => [pageTitle("Admin Dashboard", matches), { name: "robots", content: "noindex" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await getAppContext();
-  const user = await requireAdminPage(ctx, request);
-  return { username: user.username };
-}
+export const loader = ({ request }: LoaderFunctionArgs) => adminLayoutLoader(request);
 
 /** The header's Logout posts here (`/admin`, the layout's own action): signed out, home with a toast. */
 export const action = (args: ActionFunctionArgs) => logoutAction(args);

@@ -38,7 +38,7 @@ export const apiMiddleware = (getLoadContext: (req: ExpressRequest) => AppLoadCo
 export function serverDoors(getLoadContext: (req: ExpressRequest) => AppLoadContext): RequestHandler {
   const health = fetchDoor(() => healthCheck(), getLoadContext);
   const ready = fetchDoor(() => readinessCheck(), getLoadContext);
-  const uploads = fetchDoor(async (request) => serveUpload(await getAppContext(), request), getLoadContext);
+  const uploads = fetchDoor(serveUpload, getLoadContext);
   return (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     if (req.path === "/healthz") return void health(req, res, next);

@@ -11,6 +11,18 @@ import { readForm } from "#server/http/requests/request-body";
 // Passwords are never sent back into the page, not even after a failed attempt.
 const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmPassword"];
 
+/** The Account tab (/admin/settings). Loaders run in parallel with the layout's, so this one checks the admin itself. */
+export async function accountLoader(request: Request) {
+  const ctx = await getAppContext();
+  const user = await requireAdminPage(ctx, request);
+  const shippo = ctx.config.shippo.apiKey;
+  return {
+    username: user.username,
+    email: user.email,
+    shippingProvider: shippo ? (shippo.startsWith("shippo_test_") ? "shippo-test" : "shippo-live") : "local",
+  } as const;
+}
+
 /** The Account tab's action: the password form and the shipping test (both work without JavaScript). */
 export async function accountAction({ request }: ActionFunctionArgs) {
   const ctx = await getAppContext();

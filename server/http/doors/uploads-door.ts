@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import type { AppContext } from "#server/context";
+import { getAppContext } from "#server/boot";
 import { notModified } from "#server/http/cache/negotiation";
 import { percentDecoded } from "#server/http/requests/percent-decode";
 import { IMMUTABLE } from "#server/http/cache/cache-control";
@@ -28,7 +28,8 @@ const PREFIX = "/uploads/";
  * GET /uploads/{file}: files stored under UPLOADS_DIR. Upload names are content-derived and never
  * reused, so they can be cached for a year. Only known media types; never outside the folder.
  */
-export async function serveUpload(ctx: AppContext, request: Request): Promise<Response> {
+export async function serveUpload(request: Request): Promise<Response> {
+  const ctx = await getAppContext();
   const { pathname } = new URL(request.url);
   if (!pathname.startsWith(PREFIX)) return notFound();
   const root = path.resolve(ctx.config.uploadsDir);
