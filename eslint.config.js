@@ -133,6 +133,24 @@ export default tseslint.config(
     },
   },
   {
+    // Services take plain values, never a request or its headers (DESIGN: "Services never see a
+    // Request"): the doors read cookies and headers and hand the service what they mean.
+    files: ["server/services/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "(^|/)(http|api|trpc)(/|$)",
+              message: "Services never import the doors (server/http, server/api, server/trpc): the door passes plain values.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // db/ knows the schema and the engines, nothing of the store that uses it (decision 0016).
     files: ["db/**/*.ts"],
     ignores: ["db/**/*.test.ts"],

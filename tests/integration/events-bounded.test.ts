@@ -9,6 +9,7 @@ import { useAppContextForTests } from "#server/boot";
 import { getDashboard } from "#server/services/reporting/dashboard";
 import { rollUpEvents } from "#server/services/reporting/event-rollup";
 import { COUNTS_EVERY_MS, EVENTS_PER_MINUTE, flushEvents, recordEvent } from "#server/services/reporting/events";
+import { sessionIdOf } from "#server/http/doors/page-view-door";
 import { recordPageView, type PageRequest } from "#server/services/reporting/page-views";
 import { createTestContext } from "../setup/context";
 import { expectLoggedErrors } from "../setup/log-capture";
@@ -23,11 +24,11 @@ afterEach(() => {
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 /** A signed-looking bag cookie for a session id (the fast path reads the id without the signature). */
 const bag = (id: string) => `cart=${encodeURIComponent(`${Buffer.from(JSON.stringify(id)).toString("base64")}.sig`)}`;
-const view = (path: string, extra: Partial<PageRequest> = {}): PageRequest => ({
+const view = (path: string, { cookie, ...extra }: Partial<PageRequest> & { cookie?: string } = {}): PageRequest => ({
   method: "GET",
   path,
   host: "shop.example",
-  cookie: undefined,
+  sessionId: sessionIdOf(cookie),
   referer: "https://shop.example/",
   userAgent: CHROME,
   purpose: undefined,

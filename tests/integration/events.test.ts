@@ -4,13 +4,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EventKind } from "#db/schema";
 import { useAppContextForTests } from "#server/boot";
-import { countPageView } from "#server/http/doors/page-view-door";
+import { countPageView, sessionIdOf } from "#server/http/doors/page-view-door";
 import { payLocalIntent } from "#server/integrations/payments/local";
 import { getCheckoutBag } from "#server/services/cart/cart";
 import { rollUpEvents, type RollUpResult } from "#server/services/reporting/event-rollup";
 import { flushEvents, recordEvent, sessionKeyOf } from "#server/services/reporting/events";
 import { confirmPayment } from "#server/services/checkout/order-confirmation";
-import { pageKindOf, recordPageView, sessionIdOf, type PageRequest } from "#server/services/reporting/page-views";
+import { pageKindOf, recordPageView, type PageRequest } from "#server/services/reporting/page-views";
 import { funnelFor } from "#server/services/reporting/funnel";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
@@ -24,7 +24,7 @@ const view = (path: string, extra: Partial<PageRequest> = {}): PageRequest => ({
   method: "GET",
   path,
   host: "shop.example",
-  cookie: undefined,
+  sessionId: null,
   referer: undefined,
   userAgent: CHROME,
   purpose: undefined,
@@ -56,7 +56,11 @@ describe("recording", () => {
     expect((await api("POST", "/api/cart", { body: { productId, quantity: 1 }, jar, ip: "198.51.100.23" })).status).toBe(201);
     const sessionId = sessionIdOf(jar.header());
     expect(sessionId).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
-    recordPageView(ctx, view(`/store/${productId}`, { cookie: jar.header() }));
+    countPageView(ctx, {
+      method: "GET",
+      url: `/store/${productId}`,
+      headers: { host: "shop.example", cookie: jar.header(), "user-agent": CHROME },
+    } as never);
     await flushEvents(ctx);
     const rows = await rawEvents("2026-05-02T15:00:00.000Z", "2026-05-02T16:00:00.000Z");
     expect(rows.map((r) => [r.kind, r.pageKind, r.productId])).toEqual([

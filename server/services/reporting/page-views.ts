@@ -1,6 +1,5 @@
 import { isBotAgent } from "#server/observability/bot-agent";
 import type { AppContext } from "#server/context";
-import { cookieValue, rawCookieValue } from "#server/http/requests/cookie-header";
 import { countCookielessView, eventId, recordEvent } from "./events";
 
 /**
@@ -42,35 +41,12 @@ export interface PageRequest {
   method: string;
   path: string;
   host: string | undefined;
-  cookie: string | undefined;
+  /** The visitor's session (the bag's id, else the signed-in user's) as the door read it; null without one. */
+  readonly sessionId: string | null;
   referer: string | undefined;
   userAgent: string | undefined;
   /** `Sec-Purpose` / `Purpose`: a prefetch is not a view. */
   purpose: string | undefined;
-}
-
-/**
- * The bag's id from its signed cookie, read without checking the signature (a forged cookie can
- * only add one visitor, as clearing cookies can); the services count bag adds by the same id.
- */
-function cartIdOf(decoded: string): string | null {
-  try {
-    const dot = decoded.lastIndexOf(".");
-    const id = JSON.parse(Buffer.from(dot === -1 ? decoded : decoded.slice(0, dot), "base64").toString("utf8")) as unknown;
-    return typeof id === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(id) ? id : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Which session a request belongs to: the bag's id, else the signed-in user's token, else none. */
-export function sessionIdOf(cookie: string | undefined): string | null {
-  if (!cookie) return null;
-  const cart = cookieValue(cookie, "cart");
-  const id = cart ? cartIdOf(cart) : null;
-  if (id) return id;
-  const session = rawCookieValue(cookie, "session");
-  return session ? `user:${session}` : null;
 }
 
 function fromThisStore(referer: string | undefined, host: string | undefined): boolean {
@@ -92,7 +68,7 @@ export function recordPageView(ctx: AppContext, request: PageRequest): void {
   if (request.method !== "GET" || request.purpose?.includes("prefetch")) return;
   const pageKind = pageKindOf(request.path);
   if (!pageKind || isBotAgent(request.userAgent ?? "")) return;
-  const sessionId = sessionIdOf(request.cookie);
+  const { sessionId } = request;
   if (!sessionId) return countCookielessView(ctx, { pageKind, entry: !fromThisStore(request.referer, request.host) });
   // /store/99999999999 is a product page no product has: a view, of no product.
   const productId = pageKind === "product" ? eventId(Number(/\/store\/(\d{1,10})(?:\D|$)/.exec(request.path)?.[1])) : null;
