@@ -118,7 +118,7 @@ async function verdicts(cookie: string) {
     () => "through",
     (thrown: Response) => `${thrown.status} ${thrown.headers.get("Location")}`,
   );
-  const action = await requirePassForPurchase(new Request("http://localhost/cart.data", { method: "POST", headers })).then(
+  const action = await requirePassForPurchase(new Request("http://localhost/cart", { method: "POST", headers })).then(
     () => "through",
     (thrown: Response) => thrown.status,
   );

@@ -133,7 +133,7 @@ describe("an admin during the drop", () => {
     ).toBeNull();
     await expect(requirePassForPage(new Request("http://localhost/store.data", { headers: { Cookie: admin } }))).resolves.toBeUndefined();
     await expect(
-      requirePassForPurchase(new Request("http://localhost/cart.data", { method: "POST", headers: { Cookie: admin } })),
+      requirePassForPurchase(new Request("http://localhost/cart", { method: "POST", headers: { Cookie: admin } })),
     ).resolves.toBeUndefined();
 
     const shopper = await signedIn(0);
@@ -167,12 +167,24 @@ describe("the gate in the loaders and actions (.data requests, the dev server)",
       const purchase = new Request("http://localhost/api/cart", { method: "POST", headers: { [name]: "1" } });
       expect((await refuseWithoutPass(ctx, purchase))?.status, name).toBe(429);
     }
-    const refused = await requirePassForPurchase(new Request("http://localhost/cart.data", { method: "POST" })).catch((e: unknown) => e);
+    // An action never sees `.data`: single fetch posts /cart.data and Remix calls the action with /cart.
+    // A fetcher's post (the browser's default Accept) gets the JSON the page's clientAction reads.
+    const fetcherPost = new Request("http://localhost/cart", { method: "POST", headers: { Accept: "*/*" } });
+    const refused = await requirePassForPurchase(fetcherPost).catch((e: unknown) => e);
     expect((refused as Response).status).toBe(429);
     expect(await (refused as Response).json()).toEqual({
       message: "The drop is busy. Please join the line.",
       waitingRoomUrl: "/waiting-room",
     });
+    // A form posted without JavaScript gets the small page with the way to the line.
+    const formPost = new Request("http://localhost/cart", {
+      method: "POST",
+      headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+    });
+    const page = (await requirePassForPurchase(formPost).catch((e: unknown) => e)) as Response;
+    expect(page.status).toBe(429);
+    expect(page.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    expect(await page.text()).toContain('href="/waiting-room"');
   });
 });
 

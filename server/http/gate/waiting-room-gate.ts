@@ -188,14 +188,18 @@ export async function requirePassForPage(request: Request, context?: AppLoadCont
   throw new Response(null, { status: 303, headers: { Location: WAITING_ROOM_URL, "Cache-Control": NO_STORE } });
 }
 
-/** For the actions of the bag and checkout forms: a purchase without a pass is a 429. */
+/**
+ * For the actions of the bag and checkout forms: a purchase without a pass is a 429, a page for a
+ * form posted without JavaScript, JSON for a fetcher (single fetch sends the browser's default
+ * Accept, which does not name text/html). A fetcher's post to /cart.data reaches the action as
+ * /cart (single fetch takes the suffix off first), so its URL cannot tell it from a form's post.
+ */
 export async function requirePassForPurchase(request: Request): Promise<void> {
   const ctx = await getAppContext();
   const verdict = await mayPass(ctx, request, { purchase: true });
   if (verdict.ok) return;
   meter().passRefused();
-  const isDocument = !new URL(request.url).pathname.endsWith(".data");
-  throw busyResponse(verdict.room, isDocument && wantsHtml(request.headers.get("Accept")));
+  throw busyResponse(verdict.room, wantsHtml(request.headers.get("Accept")));
 }
 
 /** For the API table's POST /api/cart and POST /api/process-order: the 429 to answer, or null to go on. */
