@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { meter } from "#server/observability/meter";
 import { answerBare, answerFailure } from "./failure-answer";
 import { stripInternalHeaders } from "./requests/internal-headers";
-import { methodLabel, routeKindOf } from "./route-kind";
+import { methodLabel, routeKindOf, type AnsweredBy } from "./route-kind";
 import { startRequestLog } from "#server/observability/request-log";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -13,7 +13,8 @@ export interface RawListenerParts {
   gate: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
   /**
    * The caches ahead of Express; `next` for anything they do not answer. `byApp` says an answer is
-   * the app's own work, not a cached copy: its request line is never sampled away.
+   * the app's own work, not a cached copy: its request line is never sampled away, and a page so
+   * answered is a `memo_page` in the metrics, not a `cached_page`.
    */
   fastPath: (req: IncomingMessage, res: ServerResponse, next: () => void, byApp: () => void) => void;
   /** Everything else (Express). */
@@ -59,18 +60,23 @@ function wellFormedHosts(req: IncomingMessage): boolean {
  */
 export function rawRequestListener({ gate, fastPath, fallback, brandName, trustProxy = 0, cachedSample = 1 }: RawListenerParts): Handler {
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => answerFailure(req, res, error, brandName);
-  // The answers Express (and Remix behind it) gave, for the metrics: the rest past the gate were the fast path's.
+  // Who answered, for the metrics: Express (and Remix behind it) where it was called, else a door
+  // on the fast path that said so (byApp), else the fast path's caches; the gate's own answers are the app's.
   const byExpress = new WeakSet<ServerResponse>();
+  const byDoor = new WeakSet<ServerResponse>();
   const passedGate = new WeakSet<ServerResponse>();
+  const answererOf = (res: ServerResponse): AnsweredBy => {
+    if (!passedGate.has(res) || byExpress.has(res)) return "app";
+    return byDoor.has(res) ? "door" : "cache";
+  };
   const measure = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     // As it arrived: Express rewrites req.url under a mount (/api/cart is "/cart" inside apiMiddleware).
     const url = req.url;
     res.once("close", () => {
-      const cached = passedGate.has(res) && !byExpress.has(res);
       // A caller who hung up before the answer was sent: 499, as nginx logs it.
       const status = res.writableFinished ? res.statusCode : 499;
-      meter().request(routeKindOf(url, cached), methodLabel(req.method), status, (performance.now() - started) / 1000);
+      meter().request(routeKindOf(url, answererOf(res)), methodLabel(req.method), status, (performance.now() - started) / 1000);
     });
   };
   const onward = (req: IncomingMessage, res: ServerResponse, answeredBy: (by: "cache" | "app") => void) => {
@@ -88,7 +94,10 @@ export function rawRequestListener({ gate, fastPath, fallback, brandName, trustP
           fail(req, res, error);
         }
       },
-      () => answeredBy("app"),
+      () => {
+        byDoor.add(res);
+        answeredBy("app");
+      },
     );
   };
   return (req, res) => {

@@ -9,11 +9,19 @@ export function methodLabel(method: string | undefined): string {
 }
 
 /**
- * Which kind of answer a request is, from its path alone (bounded: never the path itself). A page
- * the fast path answered from the page cache is a `cached_page`. Remix's data requests (`*.data`)
- * are the pages they load for.
+ * Who answered a request: the app behind Express (Remix, or the waiting-room gate ahead of it),
+ * the fast path from a kept copy (the page cache), or a door on the fast path that runs the app's
+ * own code without Express (the memo door, the API's writes).
  */
-export function routeKindOf(url: string | undefined, answeredByFastPath: boolean): RouteKind {
+export type AnsweredBy = "app" | "cache" | "door";
+
+/**
+ * Which kind of answer a request is, from its path and who answered it (bounded: never the path
+ * itself). A page the page cache answered is a `cached_page`; a page the memo door answered is a
+ * `memo_page` (decision 0062): its loaders ran and only the render was kept, so it costs more
+ * than a cache hit and less than Remix. Remix's data requests (`*.data`) are the pages they load for.
+ */
+export function routeKindOf(url: string | undefined, answeredBy: AnsweredBy): RouteKind {
   const path = url ?? "/";
   const end = path.search(/[?#]/);
   const pathname = end === -1 ? path : path.slice(0, end);
@@ -22,5 +30,7 @@ export function routeKindOf(url: string | undefined, answeredByFastPath: boolean
   if (PROBES.has(pathname)) return "probe";
   if (pathname.startsWith("/assets/") || pathname.startsWith("/uploads/")) return "asset";
   if (/\.[^/]*$/.test(pathname) && !pathname.endsWith(".data")) return "asset";
-  return answeredByFastPath ? "cached_page" : "page";
+  // The memo door is the only door that answers a page; the API's writes are "api" above.
+  if (answeredBy === "door") return "memo_page";
+  return answeredBy === "cache" ? "cached_page" : "page";
 }

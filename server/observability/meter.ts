@@ -6,7 +6,7 @@
  */
 
 /** Which kind of answer a request got: a bounded label, never a path. */
-export type RouteKind = "page" | "cached_page" | "api" | "trpc" | "asset" | "probe";
+export type RouteKind = "page" | "cached_page" | "memo_page" | "api" | "trpc" | "asset" | "probe";
 
 /** How a Process Order ended: placed, refused for stock or a per-customer limit, refused as asked (bad input, rate limit), or failed. */
 export type OrderOutcome = "placed" | "sold_out" | "limit" | "refused" | "error";

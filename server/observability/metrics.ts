@@ -52,7 +52,7 @@ export function createStoreMetrics(ctx: AppContext): { registry: Registry; meter
 
   const requests = new Counter({
     name: "store_http_requests_total",
-    help: "HTTP requests answered, by route kind (page, cached_page, api, trpc, asset, probe), method and status (499: the caller hung up).",
+    help: "HTTP requests answered, by route kind (page: answered by Remix or the waiting-room gate; cached_page: from the page cache; memo_page: the memo door, loaders run and a kept render sent; api, trpc, asset, probe), method and status (499: the caller hung up).",
     labelNames: ["kind", "method", "status"] as const,
     registers: [registry],
   });

@@ -155,12 +155,12 @@ describe("the checkout and cart pages, rendered once per distinct bag", () => {
   });
 });
 
-/** GET pages answered so far, by who answered: Remix ("page") or a door ahead of Express ("cached_page"). */
+/** GET pages answered so far, by who answered: Remix ("page") or the memo door ahead of Express ("memo_page"). */
 async function pagesAnswered() {
   const text = await (await fetch(`${store.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
   const count = (kind: string) =>
     Number(new RegExp(`store_http_requests_total\\{kind="${kind}",method="GET",status="200"\\} (\\d+)`).exec(text)?.[1] ?? 0);
-  return { remix: count("page"), door: count("cached_page") };
+  return { remix: count("page"), door: count("memo_page") };
 }
 
 /** Who answered `request` (a page GET): the difference in the counts around it. */

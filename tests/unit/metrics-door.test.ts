@@ -38,17 +38,19 @@ describe("the metrics door", () => {
 
 describe("metrics labels", () => {
   it("names the route kind, never the path", () => {
-    expect(routeKindOf("/api/trpc/orders.list?batch=1", false)).toBe("trpc");
-    expect(routeKindOf("/api/cart", false)).toBe("api");
-    expect(routeKindOf("/api/products", true)).toBe("api");
-    expect(routeKindOf("/store/12", true)).toBe("cached_page");
-    expect(routeKindOf("/store/12", false)).toBe("page");
-    expect(routeKindOf("/store.data?_routes=x", false)).toBe("page");
-    expect(routeKindOf("/assets/entry-abc.js", false)).toBe("asset");
-    expect(routeKindOf("/uploads/p/1.webp", false)).toBe("asset");
-    expect(routeKindOf("/favicon.ico", true)).toBe("asset");
-    expect(routeKindOf("/readyz", false)).toBe("probe");
-    expect(routeKindOf(undefined, false)).toBe("page");
+    expect(routeKindOf("/api/trpc/orders.list?batch=1", "app")).toBe("trpc");
+    expect(routeKindOf("/api/cart", "app")).toBe("api");
+    expect(routeKindOf("/api/products", "cache")).toBe("api");
+    expect(routeKindOf("/api/cart", "door")).toBe("api");
+    expect(routeKindOf("/store/12", "cache")).toBe("cached_page");
+    expect(routeKindOf("/store/12", "app")).toBe("page");
+    expect(routeKindOf("/checkout", "door")).toBe("memo_page");
+    expect(routeKindOf("/store.data?_routes=x", "app")).toBe("page");
+    expect(routeKindOf("/assets/entry-abc.js", "app")).toBe("asset");
+    expect(routeKindOf("/uploads/p/1.webp", "app")).toBe("asset");
+    expect(routeKindOf("/favicon.ico", "cache")).toBe("asset");
+    expect(routeKindOf("/readyz", "app")).toBe("probe");
+    expect(routeKindOf(undefined, "app")).toBe("page");
   });
 
   it("bounds the method", () => {
