@@ -2,7 +2,9 @@
 // for admins only; the admin creates a draw for a product and deletes it before entries open; an
 // entrant enters a sized draw choosing a size; the admin sees the entries per size, live (with
 // JavaScript the counts move without a reload); after the close the admin presses Draw, sees the
-// winner and their claim on the draw's page and follows the link to the public proof.
+// winner and their claim on the draw's page and follows the link to the public proof. A drawn
+// draw's page fits a 390 px phone: its seven-column size table becomes a card per size there, with
+// no sideways scrolling, and is still read out as a table.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { utcToStoreWallClock } from "#server/contracts/store-time";
@@ -25,6 +27,71 @@ function wallClockIn(ms: number): string {
 
 for (const mode of MODES) {
   const tag = mode.javaScriptEnabled ? "js" : "nojs";
+
+  test(`a drawn draw's page fits a 390 px phone, its size table unscrolled (${mode.name})`, async () => {
+    const api = await adminApi();
+    // The widest a size row gets: the longest label allowed (12 characters), a seven-digit stock.
+    const sizes = [
+      { label: "XS", inventory: 5 },
+      { label: "M", inventory: 1_000_000 },
+      { label: "EU 44 / UK 9", inventory: 12 },
+    ];
+    const product = await createProduct(api, { name: uniqueName("E2E Narrow Draw Tee"), sizes });
+    const entriesOpenAt = new Date(Date.now() + 1_500).toISOString();
+    const entriesCloseAt = new Date(Date.now() + 3_500).toISOString();
+    const made = await api.post("/api/admin/draws", { data: { productId: product.id, entriesOpenAt, entriesCloseAt } });
+    assert.equal(made.status(), 201);
+    const draw = (await made.json()) as { id: number };
+    await until(entriesOpenAt);
+    const entered = await api.post(`/api/draws/${draw.id}/entries`, { data: { email: uniqueEmail("e2e-narrow-draw"), size: "M" } });
+    assert.equal(entered.status(), 202);
+    await until(entriesCloseAt);
+    // The sweeper may have drawn it already (409): either way it is drawn, with its results columns.
+    assert.ok([200, 409].includes((await api.post(`/api/admin/draws/${draw.id}/draw`, { data: {} })).status()));
+
+    const { page, problems } = await newPage({ javaScriptEnabled: mode.javaScriptEnabled, viewport: { width: 390, height: 844 } });
+    await signIn(page, ADMIN);
+    await page.waitForURL((url) => url.pathname.startsWith("/admin") && !url.pathname.includes("login"));
+    await page.goto(`/admin/draws/${draw.id}`);
+    // Still a table to a screen reader: its name, its column headers, a row header per size.
+    const table = page.getByRole("table", { name: "Entries per size" });
+    await expectVisible(table);
+    const headers = ["Size", "Units", "Confirmed", "Entered", "Won", "Claimed", "Paid"];
+    for (const name of headers) await expectVisible(table.getByRole("columnheader", { name, exact: true }));
+    const sizeRow = (size: string) => table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: size, exact: true }) });
+    // What a screen reader gives for a size's cells (units, confirmed, entered, won, claimed, paid).
+    const spoken = async (size: string) => Array.from((await sizeRow(size).ariaSnapshot()).matchAll(/- cell "([^"]*)"/g), (m) => m[1]);
+    assert.deepEqual(await spoken("M"), ["1000000", "0", "1", "0", "0", "0"]);
+    assert.deepEqual(await spoken("EU 44 / UK 9"), ["12", "0", "0", "0", "0", "0"]);
+    assert.deepEqual(await spoken("Total"), ["1000017", "0", "1", "0", "0", "0"]);
+    // On a phone each number is shown beside the name of its column.
+    await expectVisible(sizeRow("M").getByText("Confirmed", { exact: true }));
+
+    const widths = await table.evaluate((element) => ({
+      page: document.documentElement.scrollWidth,
+      table: [element.scrollWidth, element.clientWidth],
+      // What scrolls sideways in the draw's section (the table's box, any wrapper): nothing should.
+      // (The admin's tab strip above it scrolls sideways by design.)
+      scrolling: Array.from(document.querySelectorAll("[aria-labelledby=admin-section-heading] *"))
+        .filter((el) => el.scrollWidth > el.clientWidth + 1 && ["auto", "scroll"].includes(getComputedStyle(el).overflowX))
+        .map((el) => `${el.tagName.toLowerCase()}[data-testid=${el.getAttribute("data-testid")}] ${el.scrollWidth}>${el.clientWidth}`),
+      right: element.getBoundingClientRect().right,
+    }));
+    await shot(page, `admin-draw-sizes-390-${tag}`);
+    assert.ok(widths.page <= 390, `the page is ${widths.page} px wide at 390`);
+    assert.ok(widths.table[0]! <= widths.table[1]!, `the table scrolls: ${widths.table[0]} px in ${widths.table[1]}`);
+    assert.ok(widths.right <= 390, `the table ends at ${widths.right} px, past the 390 px screen`);
+    assert.deepEqual(widths.scrolling, []);
+
+    // At desktop width, one row per size under the column headers, as before.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    for (const name of headers) await expectVisible(table.getByRole("columnheader", { name, exact: true }));
+    assert.equal(await sizeRow("M").getByText("Confirmed", { exact: true }).isVisible(), false);
+    const [first, last] = await Promise.all(["XS", "Total"].map((size) => sizeRow(size).getByRole("cell").last().boundingBox()));
+    assert.equal(Math.round(first!.x), Math.round(last!.x), "the columns line up");
+    await shot(page, `admin-draw-sizes-1280-${tag}`);
+    assert.deepEqual(problems, []);
+  });
 
   test(`the Draws tab is for admins; an admin creates and deletes a draw (${mode.name})`, async () => {
     const stranger = (await newPage({ javaScriptEnabled: mode.javaScriptEnabled })).page;
