@@ -2,7 +2,7 @@
 // winners and their claims, as the page loaders give them (the same counts as the REST detail):
 // admins only, confirmed entries per size with units and totals, winners in drawn order with the
 // full e-mail and where each claim stands, and how far down each size's drawn order the units went.
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useAppContextForTests } from "#server/boot";
 import { WINNER_STATE_LABELS, winnerStateOf, type AdminDrawsView, type AdminDrawView } from "#server/contracts/admin-draws";
 import { adminDrawLoader, adminDrawsLoader } from "#server/http/doors/admin-draws-door";
@@ -90,6 +90,80 @@ describe("the admin Draws tab's counts per size", () => {
     // A new entry shows on the next load: what the page asks for every ten seconds.
     await enter(draw.id, "m3@example.com", "M");
     expect((await list()).data.draws.find((d) => d.id === draw.id)!.perSize[1]).toMatchObject({ size: "M", entries: 3, confirmed: 3 });
+  });
+});
+
+describe("the admin Draws tab's refresh", () => {
+  // The doors see the database through a wrapper that counts every statement they send.
+  let statements = 0;
+  const counting = {
+    ...ctx,
+    db: ctx.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements += 1;
+        return args.result;
+      },
+    }),
+  };
+  beforeAll(() => useAppContextForTests(counting));
+  afterAll(() => useAppContextForTests(ctx));
+  const statementsOf = async (work: () => Promise<unknown>) => {
+    statements = 0;
+    await work();
+    return statements;
+  };
+
+  /**
+   * `count` new draws of S (1 unit) and M (2), then 1, 2 or 3 entries in each, in turn: an S
+   * entry, an unconfirmed S entry, an M entry. Gives what the tab should show for each.
+   */
+  async function drawsWithEntries(name: string, count: number) {
+    ctx.clock.set(NOW);
+    const draws = [];
+    for (let i = 0; i < count; i++) draws.push({ ...(await sizedDraw(`${name} ${i}`, { S: 1, M: 2 })), entries: (i % 3) + 1 });
+    ctx.clock.set(OPEN);
+    const emails = ["s", "unconfirmed-s", "m"];
+    for (const draw of draws) {
+      for (let k = 0; k < draw.entries; k++) await enter(draw.id, `${emails[k]}-${draw.id}@example.com`, k === 2 ? "M" : "S", k !== 1);
+    }
+    return draws.map(({ id, entries }) => {
+      const m = entries === 3 ? 1 : 0;
+      const zero = { winners: 0, claimed: 0, paid: 0 };
+      return {
+        id,
+        entries,
+        confirmed: 1 + m,
+        perSize: [
+          { size: "S", units: 1, entries: Math.min(entries, 2), confirmed: 1, ...zero },
+          { size: "M", units: 2, entries: m, confirmed: m, ...zero },
+        ],
+      };
+    });
+  }
+
+  it("refreshes eight draws with as many statements as two, each draw with its own counts", async () => {
+    const draws = await drawsWithEntries("Refreshed Tee", 2);
+    const few = await statementsOf(list);
+    await resetDrawEntryLimits(ctx);
+    draws.push(...(await drawsWithEntries("Refreshed More Tee", 6)));
+    const many = await statementsOf(list);
+    // The admin's session, the draws, their counts per size, the products a new draw may be for:
+    // the same for any number of draws (it was one count more per draw).
+    expect(many).toBe(few);
+    expect(few).toBeLessThanOrEqual(5);
+
+    const listed = (await list()).data.draws;
+    const rest = (await (await api("GET", "/api/admin/draws", { jar: admin })).json()) as { draws: Record<string, unknown>[] };
+    for (const draw of draws) {
+      const row = listed.find((d) => d.id === draw.id)!;
+      expect(row).toMatchObject({ state: "open", entries: draw.entries, confirmed: draw.confirmed, perSize: draw.perSize });
+      // The REST list and detail count the same, the list field for field without the sizes.
+      const detail = (await (await api("GET", `/api/admin/draws/${draw.id}`, { jar: admin })).json()) as Record<string, unknown>;
+      expect(detail).toMatchObject({ entries: draw.entries, confirmed: draw.confirmed, perSize: draw.perSize });
+      const { perSize: _perSize, ...summary } = row;
+      expect(rest.draws.find((d) => d.id === draw.id)).toStrictEqual(summary);
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import {
   DRAW_TAG,
   type AdminDrawDetail,
   type AdminDrawListItem,
+  type AdminDrawSizeCount,
   type AdminDrawSummary,
   type DrawCreateInput,
   type DrawState,
@@ -151,39 +152,63 @@ export async function createDraw(ctx: AppContext, input: DrawCreateInput, origin
     await trx.updateTable("products").set({ updatedAt: now }).where("id", "=", product.id).execute();
     return row.id;
   });
-  return summaryOf(ctx, await drawRow(ctx, id));
+  const [draw] = await withCounts(ctx, [await drawRow(ctx, id)]);
+  return summaryOnly(draw!);
 }
 
-async function summaryOf(ctx: AppContext, draw: DrawRow): Promise<AdminDrawSummary> {
-  const { entries } = await ctx.db
-    .selectFrom("drawEntries")
-    .select((eb) => eb.fn.countAll<number>().as("entries"))
-    .where("drawId", "=", draw.id)
-    .executeTakeFirstOrThrow();
+/**
+ * The admin's view of a draw. Every entry is counted under its size ('' without sizes), so the
+ * per-size counts already hold the draw's entries: no query of its own.
+ */
+function summaryOf(draw: DrawRow, perSize: AdminDrawSizeCount[], now: Date): AdminDrawSummary {
+  const entries = perSize.reduce((sum, size) => sum + size.entries, 0);
   return {
     id: draw.id,
     product: { id: draw.productId, name: draw.productName },
-    state: stateOf(draw, ctx.clock.now()),
+    state: stateOf(draw, now),
     entriesOpenAt: draw.entriesOpenAt,
     entriesCloseAt: draw.entriesCloseAt,
     claimMinutes: draw.claimMinutes,
     units: unitsOf(draw),
     commitment: draw.commitment,
     chain: draw.chain,
-    entries: Number(entries),
+    entries,
     confirmed: draw.entryCount,
     drawnAt: draw.drawnAt,
     beacon: draw.beacon,
   };
 }
 
+/** The admin's list of draws: newest first, at most 200. */
+const listedRows = (ctx: AppContext) => drawQuery(ctx).orderBy("d.id", "desc").limit(200).execute();
+
 /** GET /api/admin/draws: newest first (at most 200). */
 export async function listDraws(ctx: AppContext): Promise<{ draws: AdminDrawSummary[] }> {
-  const rows = await drawQuery(ctx).orderBy("d.id", "desc").limit(200).execute();
-  return { draws: await Promise.all(rows.map((row) => summaryOf(ctx, row))) };
+  const draws = await withCounts(ctx, await listedRows(ctx));
+  return { draws: draws.map(summaryOnly) };
 }
 
 type SizeCounts = Pick<AdminDrawDetail, "perSize" | "waitlistReached">;
+type CountedDraw = AdminDrawListItem & SizeCounts;
+
+/**
+ * The draws with their counts: one grouped query for all of them, whatever their number (the
+ * Draws tab asks for up to 200 every ten seconds while one is open).
+ */
+async function withCounts(ctx: AppContext, rows: DrawRow[]): Promise<CountedDraw[]> {
+  const counts = await sizeCountsOf(
+    ctx,
+    rows.map((row) => ({ id: row.id, units: unitsOf(row) })),
+  );
+  const now = ctx.clock.now();
+  return rows.map((row) => {
+    const { perSize, waitlistReached } = counts.get(row.id)!;
+    return { ...summaryOf(row, perSize, now), perSize, waitlistReached };
+  });
+}
+
+/** The REST summary's fields, field for field: the counts per size are the detail's. */
+const summaryOnly = ({ perSize: _perSize, waitlistReached: _reached, ...summary }: CountedDraw): AdminDrawSummary => summary;
 
 /**
  * Per draw and size: units, entries, confirmed, winners, claimed, paid, and the furthest place in
@@ -233,17 +258,19 @@ async function sizeCountsOf(ctx: AppContext, draws: Pick<AdminDrawSummary, "id" 
   return result;
 }
 
-/** The admin Draws tab: the list with each draw's counts per size (the same counts as one draw's detail). */
+/**
+ * The admin Draws tab: the list with each draw's counts per size (the same counts as one draw's
+ * detail), newest first (at most 200). Two statements for the whole list.
+ */
 export async function listDrawsWithSizes(ctx: AppContext): Promise<{ draws: AdminDrawListItem[] }> {
-  const { draws } = await listDraws(ctx);
-  const counts = await sizeCountsOf(ctx, draws);
-  return { draws: draws.map((draw) => ({ ...draw, perSize: counts.get(draw.id)!.perSize })) };
+  const draws = await withCounts(ctx, await listedRows(ctx));
+  return { draws: draws.map(({ waitlistReached: _reached, ...draw }) => draw) };
 }
 
 /** GET /api/admin/draws/{id}: counts per size, the winners and their claims, how far down each size went. */
 export async function getDraw(ctx: AppContext, id: number): Promise<AdminDrawDetail> {
-  const summary = await summaryOf(ctx, await drawRow(ctx, id));
-  const counts = (await sizeCountsOf(ctx, [summary])).get(id)!;
+  const [counted] = await withCounts(ctx, [await drawRow(ctx, id)]);
+  const { waitlistReached, ...listed } = counted!;
   const winners = await ctx.db
     .selectFrom("drawEntries")
     .select(["n", "email", "size", "place", "wonAt", "claimExpiresAt", "claimedAt", "paidAt", "lapsedAt"])
@@ -252,10 +279,9 @@ export async function getDraw(ctx: AppContext, id: number): Promise<AdminDrawDet
     .orderBy("place")
     .execute();
   return {
-    ...summary,
-    perSize: counts.perSize,
+    ...listed,
     winners: winners.map((w) => ({ ...w, n: w.n!, place: w.place!, wonAt: w.wonAt! })),
-    waitlistReached: counts.waitlistReached,
+    waitlistReached,
   };
 }
 
