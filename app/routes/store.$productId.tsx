@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import type { ClientActionFunctionArgs } from "@remix-run/react";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
+import type { ReactNode } from "react";
 import { CATALOG_MESSAGES } from "#server/contracts/catalog-view";
 import { addToBagAction } from "#server/http/doors/cart-door";
 import { productPageLoader } from "#server/http/doors/store-door";
@@ -17,6 +18,7 @@ import { RouteErrorPage } from "#app/components/error-pages";
 import type { RootData } from "#app/root";
 import { refusedAddToBag } from "#app/lib/gate-refusal";
 import type { AddToBagData } from "#server/contracts/cart-view";
+import type { SizeGuidePlace } from "#server/contracts/size-guide";
 
 // ?image= picks the big picture without JavaScript: a parameter the page cache keys on (PAGE_QUERIES
 // in app/store-page-cache.server.ts).
@@ -51,11 +53,11 @@ export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ data: pa
 };
 
 export default function ProductPage() {
-  const { product, images, selectedImageId, draw } = useLoaderData<typeof loader>();
+  const { product, images, selectedImageId, draw, showsSizes, sizeGuideAt } = useLoaderData<typeof loader>();
   const lowStock = !product.isComingSoon && product.inventory > 0 && product.inventory <= LOW_STOCK;
-  // Sold out or coming soon, the sizes are only shown (a draw's entry form may follow them).
-  const showsSizes = product.isComingSoon || product.inventory === 0;
-  const sizeGuide = product.sizeGuide ? <SizeGuide text={product.sizeGuide} productName={product.name} /> : null;
+  // The loader says where the guide goes (productPageSizes): drawn in that one place only.
+  const guideAt = (place: SizeGuidePlace) =>
+    sizeGuideAt === place && product.sizeGuide ? <SizeGuide text={product.sizeGuide} productName={product.name} /> : null;
 
   return (
     <article className="mx-auto w-full max-w-7xl px-4 pt-4 pb-20 sm:px-6 sm:pt-6 lg:px-8">
@@ -77,9 +79,8 @@ export default function ProductPage() {
           </header>
 
           {/* On sale, the colour and size are chosen inside the Add To Bag form (the size guide beside
-              them), or the size inside an open draw's entry form (the guide beside it there); sold out or
-              coming soon, they are only shown, and the size guide beside the sizes. Exactly one guide
-              is drawn, so the no-JavaScript panel's #size-guide stays unique (decision 0057). */}
+              them), or the size in the draw panel (the guide there, whatever the draw's state); sold out
+              or coming soon, they are only shown, and the size guide beside the sizes (decision 0057). */}
           {showsSizes ? (
             <div className="space-y-6 border-t border-border pt-6">
               <ColorSwatches colors={product.availableColors} />
@@ -90,13 +91,13 @@ export default function ProductPage() {
                     {product.sizes.length > 0 ? product.sizes.map((s) => s.label).join(", ") : "One Size"}
                   </span>
                 </p>
-                {sizeGuide}
+                {guideAt("sizes")}
               </div>
             </div>
           ) : null}
 
           <div className="space-y-4 border-t border-border pt-6">
-            {draw ? <DrawPanel draw={draw} sizeGuide={showsSizes ? null : sizeGuide} /> : <ActionArea product={product} />}
+            {draw ? <DrawPanel draw={draw} sizeGuide={guideAt("draw")} /> : <ActionArea product={product} sizeGuide={guideAt("choices")} />}
             {!draw && !product.isComingSoon && product.inventory > 0 ? (
               <ul className="space-y-1.5 text-xs text-muted-foreground">
                 <li>Limited run: never restocked once it sells out.</li>
@@ -134,7 +135,7 @@ function BackToProducts() {
 
 type PageProduct = ReturnType<typeof useLoaderData<typeof loader>>["product"];
 
-function ActionArea({ product }: { product: PageProduct }) {
+function ActionArea({ product, sizeGuide }: { product: PageProduct; sizeGuide: ReactNode }) {
   if (product.isComingSoon) {
     return (
       <div className="rounded-md border border-foreground/30 bg-card px-5 py-5" data-testid="coming-soon-banner">
@@ -145,7 +146,7 @@ function ActionArea({ product }: { product: PageProduct }) {
       </div>
     );
   }
-  if (product.inventory > 0) return <AddToBag product={product} />;
+  if (product.inventory > 0) return <AddToBag product={product} sizeGuide={sizeGuide} />;
   return (
     <div className="space-y-2" data-testid="sold-out-banner">
       <p className="flex h-14 items-center justify-center rounded-md border border-border bg-muted text-[15px] font-semibold tracking-[0.22em] text-muted-foreground">

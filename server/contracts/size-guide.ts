@@ -32,3 +32,12 @@ export function sizeGuideView(text: string): SizeGuideView {
   const notes = lines.filter((line) => !SEPARATOR.test(line));
   return { kind: "table", head: padded[0]!, rows: padded.slice(1), notes };
 }
+
+/**
+ * Where the product page draws a product's size guide (decision 0057). Decided on the server
+ * (`productPageSizes`) so the page draws exactly one and its no-JavaScript `#size-guide` stays
+ * unique: "choices", inside Add To Bag beside its size choice; "sizes", beside the sizes the page
+ * only shows (sold out or coming soon); "draw", in the draw panel, which alone knows the draw's
+ * state by the browser's clock (the page may have been kept since it was rendered).
+ */
+export type SizeGuidePlace = "choices" | "sizes" | "draw";

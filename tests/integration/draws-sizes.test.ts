@@ -343,6 +343,95 @@ describe("the product page of a draw for a product with sizes and a size guide (
   });
 });
 
+async function drawPageHtml(drawId: number, at: string): Promise<string> {
+  const path = `/draws/${drawId}`;
+  const loaded = await runRoute<DrawPageData>(drawRoute.loader, { path, params: { id: String(drawId) } });
+  expect(loaded.status).toBe(200);
+  return pageHtml(loaded.data, path, "/draws/:id", drawRoute.default, at);
+}
+
+describe("the size guide of a draw product in stock, whatever the draw's state (decision 0057)", () => {
+  const guide = "Size | Chest (in)\nS | 36-38\nM | 40-42\nMeasured flat, doubled.";
+  const guidePanels = (html: string) => html.match(/<section id="size-guide"/g)?.length ?? 0;
+  /** The sizes the draw offers, shown, with the guide's trigger right beside them. */
+  const besideSizes = (sizes: string) =>
+    new RegExp(
+      `data-testid="draw-sizes"><p[^>]*><span[^>]*>Size:</span> <span[^>]*>${sizes}</span></p><a href="#size-guide" id="size-guide-link"`,
+    );
+  const stateIs = (label: string) => `data-testid="draw-state">${label}</h2>`;
+
+  it.each([
+    { when: "before its entries open", label: "Entries open soon", at: NOW, drawn: false },
+    { when: "after its entries close", label: "Entries are closed: the draw is being made", at: AFTER, drawn: false },
+    { when: "once it is drawn", label: "The draw has been made", at: AFTER, drawn: true },
+  ])("shows it once, beside the draw's sizes, $when: on the product page and on /draws/{id}", async ({ label, at, drawn }) => {
+    const { product, draw } = await sizedDraw({ S: 1, M: 1 }, { sizeGuide: guide });
+    if (at !== NOW) {
+      ctx.clock.set(OPEN);
+      await enterAndConfirm(draw.id, `guide-${draw.id}@example.com`, "M");
+    }
+    ctx.clock.set(at);
+    if (drawn) expect(await drawNow(ctx, draw.id, "")).toBe(true);
+    for (const html of [await productPageHtml(product.id, at), await drawPageHtml(draw.id, at)]) {
+      expect(html).toContain(stateIs(label));
+      expect(html).not.toContain('data-testid="draw-entry-form"');
+      // The sizes one may enter for (L gets no unit), the trigger beside them, and one panel with the table.
+      expect(html).toMatch(besideSizes("S, M"));
+      expect(html).toMatch(/<td[^>]*>40-42<\/td>/);
+      expect(html).toContain("Measured flat, doubled.");
+      expect(guidePanels(html)).toBe(1);
+    }
+  });
+
+  it("keeps it on /draws/{id} once an entry is taken, the form gone", async () => {
+    const { draw } = await sizedDraw(undefined, { sizeGuide: guide });
+    ctx.clock.set(OPEN);
+    const path = `/draws/${draw.id}`;
+    const entered = await runRoute<DrawPageData>(drawEntryAction, {
+      path,
+      form: { email: "kept-guide@example.com", size: "M" },
+      params: { id: String(draw.id) },
+    });
+    expect(entered.status).toBe(202);
+    const html = await pageHtml(entered.data, path, "/draws/:id", drawRoute.default, OPEN);
+    expect(html).toContain("Check your e-mail to confirm your entry.");
+    expect(html).not.toContain('data-testid="draw-entry-form"');
+    expect(html).toMatch(besideSizes("S, M, L"));
+    expect(guidePanels(html)).toBe(1);
+  });
+
+  it('shows a one-size product\'s guide beside "One Size", open or not, as the page does for it off a draw', async () => {
+    const oneSize = "Length 70 cm, chest 56 cm, measured flat.";
+    const made = await api("POST", "/api/admin/products", {
+      jar: admin,
+      body: { name: "One Size Drawn Scarf", description: "A scarf sold by draw.", price: 40, inventory: 3, sizeGuide: oneSize },
+    });
+    expect(made.status).toBe(201);
+    const product = (await made.json()) as AdminProduct;
+    const created = await createDraw(product.id);
+    expect(created.status).toBe(201);
+    const draw = (await created.json()) as { id: number };
+    for (const at of [NOW, OPEN]) {
+      ctx.clock.set(at);
+      for (const html of [await productPageHtml(product.id, at), await drawPageHtml(draw.id, at)]) {
+        expect(html).toMatch(besideSizes("One Size"));
+        expect(html).toContain(oneSize);
+        expect(guidePanels(html)).toBe(1);
+        // Open, the entry form asks for no size: the guide stays beside "One Size".
+        if (at === OPEN) expect(html).toContain('data-testid="draw-entry-form"');
+        expect(html).not.toContain('id="draw-size"');
+      }
+    }
+
+    // The same product off a draw, on sale: "One Size" with the guide beside it, once.
+    const plain = await addProduct(ctx, { name: "One Size Plain Scarf", inventory: 3, sizeGuide: oneSize });
+    const html = await productPageHtml(plain, OPEN);
+    expect(html).toMatch(/Size:<\/span> <span[^>]*>One Size<\/span><\/p><a href="#size-guide"/);
+    expect(html).toContain(oneSize);
+    expect(guidePanels(html)).toBe(1);
+  });
+});
+
 describe("the draw's own page, /draws/{id}, for a product with a size guide (decision 0057)", () => {
   const guide = "Size | Chest (in)\nS | 36-38\nM | 40-42\nMeasured flat, doubled.";
   const afterPicker = /<\/select><div><a href="#size-guide" id="size-guide-link"[^>]*>Size guide<\/a>/;

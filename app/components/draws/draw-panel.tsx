@@ -47,10 +47,15 @@ export function DrawPanel({
 }: {
   draw: PublicDraw;
   entered?: { ok: true; message: string } | { ok: false; message: string; fields: Record<string, string[]> } | null;
-  /** The product's "Size guide" (decision 0057), drawn beside the size picker of the entry form. */
+  /**
+   * The product's "Size guide" (decision 0057), when the page draws it in this panel: drawn once,
+   * beside the entry form's size picker while the form shows one, else beside the draw's sizes.
+   */
   sizeGuide?: ReactNode;
 }) {
   const state = stateAt(draw, Date.now());
+  // Where, not whether: the page decided that; only here is the state by the browser's clock known.
+  const pickerShown = !entered?.ok && state === "open" && draw.sizes.length > 0;
   const emailError = entered && !entered.ok ? entered.fields.email?.[0] : undefined;
   const sizeError = entered && !entered.ok && draw.sizes.length > 0 ? entered.fields.size?.[0] : undefined;
   return (
@@ -77,6 +82,16 @@ export function DrawPanel({
         <dt className="text-muted-foreground">Entries</dt>
         <dd data-testid="draw-entry-count">{draw.entryCount}</dd>
       </dl>
+
+      {sizeGuide && !pickerShown ? (
+        <div className="flex flex-wrap items-center justify-between gap-x-4 border-t border-border pt-3" data-testid="draw-sizes">
+          <p className="text-sm">
+            <span className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Size:</span>{" "}
+            <span className="font-medium">{draw.sizes.length > 0 ? draw.sizes.join(", ") : "One Size"}</span>
+          </p>
+          {sizeGuide}
+        </div>
+      ) : null}
 
       {entered?.ok ? (
         <p role="status" className="rounded-md border border-border bg-background p-3 font-medium" data-testid="draw-entered">
@@ -111,7 +126,7 @@ export function DrawPanel({
                   </option>
                 ))}
               </select>
-              {sizeGuide ? <div>{sizeGuide}</div> : null}
+              {sizeGuide && pickerShown ? <div>{sizeGuide}</div> : null}
               {sizeError ? (
                 <p id="draw-size-error" className="text-sm text-destructive">
                   {sizeError}

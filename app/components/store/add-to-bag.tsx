@@ -1,5 +1,5 @@
 import { Link, useActionData, useFetcher } from "@remix-run/react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { PublicProduct } from "#server/contracts/catalog";
 import { stockOfChoice } from "#server/contracts/sizes-view";
@@ -26,7 +26,14 @@ export function firstColor(product: PublicProduct): string | null {
  * (decision 0045); with JavaScript the button waits for a size, without it the server says
  * "Please choose a size.".
  */
-export function AddToBag({ product }: { product: PublicProduct }) {
+export function AddToBag({
+  product,
+  sizeGuide,
+}: {
+  product: PublicProduct;
+  /** The product's "Size guide" (decision 0057), when the page draws it here: beside the size choice. */
+  sizeGuide?: ReactNode;
+}) {
   const productId = product.id;
   const hydrated = useHydrated();
   const [color, setColor] = useState<string | null>(() => firstColor(product));
@@ -59,7 +66,15 @@ export function AddToBag({ product }: { product: PublicProduct }) {
     >
       <EnhancedField />
       <HoneypotField idPrefix={`add-to-bag-${productId}`} />
-      <ProductChoices product={product} color={color} size={size} onColor={chooseColor} onSize={setSize} error={choiceError} />
+      <ProductChoices
+        product={product}
+        color={color}
+        size={size}
+        onColor={chooseColor}
+        onSize={setSize}
+        error={choiceError}
+        sizeGuide={sizeGuide}
+      />
       <Button
         type="submit"
         size="lg"

@@ -1,7 +1,7 @@
+import type { ReactNode } from "react";
 import type { PublicProduct } from "#server/contracts/catalog";
 import { swatchFor } from "#server/contracts/catalog-view";
 import { stockOfChoice } from "#server/contracts/sizes-view";
-import { SizeGuide } from "./size-guide";
 import { CircleAlert } from "lucide-react";
 import { cn } from "#app/lib/utils";
 
@@ -18,6 +18,7 @@ export function ProductChoices({
   onColor,
   onSize,
   error,
+  sizeGuide: guide,
 }: {
   product: PublicProduct;
   color: string | null;
@@ -26,9 +27,9 @@ export function ProductChoices({
   onSize: (size: string) => void;
   /** A refusal about one of the two choices, shown under its picker ("Please choose a size."). */
   error?: { field: "size" | "color"; message: string } | null;
+  /** The product's "Size guide", beside the size picker (or beside "One Size"), when the page draws it here. */
+  sizeGuide?: ReactNode;
 }) {
-  // The product's size guide, when its admin wrote one: a "Size guide" beside the picker.
-  const guide = product.sizeGuide ? <SizeGuide text={product.sizeGuide} productName={product.name} /> : null;
   const colors = product.availableColors;
   const sizeError = error?.field === "size" ? error.message : null;
   const colorError = error?.field === "color" ? error.message : null;

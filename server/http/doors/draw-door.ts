@@ -37,7 +37,7 @@ async function shown<T>(load: () => Promise<T>): Promise<T> {
 
 export type DrawPageData = {
   draw: PublicDraw;
-  /** The product's size guide, beside the entry form's size picker (decision 0057). */
+  /** The product's size guide, which the draw panel shows in every state (decision 0057). */
   sizeGuide: string | null;
   entered: { ok: true; message: string } | { ok: false; message: string; fields: Record<string, string[]> } | null;
 };

@@ -4,6 +4,7 @@ import { productIdParam } from "#server/contracts/catalog";
 import { CATALOG_MESSAGES } from "#server/contracts/catalog-view";
 import { NotFound } from "#server/errors";
 import { getPublicProduct, listProductImages, listVisibleProducts } from "#server/services/catalog/catalog";
+import { productPageSizes } from "#server/services/catalog/product-page-sizes";
 import { drawPanelFor } from "#server/services/drop/draws";
 import { PASS_HOLDER_HEADERS, shopperContext } from "#server/http/gate/early-access";
 import { requirePassForPage } from "#server/http/gate/waiting-room-gate";
@@ -42,7 +43,10 @@ export async function productPageLoader({ params, request, context }: LoaderFunc
     const requested = Number(new URL(request.url).searchParams.get("image"));
     const selectedImageId = ordered.find((image) => image.id === requested)?.id ?? ordered[0]?.id ?? null;
     // What an early-access pass shows is for that browser alone: no cache anywhere may keep it.
-    return data({ product, images: ordered, selectedImageId, draw }, { headers: ctx.earlyAccess ? PASS_HOLDER_HEADERS : {} });
+    return data(
+      { product, images: ordered, selectedImageId, draw, ...productPageSizes(product, draw !== null) },
+      { headers: ctx.earlyAccess ? PASS_HOLDER_HEADERS : {} },
+    );
   } catch (error) {
     if (error instanceof NotFound) throw data(CATALOG_MESSAGES.notFound, { status: 404 });
     throw error;

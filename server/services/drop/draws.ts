@@ -302,8 +302,8 @@ export async function publicDraw(ctx: AppContext, id: number): Promise<PublicDra
 }
 
 /**
- * The draw's own page (/draws/{id}): the draw, and its product's size guide for the entry form's
- * size picker, as the product page shows it (decision 0057).
+ * The draw's own page (/draws/{id}): the draw, and its product's size guide, shown whenever the
+ * product has one (the page is the draw panel alone, which places it: decision 0057).
  */
 export async function drawPage(ctx: AppContext, id: number): Promise<{ draw: PublicDraw; sizeGuide: string | null }> {
   const draw = await drawRow(ctx, id);
