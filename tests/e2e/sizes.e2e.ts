@@ -164,3 +164,97 @@ for (const mode of MODES) {
     });
   });
 }
+
+// A draw product in stock has no size picker before its entries open, after they close, or at all
+// without sizes: the guide then sits beside the draw's sizes in its panel, once (decision 0057).
+for (const mode of MODES) {
+  describe(`the size guide of a draw product whose entries are not open, ${mode.name}`, () => {
+    test("shows beside the draw's sizes before the open and after the close, and beside One Size", async () => {
+      const api = await adminApi();
+      const guide = "Size | Chest (in)\nS | 36-38\nM | 40-42\nMeasured flat, doubled.";
+      const sized = (label: string) =>
+        createProduct(api, {
+          name: uniqueName(label),
+          description: "A tee sold by draw, with a size guide, made by the end-to-end test.",
+          price: 60,
+          sizes: [
+            { label: "S", inventory: 1 },
+            { label: "M", inventory: 1 },
+          ],
+          sizeGuide: guide,
+        });
+      const upcoming = await sized("E2E Guide Upcoming Tee");
+      const closing = await sized("E2E Guide Closed Tee");
+      const oneSize = await createProduct(api, {
+        name: uniqueName("E2E Guide Drawn Scarf"),
+        description: "A one-size scarf sold by draw, whose guide gives its measurements.",
+        price: 40,
+        inventory: 2,
+        sizeGuide: "Length 180 cm, width 30 cm.",
+      });
+      const drawFor = async (productId: number, opensInMs: number, closesInMs: number) => {
+        const entriesOpenAt = new Date(Date.now() + opensInMs).toISOString();
+        const entriesCloseAt = new Date(Date.now() + closesInMs).toISOString();
+        const made = await api.post("/api/admin/draws", { data: { productId, entriesOpenAt, entriesCloseAt } });
+        assert.equal(made.status(), 201);
+        return { ...((await made.json()) as { id: number }), entriesCloseAt };
+      };
+      const later = await drawFor(upcoming.id, 10 * 60_000, 20 * 60_000);
+      const soon = await drawFor(closing.id, 1_500, 3_000);
+      await drawFor(oneSize.id, 10 * 60_000, 20 * 60_000);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(soon.entriesCloseAt) - Date.now() + 300)));
+
+      const tag = mode.javaScriptEnabled ? "js" : "no-js";
+      const { page, problems } = await newPage({ javaScriptEnabled: mode.javaScriptEnabled, viewport: { width: 390, height: 844 } });
+      // The sweeper may draw it (no entries) in the moment after the close: closed or drawn, it is past entries.
+      const afterClose = /^(Entries are closed: the draw is being made|The draw has been made)$/;
+      const pages = [
+        { path: `/store/${upcoming.id}`, state: "Entries open soon", sizes: "S, M", shot: "upcoming" },
+        { path: `/draws/${later.id}`, state: "Entries open soon", sizes: "S, M", shot: "upcoming-draw-page" },
+        { path: `/store/${closing.id}`, state: afterClose, sizes: "S, M", shot: "closed" },
+        { path: `/draws/${soon.id}`, state: afterClose, sizes: "S, M", shot: "closed-draw-page" },
+        { path: `/store/${oneSize.id}`, state: "Entries open soon", sizes: "One Size", shot: "one-size" },
+      ];
+      for (const { path, state, sizes, shot } of pages) {
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.goto(path);
+        await page.getByTestId("draw-state").filter({ hasText: state }).waitFor();
+        assert.equal(await page.getByTestId("draw-entry-form").count(), 0, path);
+        const row = page.getByTestId("draw-sizes");
+        assert.equal((await row.locator("p").first().textContent())?.replace(/\s+/g, " "), `Size: ${sizes}`, path);
+        const table = page.getByTestId("size-guide-table");
+        if (mode.javaScriptEnabled) {
+          await page.locator('[data-testid="cart-button"][data-hydrated]').waitFor({ state: "attached" });
+          assert.equal(await page.getByRole("button", { name: "Size guide" }).count(), 1, path);
+          await row.getByRole("button", { name: "Size guide" }).click();
+          const dialog = page.getByRole("dialog", { name: "Size guide" });
+          await dialog.waitFor();
+          if (sizes === "One Size") await dialog.getByText("Length 180 cm, width 30 cm.").waitFor();
+          else
+            assert.deepEqual(await dialog.getByTestId("size-guide-table").locator("tr").allInnerTexts(), [
+              "Size\tChest (in)",
+              "S\t36-38",
+              "M\t40-42",
+            ]);
+          await page.screenshot({ path: `tests/.tmp/size-guide-draw-${shot}-390-${tag}.png` });
+          await page.keyboard.press("Escape");
+          await dialog.waitFor({ state: "detached" });
+        } else {
+          assert.equal(await page.locator("#size-guide").count(), 1, path);
+          assert.equal(await page.getByRole("link", { name: "Size guide" }).count(), 1, path);
+          await page.screenshot({ path: `tests/.tmp/size-guide-draw-${shot}-390-${tag}-closed.png`, fullPage: true });
+          await row.getByRole("link", { name: "Size guide" }).click();
+          await page.waitForURL("**#size-guide");
+          if (sizes === "One Size") await page.getByText("Length 180 cm, width 30 cm.").waitFor({ state: "visible" });
+          else assert.deepEqual(await table.locator("tr").allInnerTexts(), ["Size\tChest (in)", "S\t36-38", "M\t40-42"]);
+          await page.screenshot({ path: `tests/.tmp/size-guide-draw-${shot}-390-${tag}.png` });
+          await page.getByRole("link", { name: "Close", exact: true }).click();
+          await page.locator("#size-guide").waitFor({ state: "hidden" });
+        }
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await page.screenshot({ path: `tests/.tmp/size-guide-draw-${shot}-1280-${tag}.png`, fullPage: true });
+      }
+      assert.deepEqual(problems, []);
+    });
+  });
+}
