@@ -252,6 +252,7 @@ for (const mode of MODES) {
           await page.locator("#size-guide").waitFor({ state: "hidden" });
         }
         await page.setViewportSize({ width: 1280, height: 900 });
+        await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: `tests/.tmp/size-guide-draw-${shot}-1280-${tag}.png`, fullPage: true });
       }
       assert.deepEqual(problems, []);
