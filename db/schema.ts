@@ -300,6 +300,18 @@ export interface MailMessagesTable {
   createdAt: Timestamp;
   /** JSON object of extra headers the message carried (List-Unsubscribe on campaign mail); 0004. */
   headers: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The key the message was sent under; one stored or sent message per key (decision 0063); 0031. */
+  idempotencyKey: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/**
+ * An idempotency key claimed before Postmark is called (decision 0063); 0031. `attemptedAt` is the
+ * last call to the provider under it.
+ */
+export interface MailSendsTable {
+  idempotencyKey: string;
+  attemptedAt: string;
+  createdAt: Timestamp;
 }
 
 /**
@@ -344,6 +356,7 @@ export interface DB {
   refunds: RefundsTable;
   supportMessages: SupportMessagesTable;
   mailMessages: MailMessagesTable;
+  mailSends: MailSendsTable;
   inventoryHolds: InventoryHoldsTable;
   localPaymentIntents: LocalPaymentIntentsTable;
   localRefunds: LocalRefundsTable;

@@ -27,6 +27,7 @@ import { labelTrackingIndex } from "./0027_label_tracking_index";
 import { unpaidOrdersBySession } from "./0028_unpaid_orders_by_session";
 import { unpaidOrdersByHoldExpiry } from "./0029_unpaid_orders_by_hold_expiry";
 import { refundClaimedAt } from "./0030_refund_claimed_at";
+import { mailSends } from "./0031_mail_sends";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   "0028_unpaid_orders_by_session": unpaidOrdersBySession,
   "0029_unpaid_orders_by_hold_expiry": unpaidOrdersByHoldExpiry,
   "0030_refund_claimed_at": refundClaimedAt,
+  "0031_mail_sends": mailSends,
 };

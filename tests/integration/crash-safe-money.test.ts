@@ -3,7 +3,6 @@
 // follows the provider's answer, as a process killed at that instant would never make it. The
 // store is then "restarted" (the trigger gone) and its sweeper and fulfilment job run again.
 import fs from "node:fs";
-import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
 import { processOrder } from "#server/services/checkout/checkout";
 import { fulfilDueOrders } from "#server/services/fulfilment/fulfilment";
@@ -12,7 +11,8 @@ import { labelsDir } from "#server/integrations/shipping/local";
 import { confirmPayment } from "#server/services/checkout/order-confirmation";
 import { confirmStrandedPayments } from "#server/services/checkout/stranded-payments";
 import { shippoState } from "../mocks/shippo";
-import { createTestContext, TEST_ENGINE, type TestContext } from "../setup/context";
+import { createTestContext, type TestContext } from "../setup/context";
+import { powerCut } from "../setup/power-cut";
 import { addProduct, runFulfilmentJob } from "./store-helpers";
 
 const ctx = createTestContext();
@@ -30,35 +30,6 @@ const customer = (overrides: Record<string, string> = {}) => ({
   country: "US",
   ...overrides,
 });
-
-/**
- * The power cut: from now on, `when` (an SQL condition on NEW) makes that write to `table` fail,
- * as if the process had died before it. Returns the restart, which takes it away.
- */
-async function powerCut(c: TestContext, table: string, when: string, message = "power cut"): Promise<() => Promise<void>> {
-  const name = `power_cut_${table}`;
-  if (TEST_ENGINE === "postgres") {
-    await sql
-      .raw(
-        `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
-         BEGIN IF ${when} THEN RAISE EXCEPTION '${message}'; END IF; RETURN NEW; END $$`,
-      )
-      .execute(c.db);
-    await sql.raw(`CREATE TRIGGER ${name} BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`).execute(c.db);
-    return async () => {
-      await sql.raw(`DROP TRIGGER ${name} ON ${table}`).execute(c.db);
-      await sql.raw(`DROP FUNCTION ${name}()`).execute(c.db);
-    };
-  }
-  for (const op of ["INSERT", "UPDATE"]) {
-    await sql
-      .raw(`CREATE TRIGGER ${name}_${op} BEFORE ${op} ON ${table} WHEN ${when} BEGIN SELECT RAISE(ABORT, '${message}'); END`)
-      .execute(c.db);
-  }
-  return async () => {
-    for (const op of ["INSERT", "UPDATE"]) await sql.raw(`DROP TRIGGER ${name}_${op}`).execute(c.db);
-  };
-}
 
 /** A payment the provider took after the order's hold ran out (and, unless told, was released). */
 async function latePayment(productId: number, who: ReturnType<typeof customer>, { released = true } = {}) {

@@ -32,6 +32,9 @@ CREATE INDEX local_refunds_payment_intent_id ON local_refunds (payment_intent_id
 -- index mail_messages_created_at
 CREATE INDEX mail_messages_created_at ON mail_messages(created_at);
 
+-- index mail_messages_idempotency_key
+CREATE UNIQUE INDEX mail_messages_idempotency_key ON mail_messages (idempotency_key) WHERE idempotency_key IS NOT NULL AND status <> 'failed';
+
 -- index order_items_order_id
 CREATE INDEX order_items_order_id ON order_items(order_id);
 
@@ -318,7 +321,14 @@ CREATE TABLE mail_messages (
       provider_message_id TEXT,
       error TEXT,
       created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
-    , headers TEXT);
+    , headers TEXT, idempotency_key TEXT);
+
+-- table mail_sends
+CREATE TABLE mail_sends (
+      idempotency_key TEXT PRIMARY KEY,
+      attempted_at TEXT NOT NULL,
+      created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+    );
 
 -- table order_items
 CREATE TABLE order_items (

@@ -1,4 +1,5 @@
-import { ServerClient, type Header, type Message } from "postmark";
+import { ServerClient, type Header, type Message, type Models } from "postmark";
+import type { Db } from "#db/client";
 import type { AppContext } from "#server/context";
 import { meter } from "#server/observability/meter";
 import {
@@ -36,6 +37,7 @@ async function record(
       providerMessageId: outcome.providerMessageId ?? null,
       error: outcome.error ?? null,
       headers: mail.headers ? JSON.stringify(mail.headers) : null,
+      idempotencyKey: mail.idempotencyKey ?? null,
       createdAt: ctx.clock.now().toISOString(),
     })
     .returning("id")
@@ -44,6 +46,47 @@ async function record(
 }
 
 type Outcome = Omit<BatchMailResult, "recordId">;
+type OutboundMessagesFilteringParameters = Models.OutboundMessagesFilteringParameters;
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The metadata field a keyed message carries at Postmark, and the one its search filters on. */
+export const KEY_FIELD = "idempotency_key";
+
+/**
+ * How long after a try to the provider a later try trusts a search that finds nothing. Postmark
+ * documents no delay between accepting a message and showing it in its search, nor promises there
+ * is none; a try that comes sooner (a job pass right after the database came back) waits for the
+ * next one instead of sending. Shorter than the fulfilment job's first backoff (2 minutes), so a
+ * retry after an ordinary failure is not held back by it.
+ */
+export const SEND_SETTLE_MS = 60_000;
+
+/** The message stored or sent under `key`, if any: one statement, as it was recorded with its key. */
+async function doneUnder(db: Db, key: string): Promise<MailResult | null> {
+  const row = await db
+    .selectFrom("mailMessages")
+    .select(["id", "status"])
+    .where("idempotencyKey", "=", key)
+    .where("status", "<>", "failed")
+    .executeTakeFirst();
+  return row ? { recordId: row.id, status: row.status } : null;
+}
+
+/**
+ * Claims `key` before Postmark is called. Null for the first try; for a later one, when the last
+ * try called Postmark: that try's outcome may have been lost with the database.
+ */
+async function claimKey(db: Db, key: string, now: string): Promise<{ attemptedAt: string } | null> {
+  const inserted = await db
+    .insertInto("mailSends")
+    .values({ idempotencyKey: key, attemptedAt: now })
+    .onConflict((oc) => oc.column("idempotencyKey").doNothing())
+    .returning("idempotencyKey")
+    .executeTakeFirst();
+  if (inserted) return null;
+  return db.selectFrom("mailSends").select("attemptedAt").where("idempotencyKey", "=", key).executeTakeFirstOrThrow();
+}
 
 /** Records a batch's outcomes and runs the caller's bookkeeping in one transaction. */
 async function recordBatch(ctx: AppContext, mails: OutgoingMail[], from: string, outcomes: Outcome[], settle?: SettleBatch) {
@@ -68,7 +111,11 @@ function outboxMailer(ctx: AppContext): Mailer {
   const from = ctx.config.postmark.from;
   return {
     mode: "outbox",
-    send: (mail) => record(ctx, mail, from, { status: "stored" }),
+    async send(mail) {
+      // Here the send is the insert, and the insert carries the key: a message stored under it is the answer.
+      const done = mail.idempotencyKey ? await doneUnder(ctx.db, mail.idempotencyKey) : null;
+      return done ?? record(ctx, mail, from, { status: "stored" });
+    },
     async sendBatch(mails, settle) {
       checkBatchSize(mails);
       return recordBatch(
@@ -98,17 +145,56 @@ function postmarkMailer(ctx: AppContext, token: string): Mailer {
     Tag: mail.tag,
     Headers: headerList(mail.headers),
     MessageStream: mail.stream === "broadcast" ? broadcastStream : "outbound",
+    ...(mail.idempotencyKey ? { Metadata: { [KEY_FIELD]: mail.idempotencyKey } } : {}),
   });
+  /** Only the provider's failure is an outcome; the record that follows is written outside, so a lost database still throws. */
+  const sendNow = async (mail: OutgoingMail): Promise<Outcome> => {
+    try {
+      const sent = await client.sendEmail(message(mail));
+      return { status: "sent", providerMessageId: sent.MessageID };
+    } catch (error) {
+      return { status: "failed", error: messageOf(error) };
+    }
+  };
+  /**
+   * The id of a message Postmark accepted under this key, if any: its outbound search filters on
+   * one metadata field (`metadata_<field>=<value>`), narrowed to the recipient so another store
+   * sharing the server token (a staging copy) with the same key is not taken for this one.
+   */
+  const findSent = async (mail: OutgoingMail, key: string): Promise<string | null> => {
+    const filter: OutboundMessagesFilteringParameters = {
+      count: 50,
+      offset: 0,
+      recipient: mail.to,
+      [`metadata_${KEY_FIELD}`]: key,
+    };
+    const { Messages } = await client.getOutboundMessages(filter);
+    return Messages.find((m) => m.Metadata?.[KEY_FIELD] === key)?.MessageID ?? null;
+  };
   return {
     mode: "postmark",
     async send(mail) {
-      try {
-        const sent = await client.sendEmail(message(mail));
-        return record(ctx, mail, from, { status: "sent", providerMessageId: sent.MessageID });
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return record(ctx, mail, from, { status: "failed", error: message });
+      const key = mail.idempotencyKey;
+      if (!key) return record(ctx, mail, from, await sendNow(mail));
+      const done = await doneUnder(ctx.db, key);
+      if (done) return done;
+      const now = ctx.clock.now();
+      const earlier = await claimKey(ctx.db, key, now.toISOString());
+      if (earlier) {
+        // An earlier try may have reached Postmark and lost its answer or its record: ask first.
+        let found: string | null;
+        try {
+          found = await findSent(mail, key);
+        } catch (error) {
+          return record(ctx, mail, from, { status: "failed", error: `Could not ask Postmark about an earlier try: ${messageOf(error)}` });
+        }
+        if (found) return record(ctx, mail, from, { status: "sent", providerMessageId: found });
+        if (now.getTime() - Date.parse(earlier.attemptedAt) < SEND_SETTLE_MS) {
+          return record(ctx, mail, from, { status: "failed", error: "An earlier try's outcome is not known yet; tried again later." });
+        }
+        await ctx.db.updateTable("mailSends").set({ attemptedAt: now.toISOString() }).where("idempotencyKey", "=", key).execute();
       }
+      return record(ctx, mail, from, await sendNow(mail));
     },
     async sendBatch(mails, settle) {
       checkBatchSize(mails);

@@ -12,6 +12,12 @@ export interface OutgoingMail {
   tag?: string;
   /** Extra headers, such as List-Unsubscribe on subscriber mail. Recorded with the message. */
   headers?: Record<string, string>;
+  /**
+   * Sends this message at most once under this key, even across a lost database (decision 0063):
+   * `send` claims the key before calling the provider, and a later call finds what the first did.
+   * One message per key, such as `order-<id>-confirmation`. `sendBatch` ignores it.
+   */
+  idempotencyKey?: string;
 }
 
 export interface MailResult {

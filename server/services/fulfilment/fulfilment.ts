@@ -201,7 +201,9 @@ type Item = {
 async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): Promise<boolean> {
   try {
     const pageUrl = await orderPageUrl(ctx, order);
-    const result = await mailerFor(ctx).send(orderConfirmationEmail(ctx, order, items, pageUrl));
+    // One key per order (decision 0063): a try after the database went away finds the first send.
+    const mail = { ...orderConfirmationEmail(ctx, order, items, pageUrl), idempotencyKey: `order-${order.id}-confirmation` };
+    const result = await mailerFor(ctx).send(mail);
     if (result.status === "failed") {
       meter().fulfilmentFailed("email");
       await raiseAlert(

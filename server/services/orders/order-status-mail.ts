@@ -55,7 +55,9 @@ export async function sendOrderMail(ctx: AppContext, orderId: number, kind: Orde
     } else if (kind === "delivered") mail = orderDeliveredEmail(ctx, order, pageUrl);
     else if (kind === "cancelled") mail = orderCancelledEmail(ctx, order, pageUrl);
     else mail = orderRefundedEmail(ctx, order, order.refundAmountCents, pageUrl);
-    const result = await mailerFor(ctx).send(mail);
+    // The claim above keeps two changes from both sending; the key keeps a try after a give-back
+    // (or after the database went away) from sending what Postmark already accepted (decision 0063).
+    const result = await mailerFor(ctx).send({ ...mail, idempotencyKey: `order-${orderId}-${kind}` });
     if (result.status === "failed") {
       logWarning(`Order ${orderId}: the ${kind} e-mail failed: ${result.error}`);
       await giveBack();
