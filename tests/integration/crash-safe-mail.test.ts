@@ -7,6 +7,8 @@ import { SEND_SETTLE_MS } from "#server/integrations/mail";
 import { processOrder } from "#server/services/checkout/checkout";
 import { confirmPayment } from "#server/services/checkout/order-confirmation";
 import { fulfilBackoffMs } from "#server/services/fulfilment/fulfilment";
+import { setOrderMailSettings } from "#server/services/mail/order-mail-settings";
+import { sendOrderMail } from "#server/services/orders/order-status-mail";
 import { postmarkState } from "../mocks/postmark";
 import { createTestContext, type TestContext } from "../setup/context";
 import { expectLoggedErrors } from "../setup/log-capture";
@@ -42,6 +44,7 @@ async function paidOrder(c: TestContext) {
   return { orderId: placed.orderSummary.orderId, email: who.email };
 }
 
+/** What reached Postmark for this buyer. */
 const confirmationsAt = (email: string) => postmarkState.accepted.filter((m) => m.To === email);
 const confirmationRows = (c: TestContext, email: string) =>
   c.db
@@ -106,6 +109,31 @@ describe("the confirmation with Postmark", () => {
     expect(confirmationsAt(email)).toHaveLength(1);
     expect(await sentAt(postmark, orderId)).not.toBeNull();
     expect(await confirmationRows(postmark, email)).toEqual([expect.objectContaining({ status: "sent" })]);
+  });
+});
+
+describe("an order status e-mail with Postmark", () => {
+  it("given back after its record was lost, is not sent again by the next try", async () => {
+    await setOrderMailSettings(postmark, { shipped: true, delivered: true, cancelled: true, refunded: true });
+    const { orderId, email } = await paidOrder(postmark);
+    await runFulfilmentJob(postmark);
+    const confirmed = confirmationsAt(email).length;
+    const restart = await powerCut(postmark, "mail_messages", "NEW.tag = 'order-shipped'");
+    await expect(sendOrderMail(postmark, orderId, "shipped")).rejects.toThrow("power cut");
+    await restart();
+    const shipped = () => confirmationsAt(email).length - confirmed;
+    expect(shipped()).toBe(1);
+
+    postmark.clock.advance(SEND_SETTLE_MS);
+    expect(await sendOrderMail(postmark, orderId, "shipped")).toBe(true);
+    expect(shipped()).toBe(1);
+    const rows = await postmark.db
+      .selectFrom("mailMessages")
+      .select("status")
+      .where("toAddress", "=", email)
+      .where("tag", "=", "order-shipped")
+      .execute();
+    expect(rows).toEqual([{ status: "sent" }]);
   });
 });
 
