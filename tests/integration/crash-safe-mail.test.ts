@@ -6,11 +6,11 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { SEND_SETTLE_MS } from "#server/integrations/mail";
 import { processOrder } from "#server/services/checkout/checkout";
 import { confirmPayment } from "#server/services/checkout/order-confirmation";
-import { fulfilBackoffMs } from "#server/services/fulfilment/fulfilment";
+import { fulfilBackoffMs, fulfilDueOrders } from "#server/services/fulfilment/fulfilment";
 import { setOrderMailSettings } from "#server/services/mail/order-mail-settings";
 import { sendOrderMail } from "#server/services/orders/order-status-mail";
 import { postmarkState } from "../mocks/postmark";
-import { createTestContext, type TestContext } from "../setup/context";
+import { createTestContext, TEST_ENGINE, type TestContext } from "../setup/context";
 import { expectLoggedErrors } from "../setup/log-capture";
 import { powerCut } from "../setup/power-cut";
 import { addProduct, runFulfilmentJob } from "./store-helpers";
@@ -92,6 +92,27 @@ describe("the confirmation with Postmark", () => {
     expect(confirmationsAt(email)).toHaveLength(1);
 
     await nextPass(postmark);
+    expect(confirmationsAt(email)).toHaveLength(1);
+    expect(await sentAt(postmark, orderId)).not.toBeNull();
+    expect(await confirmationRows(postmark, email)).toEqual([expect.objectContaining({ status: "sent" })]);
+  });
+
+  it.skipIf(TEST_ENGINE !== "postgres")("is not sent twice when the database went away after Postmark accepted it", async () => {
+    const { orderId, email } = await paidOrder(postmark);
+    // A restart (57P01) as the record is written: the order stays due as it was, no try counted.
+    const restart = await powerCut(postmark, "mail_messages", "NEW.tag = 'order-confirmation'", "restarting", "57P01");
+    await expect(fulfilDueOrders(postmark)).rejects.toThrow("restarting");
+    await restart();
+    expect(confirmationsAt(email)).toHaveLength(1);
+    const due = await postmark.db
+      .selectFrom("orders")
+      .select(["fulfilAttempts", "fulfilNextAt"])
+      .where("id", "=", orderId)
+      .executeTakeFirstOrThrow();
+    expect(due).toEqual({ fulfilAttempts: 0, fulfilNextAt: null });
+
+    postmark.clock.advance(SEND_SETTLE_MS);
+    await runFulfilmentJob(postmark);
     expect(confirmationsAt(email)).toHaveLength(1);
     expect(await sentAt(postmark, orderId)).not.toBeNull();
     expect(await confirmationRows(postmark, email)).toEqual([expect.objectContaining({ status: "sent" })]);

@@ -3,15 +3,22 @@ import { TEST_ENGINE, type TestContext } from "./context";
 
 /**
  * The power cut: from now on, `when` (an SQL condition on NEW) makes that write to `table` fail,
- * as if the process had died before it. Returns the restart, which takes it away.
+ * as if the process had died before it. Returns the restart, which takes it away. On PostgreSQL,
+ * `sqlState` (such as 57P01, a server restart) makes the failure look like the database going away.
  */
-export async function powerCut(c: TestContext, table: string, when: string, message = "power cut"): Promise<() => Promise<void>> {
+export async function powerCut(
+  c: TestContext,
+  table: string,
+  when: string,
+  message = "power cut",
+  sqlState?: string,
+): Promise<() => Promise<void>> {
   const name = `power_cut_${table}`;
   if (TEST_ENGINE === "postgres") {
     await sql
       .raw(
         `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
-         BEGIN IF ${when} THEN RAISE EXCEPTION '${message}'; END IF; RETURN NEW; END $$`,
+         BEGIN IF ${when} THEN RAISE EXCEPTION '${message}'${sqlState ? ` USING ERRCODE = '${sqlState}'` : ""}; END IF; RETURN NEW; END $$`,
       )
       .execute(c.db);
     await sql.raw(`CREATE TRIGGER ${name} BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`).execute(c.db);
