@@ -1,10 +1,9 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { getAppContext } from "#server/boot";
 import { freshNonce } from "#server/http/cache/nonce-splice";
 import { isTemplateRender } from "#server/http/cache/page-template";
 import { PERSONAL_PAGE, PRIVATE_NO_STORE } from "#server/http/cache/cache-control";
 import type { NonceCopy } from "#server/http/cache/nonce-splice";
-import { contentSecurityPolicy, pageSecurityHeaders, servedOverHttps } from "#server/http/security-headers";
+import { documentSecurityHeaders } from "#server/http/doors/document-door";
 import { bodyFor } from "./render-memo.server";
 import { isCachedPage } from "./store-page-cache.server";
 
@@ -23,12 +22,10 @@ function defaultCacheControl(request: Request, loadContext: AppLoadContext): str
 
 /** The page's type, caching and security headers; the CSP carries this answer's nonce (decision 0028). */
 export async function pageHeaders(headers: Headers, request: Request, loadContext: AppLoadContext, nonce: string) {
-  const { config } = await getAppContext();
   headers.set("Content-Type", "text/html; charset=utf-8");
   const cacheControl = headers.has("Cache-Control") ? null : defaultCacheControl(request, loadContext);
   if (cacheControl) headers.set("Cache-Control", cacheControl);
-  for (const [name, value] of pageSecurityHeaders(config, servedOverHttps(config, request.url))) headers.set(name, value);
-  headers.set("Content-Security-Policy", contentSecurityPolicy(config, nonce));
+  for (const [name, value] of await documentSecurityHeaders(request.url, nonce)) headers.set(name, value);
 }
 
 /**
