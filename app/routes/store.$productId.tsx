@@ -53,7 +53,7 @@ export const meta: MetaFunction<typeof loader, { root: RootData }> = ({ data: pa
 };
 
 export default function ProductPage() {
-  const { product, images, selectedImageId, draw, showsSizes, sizeGuideAt } = useLoaderData<typeof loader>();
+  const { product, images, selectedImageId, draw, showsSizes, listedSizes, sizeGuideAt } = useLoaderData<typeof loader>();
   const lowStock = !product.isComingSoon && product.inventory > 0 && product.inventory <= LOW_STOCK;
   // The loader says where the guide goes (productPageSizes): drawn in that one place only.
   const guideAt = (place: SizeGuidePlace) =>
@@ -80,16 +80,15 @@ export default function ProductPage() {
 
           {/* On sale, the colour and size are chosen inside the Add To Bag form (the size guide beside
               them), or the size in the draw panel (the guide there, whatever the draw's state); sold out
-              or coming soon, they are only shown, and the size guide beside the sizes (decision 0057). */}
+              or coming soon, they are only shown (a draw's sizes when sold by draw), and the size guide
+              beside the sizes (decision 0057). */}
           {showsSizes ? (
             <div className="space-y-6 border-t border-border pt-6">
               <ColorSwatches colors={product.availableColors} />
               <div className="flex flex-wrap items-center justify-between gap-x-4">
-                <p className="text-sm">
+                <p className="text-sm" data-testid="product-sizes">
                   <span className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Size:</span>{" "}
-                  <span className="font-medium">
-                    {product.sizes.length > 0 ? product.sizes.map((s) => s.label).join(", ") : "One Size"}
-                  </span>
+                  <span className="font-medium">{listedSizes.length > 0 ? listedSizes.join(", ") : "One Size"}</span>
                 </p>
                 {guideAt("sizes")}
               </div>

@@ -259,3 +259,58 @@ for (const mode of MODES) {
     });
   });
 }
+
+// A draw gives units of some sizes only (decision 0052). Coming soon or sold out, the product page
+// lists sizes without a picker: those the draw gives, as its entry form would, not every size the
+// product has.
+for (const mode of MODES) {
+  describe(`the sizes a coming-soon or sold-out draw product lists, ${mode.name}`, () => {
+    test("are the draw's sizes", async () => {
+      const api = await adminApi();
+      const sizes = ["XS", "S", "M", "L"].map((label) => ({ label, inventory: 2 }));
+      const drawnTee = (label: string, fields: { isComingSoon?: boolean } = {}) =>
+        createProduct(api, {
+          name: uniqueName(label),
+          description: "A tee sold by draw of two of its sizes, made by the end-to-end test.",
+          price: 60,
+          sizes,
+          ...fields,
+        });
+      const comingSoon = await drawnTee("E2E Draw Sizes Coming Tee", { isComingSoon: true });
+      const soldOut = await drawnTee("E2E Draw Sizes Sold Tee");
+      for (const product of [comingSoon, soldOut]) {
+        const entriesOpenAt = new Date(Date.now() + 10 * 60_000).toISOString();
+        const entriesCloseAt = new Date(Date.now() + 20 * 60_000).toISOString();
+        const made = await api.post("/api/admin/draws", {
+          data: { productId: product.id, entriesOpenAt, entriesCloseAt, units: { S: 1, M: 1 } },
+        });
+        assert.equal(made.status(), 201);
+      }
+      // Every size sells out (as after a drawn run): the page shows sizes, not a picker.
+      const emptied = await api.patch(`/api/admin/products/${soldOut.id}`, { data: { sizes: sizes.map((s) => ({ ...s, inventory: 0 })) } });
+      assert.equal(emptied.status(), 200);
+
+      const tag = mode.javaScriptEnabled ? "js" : "no-js";
+      const { page, problems } = await newPage({ javaScriptEnabled: mode.javaScriptEnabled, viewport: { width: 390, height: 844 } });
+      for (const [product, shot] of [
+        [comingSoon, "coming-soon"],
+        [soldOut, "sold-out"],
+      ] as const) {
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.goto(`/store/${product.id}`);
+        await page.getByTestId("draw-state").filter({ hasText: "Entries open soon" }).waitFor();
+        const listed = page.locator("p").filter({ hasText: /^\s*Size:/ });
+        assert.deepEqual(
+          (await listed.allTextContents()).map((text) => text.replace(/\s+/g, " ").trim()),
+          ["Size: S, M"],
+          shot,
+        );
+        assert.equal(await page.getByText("XS", { exact: false }).count(), 0, shot);
+        await page.screenshot({ path: `tests/.tmp/draw-sizes-${shot}-390-${tag}.png`, fullPage: true });
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await page.screenshot({ path: `tests/.tmp/draw-sizes-${shot}-1280-${tag}.png`, fullPage: true });
+      }
+      assert.deepEqual(problems, []);
+    });
+  });
+}

@@ -44,7 +44,7 @@ export async function productPageLoader({ params, request, context }: LoaderFunc
     const selectedImageId = ordered.find((image) => image.id === requested)?.id ?? ordered[0]?.id ?? null;
     // What an early-access pass shows is for that browser alone: no cache anywhere may keep it.
     return data(
-      { product, images: ordered, selectedImageId, draw, ...productPageSizes(product, draw !== null) },
+      { product, images: ordered, selectedImageId, draw, ...productPageSizes(product, draw) },
       { headers: ctx.earlyAccess ? PASS_HOLDER_HEADERS : {} },
     );
   } catch (error) {
