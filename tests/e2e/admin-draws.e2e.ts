@@ -224,13 +224,48 @@ for (const mode of MODES) {
     const winner = page.getByTestId("draw-winner");
     await expectVisible(winner);
     assert.equal(await winner.count(), 1);
-    // Place, e-mail, size, claim, entry.
-    assert.deepEqual(await winner.locator("td").allTextContents(), ["1", email, "M", "Claim e-mailed", "#1"]);
+    // Place, e-mail, size, claim, entry: as a screen reader gives them, under the column headers.
+    const winners = page.getByRole("table", { name: "Winners and their claims" });
+    const spokenCells = async () => Array.from((await winner.ariaSnapshot()).matchAll(/- cell "([^"]*)"/g), (m) => m[1]);
+    const winnerColumns = ["Place", "E-mail", "Size", "Claim", "Entry"];
+    assert.deepEqual(await spokenCells(), ["1", email, "M", "Claim e-mailed", "#1"]);
     await expectVisible(page.getByTestId("draw-reached").getByText("Drawn order reached: S: none, M: place 1"));
+    // At desktop width, one row under the column headers, the cells side by side.
+    for (const name of winnerColumns) await expectVisible(winners.getByRole("columnheader", { name, exact: true }));
+    const cellTops = await winner
+      .getByRole("cell")
+      .evaluateAll((cells) => cells.map((cell) => Math.round(cell.getBoundingClientRect().top)));
+    assert.equal(new Set(cellTops).size, 1, `the winner's cells are on one row: ${cellTops.join(", ")}`);
     await shot(page, `admin-draw-winners-1280-${tag}`);
+
+    // On a phone: nothing scrolls sideways, the address reads whole on its line, the claim on one
+    // line, and each value not self-evident is shown beside its column's name; still a table.
     await page.setViewportSize({ width: 390, height: 844 });
+    const lines = (testText: string) =>
+      winner
+        .getByRole("cell")
+        .filter({ hasText: testText })
+        .evaluate((cell) => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
+        });
+    const narrow = await winners.evaluate((table) => ({
+      page: document.documentElement.scrollWidth,
+      table: [table.scrollWidth, table.clientWidth],
+      box: [table.parentElement!.scrollWidth, table.parentElement!.clientWidth],
+    }));
     await shot(page, `admin-draw-winners-390-${tag}`);
+    assert.ok(narrow.page <= 390, `the page is ${narrow.page} px wide at 390`);
+    assert.ok(narrow.table[0]! <= narrow.table[1]!, `the winners table scrolls: ${narrow.table.join(" in ")}`);
+    assert.ok(narrow.box[0]! <= narrow.box[1]!, `the winners' box scrolls: ${narrow.box.join(" in ")}`);
+    assert.equal(await lines(email), 1, "the e-mail address is broken over lines");
+    assert.equal(await lines("Claim e-mailed"), 1, '"Claim e-mailed" wraps');
+    await expectVisible(winner.getByText("Size", { exact: true }));
+    for (const name of winnerColumns) assert.equal(await winners.getByRole("columnheader", { name, exact: true }).count(), 1);
+    assert.deepEqual(await spokenCells(), ["1", email, "M", "Claim e-mailed", "#1"]);
     await page.setViewportSize({ width: 1280, height: 900 });
+    assert.equal(await winner.getByText("Size", { exact: true }).isVisible(), false);
     // A Draw pressed after the sweeper's is refused with 409, which Chromium reports.
     assert.deepEqual(
       problems.filter((p) => drawnByAdmin || !p.includes("status of 409")),

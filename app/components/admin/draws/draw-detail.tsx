@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { Fragment } from "react";
 import { WINNER_STATE_LABELS, winnerStateOf } from "#server/contracts/admin-draws";
 import type { AdminDrawDetail } from "#server/contracts/draws";
 import { formatLaunchTimeOrNone } from "#server/contracts/store-time";
@@ -47,40 +48,7 @@ export function DrawDetail({ draw, now }: { draw: AdminDrawDetail; now: string }
               : "No winners yet: the draw is made after the close."}
           </p>
         ) : (
-          <div className="max-w-2xl overflow-x-auto">
-            <table className="w-full text-sm" data-testid="draw-winners">
-              <thead className="text-xs text-muted-foreground">
-                <tr>
-                  <th scope="col" className="px-2 py-1 text-right font-normal">
-                    Place
-                  </th>
-                  <th scope="col" className="px-2 py-1 text-left font-normal">
-                    E-mail
-                  </th>
-                  <th scope="col" className="px-2 py-1 text-left font-normal">
-                    Size
-                  </th>
-                  <th scope="col" className="px-2 py-1 text-left font-normal">
-                    Claim
-                  </th>
-                  <th scope="col" className="px-2 py-1 text-right font-normal">
-                    Entry
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-border">
-                {draw.winners.map((winner) => (
-                  <tr key={winner.n} data-testid="draw-winner">
-                    <td className="px-2 py-1 text-right tabular-nums">{winner.place}</td>
-                    <td className="px-2 py-1 break-all">{winner.email}</td>
-                    <td className="px-2 py-1">{sizeLabel(winner.size)}</td>
-                    <td className="px-2 py-1">{WINNER_STATE_LABELS[winnerStateOf(winner, draw.winners, now)]}</td>
-                    <td className="px-2 py-1 text-right tabular-nums">#{winner.n}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <WinnersTable draw={draw} now={now} />
         )}
         {draw.drawnAt ? (
           <p className="text-sm" data-testid="draw-reached">
@@ -107,6 +75,94 @@ export function DrawDetail({ draw, now }: { draw: AdminDrawDetail; now: string }
       <p className="text-xs break-all text-muted-foreground">
         Commitment: <code>{draw.commitment}</code>
       </p>
+    </div>
+  );
+}
+
+/** Line breaks an address may take: before its "@" and its dots, never inside a name or domain. */
+function BreakableEmail({ email }: { email: string }) {
+  const parts = email.split(/(?=[@.])/);
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 ? <wbr /> : null}
+      {part}
+    </Fragment>
+  ));
+}
+
+/**
+ * The winners in drawn order. At 390 px five columns left the e-mail a sliver, broken mid-word,
+ * and wrapped "Claim e-mailed": below `sm` each winner is a card instead (place and entry on top,
+ * the whole address, then size and claim), as the size table above does. The column headers stay
+ * for screen readers (visually hidden), the names shown beside the numbers are hidden from them,
+ * and the explicit roles keep the table a table once its display changes (WebKit drops it).
+ */
+function WinnersTable({ draw, now }: { draw: AdminDrawDetail; now: string }) {
+  const label = (text: string) => (
+    <span aria-hidden="true" className="text-xs text-muted-foreground sm:hidden">
+      {text}{" "}
+    </span>
+  );
+  return (
+    <div className="max-w-2xl overflow-x-auto">
+      <table role="table" aria-labelledby="draw-winners-title" className="w-full text-sm max-sm:block" data-testid="draw-winners">
+        <thead role="rowgroup" className="text-xs text-muted-foreground max-sm:sr-only">
+          <tr role="row">
+            <th scope="col" role="columnheader" className="px-2 py-1 text-right font-normal">
+              Place
+            </th>
+            <th scope="col" role="columnheader" className="px-2 py-1 text-left font-normal">
+              E-mail
+            </th>
+            <th scope="col" role="columnheader" className="px-2 py-1 text-left font-normal">
+              Size
+            </th>
+            <th scope="col" role="columnheader" className="px-2 py-1 text-left font-normal">
+              Claim
+            </th>
+            <th scope="col" role="columnheader" className="px-2 py-1 text-right font-normal">
+              Entry
+            </th>
+          </tr>
+        </thead>
+        <tbody role="rowgroup" className="divide-y divide-border max-sm:block">
+          {draw.winners.map((winner) => (
+            <tr
+              key={winner.n}
+              role="row"
+              data-testid="draw-winner"
+              className="max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:gap-x-4 max-sm:gap-y-0.5 max-sm:py-2"
+            >
+              <td
+                role="cell"
+                className="px-2 py-1 text-right tabular-nums max-sm:col-start-1 max-sm:row-start-1 max-sm:p-0 max-sm:text-left"
+              >
+                {label("Place")}
+                {winner.place}
+              </td>
+              <td
+                role="cell"
+                className="px-2 py-1 sm:break-all max-sm:col-span-2 max-sm:row-start-2 max-sm:p-0 max-sm:font-medium max-sm:[overflow-wrap:anywhere]"
+              >
+                <BreakableEmail email={winner.email} />
+              </td>
+              <td role="cell" className="px-2 py-1 max-sm:col-start-1 max-sm:row-start-3 max-sm:p-0">
+                {label("Size")}
+                {sizeLabel(winner.size)}
+              </td>
+              <td
+                role="cell"
+                className="px-2 py-1 max-sm:col-start-2 max-sm:row-start-3 max-sm:p-0 max-sm:text-right max-sm:whitespace-nowrap"
+              >
+                {WINNER_STATE_LABELS[winnerStateOf(winner, draw.winners, now)]}
+              </td>
+              <td role="cell" className="px-2 py-1 text-right tabular-nums max-sm:col-start-2 max-sm:row-start-1 max-sm:p-0">
+                {label("Entry")}#{winner.n}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
