@@ -179,7 +179,7 @@ describe("a refund cut off by a crash", () => {
     expect(await localRefunds(order.paymentIntentId)).toHaveLength(1);
   });
 
-  it("two takeovers at once: one asks the provider and records the refund, the others answer 'in progress'", async () => {
+  it("two takeovers at once: one asks the provider and records the refund, the others are refused", async () => {
     const order = await paidOrder(ctx, "stale-3");
     await refundCutOffBeforeTheProvider(ctx, order.id);
     ctx.clock.advance(STALE_REFUND_CLAIM_MS + 60_000);
@@ -188,7 +188,11 @@ describe("a refund cut off by a crash", () => {
       [1, 2, 3].map(() => processRefund(ctx, order.id, { reason: "Retry", refundShipping: true }, adminId)),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    for (const r of results.filter((r) => r.status === "rejected")) expect((r as PromiseRejectedResult).reason.message).toBe(IN_PROGRESS);
+    // "In progress" while the winner holds the claim; on PostgreSQL a loser can also read the order
+    // only after the winner recorded the refund, and is told it is refunded: both are right.
+    for (const r of results.filter((r) => r.status === "rejected")) {
+      expect([IN_PROGRESS, "This order has already been refunded."]).toContain((r as PromiseRejectedResult).reason.message);
+    }
     const made = await localRefunds(order.paymentIntentId);
     expect(made).toEqual([expect.objectContaining({ idempotencyKey: `refund-order-${order.id}`, amountCents: order.totalCents })]);
     expect(await refundRows(ctx, order.id)).toEqual([
