@@ -50,6 +50,31 @@ async function admittedAmong(ctx: AppContext, ids: string[]): Promise<number> {
   return n;
 }
 
+/**
+ * `n` places joined in the five minutes before `t0`, as joinLine writes them but put in directly:
+ * thousands of joins one by one would take seconds. Their ids, in joining order.
+ */
+async function placesPutIn(t0: number, n: number): Promise<string[]> {
+  const ids = Array.from({ length: n }, () => crypto.randomBytes(18).toString("base64url"));
+  const dropAt = new Date(t0).toISOString();
+  for (let from = 0; from < n; from += 400) {
+    await workerA.db
+      .insertInto("waitingRoomPlaces")
+      .values(
+        ids.slice(from, from + 400).map((id, k) => ({
+          id,
+          dropAt,
+          place: null,
+          address: address(from + k),
+          joinedAt: new Date(t0 - 5 * MINUTE + from + k).toISOString(),
+          admittedAt: null,
+        })),
+      )
+      .execute();
+  }
+  return ids;
+}
+
 /** Spearman's rank correlation of two rankings of the same n items (both permutations of 1..n). */
 function rankCorrelation(a: number[], b: number[]): number {
   const n = a.length;
@@ -90,25 +115,9 @@ describe("the waiting room's fair start", () => {
 
   it("draws a line longer than one written batch as one permutation of 1..n", async () => {
     const t0 = await newDrop(-5 * MINUTE);
-    // Rows as joinLine writes them, put in directly: 1,201 joins one by one would take seconds.
     const n = 1_201;
-    const ids = Array.from({ length: n }, () => crypto.randomBytes(18).toString("base64url"));
+    const ids = await placesPutIn(t0, n);
     const dropAt = new Date(t0).toISOString();
-    for (let from = 0; from < n; from += 400) {
-      await workerA.db
-        .insertInto("waitingRoomPlaces")
-        .values(
-          ids.slice(from, from + 400).map((id, k) => ({
-            id,
-            dropAt,
-            place: null,
-            address: address(from + k),
-            joinedAt: new Date(t0 - 5 * MINUTE + from + k).toISOString(),
-            admittedAt: null,
-          })),
-        )
-        .execute();
-    }
     at(t0);
     const drawn = await positions(workerA, ids);
     expect([...drawn].sort((x, y) => x - y)).toEqual(ids.map((_, i) => i + 1));
@@ -161,23 +170,8 @@ describe("the waiting room's fair start", () => {
     const t0 = await newDrop(-5 * MINUTE);
     await updateWaitingRoom(workerA, { paused: true, admitPerMinute: 60, perAddress: 100 });
     const n = NUMBERS_PER_READ + 1;
-    const ids = Array.from({ length: n }, () => crypto.randomBytes(18).toString("base64url"));
+    const ids = await placesPutIn(t0, n);
     const dropAt = new Date(t0).toISOString();
-    for (let from = 0; from < n; from += 400) {
-      await workerA.db
-        .insertInto("waitingRoomPlaces")
-        .values(
-          ids.slice(from, from + 400).map((id, k) => ({
-            id,
-            dropAt,
-            place: null,
-            address: address(from + k),
-            joinedAt: new Date(t0 - 5 * MINUTE + from + k).toISOString(),
-            admittedAt: null,
-          })),
-        )
-        .execute();
-    }
     // Every statement the polling worker sends, and the rows each answered.
     const answered: number[] = [];
     const counting: AppContext = {
