@@ -28,6 +28,7 @@ const {
   startFulfilmentJob,
   startupBanner,
   staticAssets,
+  StoreResponse,
   storeFastPath,
   sweep,
   trustProxyHops,
@@ -101,7 +102,8 @@ const listener = rawRequestListener({
   cachedSample: config.log.cachedSample,
 });
 let stopping = false;
-const server = http.createServer((req, res) => {
+// StoreResponse writes the request id into a flat header list's head (server/http/store-response.ts).
+const server = http.createServer({ ServerResponse: StoreResponse }, (req, res) => {
   // Once stopping, every answer closes its connection: the client's next request opens another,
   // which the balancer (told by /readyz) sends to a process that is not stopping.
   if (stopping) res.shouldKeepAlive = false;

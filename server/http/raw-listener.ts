@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { performance } from "node:perf_hooks";
 import { meter } from "#server/observability/meter";
 import { answerBare, answerFailure } from "./failure-answer";
 import { stripInternalHeaders } from "./requests/internal-headers";
 import { methodLabel, routeKindOf, type AnsweredBy } from "./route-kind";
-import { startRequestLog } from "#server/observability/request-log";
+import { startRequestLog, type RequestEnded } from "#server/observability/request-log";
+import { requestIdAsHeader } from "./store-response";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -59,6 +59,7 @@ function wellFormedHosts(req: IncomingMessage): boolean {
  * never reaches the process, and it never hands the request on to Express past the gate.
  */
 export function rawRequestListener({ gate, fastPath, fallback, brandName, trustProxy = 0, cachedSample = 1 }: RawListenerParts): Handler {
+  const logOptions = { trustProxy, cachedSample };
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => answerFailure(req, res, error, brandName);
   // Who answered, for the metrics: Express (and Remix behind it) where it was called, else a door
   // on the fast path that said so (byApp), else the fast path's caches; the gate's own answers are the app's.
@@ -69,16 +70,10 @@ export function rawRequestListener({ gate, fastPath, fallback, brandName, trustP
     if (!passedGate.has(res) || byExpress.has(res)) return "app";
     return byDoor.has(res) ? "door" : "cache";
   };
-  const measure = (req: IncomingMessage, res: ServerResponse) => {
-    const started = performance.now();
-    // As it arrived: Express rewrites req.url under a mount (/api/cart is "/cart" inside apiMiddleware).
-    const url = req.url;
-    res.once("close", () => {
-      // A caller who hung up before the answer was sent: 499, as nginx logs it.
-      const status = res.writableFinished ? res.statusCode : 499;
-      meter().request(routeKindOf(url, answererOf(res)), methodLabel(req.method), status, (performance.now() - started) / 1000);
-    });
-  };
+  // Counted when the answer ends, with the URL as it arrived: Express rewrites req.url under a
+  // mount (/api/cart is "/cart" inside apiMiddleware).
+  const measured: RequestEnded = (req, res, url, status, seconds) =>
+    meter().request(routeKindOf(url, answererOf(res)), methodLabel(req.method), status, seconds);
   const onward = (req: IncomingMessage, res: ServerResponse, answeredBy: (by: "cache" | "app") => void) => {
     passedGate.add(res);
     answeredBy("cache");
@@ -88,6 +83,7 @@ export function rawRequestListener({ gate, fastPath, fallback, brandName, trustP
       () => {
         byExpress.add(res);
         answeredBy("app");
+        requestIdAsHeader(res);
         try {
           fallback(req, res);
         } catch (error) {
@@ -102,10 +98,9 @@ export function rawRequestListener({ gate, fastPath, fallback, brandName, trustP
   };
   return (req, res) => {
     // Every answer, the fast path's and Express's, carries the request id and gets its line (issue 27).
-    const request = startRequestLog(req, res, { trustProxy, cachedSample });
+    const request = startRequestLog(req, res, logOptions, measured);
     request.run(() => {
       try {
-        measure(req, res);
         stripInternalHeaders(req);
         if (!wellFormedHosts(req)) return answerBare(req, res, 400, brandName, "The request's Host header is not valid.");
         const handled = gate(req, res);

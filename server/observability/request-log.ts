@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
+import { giveRequestId } from "#server/http/store-response";
 import { requestLines, requestScope } from "./log";
 import { requestIdOf } from "./request-id";
 import { routePattern } from "./route-pattern";
@@ -16,20 +17,26 @@ export interface RequestLogOptions {
   random?: () => number;
 }
 
+/** Told when an answer ends: the URL as it arrived, the status (499: the caller hung up first) and seconds taken. */
+export type RequestEnded = (req: IncomingMessage, res: ServerResponse, url: string | undefined, status: number, seconds: number) => void;
+
 /**
  * Starts one request's log (issue 27): its id, in the X-Request-Id header of whatever answers it
  * and in every line written while it runs (through `requestScope`), and one line when it ends:
  * method, route pattern, status, milliseconds, who answered, and the worker (every line names it).
  * Returns the scope to run the request in and a setter for who answered it.
  */
-export function startRequestLog(req: IncomingMessage, res: ServerResponse, options: RequestLogOptions) {
+export function startRequestLog(req: IncomingMessage, res: ServerResponse, options: RequestLogOptions, ended?: RequestEnded) {
   const requestId = requestIdOf(req, options.trustProxy);
   const started = performance.now();
   // Read now: Express's mounted routers rewrite req.url (/api/cart is /cart inside the API's).
   const url = req.url;
   let answeredBy: AnsweredBy = "gate";
-  res.setHeader("X-Request-Id", requestId);
+  giveRequestId(res, requestId);
+  // One listener for the line and the caller's own count (the metrics): each answer pays for one.
   res.once("close", () => {
+    // A caller who hung up before the answer was sent: 499, as nginx logs it.
+    ended?.(req, res, url, res.writableFinished ? res.statusCode : 499, (performance.now() - started) / 1000);
     if (answeredBy === "cache" && res.statusCode < 400 && (options.random ?? Math.random)() >= options.cachedSample) return;
     requestLines.info(
       {

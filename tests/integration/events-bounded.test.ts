@@ -9,7 +9,7 @@ import { useAppContextForTests } from "#server/boot";
 import { getDashboard } from "#server/services/reporting/dashboard";
 import { rollUpEvents } from "#server/services/reporting/event-rollup";
 import { COUNTS_EVERY_MS, EVENTS_PER_MINUTE, flushEvents, recordEvent } from "#server/services/reporting/events";
-import { sessionIdOf } from "#server/http/doors/page-view-door";
+import { cartCookiesKept, sessionIdOf } from "#server/http/doors/page-view-door";
 import { recordPageView, type PageRequest } from "#server/services/reporting/page-views";
 import { createTestContext } from "../setup/context";
 import { expectLoggedErrors } from "../setup/log-capture";
@@ -162,5 +162,25 @@ describe("events from strangers", () => {
     const dashboard = await getDashboard(ctx, { from: "2026-08-05", to: "2026-08-05" });
     expect(dashboard.eventsDropped).toBe(over);
     expect(dashboard.summary.funnel.bagged).toBe(EVENTS_PER_MINUTE + 1);
+  });
+});
+
+describe("the bag cookie a view is counted by", () => {
+  it("reads each value once and keeps at most 10,000, none longer than a genuine cookie can be", () => {
+    const first = bag("memo-check-session-00000");
+    expect(sessionIdOf(first)).toBe("memo-check-session-00000");
+    // Read again from the memo, and the same as a fresh read of the same text.
+    expect(sessionIdOf(`theme=dark; ${first}`)).toBe("memo-check-session-00000");
+    for (let i = 0; i < 10_050; i++)
+      expect(sessionIdOf(bag(`memo-flood-${String(i).padStart(12, "0")}`))).toBe(`memo-flood-${String(i).padStart(12, "0")}`);
+    expect(cartCookiesKept()).toBe(10_000);
+    // A made-up value reads as no session, remembered as such; a malformed one (a broken escape) too.
+    expect(sessionIdOf("cart=not-a-bag")).toBeNull();
+    expect(sessionIdOf("cart=%E0%A4%A; session=tok")).toBe("user:tok");
+    // Longer than any genuine bag cookie: still read (it may carry an id), never kept.
+    const padded = `cart=${encodeURIComponent(Buffer.from(JSON.stringify("memo-long-session-000000")).toString("base64"))}.${"s".repeat(500)}`;
+    const kept = cartCookiesKept();
+    expect(sessionIdOf(padded)).toBe("memo-long-session-000000");
+    expect(cartCookiesKept()).toBe(kept);
   });
 });

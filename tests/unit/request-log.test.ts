@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { http as mswHttp, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rawRequestListener } from "#server/http/raw-listener";
+import { StoreResponse } from "#server/http/store-response";
 import { configureLog, log } from "#server/observability/log";
 import { routePattern } from "#server/observability/route-pattern";
 import { mockServer } from "../mocks/server";
@@ -11,9 +12,13 @@ import { loggedLines, loggedText } from "../setup/log-capture";
 // server.js's listener with a fast path that answers /store (the page cache's part) and an
 // "Express" for the rest, each logging a line of its own while it answers.
 const servers: http.Server[] = [];
+// A header list kept and sent again, as the page cache keeps its copies' heads.
+const KEPT_HEADS = ["Content-Type", "text/html", "Cache-Control", "no-cache"];
 
 async function listen(options: { trustProxy?: number; cachedSample?: number }): Promise<string> {
+  // As server.js makes it: the id goes into the head with the answer's own headers.
   const server = http.createServer(
+    { ServerResponse: StoreResponse },
     rawRequestListener({
       brandName: "Legacy",
       ...options,
@@ -27,6 +32,14 @@ async function listen(options: { trustProxy?: number; cachedSample?: number }): 
         if (req.url === "/api/written") {
           byApp();
           return void res.writeHead(201, { "Content-Type": "application/json" }).end("{}");
+        }
+        // What the progressive API holds when a door writes its head: nothing puts node on its slow path.
+        if (req.url === "/store/flat")
+          return void res.writeHead(200, KEPT_HEADS).end(`set before the head: ${res.getHeaderNames().length}`);
+        if (req.url === "/store/pairs") return void res.writeHead(200, "Fine", [["Content-Type", "text/html"]]).end("cached page");
+        if (req.url === "/store/implicit") {
+          res.setHeader("Content-Type", "text/html");
+          return void res.end("cached page");
         }
         if (!req.url?.startsWith("/store")) return next();
         res.writeHead(200, { "Content-Type": "text/html" }).end("cached page");
@@ -124,6 +137,36 @@ describe("one JSON line per request, and its id in X-Request-Id", () => {
     expect(loggedLines().find((line) => line.msg === "express answering")?.requestId).toBe(missing.headers["x-request-id"]);
     // Every line is one JSON object.
     for (const line of loggedText().split("\n").filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it("writes the id once into every kind of head: a kept flat list, pairs, an implicit head, Express's", async () => {
+    const get = (path: string) =>
+      new Promise<{ body: string; rawHeaders: string[]; statusMessage: string }>((resolve, reject) => {
+        http
+          .get(`${plain}${path}`, { agent: false }, (res) => {
+            let body = "";
+            res.on("data", (chunk) => (body += chunk));
+            res.on("end", () => resolve({ body, rawHeaders: res.rawHeaders, statusMessage: res.statusMessage! }));
+          })
+          .on("error", reject);
+      });
+    const answers = [
+      await get("/store/flat"),
+      await get("/store/flat"),
+      await get("/store/pairs"),
+      await get("/store/implicit"),
+      await get("/missing"),
+    ];
+    const ids = answers.map(({ rawHeaders }) => rawHeaders.filter((_, i) => i % 2 === 0 && rawHeaders[i] === "X-Request-Id").length);
+    expect(ids).toEqual([1, 1, 1, 1, 1]);
+    const values = answers.map(({ rawHeaders }) => rawHeaders[rawHeaders.indexOf("X-Request-Id") + 1]);
+    for (const value of values) expect(value).toMatch(UUID);
+    expect(new Set(values).size).toBe(5);
+    expect(answers[0]!.rawHeaders).toEqual(expect.arrayContaining(["Cache-Control", "no-cache", "Content-Type", "text/html"]));
+    expect(answers[2]!.statusMessage).toBe("Fine");
+    expect(answers[0]!.body).toBe("set before the head: 0");
+    // The kept list itself is left as it was: the next answer does not carry this one's id.
+    expect(KEPT_HEADS).toEqual(["Content-Type", "text/html", "Cache-Control", "no-cache"]);
   });
 
   it("names the route the request asked for, whatever a mounted router made of req.url", async () => {

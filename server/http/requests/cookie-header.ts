@@ -24,19 +24,29 @@ export interface CookieRead {
 
 /** The first cookie of that name in a Cookie header, or null when absent or malformed. Never throws. */
 export function cookieOf(header: string | null | undefined, name: string): CookieRead | null {
+  const sent = sentCookie(header, name);
+  return sent === null ? null : wellFormed(sent);
+}
+
+/**
+ * The first cookie of that name exactly as it was sent, not yet checked: a key for a memo of what
+ * `wellFormed` made of it (the same text always reads the same way), or null when absent.
+ */
+export function sentCookie(header: string | null | undefined, name: string): string | null {
   if (typeof header !== "string" || !header.includes(name)) return null;
   let start = 0;
   while (start < header.length) {
     let end = header.indexOf(";", start);
     if (end === -1) end = header.length;
     const eq = header.indexOf("=", start);
-    if (eq !== -1 && eq < end && header.slice(start, eq).trim() === name) return wellFormed(header.slice(eq + 1, end).trim());
+    if (eq !== -1 && eq < end && header.slice(start, eq).trim() === name) return header.slice(eq + 1, end).trim();
     start = end + 1;
   }
   return null;
 }
 
-function wellFormed(sent: string): CookieRead | null {
+/** A sent cookie value read as `cookieOf` reads it: null when malformed. Never throws. */
+export function wellFormed(sent: string): CookieRead | null {
   const raw = sent.length >= 2 && sent.startsWith('"') && sent.endsWith('"') ? sent.slice(1, -1) : sent;
   if (raw.length > MAX_COOKIE_VALUE) return null;
   const value = percentDecoded(raw);
