@@ -73,6 +73,29 @@ describe("the visitor of a cached page", () => {
     expect((await getCart(workerB, bag.id)).count).toBe(4);
   });
 
+  it("counts a line that waits for the store's launch by the launch date another worker set last", async () => {
+    const drop = await addProduct(workerA, { name: "Launch Tee", inventory: 5 });
+    const plainTee = await addProduct(workerA, { name: "Plain Tee", inventory: 5 });
+    await workerA.db.updateTable("products").set({ isCountdownRestricted: 1, countdownReleaseDate: null }).where("id", "=", drop).execute();
+    const setLaunch = (value: string) =>
+      workerA.db
+        .insertInto("appSettings")
+        .values({ key: "countdown_date", value })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
+        .execute();
+    const bag = await newBag();
+    await addToCart(workerA, bag.id, plainTee, 1);
+    await addToCart(workerA, bag.id, drop, 2);
+
+    await setLaunch("2026-06-01T13:00:00.000Z");
+    expect(await countSeenBy(workerB, bag.cookie)).toBe(1);
+    await setLaunch("2026-06-01T11:00:00.000Z");
+    expect(await countSeenBy(workerB, bag.cookie)).toBe(3);
+    await setLaunch("2026-06-02T00:00:00.000Z");
+    expect(await countSeenBy(workerB, bag.cookie)).toBe(1);
+    expect((await getCart(workerB, bag.id)).count).toBe(1);
+  });
+
   it("counts nothing for a bag cookie whose signature is not ours", async () => {
     const tee = await addProduct(workerA, { name: "Forged Tee", inventory: 5 });
     const bag = await newBag();

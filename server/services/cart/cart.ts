@@ -111,6 +111,8 @@ export async function getCart(ctx: AppContext, sessionId: string | null): Promis
 }
 
 type BagLineRow = Pick<Product, "isVisible" | "isCountdownRestricted" | "countdownReleaseDate"> & { quantity: number };
+/** A bag line as the SQLite read gives it: the store's launch setting beside it, null where none is stored. */
+type BagLineWithLaunch = BagLineRow & { storeLaunch: string | null };
 
 /**
  * What the bag badge shows: the units `getCart` would list. On SQLite from one statement prepared
@@ -122,15 +124,18 @@ type BagLineRow = Pick<Product, "isVisible" | "isCountdownRestricted" | "countdo
 export function bagCount(ctx: AppContext, sessionId: string | null): number | Promise<number> {
   if (!sessionId) return 0;
   if (isPostgres(ctx.db)) return bagCountAsync(ctx, sessionId);
-  const rows = preparedOn<BagLineRow>(
+  // One statement: on drop day the bag holds a product that waits for the launch, whose date
+  // comes with its line rather than from a second read (each statement has a cost of its own).
+  const rows = preparedOn<BagLineWithLaunch>(
     ctx.db,
     `SELECT c.quantity, p.is_visible AS isVisible, p.is_countdown_restricted AS isCountdownRestricted,
-       p.countdown_release_date AS countdownReleaseDate
+       p.countdown_release_date AS countdownReleaseDate,
+       CASE WHEN p.is_countdown_restricted = 1 THEN (SELECT value FROM app_settings WHERE key = 'countdown_date') END AS storeLaunch
      FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.session_id = ?`,
   ).all(sessionId);
-  if (!rows.some((row) => row.isCountdownRestricted === 1)) return publicUnits(ctx, rows, "");
-  const stored = preparedOn<{ value: string }>(ctx.db, `SELECT value FROM app_settings WHERE key = 'countdown_date'`).get();
-  return publicUnits(ctx, rows, stored?.value ?? settingDefaults(ctx).countdown_date);
+  const waiting = rows.find((row) => row.isCountdownRestricted === 1);
+  if (!waiting) return publicUnits(ctx, rows, "");
+  return publicUnits(ctx, rows, waiting.storeLaunch ?? settingDefaults(ctx).countdown_date);
 }
 
 async function bagCountAsync(ctx: AppContext, sessionId: string): Promise<number> {
