@@ -101,6 +101,7 @@ const listener = rawRequestListener({
   trustProxy: config.trustProxy,
   cachedSample: config.log.cachedSample,
 });
+const LISTEN_BACKLOG = 4096;
 let stopping = false;
 // StoreResponse writes the request id into a flat header list's head (server/http/store-response.ts).
 const server = http.createServer({ ServerResponse: StoreResponse }, (req, res) => {
@@ -110,7 +111,11 @@ const server = http.createServer({ ServerResponse: StoreResponse }, (req, res) =
   listener(req, res);
 });
 
-server.listen(config.port, config.host, () => {
+// A drop's crowd connects at once: node's default queue of 511 connections waiting to be accepted
+// overflowed with 1,000 shoppers while the workers were busy, and each connection the kernel
+// dropped was retried by the browser 1 s, then 3 s later (a GET /store p99 of 6-7 s in the rush
+// bench). The kernel caps the queue at net.core.somaxconn (4096 on current Linux).
+server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => {
   // A worker's primary prepared the database and says so once for all workers.
   if (!cluster.isWorker) for (const line of startupBanner(config, report)) log.info(line);
   // Request lines from here on go to stdout in batches (server/observability/log.ts).
