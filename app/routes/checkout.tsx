@@ -135,14 +135,30 @@ export default function CheckoutPage() {
   revalidate.current = revalidator.revalidate;
   useEffect(() => {
     if (!order || paidNumber !== null) return;
-    const look = () => {
+    // Focus that went into one of this page's own frames (the card fields of Stripe's Payment
+    // Element) and comes back is not the shopper coming back: looking then raced the payment's
+    // own revalidation, which aborted it (an error in the console).
+    let inOwnFrame = false;
+    let pending: number | undefined;
+    const left = () => {
+      // The frame becomes the active element just after the window's blur.
+      pending = window.setTimeout(() => (inOwnFrame = document.activeElement instanceof HTMLIFrameElement));
+    };
+    const look = (event: Event) => {
+      if (event.type === "focus" && inOwnFrame) {
+        inOwnFrame = false;
+        return;
+      }
       if (document.visibilityState === "visible") revalidate.current();
     };
     document.addEventListener("visibilitychange", look);
     window.addEventListener("focus", look);
+    window.addEventListener("blur", left);
     return () => {
+      window.clearTimeout(pending);
       document.removeEventListener("visibilitychange", look);
       window.removeEventListener("focus", look);
+      window.removeEventListener("blur", left);
     };
   }, [order, paidNumber]);
 

@@ -143,6 +143,10 @@ describe("checkout with JavaScript", () => {
     );
     const { orders } = (await (await (await adminApi()).get("/api/admin/orders")).json()) as { orders: { customerEmail: string }[] };
     assert.equal(orders.filter((order) => order.customerEmail === email).length, 1, "one order for the buyer");
+    // The shopper coming back to this window looks at the bag again (issue 25), before paying.
+    const looked = page.waitForRequest((request) => request.method() === "GET" && new URL(request.url()).pathname === "/checkout.data");
+    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await looked;
     await payWith(page, "4242 4242 4242 4242");
     await expectVisible(page.getByTestId("payment-success"));
     assert.deepEqual(problems, []);

@@ -206,6 +206,13 @@ describe("Content-Security-Policy with Stripe configured, in Chromium", () => {
 
     // The Payment Element: Stripe.js loaded through 'strict-dynamic', its frame from js.stripe.com.
     await expectVisible(page.getByTestId("payment-form"));
+    // Going into the card fields' frame and back is not the shopper coming back to the tab: no
+    // look at the bag then (it raced the payment's own and was aborted: an error in the console).
+    const fromHere: string[] = [];
+    page.on("request", (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path === "/checkout.data" || path === "/api/confirm-order") fromHere.push(`${request.method()} ${path}`);
+    });
     const element = page.frameLocator('iframe[title="Secure payment input frame"]');
     await element.getByLabel("Card number").fill("4242 4242 4242 4242");
     await element.getByLabel("Expiration date").fill("12 / 34");
@@ -229,6 +236,7 @@ describe("Content-Security-Policy with Stripe configured, in Chromium", () => {
     const intentId = /payment_intents\/(pi_\w+)\/confirm/.exec((await confirmed).url())?.[1];
     await expectVisible(page.getByTestId("payment-success").getByText("Payment Successful!"), 10_000);
     await settle(page);
+    assert.equal(fromHere[0], "POST /api/confirm-order", `nothing before the payment's confirmation: ${fromHere.join(", ")}`);
 
     // Where Stripe returns a buyer after 3-D Secure: the same outcome, under the same policy.
     await page.goto(`/checkout-success?payment_intent=${intentId}&redirect_status=succeeded`);
