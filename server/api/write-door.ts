@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppContext } from "#server/context";
 import { answerFailure } from "#server/http/failure-answer";
+import { storeBusyJson } from "#server/http/store-busy";
+import { writeLane, type WriteLane } from "#server/http/write-lane";
 import { clientAddressOf, requestUrlOf } from "#server/http/requests/forwarded";
 import { refuseCrossSiteWrites } from "#server/http/requests/origin";
 import { dispatchApi } from "./dispatch";
@@ -17,8 +19,11 @@ export const isApiWrite = (req: IncomingMessage) => WRITES.has(req.method ?? "")
  * cross-site check, client address and request URL Express gave them, then the API table. Express
  * and compression() cost more CPU than most of these calls' own work; their answers are small JSON,
  * compressed here when 1 kB or more. Reads stay with Express (and the answer cache).
+ *
+ * The writes take turns with the pages (decision 0065): a product page is not kept behind the
+ * bags. When the lane's waiting limit is reached, a write is answered 503 "store busy" unrun.
  */
-export function apiWriteDoor(ctx: AppContext) {
+export function apiWriteDoor(ctx: AppContext, lane: WriteLane = writeLane()) {
   const { config } = ctx;
   const hops = config.trustProxy;
   const crossSiteCheck = refuseCrossSiteWrites(config);
@@ -27,8 +32,12 @@ export function apiWriteDoor(ctx: AppContext) {
       apiWriteRequestOf(req, res, requestUrlOf(req, hops))
         .then(async (request) => {
           if (!request) return;
-          const response = await dispatchApi(request, { clientIp: clientAddressOf(req, hops) ?? "unknown" });
-          await sendFetchResponse(req, res, response, true);
+          const clientIp = clientAddressOf(req, hops) ?? "unknown";
+          const ran = await lane.run(async () => {
+            const response = await dispatchApi(request, { clientIp });
+            await sendFetchResponse(req, res, response, true);
+          });
+          if (!ran) await sendFetchResponse(req, res, storeBusyJson(), true);
         })
         .catch((error: unknown) => answerFailure(req, res, error, config.brand.name));
     });

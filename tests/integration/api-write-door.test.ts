@@ -10,6 +10,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiWriteRequestOf } from "#server/api/node-exchange";
 import { apiWriteDoor, isApiWrite } from "#server/api/write-door";
 import { BODY_LIMITS, readText } from "#server/http/requests/request-body";
+import { writeLane } from "#server/http/write-lane";
+import { STORE_BUSY_MESSAGE } from "#server/contracts/store-busy";
 import { useAppContextForTests } from "#server/boot";
 import { ensureAdmin } from "#server/services/accounts/users";
 import { mockServer } from "../mocks/server";
@@ -66,6 +68,30 @@ function post(route: string, body: unknown, headers: Record<string, string> = {}
 }
 
 describe("the API's write door", () => {
+  it('answers a write 503 "store busy" and changes nothing when too many are waiting for their turn', async () => {
+    const id = await addProduct(ctx, { name: "Queued Tee" });
+    // A lane with no room: every write is one too many (decision 0065).
+    const full = apiWriteDoor(ctx, writeLane({ waitingLimit: 0 }));
+    const crowded = http.createServer((req, res) => full(req, res));
+    await new Promise<void>((resolve) => crowded.listen(0, "127.0.0.1", resolve));
+    const at = `http://127.0.0.1:${(crowded.address() as AddressInfo).port}`;
+    mockServer.use(mock.all(`${at}/*`, () => passthrough()));
+    try {
+      const busy = await fetch(`${at}/api/cart`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ productId: id, quantity: 1 }),
+      });
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get("retry-after")).toBe("3");
+      expect(await busy.json()).toEqual({ message: STORE_BUSY_MESSAGE, errors: {} });
+      expect(busy.headers.getSetCookie()).toEqual([]);
+      expect(await ctx.db.selectFrom("cartItems").select("id").where("productId", "=", id).execute()).toEqual([]);
+    } finally {
+      await new Promise((resolve) => crowded.close(resolve));
+    }
+  });
+
   it("takes only writes to /api: reads, look-alike paths and pages go on to Express", async () => {
     expect((await fetch(`${base}/api/cart`)).status).toBe(200);
     expect((await fetch(`${base}/apiary`, { method: "POST" })).status).toBe(200);
