@@ -22,6 +22,7 @@ async function restProducts(): Promise<PublicProduct[]> {
 }
 
 const images = (id: number | string) => api("GET", `/api/products/${id}/images`);
+const oneProduct = (id: number | string) => api("GET", `/api/products/${id}`);
 interface ProductPageData {
   product: PublicProduct;
   images: { id: number }[];
@@ -167,6 +168,10 @@ describe("a countdown-restricted product", () => {
     expect(listText).not.toContain("Secret Midnight Bomber");
     expect((await listVisibleProducts(ctx)).some((p) => p.id === id)).toBe(false);
 
+    const oneResponse = await oneProduct(id);
+    expect(oneResponse.status).toBe(404);
+    expect(await oneResponse.json()).toEqual({ message: "Product not found.", errors: {} });
+
     const imageResponse = await images(id);
     expect(imageResponse.status).toBe(404);
     expect(await imageResponse.json()).toEqual({ message: "Product not found.", errors: {} });
@@ -184,6 +189,7 @@ describe("a countdown-restricted product", () => {
     ctx.clock.set(LATER);
     expect((await restProducts()).map((p) => p.name)).toContain("Secret Midnight Bomber");
     expect((await images(id)).status).toBe(200);
+    expect((await oneProduct(id)).status).toBe(200);
     const shown = await productPage(id);
     expect(shown.status).toBe(200);
     expect(shown.data.product.name).toBe("Secret Midnight Bomber");
@@ -203,6 +209,29 @@ describe("a countdown-restricted product", () => {
   it("stays hidden when its release date cannot be read", async () => {
     const id = await addProduct(ctx, { name: "Garbled Date Hoodie", isCountdownRestricted: 1, countdownReleaseDate: "soon" });
     expect((await listVisibleProducts(ctx)).some((p) => p.id === id)).toBe(false);
+  });
+});
+
+describe("GET /api/products/{id}", () => {
+  it("answers the product as the list shows it", async () => {
+    ctx.clock.set(NOW);
+    const id = await addProduct(ctx, { name: "Single Tee", priceCents: 2500, inventory: 4 });
+    const response = await oneProduct(id);
+    expect(response.status).toBe(200);
+    const product = (await response.json()) as PublicProduct;
+    expect(product).toMatchObject({ id, name: "Single Tee", price: 25 });
+    expect(product).toEqual((await restProducts()).find((p) => p.id === id));
+  });
+
+  it("answers 404 with a readable message for unknown, hidden and malformed ids, and 405 to a write", async () => {
+    const hidden = await addProduct(ctx, { isVisible: 0 });
+    for (const id of [999_999, hidden, "abc", "0", "-3", "1.5"]) {
+      const response = await oneProduct(id);
+      expect(response.status, `id ${id}`).toBe(404);
+      expect(await response.json()).toEqual({ message: "Product not found.", errors: {} });
+    }
+    const visible = await addProduct(ctx, { name: "Read Only Tee" });
+    expect((await api("PATCH", `/api/products/${visible}`, { body: { name: "Renamed" } })).status).toBe(405);
   });
 });
 

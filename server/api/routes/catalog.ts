@@ -1,6 +1,6 @@
 import { CATALOG_MESSAGES, productIdParam } from "#server/contracts/catalog";
 import { NotFound } from "#server/errors";
-import { listProductImages, listVisibleProducts } from "#server/services/catalog/catalog";
+import { getPublicProduct, listProductImages, listVisibleProducts } from "#server/services/catalog/catalog";
 import { route } from "#server/api/route";
 
 export const catalogRoutes = [
@@ -10,6 +10,18 @@ export const catalogRoutes = [
     path: "/api/products",
     guard: "public",
     handle: ({ ctx }) => listVisibleProducts(ctx),
+  }),
+
+  /** GET /api/products/{id}: one product as the list shows it; 404 for a product shoppers cannot see. */
+  route({
+    method: "GET",
+    path: "/api/products/:id",
+    guard: "public",
+    handle: async ({ ctx, params }) => {
+      const id = productIdParam.safeParse(params.id);
+      if (!id.success) throw new NotFound(CATALOG_MESSAGES.notFound);
+      return getPublicProduct(ctx, id.data);
+    },
   }),
 
   /** GET /api/products/{id}/images: `{ productId, images }`; 404 for a product shoppers cannot see. */
