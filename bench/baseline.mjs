@@ -106,6 +106,9 @@ export function figuresOf(results) {
     figures.push({ name: "paid", value: o.paid, digits: 0, exact: true });
     figures.push({ name: "oversold", value: rush.sold?.oversold ?? NaN, digits: 0, exact: true });
     figures.push({ name: "errors", value: o.errors, digits: 0, exact: true });
+    // A dropped connection is retried by TCP 1 s and 3 s later: a round with any is not like the others.
+    if (rush.listenOverflows !== undefined)
+      figures.push({ name: "listen queue overflows (host)", value: rush.listenOverflows, digits: 0, exact: true });
   }
   for (const row of results.ratio ?? []) {
     figures.push({ name: `same-bytes ratio ${row.route}`, value: row.ratio, higherIsBetter: true, digits: 3 });

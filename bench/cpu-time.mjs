@@ -43,3 +43,19 @@ export function cpuNanos(pids) {
   }
   return total;
 }
+
+/**
+ * The host's count of connections the kernel dropped because a listen queue was full
+ * (TcpExt ListenOverflows in /proc/net/netstat), or null. Host-wide: read around a rush, a rise
+ * means shoppers' connections were retried by TCP (1 s, then 3 s later), whoever's queue it was.
+ */
+export function listenOverflows() {
+  const netstat = read("/proc/net/netstat");
+  if (netstat === null) return null;
+  const lines = netstat.split("\n").filter((line) => line.startsWith("TcpExt:"));
+  if (lines.length < 2) return null;
+  const names = lines[0].split(/\s+/);
+  const values = lines[1].split(/\s+/);
+  const at = names.indexOf("ListenOverflows");
+  return at === -1 ? null : Number(values[at]);
+}

@@ -53,7 +53,8 @@ export function formatSection({ startedAt, machine: m, loadAfter, options, ratio
       `**Rush**: ${options.shoppers} shoppers for ${options.units} units, ${options.rushConcurrency} at a time: ` +
         `${fixed(rush.shoppersPerSecond, 1)} shoppers/s over ${fixed(rush.seconds, 1)} s; ` +
         `paid ${o.paid} (${rush.sold.paidUnits} units in the database, ${rush.sold.left} left), sold out ${o.soldOut}, ` +
-        `**oversold ${rush.sold.oversold}**, errors ${o.errors}${o.notRun ? `, not run (time bound) ${o.notRun}` : ""}.`,
+        `**oversold ${rush.sold.oversold}**, errors ${o.errors}${o.notRun ? `, not run (time bound) ${o.notRun}` : ""}.` +
+        (rush.listenOverflows === undefined ? "" : ` Connections dropped by a full listen queue (host-wide): ${rush.listenOverflows}.`),
       "",
     );
     const cpu = rush.cpu;

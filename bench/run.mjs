@@ -5,7 +5,7 @@
 //      database checked for units sold beyond stock.
 // Appends the figures, dated and with the machine, to docs/perf.md. `npm run bench -- --help`.
 import fs from "node:fs";
-import { cpuNanos, processTree } from "./cpu-time.mjs";
+import { cpuNanos, listenOverflows, processTree } from "./cpu-time.mjs";
 import { cookiesOf, createClient } from "./http-client.mjs";
 import { readOptions } from "./options.mjs";
 import { appendSection, formatSection, machine, PERF_LOG } from "./perf-log.mjs";
@@ -119,6 +119,7 @@ try {
     // paid order has its e-mail and label: work moved off the answer still counts.
     const pids = store.stores.flatMap((s) => processTree(s.pid));
     const cpuStart = cpuNanos(pids);
+    const overflowsStart = listenOverflows();
     const generatorStart = process.cpuUsage();
     results.rush = await rush(store.bases, {
       productId,
@@ -129,6 +130,8 @@ try {
       profile: options.profile,
     });
     const cpuRush = cpuNanos(pids);
+    const overflowsEnd = listenOverflows();
+    if (overflowsStart !== null && overflowsEnd !== null) results.rush.listenOverflows = overflowsEnd - overflowsStart;
     const generator = process.cpuUsage(generatorStart);
     const settledSeconds = await fulfilmentSettled(store.database);
     const cpuSettled = cpuNanos(pids);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compare, figuresOf, formatComparison, patchesAt, patchesHere, roundArgs } from "../../bench/baseline.mjs";
+import { listenOverflows } from "../../bench/cpu-time.mjs";
 import { readOptions } from "../../bench/options.mjs";
 import { profileHeaders } from "../../bench/rush.mjs";
 
@@ -74,6 +75,17 @@ describe("the bench against a baseline", () => {
     const names = figuresOf(round(300, 4, 800)).map((f) => f.name);
     expect(names).toContain("same-bytes ratio /store (bag cookie)");
     expect(names).toContain("store CPU ms/shopper (until fulfilled)");
+    // Counted only where /proc/net/netstat was read.
+    expect(names).not.toContain("listen queue overflows (host)");
+    const dropped = round(300, 4, 800);
+    Object.assign(dropped.rush, { listenOverflows: 879 });
+    expect(figuresOf(dropped).find((f) => f.name === "listen queue overflows (host)")).toMatchObject({ value: 879, exact: true });
+  });
+
+  it("reads the host's listen queue overflows as a count that only grows", () => {
+    const first = listenOverflows();
+    expect(first).toEqual(expect.any(Number));
+    expect(listenOverflows()).toBeGreaterThanOrEqual(first!);
   });
 
   it("sends a desktop browser's headers in the browser profile, none in the plain one", () => {
