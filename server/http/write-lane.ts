@@ -12,6 +12,8 @@
  * A write that waits on I/O (PostgreSQL, a vendor's API) does not hold the lane: the next turn
  * starts another, up to `inFlight` at once.
  */
+import { meter } from "#server/observability/meter";
+
 export interface WriteLane {
   /**
    * Runs `work` in its turn. Resolves as it does; false at once, with `work` never run, when
@@ -64,6 +66,7 @@ export function writeLane({
   const startNext = () => {
     const next = queue.shift();
     if (!next) return;
+    meter().writesWaiting(queue.length);
     running++;
     // A write that waits on I/O lets the next turn start another one.
     schedule();
@@ -90,9 +93,13 @@ export function writeLane({
 
   return {
     run(work) {
-      if (queue.length >= waitingLimit) return Promise.resolve(false);
+      if (queue.length >= waitingLimit) {
+        meter().writeRefused();
+        return Promise.resolve(false);
+      }
       return new Promise<boolean>((settle, fail) => {
         queue.push({ work, settle, fail });
+        meter().writesWaiting(queue.length);
         schedule();
       });
     },

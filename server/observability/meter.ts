@@ -28,6 +28,10 @@ export interface StoreMeter {
   mailFailed(count: number): void;
   /** Shopper events left out (decision 0025's ceiling, a full queue, rows the database refused). */
   eventsDropped(count: number): void;
+  /** API writes now waiting for their turn in this process's write lane (decision 0065). */
+  writesWaiting(count: number): void;
+  /** An API write answered 503 unrun: the write lane was full. */
+  writeRefused(): void;
 }
 
 const nothing: StoreMeter = {
@@ -39,6 +43,8 @@ const nothing: StoreMeter = {
   fulfilmentFailed() {},
   mailFailed() {},
   eventsDropped() {},
+  writesWaiting() {},
+  writeRefused() {},
 };
 
 let current: StoreMeter = nothing;

@@ -112,6 +112,18 @@ export function createStoreMetrics(ctx: AppContext): { registry: Registry; meter
     registers: [registry],
   });
 
+  // Summed over the workers by the cluster's aggregation, as every gauge here.
+  const writesWaiting = new Gauge({
+    name: "store_writes_waiting",
+    help: "API writes waiting for their turn in the workers' write lanes (decision 0065).",
+    registers: [registry],
+  });
+  const writesRefused = new Counter({
+    name: "store_writes_refused_total",
+    help: "API writes answered 503 unrun because a worker's write lane was full (decision 0065).",
+    registers: [registry],
+  });
+
   let reading: { at: number; snapshot: Promise<OpsSnapshot | null> } | null = null;
   const snapshot = () => {
     const now = Date.now();
@@ -246,6 +258,8 @@ export function createStoreMetrics(ctx: AppContext): { registry: Registry; meter
     fulfilmentFailed: (step) => fulfilmentFailures.inc({ step }),
     mailFailed: (count) => mailFailures.inc(count),
     eventsDropped: (count) => eventsDropped.inc(count),
+    writesWaiting: (count) => writesWaiting.set(count),
+    writeRefused: () => writesRefused.inc(),
   };
   return { registry, meter };
 }

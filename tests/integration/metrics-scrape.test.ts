@@ -136,6 +136,9 @@ describe("GET /metrics", () => {
     expect(moved("store_payments_confirmed_total")).toBe(paid);
     expect(moved("store_drop_units", { state: "sold" })).toBe(paid);
     expect(sampleSum(after, "store_drop_units", { state: "held" })).toBe(0);
+    // The write lanes (decision 0065): nothing left waiting once the rush is over, nothing refused.
+    expect(after).toMatch(/^store_writes_waiting 0$/m);
+    expect(after).toMatch(/^store_writes_refused_total 0$/m);
     // Both workers answered: the sum counts more than either would alone (pids differ per answer).
     expect(sampleSum(after, "store_worker_restarts_total")).toBe(0);
     expect(sampleSum(after, "process_cpu_seconds_total")).toBeGreaterThan(0);

@@ -1,8 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Worker } from "node:worker_threads";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { writeLane, type WriteLane } from "#server/http/write-lane";
+import { installMeter, meter } from "#server/observability/meter";
 
 /** Keeps the CPU busy for `ms`, as a write's statements and JSON do. */
 function burn(ms: number): void {
@@ -23,6 +24,8 @@ afterEach(async () => {
 async function store(lane?: WriteLane) {
   const answered: string[] = [];
   const server = http.createServer((req, res) => {
+    // The crowd arriving (see CROWD): not counted.
+    if (req.method === "HEAD") return void res.end();
     if (req.method === "GET") {
       answered.push("page");
       return void res.end("page");
@@ -45,7 +48,7 @@ async function store(lane?: WriteLane) {
 
 /**
  * The crowd, on an event loop of its own (a worker thread), as browsers are: a connection each,
- * first asking for a page (node takes one new connection a turn: this is the crowd arriving);
+ * first asking for a HEAD (node takes one new connection a turn: this is the crowd arriving);
  * then WRITES writes, and once the first is answered (the others are waiting or running), a page.
  */
 const WRITES = 60;
@@ -64,8 +67,7 @@ const browser = () => new Promise((connected, fail) => {
 });
 (async () => {
   const crowd = await Promise.all(Array.from({ length: workerData.writes + 1 }, browser));
-  await Promise.all(crowd.map((ask) => ask("GET")));
-  parentPort.postMessage("arrived");
+  await Promise.all(crowd.map((ask) => ask("HEAD")));
   const writes = crowd.slice(1).map((ask) => ask("POST"));
   await Promise.race(writes);
   await Promise.all([crowd[0]("GET"), ...writes]);
@@ -76,12 +78,7 @@ const browser = () => new Promise((connected, fail) => {
 async function pagePlace(lane?: WriteLane): Promise<number> {
   const { port, answered } = await store(lane);
   const crowd = new Worker(CROWD, { eval: true, workerData: { port, writes: WRITES } });
-  const outcome = await new Promise((done) =>
-    crowd.on("message", (message) => {
-      if (message === "arrived") answered.length = 0;
-      else done(message);
-    }),
-  );
+  const outcome = await new Promise((done) => crowd.once("message", done));
   await crowd.terminate();
   expect(outcome).toBe("done");
   expect(answered.filter((what) => what === "write")).toHaveLength(WRITES);
@@ -117,6 +114,9 @@ describe("the write lane (decision 0065)", () => {
   });
 
   it("refuses a write past its waiting limit without running it, and takes writes again once there is room", async () => {
+    const told: string[] = [];
+    installMeter({ ...meter(), writesWaiting: (count) => told.push(`waiting ${count}`), writeRefused: () => told.push("refused") });
+    onTestFinished(() => installMeter(null));
     const lane = writeLane({ waitingLimit: 3 });
     const ran: string[] = [];
     const kept = ["a", "b", "c"].map((name) => lane.run(async () => void ran.push(name)));
@@ -125,6 +125,18 @@ describe("the write lane (decision 0065)", () => {
     expect(await Promise.all(kept)).toEqual([true, true, true]);
     expect(await lane.run(async () => void ran.push("e"))).toBe(true);
     expect(ran).toEqual(["a", "b", "c", "e"]);
+    // What the metrics were told (store_writes_waiting, store_writes_refused_total).
+    expect(told).toEqual([
+      "waiting 1",
+      "waiting 2",
+      "waiting 3",
+      "refused",
+      "waiting 2",
+      "waiting 1",
+      "waiting 0",
+      "waiting 1",
+      "waiting 0",
+    ]);
   });
 
   it("passes a write's failure to its caller and goes on with the next", async () => {
