@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { addBounded, keepBounded } from "#server/bounded-memo";
 import type { AppContext } from "#server/context";
 import { rawCookieValue } from "./requests/cookie-header";
 import { cookiesFor, readCookie } from "./requests/cookies";
@@ -59,13 +60,8 @@ async function verifyCartValue(ctx: AppContext, value: string): Promise<string |
 }
 
 function remember(value: string, id: string | null) {
-  if (id === null) {
-    if (forgedValues.size >= MAX_FORGED_REMEMBERED) forgedValues.delete(forgedValues.values().next().value!);
-    forgedValues.add(value);
-    return;
-  }
-  if (cartIdByValue.size >= MAX_REMEMBERED) cartIdByValue.delete(cartIdByValue.keys().next().value!);
-  cartIdByValue.set(value, id);
+  if (id === null) addBounded(forgedValues, value, MAX_FORGED_REMEMBERED);
+  else keepBounded(cartIdByValue, value, id, MAX_REMEMBERED);
 }
 
 /** The cart id a `cart` cookie value carries (null: none, or forged), synchronously once known. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { AppContext } from "#server/context";
+import { boundedMemo } from "#server/bounded-memo";
 import { MAX_CART_COOKIE_CHARS } from "#server/http/cart-session";
 import { rawCookieValue, sentCookie, wellFormed } from "#server/http/requests/cookie-header";
 import { recordPageView } from "#server/services/reporting/page-views";
@@ -20,31 +21,18 @@ function unverifiedCartIdOf(decoded: string): string | null {
   }
 }
 
-// A shopper sends the same bag cookie with every page: what it reads as is worked out once per
-// process (decoding, base64, JSON). The memo is bounded in entries and in each key's length (the
-// store's own values are about 82 characters), so a stream of made-up values cannot grow it.
-const idBySentCart = new Map<string, string | null>();
-const MAX_KEPT_CARTS = 10_000;
-const MAX_KEPT_CART_CHARS = MAX_CART_COOKIE_CHARS;
-
 function readCartSession(sent: string): string | null {
   const cart = wellFormed(sent)?.value;
   return cart ? unverifiedCartIdOf(cart) : null;
 }
 
-function cartSessionOf(sent: string): string | null {
-  if (sent.length > MAX_KEPT_CART_CHARS) return readCartSession(sent);
-  let id = idBySentCart.get(sent);
-  if (id === undefined) {
-    id = readCartSession(sent);
-    if (idBySentCart.size >= MAX_KEPT_CARTS) idBySentCart.delete(idBySentCart.keys().next().value!);
-    idBySentCart.set(sent, id);
-  }
-  return id;
-}
+// A shopper sends the same bag cookie with every page: what it reads as is worked out once per
+// process (decoding, base64, JSON). The memo is bounded in entries and in each key's length (the
+// store's own values are about 82 characters), so a stream of made-up values cannot grow it.
+const cartSessionOf = boundedMemo(readCartSession, { entries: 10_000, maxKeyLength: MAX_CART_COOKIE_CHARS });
 
 /** Test hook: how many bag cookies the memo holds. */
-export const cartCookiesKept = () => idBySentCart.size;
+export const cartCookiesKept = () => cartSessionOf.size;
 
 /** Which session a request belongs to: the bag's id, else the signed-in user's token, else none. */
 export function sessionIdOf(cookie: string | undefined): string | null {
