@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppContext } from "#server/context";
 import { answerFailure } from "#server/http/failure-answer";
+import { bodyInHand } from "#server/http/requests/request-body";
 import { storeBusyJson } from "#server/http/store-busy";
 import { writeLane, type WriteLane } from "#server/http/write-lane";
 import { clientAddressOf, requestUrlOf } from "#server/http/requests/forwarded";
@@ -20,8 +21,9 @@ export const isApiWrite = (req: IncomingMessage) => WRITES.has(req.method ?? "")
  * and compression() cost more CPU than most of these calls' own work; their answers are small JSON,
  * compressed here when 1 kB or more. Reads stay with Express (and the answer cache).
  *
- * The writes take turns with the pages (decision 0065): a product page is not kept behind the
- * bags. When the lane's waiting limit is reached, a write is answered 503 "store busy" unrun.
+ * The writes whose small JSON body is in hand (the rush's) take turns with the pages (decision
+ * 0065): a product page is not kept behind the bags. When the lane's waiting limit is reached,
+ * such a write is answered 503 "store busy" unrun.
  */
 export function apiWriteDoor(ctx: AppContext, lane: WriteLane = writeLane()) {
   const { config } = ctx;
@@ -33,11 +35,14 @@ export function apiWriteDoor(ctx: AppContext, lane: WriteLane = writeLane()) {
         .then(async (request) => {
           if (!request) return;
           const clientIp = clientAddressOf(req, hops) ?? "unknown";
-          const ran = await lane.run(async () => {
+          const write = async () => {
             const response = await dispatchApi(request, { clientIp });
             await sendFetchResponse(req, res, response, true);
-          });
-          if (!ran) await sendFetchResponse(req, res, storeBusyJson(), true);
+          };
+          // A body still streaming in (an upload, a webhook, a CSP report) comes at the sender's
+          // pace: such a write does not take turns, or a slow sender would hold the lane.
+          if (!bodyInHand(request)) return write();
+          if (!(await lane.run(write))) await sendFetchResponse(req, res, storeBusyJson(), true);
         })
         .catch((error: unknown) => answerFailure(req, res, error, config.brand.name));
     });

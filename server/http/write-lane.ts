@@ -10,7 +10,8 @@
  * flood of pages slows them but never stops them.
  *
  * A write that waits on I/O (PostgreSQL, a vendor's API) does not hold the lane: the next turn
- * starts another, up to `inFlight` at once.
+ * starts the next one, however many are still waiting on theirs. A cap there would let a slow
+ * vendor (a Process Order waiting on Stripe) hold up every bag behind it.
  */
 import { meter } from "#server/observability/meter";
 
@@ -27,8 +28,6 @@ export interface WriteLane {
 export interface WriteLaneOptions {
   /** Writes run back to back for at most this long before the lane yields to the event loop. */
   budgetMs?: number;
-  /** Writes started and not yet done, at most. */
-  inFlight?: number;
   /** Writes waiting, at most: a stranger's flood of posts is bounded, not queued without end. */
   waitingLimit?: number;
   /** The clock, in milliseconds (tests). */
@@ -41,19 +40,13 @@ interface Waiting {
   fail: (error: unknown) => void;
 }
 
-export function writeLane({
-  budgetMs = 10,
-  inFlight = 32,
-  waitingLimit = 4096,
-  now = () => performance.now(),
-}: WriteLaneOptions = {}): WriteLane {
+export function writeLane({ budgetMs = 10, waitingLimit = 4096, now = () => performance.now() }: WriteLaneOptions = {}): WriteLane {
   const queue: Waiting[] = [];
-  let running = 0;
   let scheduled = false;
   let turnStartedAt = -Infinity;
 
   const schedule = () => {
-    if (scheduled || queue.length === 0 || running >= inFlight) return;
+    if (scheduled || queue.length === 0) return;
     scheduled = true;
     // Queued from the check phase, an immediate runs in the next turn, after node has read the sockets.
     setImmediate(newTurn);
@@ -67,8 +60,7 @@ export function writeLane({
     const next = queue.shift();
     if (!next) return;
     meter().writesWaiting(queue.length);
-    running++;
-    // A write that waits on I/O lets the next turn start another one.
+    // A write that waits on I/O lets the next turn start the next one.
     schedule();
     let promise: Promise<void>;
     try {
@@ -82,12 +74,11 @@ export function writeLane({
     );
   };
   const done = (write: Waiting, error: unknown) => {
-    running--;
     if (error === null) write.settle(true);
     else write.fail(error);
     // A write that finished in its own turn (SQLite's always do) hands on to the next while the
     // turn's budget lasts; else the next turn goes on.
-    if (queue.length > 0 && running < inFlight && now() - turnStartedAt < budgetMs) startNext();
+    if (queue.length > 0 && now() - turnStartedAt < budgetMs) startNext();
     else schedule();
   };
 

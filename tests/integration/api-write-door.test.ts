@@ -68,7 +68,7 @@ function post(route: string, body: unknown, headers: Record<string, string> = {}
 }
 
 describe("the API's write door", () => {
-  it('answers a write 503 "store busy" and changes nothing when too many are waiting for their turn', async () => {
+  it('answers a write 503 "store busy" and changes nothing when too many wait their turn, but takes a streamed one', async () => {
     const id = await addProduct(ctx, { name: "Queued Tee" });
     // A lane with no room: every write is one too many (decision 0065).
     const full = apiWriteDoor(ctx, writeLane({ waitingLimit: 0 }));
@@ -87,6 +87,14 @@ describe("the API's write door", () => {
       expect(await busy.json()).toEqual({ message: STORE_BUSY_MESSAGE, errors: {} });
       expect(busy.headers.getSetCookie()).toEqual([]);
       expect(await ctx.db.selectFrom("cartItems").select("id").where("productId", "=", id).execute()).toEqual([]);
+
+      // A body still streaming in does not take turns (a slow sender would hold the lane): taken.
+      const report = await fetch(`${at}/api/csp-report`, {
+        method: "POST",
+        headers: { "Content-Type": "application/csp-report" },
+        body: JSON.stringify({ "csp-report": { "document-uri": "http://127.0.0.1/store", "violated-directive": "img-src" } }),
+      });
+      expect(report.status).toBe(204);
     } finally {
       await new Promise((resolve) => crowded.close(resolve));
     }

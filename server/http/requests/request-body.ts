@@ -38,6 +38,9 @@ export function requestWithBodyRead(url: string, init: RequestInit, bytes: Uint8
   return request;
 }
 
+/** True when the request's body was read before it was made (requestWithBodyRead): nothing of it is still to come. */
+export const bodyInHand = (request: Request): boolean => readAhead.has(request);
+
 /** The body's bytes, at most `limit` of them; BodyTooLarge past it, without reading further. */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = request.headers.get("Content-Length");
