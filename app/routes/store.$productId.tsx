@@ -86,7 +86,7 @@ export default function ProductPage() {
             <div className="space-y-6 border-t border-border pt-6">
               <ColorSwatches colors={product.availableColors} />
               <div className="flex flex-wrap items-center justify-between gap-x-4">
-                <p className="text-sm" data-testid="product-sizes">
+                <p className="text-sm">
                   <span className="text-xs font-semibold tracking-[0.2em] text-muted-foreground uppercase">Size:</span>{" "}
                   <span className="font-medium">{listedSizes.length > 0 ? listedSizes.join(", ") : "One Size"}</span>
                 </p>
