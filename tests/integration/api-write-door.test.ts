@@ -8,7 +8,8 @@ import express from "express";
 import { http as mock, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiWriteRequestOf } from "#server/api/node-exchange";
-import { apiWriteDoor, isApiWrite } from "#server/api/write-door";
+import { apiWriteDoor, isApiWrite, writeLaneFor } from "#server/api/write-door";
+import { isPostgres } from "#db/engine";
 import { BODY_LIMITS, readText } from "#server/http/requests/request-body";
 import { writeLane } from "#server/http/write-lane";
 import { STORE_BUSY_MESSAGE } from "#server/contracts/store-busy";
@@ -68,6 +69,10 @@ function post(route: string, body: unknown, headers: Record<string, string> = {}
 }
 
 describe("the API's write door", () => {
+  it("paces the writes in a lane on SQLite only: on PostgreSQL they run as they come (decision 0065)", () => {
+    expect(writeLaneFor(ctx) === null).toBe(isPostgres(ctx.db));
+  });
+
   it('answers a write 503 "store busy" and changes nothing when too many wait their turn, but takes a streamed one', async () => {
     const id = await addProduct(ctx, { name: "Queued Tee" });
     // A lane with no room: every write is one too many (decision 0065).
