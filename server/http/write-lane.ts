@@ -9,9 +9,10 @@
  * writes still waiting. Writes keep their order of arrival, and every turn runs at least one, so a
  * flood of pages slows them but never stops them.
  *
- * A write that waits on I/O (PostgreSQL, a vendor's API) does not hold the lane: the next turn
- * starts the next one, however many are still waiting on theirs. A cap there would let a slow
- * vendor (a Process Order waiting on Stripe) hold up every bag behind it.
+ * A write that waits on I/O (a vendor's API) does not hold the lane: the next turn starts the
+ * next one, however many are still waiting on theirs. A cap there would let a slow vendor (a
+ * Process Order waiting on Stripe) hold up every bag behind it. On PostgreSQL, where every write
+ * waits on I/O, the write door uses no lane at all (writeLaneFor).
  */
 import { meter } from "#server/observability/meter";
 
