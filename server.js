@@ -17,6 +17,7 @@ const {
   beginShutdown,
   booted,
   flushEvents,
+  flushSoldOutMisses,
   flushLog,
   installMetrics,
   log,
@@ -141,7 +142,8 @@ process.on("unhandledRejection", (error) => logError("Unhandled rejection", erro
 // A graceful stop (decision 0048). /readyz answers 503 at once and for SHUTDOWN_DRAIN_SECONDS the
 // store still serves, so a balancer stops sending shoppers here; then the port closes, requests
 // under way (a payment confirmation, say) get SHUTDOWN_TIMEOUT_SECONDS to finish, the queued
-// events are written and the chores handed over. Past the bound, the last connections are cut.
+// events and sold-out misses are written and the chores handed over. Past the bound, the last
+// connections are cut.
 function stop() {
   clearInterval(sweeper);
   const fulfilmentStopped = fulfilment.stop();
@@ -149,6 +151,7 @@ function stop() {
   server.close(async () => {
     clearInterval(idle);
     await flushEvents(ctx).catch((error) => logError("Writing the last events failed", error));
+    await flushSoldOutMisses(ctx);
     // The next worker to sweep takes the chores over now rather than when the lease runs out.
     await resignSweeper(ctx).catch(() => {});
     await fulfilmentStopped;

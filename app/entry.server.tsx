@@ -27,7 +27,7 @@ export { staticAssets } from "#server/http/cache/static-assets";
 export { PUBLIC_FILE_MAX_AGE } from "#server/http/cache/cache-control";
 export { storeFastPath } from "./store-fast-path.server";
 export { waitingRoomGate } from "#server/http/gate/waiting-room-gate";
-export { flushEvents, resignSweeper, startFulfilmentJob, sweep, SWEEP_EVERY_MS } from "#server/jobs";
+export { flushEvents, flushSoldOutMisses, resignSweeper, startFulfilmentJob, sweep, SWEEP_EVERY_MS } from "#server/jobs";
 export { installMetrics } from "#server/observability/metrics";
 export { beginShutdown } from "#server/observability/lifecycle";
 // A lost database is a 503 page, not a logged 500 (decision 0041).

@@ -84,7 +84,8 @@ export async function startStore({ workers, dataDir, sessionSecret, admin, datab
   // A CPU profile per store process, written when it stops (cluster workers inherit the primary's flags).
   const profile = env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(env.BENCH_CPU_PROF)}`] : [];
   // Its own process group, so that a kill reaches the workers too.
-  const child = spawn(process.execPath, [...profile, path.join(root, "scripts/start.mjs")], {
+  const flags = (env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...flags, path.join(root, "scripts/start.mjs")], {
     cwd: root,
     env,
     detached: true,

@@ -162,7 +162,7 @@ export async function processOrder(ctx: AppContext, input: OrderInput): Promise<
   } catch (error) {
     meter().orderOutcome(outcomeOf(error));
     // Refused because something sold out: the drop report counts these (decision 0026).
-    await recordSoldOutMiss(ctx, error, { sessionId: input.sessionId, customerKey: customerKeyOf(input.customer.email) });
+    recordSoldOutMiss(ctx, error, { sessionId: input.sessionId, customerKey: customerKeyOf(input.customer.email) });
     throw error;
   }
 }

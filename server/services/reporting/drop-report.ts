@@ -5,6 +5,7 @@ import type { AppContext } from "#server/context";
 import { customerKeyOf } from "#server/services/drop/customer-limits";
 import { Invalid } from "#server/errors";
 import { dropById, type Drop } from "#server/services/drop/drops";
+import { flushSoldOutMisses } from "#server/services/drop/sold-out-misses";
 
 /**
  * The drop report (issue 14 part 2, decision 0026): how a drop sold, from the rows the store keeps
@@ -277,6 +278,8 @@ async function earlyAccessOf(ctx: AppContext, drop: Drop, previous: string | nul
 }
 
 async function missesOf(ctx: AppContext, from: string, to: string): Promise<DropReport["soldOutMisses"]> {
+  // This process's queued misses first; another worker's reach the table within a second.
+  await flushSoldOutMisses(ctx);
   const rows = await ctx.db
     .selectFrom("soldOutMisses")
     .select(["id", "productName", "sessionId", "customerKey"])
