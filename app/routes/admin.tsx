@@ -49,8 +49,9 @@ export default function AdminLayout() {
             </Button>
           </Form>
         </header>
-        <nav aria-label="Admin sections" className="-mx-4 mt-6 overflow-x-auto px-4">
-          <ul className="flex min-w-max gap-1 rounded-lg bg-muted p-1">
+        {/* Every section in sight on a phone too: the tabs wrap, rather than hide past the edge of a strip that scrolls. */}
+        <nav aria-label="Admin sections" className="mt-6">
+          <ul className="flex flex-wrap gap-1 rounded-lg bg-muted p-1">
             {ADMIN_TABS.map((tab) => (
               <li key={tab.to}>
                 <NavLink
@@ -59,7 +60,7 @@ export default function AdminLayout() {
                   prefetch="intent"
                   className={({ isActive }) =>
                     cn(
-                      "inline-flex min-h-11 items-center rounded-md px-4 text-sm font-medium transition-colors",
+                      "inline-flex min-h-11 items-center rounded-md px-3 text-sm font-medium transition-colors sm:px-4",
                       isActive ? "bg-background text-foreground shadow" : "text-muted-foreground hover:text-foreground",
                     )
                   }

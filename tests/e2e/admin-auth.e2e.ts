@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { ADMIN, describe, expectVisible, MODES, newPage, signIn, test } from "./browser";
 import { adminApi, uniqueToken } from "./support/data";
+
+// Screens to look at after a run (gitignored).
+const SHOTS = path.resolve(import.meta.dirname, "../.tmp/e2e-admin-auth");
+fs.mkdirSync(SHOTS, { recursive: true });
 
 for (const mode of MODES) {
   describe(`admin sign-in ${mode.name}`, () => {
@@ -18,6 +24,16 @@ for (const mode of MODES) {
       }
       await tabs.getByRole("link", { name: "Orders", exact: true }).click();
       await page.getByRole("heading", { name: "Order Management" }).waitFor();
+
+      // On a phone every section is in sight at once: the tabs wrap, nothing hides past the edge.
+      await page.setViewportSize({ width: 390, height: 844 });
+      const outside = await tabs.getByRole("link").evaluateAll((links) =>
+        links.filter((link) => link.getBoundingClientRect().right > window.innerWidth).map((link) => link.textContent),
+      );
+      assert.deepEqual(outside, []);
+      assert.equal(await tabs.getByRole("link").count(), 10);
+      await page.screenshot({ path: `${SHOTS}/admin-tabs-390-${mode.javaScriptEnabled ? "js" : "nojs"}.png` });
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       await page.getByRole("button", { name: "Logout" }).click();
       await page.waitForURL((url) => url.pathname === "/");

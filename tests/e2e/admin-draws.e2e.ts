@@ -71,7 +71,7 @@ for (const mode of MODES) {
       page: document.documentElement.scrollWidth,
       table: [element.scrollWidth, element.clientWidth],
       // What scrolls sideways in the draw's section (the table's box, any wrapper): nothing should.
-      // (The admin's tab strip above it scrolls sideways by design.)
+      // (The admin's tabs above it wrap on a phone: admin-auth.e2e.ts.)
       scrolling: Array.from(document.querySelectorAll("[aria-labelledby=admin-section-heading] *"))
         .filter((el) => el.scrollWidth > el.clientWidth + 1 && ["auto", "scroll"].includes(getComputedStyle(el).overflowX))
         .map((el) => `${el.tagName.toLowerCase()}[data-testid=${el.getAttribute("data-testid")}] ${el.scrollWidth}>${el.clientWidth}`),
