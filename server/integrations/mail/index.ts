@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { ServerClient, type Header, type Message, type Models } from "postmark";
 import type { Db } from "#db/client";
 import type { AppContext } from "#server/context";
@@ -40,8 +41,22 @@ async function record(
       idempotencyKey: mail.idempotencyKey ?? null,
       createdAt: ctx.clock.now().toISOString(),
     })
+    // Two sends of one key at once (a lease that ran out under a slow send, say): the one already
+    // kept is the answer, rather than the unique index failing the second caller after the fact.
+    // The index's own predicate, word for word (migration 0031): SQLite matches a partial index only so.
+    .onConflict((oc) =>
+      oc
+        .column("idempotencyKey")
+        .where(sql<boolean>`idempotency_key IS NOT NULL AND status <> 'failed'`)
+        .doNothing(),
+    )
     .returning("id")
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!row) {
+    const kept = await doneUnder(ctx.db, mail.idempotencyKey!);
+    if (kept) return kept;
+    throw new Error("A message kept under this key was not found after its insert was refused.");
+  }
   return { recordId: row.id, status: outcome.status, ...(outcome.error ? { error: outcome.error } : {}) };
 }
 
