@@ -27,9 +27,11 @@ for (const mode of MODES) {
 
       // On a phone every section is in sight at once: the tabs wrap, nothing hides past the edge.
       await page.setViewportSize({ width: 390, height: 844 });
-      const outside = await tabs.getByRole("link").evaluateAll((links) =>
-        links.filter((link) => link.getBoundingClientRect().right > window.innerWidth).map((link) => link.textContent),
-      );
+      const outside = await tabs
+        .getByRole("link")
+        .evaluateAll((links) =>
+          links.filter((link) => link.getBoundingClientRect().right > window.innerWidth).map((link) => link.textContent),
+        );
       assert.deepEqual(outside, []);
       assert.equal(await tabs.getByRole("link").count(), 10);
       await page.screenshot({ path: `${SHOTS}/admin-tabs-390-${mode.javaScriptEnabled ? "js" : "nojs"}.png` });

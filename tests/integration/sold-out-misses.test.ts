@@ -49,7 +49,8 @@ describe("sold-out misses", () => {
 
   it("writes a full batch at once, in one go, without waiting for the timer", async () => {
     const productId = await addProduct(ctx, { name: "Batch Tee", priceCents: 3000, inventory: 0 });
-    for (let i = 0; i < FLUSH_AT; i++) recordSoldOutMiss(ctx, new SoldOut(productId, "Batch Tee"), { sessionId: `bag-${i}`, customerKey: null });
+    for (let i = 0; i < FLUSH_AT; i++)
+      recordSoldOutMiss(ctx, new SoldOut(productId, "Batch Tee"), { sessionId: `bag-${i}`, customerKey: null });
     expect(await until(async () => (await missesOf(productId)).length === FLUSH_AT, FLUSH_EVERY_MS / 2)).toBe(true);
     expect(new Set((await missesOf(productId)).map((m) => m.sessionId)).size).toBe(FLUSH_AT);
     // One transaction: every row carries the same moment's neighbours, ids in one unbroken run.
@@ -71,7 +72,8 @@ describe("sold-out misses", () => {
     const productId = await addProduct(ctx, { name: "Retry Tee", priceCents: 3000, inventory: 0 });
     await sql`ALTER TABLE sold_out_misses RENAME TO sold_out_misses_away`.execute(ctx.db);
     try {
-      for (const sessionId of ["r-1", "r-2", "r-3"]) recordSoldOutMiss(ctx, new SoldOut(productId, "Retry Tee"), { sessionId, customerKey: null });
+      for (const sessionId of ["r-1", "r-2", "r-3"])
+        recordSoldOutMiss(ctx, new SoldOut(productId, "Retry Tee"), { sessionId, customerKey: null });
       await flushSoldOutMisses(ctx);
     } finally {
       await sql`ALTER TABLE sold_out_misses_away RENAME TO sold_out_misses`.execute(ctx.db);
