@@ -61,7 +61,7 @@ export function readOptions(argv = process.argv.slice(2), env = process.env) {
     console.log("  --balance (BENCH_BALANCE, default request): over several instances, each request goes to the next one");
     console.log("    (a non-sticky balancer), or each shopper stays on one (shopper: a sticky balancer)");
     console.log("  BENCH_CPU_PROF=dir: a CPU profile of each store process (node --cpu-prof) in dir");
-    console.log("  BENCH_NODE_FLAGS=\"--flag …\": node (V8) flags for every store process, for experiments");
+    console.log('  BENCH_NODE_FLAGS="--flag …": node (V8) flags for every store process, for experiments');
     for (const [name, knob] of Object.entries(KNOBS))
       console.log(`  --${name} (${knob.env}, default ${knob.default ?? "shared out"}): ${knob.help}`);
     process.exit(0);
