@@ -130,7 +130,12 @@ export async function newPage({ allowHosts = [], ...options }: PageOptions = {})
     };
   }
   const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("pageerror", (error) => {
+    problems.push(`page error: ${error.message}`);
+    // A rare one (a thrown Response, seen once under CI load) says little by its message alone:
+    // the page it happened on and where it was thrown go to the log for whoever looks next.
+    console.error(`page error on ${page.url()}: ${error.stack ?? error.message}`);
+  });
   page.on("console", (message) => {
     if (message.type() === "error") problems.push(`console error: ${message.text()}`);
   });
