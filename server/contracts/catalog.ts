@@ -40,6 +40,27 @@ export interface PublicProduct {
   sizeGuide: string | null;
 }
 
+/**
+ * What a card in the store grid shows, and all the grid's loader sends: every product's
+ * description and size guide (up to 4,000 characters each) went into /store's HTML, read by nothing
+ * on it. GET /api/products still answers the whole PublicProduct.
+ */
+export type GridProduct = Pick<
+  PublicProduct,
+  | "id"
+  | "name"
+  | "price"
+  | "discountedPrice"
+  | "discountPercent"
+  | "imageUrl"
+  | "imagePath"
+  | "srcSet"
+  | "inventory"
+  | "isComingSoon"
+  | "releaseDate"
+  | "sizes"
+>;
+
 export interface PublicProductImage {
   id: number;
   productId: number;

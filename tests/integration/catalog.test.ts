@@ -290,6 +290,31 @@ describe("the store pages' loaders", () => {
     expect(products.find((p) => p.id === id)?.name).toBe("Grid Listed Tee");
   });
 
+  it("the grid sends each card what it shows, not the description or size guide the product page carries", async () => {
+    const guide = "Size | Chest (in)\nS | 36-38\nM | 40-42\n".repeat(90);
+    const id = await addProduct(ctx, { name: "Grid Card Tee", description: "Read on its own page only.", sizeGuide: guide });
+    const { data } = await runRoute<{ products: Record<string, unknown>[] }>(storeRoute.loader, { path: "/store" });
+    const card = data.products.find((p) => p.id === id);
+    const full = (await restProducts()).find((p) => p.id === id)!;
+    expect(card).toEqual({
+      id,
+      name: "Grid Card Tee",
+      price: full.price,
+      discountedPrice: full.discountedPrice,
+      discountPercent: full.discountPercent,
+      imageUrl: full.imageUrl,
+      imagePath: full.imagePath,
+      srcSet: full.srcSet,
+      inventory: full.inventory,
+      isComingSoon: false,
+      releaseDate: null,
+      sizes: full.sizes,
+    });
+    expect(JSON.stringify(data)).not.toContain("Chest (in)");
+    // The REST list still answers the whole product.
+    expect(full).toMatchObject({ description: "Read on its own page only.", sizeGuide: guide });
+  });
+
   it("the detail page answers 404 for hidden, unknown and malformed ids", async () => {
     const hidden = await addProduct(ctx, { name: "Hidden Page Tee", isVisible: 0 });
     for (const id of [hidden, 888_888, "nope"]) expect((await productPage(id)).status).toBe(404);

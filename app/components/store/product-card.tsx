@@ -1,6 +1,6 @@
 import { fewSizesLeft } from "#server/contracts/sizes-view";
 import { Link, useNavigation } from "@remix-run/react";
-import type { PublicProduct } from "#server/contracts/catalog";
+import type { GridProduct } from "#server/contracts/catalog";
 import { Spinner } from "#app/components/spinner";
 import { cn } from "#app/lib/utils";
 import { ProductImage } from "./product-image";
@@ -9,7 +9,7 @@ import { formatReleaseDate, Price, StatusBadge } from "./product-labels";
 /** At or below this many units a card says how few are left: limited means limited. */
 export const LOW_STOCK = 10;
 
-export function ProductCard({ product, number, priority }: { product: PublicProduct; number: number; priority: boolean }) {
+export function ProductCard({ product, number, priority }: { product: GridProduct; number: number; priority: boolean }) {
   const to = `/store/${product.id}`;
   const navigation = useNavigation();
   const opening = navigation.state === "loading" && navigation.location.pathname === to;

@@ -3,7 +3,7 @@ import { getAppContext } from "#server/boot";
 import { productIdParam } from "#server/contracts/catalog";
 import { CATALOG_MESSAGES } from "#server/contracts/catalog-view";
 import { NotFound } from "#server/errors";
-import { getPublicProduct, listProductImages, listVisibleProducts } from "#server/services/catalog/catalog";
+import { getPublicProduct, listGridProducts, listProductImages } from "#server/services/catalog/catalog";
 import { productPageSizes } from "#server/services/catalog/product-page-sizes";
 import { drawPanelFor } from "#server/services/drop/draws";
 import { PASS_HOLDER_HEADERS, shopperContext } from "#server/http/gate/early-access";
@@ -18,7 +18,7 @@ import { requirePassForPage } from "#server/http/gate/waiting-room-gate";
 export async function storeLoader({ request, context }: LoaderFunctionArgs) {
   await requirePassForPage(request, context);
   const ctx = await shopperContext(await getAppContext(), request);
-  const products = await listVisibleProducts(ctx);
+  const products = await listGridProducts(ctx);
   // What an early-access pass shows is for that browser alone: no cache anywhere may keep it.
   return data({ products }, { headers: ctx.earlyAccess ? PASS_HOLDER_HEADERS : {} });
 }

@@ -1,7 +1,13 @@
 import type { Product } from "#db/schema";
 import { compiledOnce } from "#db/compiled-query";
 import { centsAfterPercentOff, toDollars } from "#server/contracts/money";
-import { CATALOG_MESSAGES, type ProductImagesResponse, type PublicProduct, type PublicProductImage } from "#server/contracts/catalog";
+import {
+  CATALOG_MESSAGES,
+  type GridProduct,
+  type ProductImagesResponse,
+  type PublicProduct,
+  type PublicProductImage,
+} from "#server/contracts/catalog";
 import type { AppContext } from "#server/context";
 import { NotFound } from "#server/errors";
 import { getEarlyMinutes } from "#server/services/drop/early-access";
@@ -105,6 +111,24 @@ export async function listVisibleProducts(ctx: AppContext): Promise<PublicProduc
     .orderBy("id", "desc")
     .execute();
   return toPublicProducts(ctx, rows.filter(isPublic));
+}
+
+/** The store grid's cards: the visible products, each cut to what its card shows. */
+export async function listGridProducts(ctx: AppContext): Promise<GridProduct[]> {
+  return (await listVisibleProducts(ctx)).map((product) => ({
+    id: product.id,
+    name: product.name,
+    price: product.price,
+    discountedPrice: product.discountedPrice,
+    discountPercent: product.discountPercent,
+    imageUrl: product.imageUrl,
+    imagePath: product.imagePath,
+    srcSet: product.srcSet,
+    inventory: product.inventory,
+    isComingSoon: product.isComingSoon,
+    releaseDate: product.releaseDate,
+    sizes: product.sizes,
+  }));
 }
 
 const productRow = compiledOnce((db, $: { id: number }) => db.selectFrom("products").selectAll().where("id", "=", $.id));
