@@ -47,7 +47,10 @@ for (const mode of MODES) {
 
     test("a wrong password shows the spec's messages and stays on the login screen", async () => {
       const { page } = await newPage(mode);
-      await signIn(page, { username: ADMIN.username, password: "not-the-password" });
+      await page.goto("/admin/login");
+      await page.getByLabel("Username").fill(ADMIN.username);
+      await page.getByLabel("Password").fill("not-the-password");
+      await page.getByRole("button", { name: "Sign in" }).click();
       await page.getByRole("alert").filter({ hasText: "Invalid username or password" }).first().waitFor();
       await expectVisible(page.getByText("Login failed").first());
       assert.equal(new URL(page.url()).pathname, "/admin/login");

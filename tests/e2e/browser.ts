@@ -129,14 +129,21 @@ export async function newPage({ allowHosts = [], ...options }: PageOptions = {})
       return response;
     };
   }
+  // A thrown Response reaches "pageerror" as the bare word "Response": which answer it was goes to
+  // the log from inside the page.
+  await page.addInitScript(() => {
+    window.addEventListener("unhandledrejection", ({ reason }) => {
+      if (reason instanceof Response) console.warn(`unhandled Response: ${reason.status} ${reason.url} ${[...reason.headers].join("; ")}`);
+    });
+  });
   const problems: string[] = [];
   page.on("pageerror", (error) => {
     problems.push(`page error: ${error.message}`);
-    // A rare one (a thrown Response, seen once under CI load) says little by its message alone:
-    // the page it happened on and where it was thrown go to the log for whoever looks next.
+    // Its message alone says little: the page and the stack go to the log for whoever looks next.
     console.error(`page error on ${page.url()}: ${error.stack ?? error.message}`);
   });
   page.on("console", (message) => {
+    if (message.text().startsWith("unhandled Response:")) console.error(`on ${page.url()}: ${message.text()}`);
     if (message.type() === "error") problems.push(`console error: ${message.text()}`);
   });
   // Nothing may leave the machine: every request goes to the store itself.
@@ -150,13 +157,18 @@ export async function newPage({ allowHosts = [], ...options }: PageOptions = {})
   return { page, context, problems };
 }
 
-/** Signs in through the login form, the way a person would. */
+/** Signs in through the login form, the way a person would, and waits for the page it lands on. */
 export async function signIn(page: Page, { username, password }: Credentials, path = "/admin/login"): Promise<void> {
   await page.goto(path);
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
+  // Sign-in goes on by way of the login screen (?signedIn=1, decision 0011): a test that moved on
+  // at once would cut that chain short and test something else.
+  await page.waitForURL((url) => !LOGIN_SCREENS.includes(url.pathname), { timeout: 10_000 });
 }
+
+const LOGIN_SCREENS = ["/admin/login", "/auth"];
 
 /** Waits (up to 5 s) for the locator to be visible; fails the test with its description if not. */
 export async function expectVisible(locator: Locator, timeout = 5_000): Promise<void> {

@@ -59,6 +59,25 @@ for (const mode of MODES) {
       assert.deepEqual(problems, []);
     });
 
+    if (mode.javaScriptEnabled !== false) {
+      // The login loader's redirect, rejected while Remix waited for a route's styles, had no catch
+      // yet: the browser reported an uncaught Response (decision 0067). Slow styles make it certain.
+      test("signing in while the styles load slowly raises no uncaught error", async () => {
+        const { page, context, problems } = await guardedPage(mode);
+        await page.goto(`/admin/login?redirectTo=${encodeURIComponent("/admin/orders")}`);
+        await context.route("**/*.css", async (route) => {
+          await new Promise((resolve) => setTimeout(resolve, 800));
+          await route.continue();
+        });
+        await page.getByLabel("Username").fill(ADMIN.username);
+        await page.getByLabel("Password").fill(ADMIN.password);
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.waitForURL((url) => url.pathname === "/admin/orders");
+        await page.getByRole("heading", { name: "Order Management" }).waitFor();
+        assert.deepEqual(problems, []);
+      });
+    }
+
     test("/admin/login honours one too", async () => {
       const { page, escapes } = await guardedPage(mode);
       await signIn(page, ADMIN, `/admin/login?redirectTo=${encodeURIComponent("/admin/orders")}`);

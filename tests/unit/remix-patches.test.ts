@@ -32,6 +32,10 @@ describe("the patched Remix packages", () => {
     for (const file of ["@remix-run/router/dist/router.cjs.js", "@remix-run/server-runtime/dist/server.js"]) {
       expect(readFileSync(require.resolve(file), "utf8")).toContain("Patched (decision 0059)");
     }
+    // The browser's copy (ESM, what Vite bundles) and the CommonJS one alike.
+    for (const file of ["@remix-run/react/dist/esm/routes.js", "@remix-run/react/dist/routes.js"]) {
+      expect(readFileSync(require.resolve(file), "utf8")).toContain("Patched (decision 0067)");
+    }
   });
 
   it("match each path to its route and its own parameters, again and again", () => {
