@@ -8,6 +8,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "#db/client";
+import { WORKER_V8_FLAGS } from "#server/cluster";
 import { mockServer } from "../mocks/server";
 import { getFresh, startBuiltStore, type BuiltStore } from "../setup/built-store";
 import { builtStoreDatabase } from "../setup/built-store-database";
@@ -105,6 +106,10 @@ describe("npm start with WEB_CONCURRENCY=2", () => {
     const pids = await answeringPids(2);
     expect(pids.size).toBe(2);
     expect(pids.has(store.child.pid!)).toBe(false);
+    // Each worker runs with the store's V8 flags (decision 0068).
+    for (const pid of pids) {
+      expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toEqual(expect.arrayContaining([...WORKER_V8_FLAGS]));
+    }
     expect(store.log().match(/Applied migrations: /g)).toHaveLength(1);
     expect(store.log().match(/Created the admin user/g)).toHaveLength(1);
     expect(store.log().match(/Store ready on .*2 workers/g)).toHaveLength(1);
