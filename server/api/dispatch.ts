@@ -3,7 +3,8 @@ import { getAppContext } from "#server/boot";
 import { NotFound } from "#server/errors";
 import { shopperContext } from "#server/http/gate/early-access";
 import { refuseWithoutPass } from "#server/http/gate/waiting-room-gate";
-import { jsonError, methodNotAllowed, parseJsonBody, privately, toErrorResponse } from "#server/http/rest";
+import { asResponse, JsonAnswer } from "#server/http/json-answer";
+import { jsonError, methodNotAllowed, parseJsonBody, privately, toErrorAnswer } from "#server/http/rest";
 import { enforceGuard, weakestGuard } from "./guards";
 import type { ApiRoute } from "./route";
 import { Router, type PathEntry } from "./router";
@@ -16,6 +17,14 @@ export const apiRouter = new Router(apiRoutes);
  * catch-all Remix route both call this, so the API behaves the same under both.
  */
 export async function dispatchApi(request: Request, context: AppLoadContext = {}): Promise<Response> {
+  return asResponse(await answerApi(request, context));
+}
+
+/**
+ * dispatchApi's answer before it is a fetch Response: a JSON one stays a JsonAnswer, for the write
+ * door to send as it is (decision 0069).
+ */
+export async function answerApi(request: Request, context: AppLoadContext = {}): Promise<Response | JsonAnswer> {
   const { pathname } = new URL(request.url);
   const match = apiRouter.match(pathname);
   // Unknown API paths answer in the API's own language, not with the HTML 404 page.
@@ -25,7 +34,7 @@ export async function dispatchApi(request: Request, context: AppLoadContext = {}
   if (method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: entry.allow } });
   const route = entry.routes.get(method) ?? (method === "HEAD" ? entry.routes.get("GET") : undefined);
   const response = await answer(request, context, entry, route, params);
-  return method === "HEAD" ? withoutBody(response) : response;
+  return method === "HEAD" ? withoutBody(asResponse(response)) : response;
 }
 
 async function answer(
@@ -34,7 +43,7 @@ async function answer(
   entry: PathEntry,
   route: ApiRoute | undefined,
   params: Record<string, string>,
-): Promise<Response> {
+): Promise<Response | JsonAnswer> {
   try {
     // A shopper with an early-access pass sees (and buys) what it opens (decision 0020).
     const ctx = await shopperContext(await getAppContext(), request);
@@ -49,13 +58,14 @@ async function answer(
     if (refused) return refused;
     const input = route.input ? await parseJsonBody(request, route.input) : undefined;
     const result = await route.handle({ request, params, context, ctx, input: input as never, user });
-    const response = result instanceof Response ? result : Response.json(result, { status: route.status ?? 200, headers: route.headers });
+    const response =
+      result instanceof Response || result instanceof JsonAnswer ? result : new JsonAnswer(result, route.status ?? 200, route.headers);
     // A signed-in caller's answer (an admin's, or one caller's own), or one made for an
     // early-access pass (the product list it opens): a proxy cache set up for the store's pages
     // must never hand it to the next caller.
     return route.guard !== "public" || route.personal || ctx.earlyAccess ? privately(response) : response;
   } catch (error) {
-    return toErrorResponse(error);
+    return toErrorAnswer(error);
   }
 }
 

@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable, writeReadableStreamToWritable } from 
 import { compressionFor } from "#server/http/cache/negotiation";
 import { compressOnce } from "#server/http/cache/compressed-copy";
 import { BODY_LIMITS, requestWithBodyRead } from "#server/http/requests/request-body";
+import { JsonAnswer } from "#server/http/json-answer";
 
 /**
  * Every header of node's request, repeated ones included, as the name and value pairs a Request
@@ -121,7 +122,19 @@ export async function sendFetchResponse(req: IncomingMessage, res: ServerRespons
   for (const [key, value] of response.headers) res.appendHeader(key, key === "content-type" ? withCharset(value) : value);
   if (!response.body) return void res.end();
   if (!isJson(response)) return writeReadableStreamToWritable(response.body, res);
-  let body: Buffer = Buffer.from(await response.arrayBuffer());
+  sendJsonBody(req, res, Buffer.from(await response.arrayBuffer()), compress);
+}
+
+/** A JsonAnswer (the API's own) or a fetch Response, as sendFetchResponse sends it. */
+export async function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: Response | JsonAnswer, compress = false): Promise<void> {
+  if (!(answer instanceof JsonAnswer)) return sendFetchResponse(req, res, answer, compress);
+  res.statusCode = answer.status;
+  if (!answer.has("content-type")) res.appendHeader("content-type", "application/json; charset=utf-8");
+  for (const [key, value] of answer.headers) res.appendHeader(key, key === "content-type" ? withCharset(value) : value);
+  sendJsonBody(req, res, Buffer.from(answer.body), compress);
+}
+
+function sendJsonBody(req: IncomingMessage, res: ServerResponse, body: Buffer, compress: boolean): void {
   if (compress) {
     res.appendHeader("Vary", "Accept-Encoding");
     const coding =

@@ -7,8 +7,8 @@ import { storeBusyJson } from "#server/http/store-busy";
 import { writeLane, type WriteLane } from "#server/http/write-lane";
 import { clientAddressOf, requestUrlOf } from "#server/http/requests/forwarded";
 import { refuseCrossSiteWrites } from "#server/http/requests/origin";
-import { dispatchApi } from "./dispatch";
-import { apiWriteRequestOf, sendFetchResponse } from "./node-exchange";
+import { answerApi } from "./dispatch";
+import { apiWriteRequestOf, sendAnswer, sendFetchResponse } from "./node-exchange";
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const API_PATH = /^\/api(?:[/?]|$)/;
@@ -47,8 +47,7 @@ export function apiWriteDoor(ctx: AppContext, lane: WriteLane | null = writeLane
           if (!request) return;
           const clientIp = clientAddressOf(req, hops) ?? "unknown";
           const write = async () => {
-            const response = await dispatchApi(request, { clientIp });
-            await sendFetchResponse(req, res, response, true);
+            await sendAnswer(req, res, await answerApi(request, { clientIp }), true);
           };
           // A body still streaming in (an upload, a webhook, a CSP report) comes at the sender's
           // pace: such a write does not take turns, or a slow sender would hold the lane.

@@ -5,9 +5,16 @@ import { BodyTooLarge, readJson, TOO_LARGE_MESSAGE } from "./requests/request-bo
 import { PRIVATE_NO_STORE } from "./cache/cache-control";
 import { statusOf } from "./error-status";
 import { logError } from "#server/observability/log";
+import { asResponse, JsonAnswer } from "./json-answer";
 
 /** The answer as it is if it says who may keep it; otherwise the same answer, kept by no cache. */
-export function privately(response: Response): Response {
+export function privately(response: Response): Response;
+export function privately(response: Response | JsonAnswer): Response | JsonAnswer;
+export function privately(response: Response | JsonAnswer): Response | JsonAnswer {
+  if (response instanceof JsonAnswer) {
+    if (!response.has("Cache-Control")) response.headers.push(["cache-control", PRIVATE_NO_STORE]);
+    return response;
+  }
   if (response.headers.has("Cache-Control")) return response;
   const headers = new Headers(response.headers);
   headers.set("Cache-Control", PRIVATE_NO_STORE);
@@ -21,7 +28,11 @@ export interface ErrorBody {
 }
 
 export function jsonError(status: number, message: string, errors: Record<string, string[]> = {}, headers?: HeadersInit): Response {
-  return Response.json({ message, errors } satisfies ErrorBody, { status, headers });
+  return jsonErrorAnswer(status, message, errors, headers).toResponse();
+}
+
+function jsonErrorAnswer(status: number, message: string, errors: Record<string, string[]> = {}, headers?: HeadersInit): JsonAnswer {
+  return new JsonAnswer({ message, errors } satisfies ErrorBody, status, headers);
 }
 
 /**
@@ -29,11 +40,16 @@ export function jsonError(status: number, message: string, errors: Record<string
  * database into a 503; anything else is a logged 500.
  */
 export function toErrorResponse(error: unknown): Response {
+  return asResponse(toErrorAnswer(error));
+}
+
+/** toErrorResponse's answer, the common ones (a 409 sold out, a 400) as a JsonAnswer. */
+export function toErrorAnswer(error: unknown): Response | JsonAnswer {
   if (error instanceof Response) return error;
-  if (error instanceof BodyTooLarge) return jsonError(statusOf(error), TOO_LARGE_MESSAGE);
+  if (error instanceof BodyTooLarge) return jsonErrorAnswer(statusOf(error), TOO_LARGE_MESSAGE);
   if (error instanceof DomainError) {
     const headers: HeadersInit = error instanceof TooMany ? { "Retry-After": String(error.retryAfterSeconds) } : {};
-    return jsonError(statusOf(error), error.message, error.fieldErrors, headers);
+    return jsonErrorAnswer(statusOf(error), error.message, error.fieldErrors, headers);
   }
   // The database is restarting or failing over: the same request shortly will do (decision 0041).
   if (isConnectionLost(error)) {

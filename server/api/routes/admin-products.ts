@@ -1,3 +1,4 @@
+import { jsonAnswer } from "#server/http/json-answer";
 import {
   IMAGE_MESSAGES,
   MAX_UPLOAD_BODY_BYTES,
@@ -117,7 +118,7 @@ export const adminProductRoutes = [
       if (!options.success) throw Invalid.fromZod(options.error);
       try {
         const image = await addProductImage(ctx, productId, await imageBytesOf(form.get("image")), options.data);
-        return Response.json(image, { status: 201 });
+        return jsonAnswer(image, { status: 201 });
       } catch (error) {
         if (error instanceof ImageRejected) return jsonError(error.status, error.message, error.fieldErrors);
         throw error;
@@ -156,7 +157,7 @@ export const adminProductRoutes = [
       if (form instanceof Response) return form;
       try {
         const uploaded = await uploadProductImage(ctx, await imageBytesOf(form.get("image")));
-        return Response.json(uploaded, { status: 201 });
+        return jsonAnswer(uploaded, { status: 201 });
       } catch (error) {
         if (error instanceof ImageRejected) return jsonError(error.status, error.message, error.fieldErrors);
         throw error;

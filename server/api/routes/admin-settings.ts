@@ -1,3 +1,4 @@
+import { jsonAnswer } from "#server/http/json-answer";
 import { unstable_parseMultipartFormData } from "@remix-run/node";
 import {
   MEDIA_MESSAGES,
@@ -47,7 +48,7 @@ const mediaUploadRoute = (path: string, kind: MediaKind) =>
         const form = await unstable_parseMultipartFormData(request, mediaPartHandler(ctx, kind));
         const url = form.get(kind);
         if (typeof url !== "string") throw new MediaRejected(kind, "missing");
-        return Response.json({ [`${kind}Url`]: url }, { status: 201, headers: NO_STORE_HEADERS });
+        return jsonAnswer({ [`${kind}Url`]: url }, { status: 201, headers: NO_STORE_HEADERS });
       } catch (error) {
         if (error instanceof MediaRejected) return jsonError(STATUS[error.reason], error.message, error.fieldErrors);
         // Not multipart, or a malformed body: the parser's own errors, a 400 rather than a 500.

@@ -1,3 +1,4 @@
+import { jsonAnswer } from "#server/http/json-answer";
 import { BOT_FIELD } from "#server/contracts/bots";
 import { refuseFilledHoneypot } from "#server/services/drop/bots";
 import { CART_MESSAGES, addToCartSchema, lineQuerySchema, setQuantitySchema } from "#server/contracts/cart";
@@ -50,9 +51,8 @@ export const cartRoutes = [
         size: input.size,
         color: input.color,
       });
-      const headers = new Headers();
-      if (session.setCookie) headers.append("Set-Cookie", session.setCookie);
-      return Response.json(cart, { status: created ? 201 : 200, headers });
+      const headers: [string, string][] = session.setCookie ? [["Set-Cookie", session.setCookie]] : [];
+      return jsonAnswer(cart, { status: created ? 201 : 200, headers });
     },
   }),
 

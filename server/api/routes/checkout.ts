@@ -1,3 +1,4 @@
+import { jsonAnswer } from "#server/http/json-answer";
 import {
   calculateTaxSchema,
   confirmOrderSchema,
@@ -29,7 +30,7 @@ export const checkoutRoutes = [
     handle: async ({ request, input, ctx }) => {
       const { address } = input;
       const rates = await quoteShipping(ctx, await cartSessionIdOf(ctx, request), address);
-      return Response.json(rates.map(toRateView), { headers: NO_STORE_HEADERS });
+      return jsonAnswer(rates.map(toRateView), { headers: NO_STORE_HEADERS });
     },
   }),
 
@@ -47,7 +48,7 @@ export const checkoutRoutes = [
         subtotalCents: toCents(input.subtotal),
         shippingCents: input.shippingCost === undefined ? undefined : toCents(input.shippingCost),
       });
-      return Response.json(tax, { headers: NO_STORE_HEADERS });
+      return jsonAnswer(tax, { headers: NO_STORE_HEADERS });
     },
   }),
 
@@ -67,7 +68,7 @@ export const checkoutRoutes = [
         clientIp: clientIpOf(context),
         siteOrigin: siteOrigin(request, ctx.config),
       });
-      return Response.json(result, { status: 201, headers: NO_STORE_HEADERS });
+      return jsonAnswer(result, { status: 201, headers: NO_STORE_HEADERS });
     },
   }),
 
@@ -85,7 +86,7 @@ export const checkoutRoutes = [
       const { paymentIntentId } = input;
       const outcome = await confirmPayment(ctx, paymentIntentId);
       const status = outcome.status === "paid" ? 200 : outcome.status === "pending" ? 202 : 402;
-      return Response.json(outcome, { status, headers: NO_STORE_HEADERS });
+      return jsonAnswer(outcome, { status, headers: NO_STORE_HEADERS });
     },
   }),
 
@@ -102,9 +103,9 @@ export const checkoutRoutes = [
     handle: async ({ input, ctx }) => {
       const payment = await payWithTestCard(ctx, { clientSecret: input.clientSecret }, input.cardNumber);
       if (!payment.paid) {
-        return Response.json({ status: payment.status, message: payment.message ?? "The payment did not go through." }, { status: 402 });
+        return jsonAnswer({ status: payment.status, message: payment.message ?? "The payment did not go through." }, { status: 402 });
       }
-      return Response.json(payment.confirmation);
+      return jsonAnswer(payment.confirmation);
     },
   }),
 ];

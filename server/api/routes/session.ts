@@ -1,3 +1,4 @@
+import { jsonAnswer } from "#server/http/json-answer";
 import { loginSchema, registerSchema } from "#server/contracts/auth";
 import { authenticate, sessionCookieHeader, signOut } from "#server/http/auth";
 import { clientIpOf } from "#server/http/requests/client-ip";
@@ -17,7 +18,7 @@ export const sessionRoutes = [
       const { user, setCookie } = await authenticate(ctx, request);
       const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
       if (!user) return jsonError(401, "Not signed in.", {}, headers);
-      return Response.json(user, { headers });
+      return jsonAnswer(user, { headers });
     },
   }),
 
@@ -30,7 +31,7 @@ export const sessionRoutes = [
     input: loginSchema,
     handle: async ({ request, input, context, ctx }) => {
       const { user, token, expiresAt } = await login(ctx, input, clientIpOf(context));
-      return Response.json(user, { headers: { "Set-Cookie": await sessionCookieHeader(ctx, request, token, expiresAt) } });
+      return jsonAnswer(user, { headers: { "Set-Cookie": await sessionCookieHeader(ctx, request, token, expiresAt) } });
     },
   }),
 
@@ -47,9 +48,9 @@ export const sessionRoutes = [
     handle: async ({ request, input, context, ctx }) => {
       const { user: actor } = await authenticate(ctx, request);
       const user = await register(ctx, input, actor, clientIpOf(context));
-      if (actor) return Response.json(user, { status: 201 });
+      if (actor) return jsonAnswer(user, { status: 201 });
       const { token, expiresAt } = await createSession(ctx, user.id);
-      return Response.json(user, { status: 201, headers: { "Set-Cookie": await sessionCookieHeader(ctx, request, token, expiresAt) } });
+      return jsonAnswer(user, { status: 201, headers: { "Set-Cookie": await sessionCookieHeader(ctx, request, token, expiresAt) } });
     },
   }),
 
