@@ -7,7 +7,7 @@ import { statusOf } from "./error-status";
 import { logError } from "#server/observability/log";
 import { asResponse, JsonAnswer } from "./json-answer";
 
-/** The answer as it is if it says who may keep it; otherwise the same answer, kept by no cache. */
+/** The answer as it is if it says who may keep it; otherwise the same answer, kept by no cache (a JsonAnswer gets the header itself). */
 export function privately(response: Response): Response;
 export function privately(response: Response | JsonAnswer): Response | JsonAnswer;
 export function privately(response: Response | JsonAnswer): Response | JsonAnswer {

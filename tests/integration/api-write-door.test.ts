@@ -13,6 +13,7 @@ import { isPostgres } from "#db/engine";
 import { BODY_LIMITS, readText } from "#server/http/requests/request-body";
 import { writeLane } from "#server/http/write-lane";
 import { STORE_BUSY_MESSAGE } from "#server/contracts/store-busy";
+import { CART_MESSAGES } from "#server/contracts/cart-view";
 import { useAppContextForTests } from "#server/boot";
 import { ensureAdmin } from "#server/services/accounts/users";
 import { mockServer } from "../mocks/server";
@@ -143,6 +144,29 @@ describe("the API's write door", () => {
     expect(last!.headers.get("content-length")).toBe(String(bytes.length));
     const bag = JSON.parse(zlib.brotliDecompressSync(bytes).toString("utf8"));
     expect(bag).toMatchObject({ count: 9, totalPrice: 30 + 8 * 50 });
+  });
+
+  it("sends the API's JSON answers as a fetch Response sent them: cookie, privacy, error (decision 0069)", async () => {
+    const jar = new CookieJar();
+    const tee = await addProduct(ctx, { name: "Answer Tee", priceCents: 2500 });
+    const added = await post("/api/cart", { productId: tee, quantity: 1 }, {}, jar);
+    expect(added.status).toBe(201);
+    expect(added.headers.get("cache-control")).toBe("private, no-store");
+    expect(added.headers.getSetCookie()).toHaveLength(1);
+    expect(added.headers.getSetCookie()[0]).toMatch(/; HttpOnly; SameSite=Lax/);
+    jar.store(added);
+    const again = await post("/api/cart", { productId: tee, quantity: 1 }, {}, jar);
+    expect(again.status).toBe(200);
+    expect(again.headers.getSetCookie()).toEqual([]);
+    expect(await again.json()).toMatchObject({ count: 2, totalPrice: 50 });
+
+    const gone = await addProduct(ctx, { name: "Gone Tee", priceCents: 2500, inventory: 0 });
+    const refused = await post("/api/cart", { productId: gone, quantity: 1 }, {}, jar);
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await refused.json()).toEqual({ message: CART_MESSAGES.soldOut, errors: {} });
+    const bag = await ctx.db.selectFrom("cartItems").select("productId").where("productId", "=", gone).execute();
+    expect(bag).toEqual([]);
   });
 
   it("refuses a write another site's page sends, before the API sees it, and takes the store's own", async () => {
