@@ -1,3 +1,4 @@
+import type { RequestHead } from "#server/http/requests/request-head";
 import type { AppLoadContext } from "@remix-run/node";
 import { getAppContext } from "#server/boot";
 import { NotFound } from "#server/errors";
@@ -24,7 +25,7 @@ export async function dispatchApi(request: Request, context: AppLoadContext = {}
  * dispatchApi's answer before it is a fetch Response: a JSON one stays a JsonAnswer, for the write
  * door to send as it is (decision 0069).
  */
-export async function answerApi(request: Request, context: AppLoadContext = {}): Promise<Response | JsonAnswer> {
+export async function answerApi(request: RequestHead, context: AppLoadContext = {}): Promise<Response | JsonAnswer> {
   const { pathname } = new URL(request.url);
   const match = apiRouter.match(pathname);
   // Unknown API paths answer in the API's own language, not with the HTML 404 page.
@@ -38,7 +39,7 @@ export async function answerApi(request: Request, context: AppLoadContext = {}):
 }
 
 async function answer(
-  request: Request,
+  request: RequestHead,
   context: AppLoadContext,
   entry: PathEntry,
   route: ApiRoute | undefined,

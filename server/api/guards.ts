@@ -1,3 +1,4 @@
+import type { RequestHead } from "#server/http/requests/request-head";
 import type { PublicUser } from "#server/contracts/auth";
 import type { AppContext } from "#server/context";
 import { Unauthenticated } from "#server/errors";
@@ -9,7 +10,7 @@ import type { Guard } from "./route";
  * A public door reads no session (a catalogue read costs no session lookup); one that cares who
  * is calling asks `authenticate` itself.
  */
-export async function enforceGuard(guard: Guard, ctx: AppContext, request: Request): Promise<PublicUser | null> {
+export async function enforceGuard(guard: Guard, ctx: AppContext, request: RequestHead): Promise<PublicUser | null> {
   if (guard === "public") return null;
   if (guard === "admin") return requireAdminApi(ctx, request);
   const { user } = await authenticate(ctx, request);

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
 import { compressionFor } from "#server/http/cache/negotiation";
 import { compressOnce } from "#server/http/cache/compressed-copy";
-import { BODY_LIMITS, requestWithBodyRead } from "#server/http/requests/request-body";
+import { BODY_LIMITS, requestWithBodyRead, withBodyRead } from "#server/http/requests/request-body";
+import { NodeRequestHead, type RequestHead } from "#server/http/requests/request-head";
 import { JsonAnswer } from "#server/http/json-answer";
 
 /**
@@ -77,25 +78,25 @@ function smallJsonLength(req: IncomingMessage): number | null {
 }
 
 /**
- * As fetchRequestOf, for an API write. A small JSON body is read from node's request first and
- * the Request is made without one (request-body.ts hands the bytes to every reader): undici's
- * Request with a streamed body, its signal and the stream adapter cost about 50 µs a call, most of
- * what the door spent before the API table (a rush profile: 4 % of a worker's busy time). node
- * reads no more than the declared length. Such a Request has no signal of its own: the API's
- * handlers read none, and with the body in hand a write is done whether or not the caller waits.
- * Any other body streams as before. Null when the caller hung up before the body came: there is
- * nothing to do and nobody to answer.
+ * As fetchRequestOf, for an API write. A small JSON body is read from node's request first
+ * (request-body.ts hands the bytes to every reader), and the API gets a `NodeRequestHead` over
+ * node's own headers: undici's Request, its Headers, signal and body stream cost a good part of
+ * what the door spent before the API table (decision 0070). A reader that needs a fetch Request
+ * (tRPC) gets one then, bodiless, with the same bytes in hand. node reads no more than the declared
+ * length. Such a request has no signal: the API's handlers read none, and with the body in hand a
+ * write is done whether or not the caller waits. Any other body streams in a Request as before.
+ * Null when the caller hung up before the body came: there is nothing to do and nobody to answer.
  */
-export async function apiWriteRequestOf(req: IncomingMessage, res: ServerResponse, url: string): Promise<Request | null> {
+export async function apiWriteRequestOf(req: IncomingMessage, res: ServerResponse, url: string): Promise<RequestHead | null> {
   const length = smallJsonLength(req);
   if (length === null) return fetchRequestOf(req, res, url);
   const body = await bodyOf(req);
   if (!body) return null;
-  return requestWithBodyRead(
-    url,
-    { method: req.method, headers: headersOf(req) },
-    new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
-  );
+  const bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  const method = req.method ?? "POST";
+  // Most writes read only the head; a Request is made for one that asks (decision 0070).
+  const head = new NodeRequestHead(url, method, req.headers, () => requestWithBodyRead(url, { method, headers: headersOf(req) }, bytes));
+  return withBodyRead(head, bytes);
 }
 
 // compression()'s threshold: a smaller answer costs more CPU to compress than it saves on the wire.
@@ -126,7 +127,12 @@ export async function sendFetchResponse(req: IncomingMessage, res: ServerRespons
 }
 
 /** A JsonAnswer (the API's own) or a fetch Response, as sendFetchResponse sends it. */
-export async function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: Response | JsonAnswer, compress = false): Promise<void> {
+export async function sendAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: Response | JsonAnswer,
+  compress = false,
+): Promise<void> {
   if (!(answer instanceof JsonAnswer)) return sendFetchResponse(req, res, answer, compress);
   res.statusCode = answer.status;
   if (!answer.has("content-type")) res.appendHeader("content-type", "application/json; charset=utf-8");

@@ -1,3 +1,4 @@
+import type { RequestHead } from "#server/http/requests/request-head";
 import type { AppLoadContext } from "@remix-run/node";
 import type { z, ZodType } from "zod";
 import type { PublicUser } from "#server/contracts/auth";
@@ -11,7 +12,7 @@ export type Guard = "public" | "user" | "admin";
 type UserFor<G extends Guard> = G extends "public" ? null : PublicUser;
 
 export interface RouteArgs<I, G extends Guard> {
-  request: Request;
+  request: RequestHead;
   /** The path's `:name` segments, decoded; `*` holds a splat's rest. */
   params: Record<string, string | undefined>;
   /** What the server hands every request: the caller's address for rate limits. */

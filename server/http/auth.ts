@@ -1,3 +1,4 @@
+import type { RequestHead } from "#server/http/requests/request-head";
 import { redirect } from "@remix-run/node";
 import type { PublicUser } from "#server/contracts/auth";
 import type { AppContext } from "#server/context";
@@ -13,10 +14,10 @@ export interface RequestAuth {
   setCookie: string | null;
 }
 
-const memo = new WeakMap<Request, Promise<RequestAuth>>();
+const memo = new WeakMap<RequestHead, Promise<RequestAuth>>();
 
 /** Reads the session cookie once per request, however many loaders ask. */
-export function authenticate(ctx: AppContext, request: Request): Promise<RequestAuth> {
+export function authenticate(ctx: AppContext, request: RequestHead): Promise<RequestAuth> {
   let pending = memo.get(request);
   if (!pending) {
     pending = readSession(ctx, request);
@@ -25,7 +26,7 @@ export function authenticate(ctx: AppContext, request: Request): Promise<Request
   return pending;
 }
 
-async function readSession(ctx: AppContext, request: Request): Promise<RequestAuth> {
+async function readSession(ctx: AppContext, request: RequestHead): Promise<RequestAuth> {
   const cookie = cookiesFor(ctx.config, request).session;
   const token = await readCookie(cookie, request.headers.get("Cookie"));
   if (typeof token !== "string" || !token) return { user: null, token: null, setCookie: null };
@@ -38,11 +39,11 @@ async function readSession(ctx: AppContext, request: Request): Promise<RequestAu
   };
 }
 
-export async function sessionCookieHeader(ctx: AppContext, request: Request, token: string, expiresAt: Date): Promise<string> {
+export async function sessionCookieHeader(ctx: AppContext, request: RequestHead, token: string, expiresAt: Date): Promise<string> {
   return cookiesFor(ctx.config, request).session.serialize(token, { expires: expiresAt });
 }
 
-export async function signOut(ctx: AppContext, request: Request): Promise<string> {
+export async function signOut(ctx: AppContext, request: RequestHead): Promise<string> {
   const { token } = await authenticate(ctx, request);
   if (token) await invalidateSession(ctx, token);
   return cookiesFor(ctx.config, request).session.serialize("", { maxAge: 0 });
@@ -62,7 +63,7 @@ export function assertAdmin(user: PublicUser | null): PublicUser {
  * For admin pages: a signed-out visitor goes to /auth (and comes back after signing in);
  * a signed-in non-admin goes home.
  */
-export async function requireAdminPage(ctx: AppContext, request: Request): Promise<PublicUser> {
+export async function requireAdminPage(ctx: AppContext, request: RequestHead): Promise<PublicUser> {
   const { user } = await authenticate(ctx, request);
   try {
     return assertAdmin(user);
@@ -75,6 +76,6 @@ export async function requireAdminPage(ctx: AppContext, request: Request): Promi
 }
 
 /** For admin API doors: 401 when signed out, 403 when not an admin. */
-export async function requireAdminApi(ctx: AppContext, request: Request): Promise<PublicUser> {
+export async function requireAdminApi(ctx: AppContext, request: RequestHead): Promise<PublicUser> {
   return assertAdmin((await authenticate(ctx, request)).user);
 }

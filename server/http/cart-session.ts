@@ -1,3 +1,4 @@
+import type { RequestHead } from "#server/http/requests/request-head";
 import crypto from "node:crypto";
 import { addBounded, keepBounded } from "#server/bounded-memo";
 import type { AppContext } from "#server/context";
@@ -96,17 +97,17 @@ export function cartIdOf(ctx: AppContext, value: string | undefined): string | n
 export const cartMemoSize = () => ({ genuine: cartIdByValue.size, forged: forgedValues.size, checking: checking.size });
 
 /** The anonymous cart id from the signed cookie, or null when this browser has none yet. */
-export async function cartSessionIdOf(ctx: AppContext, request: Request): Promise<string | null> {
+export async function cartSessionIdOf(ctx: AppContext, request: RequestHead): Promise<string | null> {
   const header = request.headers.get("Cookie");
   return header ? cartIdOf(ctx, rawCookie(header, "cart")) : null;
 }
 
 // A bag made for a request is the same bag however many steps of that request ask (the waiting
 // room's gate binds a pass to it before the door adds to it: decision 0036).
-const madeFor = new WeakMap<Request, Promise<{ id: string; setCookie: string | null }>>();
+const madeFor = new WeakMap<RequestHead, Promise<{ id: string; setCookie: string | null }>>();
 
 /** The cart id, creating one (and the Set-Cookie that carries it) when the browser has none. */
-export function ensureCartSession(ctx: AppContext, request: Request): Promise<{ id: string; setCookie: string | null }> {
+export function ensureCartSession(ctx: AppContext, request: RequestHead): Promise<{ id: string; setCookie: string | null }> {
   let made = madeFor.get(request);
   if (!made) {
     made = (async () => {

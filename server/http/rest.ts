@@ -1,3 +1,4 @@
+import type { RequestHead } from "#server/http/requests/request-head";
 import type { ZodType } from "zod";
 import { DomainError, Invalid, NotFound, TooMany } from "#server/errors";
 import { isConnectionLost, reportConnectionLost, storeBusyJson } from "./store-busy";
@@ -64,7 +65,7 @@ export function toErrorAnswer(error: unknown): Response | JsonAnswer {
  * Parses a JSON body with a contract (request-body.ts: at most 64 kB, its text valid Unicode);
  * bad JSON or bad fields become a 400 Invalid; a body over the limit throws BodyTooLarge (a 413).
  */
-export async function parseJsonBody<T>(request: Request, schema: ZodType<T>): Promise<T> {
+export async function parseJsonBody<T>(request: RequestHead, schema: ZodType<T>): Promise<T> {
   const result = schema.safeParse(await readJson(request));
   if (!result.success) throw Invalid.fromZod(result.error);
   return result.data;

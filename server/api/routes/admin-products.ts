@@ -1,3 +1,4 @@
+import { fetchRequestFor, type RequestHead } from "#server/http/requests/request-head";
 import { jsonAnswer } from "#server/http/json-answer";
 import {
   IMAGE_MESSAGES,
@@ -34,7 +35,8 @@ const imageIdOf = (params: Record<string, string | undefined>) => {
  * A multipart upload's form, refused by its Content-Length before a byte of the body is read:
  * 411 without one, 413 over 5 MB.
  */
-async function uploadedForm(request: Request): Promise<FormData | Response> {
+async function uploadedForm(head: RequestHead): Promise<FormData | Response> {
+  const request = fetchRequestFor(head);
   const length = request.headers.get("Content-Length");
   if (length === null) return jsonError(411, IMAGE_MESSAGES.lengthRequired);
   if (Number(length) > MAX_UPLOAD_BODY_BYTES) return jsonError(413, IMAGE_MESSAGES.tooLarge, { image: [IMAGE_MESSAGES.tooLarge] });

@@ -1,7 +1,8 @@
+import type { RequestHead } from "#server/http/requests/request-head";
 import { subscriberReport, summaryReport } from "#server/services/reporting/rest";
 import { route } from "#server/api/route";
 
-const paramsOf = (request: Request) => {
+const paramsOf = (request: RequestHead) => {
   const params = new URL(request.url).searchParams;
   return { from: params.get("from"), to: params.get("to"), includeTest: params.get("includeTest") };
 };

@@ -1,3 +1,4 @@
+import { fetchRequestFor } from "#server/http/requests/request-head";
 import { jsonAnswer } from "#server/http/json-answer";
 import { unstable_parseMultipartFormData } from "@remix-run/node";
 import {
@@ -45,7 +46,7 @@ const mediaUploadRoute = (path: string, kind: MediaKind) =>
     handle: async ({ request, ctx }) => {
       try {
         refuseOversizedRequest(kind, request.headers.get("Content-Length"));
-        const form = await unstable_parseMultipartFormData(request, mediaPartHandler(ctx, kind));
+        const form = await unstable_parseMultipartFormData(fetchRequestFor(request), mediaPartHandler(ctx, kind));
         const url = form.get(kind);
         if (typeof url !== "string") throw new MediaRejected(kind, "missing");
         return jsonAnswer({ [`${kind}Url`]: url }, { status: 201, headers: NO_STORE_HEADERS });

@@ -1,3 +1,4 @@
+import type { RequestHead } from "#server/http/requests/request-head";
 import { jsonAnswer } from "#server/http/json-answer";
 import { BOT_FIELD } from "#server/contracts/bots";
 import { refuseFilledHoneypot } from "#server/services/drop/bots";
@@ -13,7 +14,7 @@ import { route } from "#server/api/route";
  * The line a PATCH or DELETE /api/cart/{productId}?size=&color= names, in this browser's bag (the
  * size and colour are needed only when the bag holds several lines of the product).
  */
-async function lineOf(ctx: AppContext, request: Request, param: string | undefined) {
+async function lineOf(ctx: AppContext, request: RequestHead, param: string | undefined) {
   const url = new URL(request.url);
   const name = lineQuerySchema.safeParse({ size: url.searchParams.get("size"), color: url.searchParams.get("color") });
   if (!name.success) throw Invalid.fromZod(name.error);

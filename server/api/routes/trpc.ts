@@ -1,3 +1,4 @@
+import { fetchRequestFor, type RequestHead } from "#server/http/requests/request-head";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { authenticate } from "#server/http/auth";
 import { clientIpOf } from "#server/http/requests/client-ip";
@@ -11,9 +12,10 @@ import { logError } from "#server/observability/log";
  * A mutation's body read here, within the form limit (request-body.ts), and handed to tRPC whole:
  * its adapter would read any length. Past the limit, BodyTooLarge: the API's own 413 (rest.ts).
  */
-async function bounded(request: Request): Promise<Request> {
-  if (request.method === "GET" || request.method === "HEAD") return request;
-  return new Request(request, { body: await readBody(request, BODY_LIMITS.form) });
+async function bounded(request: RequestHead): Promise<Request> {
+  const whole = fetchRequestFor(request);
+  if (request.method === "GET" || request.method === "HEAD") return whole;
+  return new Request(whole, { body: await readBody(request, BODY_LIMITS.form) });
 }
 
 /**

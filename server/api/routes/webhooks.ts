@@ -1,3 +1,4 @@
+import type { RequestHead } from "#server/http/requests/request-head";
 import crypto from "node:crypto";
 import type Stripe from "stripe";
 import { z } from "zod";
@@ -15,7 +16,7 @@ import { NO_STORE_HEADERS } from "#server/http/cache/cache-control";
 const same = (a: string, b: string) =>
   crypto.timingSafeEqual(crypto.createHash("sha256").update(a).digest(), crypto.createHash("sha256").update(b).digest());
 
-function authorised(request: Request, expected: { user: string; password: string }): boolean {
+function authorised(request: RequestHead, expected: { user: string; password: string }): boolean {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(request.headers.get("Authorization") ?? "");
   if (!match) return false;
   const decoded = Buffer.from(match[1]!, "base64").toString("utf8");

@@ -1,7 +1,8 @@
+import type { RequestHead } from "#server/http/requests/request-head";
 import type { SendResult } from "#server/contracts/admin-subscribers";
 
 /** RFC 7240 `Prefer: respond-async`: answer 202 once the send is under way, then poll. */
-export function prefersAsync(request: Request): boolean {
+export function prefersAsync(request: RequestHead): boolean {
   return /(^|[,\s])respond-async\b/i.test(request.headers.get("Prefer") ?? "");
 }
 

@@ -1,3 +1,4 @@
+import type { RequestHead } from "#server/http/requests/request-head";
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { getAppContext } from "#server/boot";
 import type { AppContext } from "#server/context";
@@ -10,7 +11,7 @@ import { secureCookies } from "#server/http/requests/cookies";
 import { PRIVATE_NO_STORE } from "#server/http/cache/cache-control";
 
 /** What the doors read from a browser: its place and its pass. */
-export function placeCookiesOf(request: Request): { placeId: string | null; passToken: string | null } {
+export function placeCookiesOf(request: RequestHead): { placeId: string | null; passToken: string | null } {
   const header = request.headers.get("Cookie");
   return { placeId: cookieValue(header, PLACE_COOKIE), passToken: cookieValue(header, PASS_COOKIE) };
 }
@@ -19,7 +20,7 @@ export function placeCookiesOf(request: Request): { placeId: string | null; pass
 const PLACE_SECONDS = 24 * 60 * 60;
 
 /** The Set-Cookie headers for a place's answer: the place id when new, the pass once admitted. Never cached. */
-export function placeSetCookies(ctx: AppContext, request: Request, result: PlaceStatus, joined: boolean): string[] {
+export function placeSetCookies(ctx: AppContext, request: RequestHead, result: PlaceStatus, joined: boolean): string[] {
   const secure = secureCookies(ctx.config, request);
   const cookies: string[] = [];
   if (joined && result.placeId) cookies.push(serializeCookie(PLACE_COOKIE, result.placeId, PLACE_SECONDS, secure));
@@ -28,7 +29,7 @@ export function placeSetCookies(ctx: AppContext, request: Request, result: Place
 }
 
 /** The Set-Cookie for a pass from `issuePass` (early access hands one out this way). */
-export function passSetCookie(ctx: AppContext, request: Request, pass: { token: string; expiresAt: number }): string {
+export function passSetCookie(ctx: AppContext, request: RequestHead, pass: { token: string; expiresAt: number }): string {
   const seconds = (pass.expiresAt - ctx.clock.now().getTime()) / 1000;
   return serializeCookie(PASS_COOKIE, pass.token, seconds, secureCookies(ctx.config, request));
 }

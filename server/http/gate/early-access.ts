@@ -1,3 +1,4 @@
+import type { RequestHead } from "#server/http/requests/request-head";
 import type { Config } from "#server/config";
 import type { AppContext } from "#server/context";
 import { readPass } from "#server/services/drop/early-access-pass";
@@ -34,7 +35,7 @@ export function hasEarlyAccessCookie(cookieHeader: string | null | undefined, se
  * (decision 0036). Every door that shows or sells products to shoppers asks here instead of using
  * the bare context.
  */
-export async function shopperContext(ctx: AppContext, request: Request): Promise<AppContext> {
+export async function shopperContext(ctx: AppContext, request: RequestHead): Promise<AppContext> {
   const pass = passOf(request.headers.get("Cookie"));
   if (!pass || !readPass(ctx.config, pass)) return ctx;
   const openedAt = await passOpenedAt(ctx, pass, await cartSessionIdOf(ctx, request));
@@ -42,7 +43,7 @@ export async function shopperContext(ctx: AppContext, request: Request): Promise
 }
 
 /** The Set-Cookie that gives this browser its pass. */
-export function passCookie(config: Config, request: Request, pass: string): string {
+export function passCookie(config: Config, request: RequestHead, pass: string): string {
   const secure = secureCookies(config, request) ? "; Secure" : "";
   return `${EARLY_ACCESS_COOKIE}=${pass}; Max-Age=${PASS_MAX_AGE_SECONDS}; Path=/; HttpOnly; SameSite=Lax${secure}`;
 }

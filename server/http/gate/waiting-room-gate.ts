@@ -1,3 +1,4 @@
+import type { RequestHead } from "#server/http/requests/request-head";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppLoadContext } from "@remix-run/node";
 import { getAppContext } from "#server/boot";
@@ -135,7 +136,7 @@ type Bag = { id: string; isNew: boolean } | null;
  * The bag a pass is judged for (decision 0036): the browser's own, or, at the purchase that
  * starts its first bag, that new bag (ensureCartSession hands the door the same one).
  */
-async function bagFor(ctx: AppContext, request: Request, purchase: boolean): Promise<Bag> {
+async function bagFor(ctx: AppContext, request: RequestHead, purchase: boolean): Promise<Bag> {
   const id = await cartSessionIdOf(ctx, request);
   if (id) return { id, isNew: false };
   if (!purchase || !MAKES_BAG.test(new URL(request.url).pathname)) return null;
@@ -150,7 +151,7 @@ async function bagFor(ctx: AppContext, request: Request, purchase: boolean): Pro
  */
 async function mayPass(
   ctx: AppContext,
-  request: Request,
+  request: RequestHead,
   { purchase = false, context }: { purchase?: boolean; context?: AppLoadContext } = {},
 ): Promise<{ ok: true } | { ok: false; room: Room }> {
   if (isTemplateRender(context)) return { ok: true };
@@ -181,7 +182,7 @@ async function mayPass(
  * and the dev server, which the node gate does not see. The page cache's own render for nobody
  * passes (it carries no visitor; the gate in front of the cache judges the visitor).
  */
-export async function requirePassForPage(request: Request, context?: AppLoadContext): Promise<void> {
+export async function requirePassForPage(request: RequestHead, context?: AppLoadContext): Promise<void> {
   const ctx = await getAppContext();
   if ((await mayPass(ctx, request, { context })).ok) return;
   meter().passRefused();
@@ -194,7 +195,7 @@ export async function requirePassForPage(request: Request, context?: AppLoadCont
  * Accept, which does not name text/html). A fetcher's post to /cart.data reaches the action as
  * /cart (single fetch takes the suffix off first), so its URL cannot tell it from a form's post.
  */
-export async function requirePassForPurchase(request: Request): Promise<void> {
+export async function requirePassForPurchase(request: RequestHead): Promise<void> {
   const ctx = await getAppContext();
   const verdict = await mayPass(ctx, request, { purchase: true });
   if (verdict.ok) return;
@@ -203,7 +204,7 @@ export async function requirePassForPurchase(request: Request): Promise<void> {
 }
 
 /** For the API table's POST /api/cart and POST /api/process-order: the 429 to answer, or null to go on. */
-export async function refuseWithoutPass(ctx: AppContext, request: Request): Promise<Response | null> {
+export async function refuseWithoutPass(ctx: AppContext, request: RequestHead): Promise<Response | null> {
   const verdict = await mayPass(ctx, request, { purchase: true });
   if (verdict.ok) return null;
   meter().passRefused();

@@ -1,3 +1,4 @@
+import type { RequestHead } from "./request-head";
 import { createCookie, type Cookie } from "@remix-run/node";
 import type { Config } from "#server/config";
 import { rawCookieValue } from "./cookie-header";
@@ -42,7 +43,7 @@ export async function readCookie(cookie: Cookie, header: string | null | undefin
 }
 
 /** True when the browser reached the store over https; a proxy's X-Forwarded-Proto counts only from a trusted hop (TRUST_PROXY). */
-export function cameOverHttps(config: Config, request: Request): boolean {
+export function cameOverHttps(config: Config, request: RequestHead): boolean {
   if (new URL(request.url).protocol === "https:") return true;
   return forwardedProto(request.headers.get("X-Forwarded-Proto"), config.trustProxy) === "https";
 }
@@ -57,7 +58,7 @@ export function httpsPublicOrigin(config: Config): string | null {
  * browser refuses a Secure cookie sent over plain http, so marking cookies Secure merely for being
  * in production signed nobody in at http://192.168.1.5:3000 (decision 0011).
  */
-export function secureCookies(config: Config, request: Request): boolean {
+export function secureCookies(config: Config, request: RequestHead): boolean {
   return httpsPublicOrigin(config) !== null || cameOverHttps(config, request);
 }
 
@@ -65,7 +66,7 @@ export function secureCookies(config: Config, request: Request): boolean {
  * The store's cookies as set in answer to this request: HttpOnly, SameSite=Lax, and Secure as
  * `secureCookies` decides. Every Set-Cookie goes through here, so none can disagree.
  */
-export function cookiesFor(config: Config, request: Request): Cookies {
+export function cookiesFor(config: Config, request: RequestHead): Cookies {
   let both = cache.get(config);
   if (!both) {
     both = { secure: makeCookies(config, true), plain: makeCookies(config, false) };

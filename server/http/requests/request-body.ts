@@ -1,5 +1,6 @@
 import { REQUEST_BODY_MESSAGES } from "#server/contracts/request-body";
 import { Invalid, type FieldErrors } from "#server/errors";
+import { fetchRequestFor, type RequestHead } from "./request-head";
 
 /**
  * Every request body the store reads goes through here (decision 0040): refused by its declared
@@ -29,20 +30,24 @@ export class BodyTooLarge extends Error {
  * Bodies read before their Request was made (the API's write door, node-exchange.ts): such a
  * Request carries none of its own, and this is where every read of a body finds it.
  */
-const readAhead = new WeakMap<Request, Uint8Array<ArrayBuffer>>();
+const readAhead = new WeakMap<RequestHead, Uint8Array<ArrayBuffer>>();
 
 /** A bodiless Request whose body is `bytes`, for readBody and everything built on it. */
 export function requestWithBodyRead(url: string, init: RequestInit, bytes: Uint8Array<ArrayBuffer>): Request {
-  const request = new Request(url, init);
+  return withBodyRead(new Request(url, init), bytes);
+}
+
+/** The request (a head made without a body) whose body is `bytes`, for readBody and everything built on it. */
+export function withBodyRead<R extends RequestHead>(request: R, bytes: Uint8Array<ArrayBuffer>): R {
   readAhead.set(request, bytes);
   return request;
 }
 
 /** True when the request's body was read before it was made (requestWithBodyRead): nothing of it is still to come. */
-export const bodyInHand = (request: Request): boolean => readAhead.has(request);
+export const bodyInHand = (request: RequestHead): boolean => readAhead.has(request);
 
 /** The body's bytes, at most `limit` of them; BodyTooLarge past it, without reading further. */
-export async function readBody(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBody(request: RequestHead, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = request.headers.get("Content-Length");
   if (declared !== null && !(Number(declared) <= limit)) throw new BodyTooLarge(limit);
   const known = readAhead.get(request);
@@ -50,8 +55,9 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
     if (known.byteLength > limit) throw new BodyTooLarge(limit);
     return known;
   }
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
+  const { body } = fetchRequestFor(request);
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
@@ -73,7 +79,7 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
 }
 
 /** The body as text (UTF-8; a byte that is not is replaced, as request.text() does). */
-export async function readText(request: Request, limit: number): Promise<string> {
+export async function readText(request: RequestHead, limit: number): Promise<string> {
   return Buffer.from(await readBody(request, limit)).toString("utf8");
 }
 
@@ -110,7 +116,7 @@ export function refuseBrokenText(value: unknown): void {
  * A JSON body (an empty one is `{}`), its text checked: BodyTooLarge past the form limit, Invalid
  * when it is not JSON or carries broken text.
  */
-export async function readJson(request: Request, limit: number = BODY_LIMITS.form): Promise<unknown> {
+export async function readJson(request: RequestHead, limit: number = BODY_LIMITS.form): Promise<unknown> {
   const text = await readText(request, limit);
   let body: unknown;
   try {

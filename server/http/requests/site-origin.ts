@@ -1,3 +1,4 @@
+import type { RequestHead } from "./request-head";
 import type { Config } from "#server/config";
 import { forwardedProto, fromTrustedHop } from "./forwarded";
 
@@ -33,7 +34,7 @@ export function siteOriginOf(request: RequestAddress, site: SiteAddressing): str
 }
 
 /** Where links the store hands out point (subscriber mail, Stripe's return address). */
-export function siteOrigin(request: Request, site: SiteAddressing): string {
+export function siteOrigin(request: RequestHead, site: SiteAddressing): string {
   const url = new URL(request.url);
   const address = { scheme: url.protocol.slice(0, -1), header: (name: string) => request.headers.get(name) };
   return siteOriginOf(address, site) ?? url.origin;
