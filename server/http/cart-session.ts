@@ -65,6 +65,18 @@ function remember(value: string, id: string | null) {
   else keepBounded(cartIdByValue, value, id, MAX_REMEMBERED);
 }
 
+/**
+ * A bag cookie this process has just signed is genuine: the value the browser sends back (the
+ * Set-Cookie's, byte for byte) is remembered with its id, so its next request here skips the
+ * signature check (in a drop's rush, one WebCrypto HMAC with its key import per shopper and worker).
+ */
+function rememberMade(ctx: AppContext, setCookie: string, id: string) {
+  const value = rawCookie(setCookie.split(";", 1)[0]!, "cart");
+  if (!value || value.length > MAX_CART_COOKIE_CHARS) return;
+  memoFor(ctx);
+  remember(value, id);
+}
+
 /** The cart id a `cart` cookie value carries (null: none, or forged), synchronously once known. */
 export function cartIdOf(ctx: AppContext, value: string | undefined): string | null | Promise<string | null> {
   if (!value || value.length > MAX_CART_COOKIE_CHARS) return null;
@@ -114,7 +126,9 @@ export function ensureCartSession(ctx: AppContext, request: RequestHead): Promis
       const existing = await cartSessionIdOf(ctx, request);
       if (existing) return { id: existing, setCookie: null };
       const id = crypto.randomBytes(18).toString("base64url");
-      return { id, setCookie: await cookiesFor(ctx.config, request).cart.serialize(id) };
+      const setCookie = await cookiesFor(ctx.config, request).cart.serialize(id);
+      rememberMade(ctx, setCookie, id);
+      return { id, setCookie };
     })();
     madeFor.set(request, made);
   }
