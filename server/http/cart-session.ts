@@ -14,9 +14,9 @@ export function rawCookie(header: string, name: string): string | undefined {
   return rawCookieValue(header, name) ?? undefined;
 }
 
-// Checking the bag cookie's signature (an HMAC through WebCrypto, with a key imported for each
-// check) is the dearest step of a cached page and a cost of every bag request; a value always
-// verifies the same way, so each distinct one is checked once per process. Genuine bags and
+// Checking the bag cookie's signature (Remix's cookie parse and an HMAC, behind a promise) is
+// the dearest step of a cached page and a cost of every bag request; a value always verifies the
+// same way, so each distinct one is checked once per process. Genuine bags and
 // forged values are remembered apart, each within its bound, so a stream of forgeries can push
 // out only other forgeries (decision 0039).
 const cartIdByValue = new Map<string, string>();
@@ -53,9 +53,11 @@ const CART_ID = /^[A-Za-z0-9_-]{16,64}$/;
  */
 export const MAX_CART_COOKIE_CHARS = 3 * (4 * Math.ceil((64 + 2) / 3) + 1 + 43);
 
+// Signed cookies parse the same whatever their Secure flag: the plain set is enough to check one.
+const PLAIN_HTTP: RequestHead = { url: "http://localhost/", method: "GET", headers: new Headers() };
+
 async function verifyCartValue(ctx: AppContext, value: string): Promise<string | null> {
-  // Signed cookies parse the same whatever their Secure flag: the plain set is enough here.
-  const cart = cookiesFor(ctx.config, new Request("http://localhost/")).cart;
+  const cart = cookiesFor(ctx.config, PLAIN_HTTP).cart;
   const id = await readCookie(cart, `cart=${value}`);
   return typeof id === "string" && CART_ID.test(id) ? id : null;
 }
@@ -68,7 +70,7 @@ function remember(value: string, id: string | null) {
 /**
  * A bag cookie this process has just signed is genuine: the value the browser sends back (the
  * Set-Cookie's, byte for byte) is remembered with its id, so its next request here skips the
- * signature check (in a drop's rush, one WebCrypto HMAC with its key import per shopper and worker).
+ * signature check (in a drop's rush, one cookie parse and HMAC per shopper and worker).
  */
 function rememberMade(ctx: AppContext, setCookie: string, id: string) {
   const value = rawCookie(setCookie.split(";", 1)[0]!, "cart");
