@@ -24,6 +24,9 @@ describe("a request head made from node's request", () => {
     expect(head.headers.get("x-empty")).toBeNull();
     expect(head.headers.has("x-empty")).toBe(false);
     expect(head.headers.get("Origin")).toBeNull();
+    // The object's own inheritance is no header a client sent.
+    expect(head.headers.get("constructor")).toBeNull();
+    expect(head.headers.has("toString")).toBe(false);
     expect(head.headers.has("cookie")).toBe(true);
     expect(head.url).toBe("https://shop.example/api/cart");
     expect(head.method).toBe("POST");

@@ -18,9 +18,12 @@ class NodeHeaders implements Pick<Headers, "get" | "has"> {
   constructor(private readonly raw: IncomingHttpHeaders) {}
 
   get(name: string): string | null {
-    const value = this.raw[name.toLowerCase()];
-    if (value === undefined || value === "") return null;
-    return Array.isArray(value) ? value.join(", ") : value;
+    const key = name.toLowerCase();
+    // node's headers are a plain object: only its own entries are headers, never "constructor".
+    if (!Object.hasOwn(this.raw, key)) return null;
+    const value = this.raw[key];
+    if (Array.isArray(value)) return value.join(", ");
+    return typeof value === "string" && value !== "" ? value : null;
   }
 
   has(name: string): boolean {
