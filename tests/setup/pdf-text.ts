@@ -1,7 +1,7 @@
 import { decodePDFRawStream, PDFArray, PDFDocument, PDFRawStream, type PDFPage } from "pdf-lib";
 
 /**
- * The texts drawn on each page of a PDF pdf-lib wrote: every `<hex> Tj` of the page's content
+ * The texts drawn on each page of a label or slip (pdf-file.ts): every `<hex> Tj` of the page's content
  * streams, decoded as WinAnsi (Latin-1 for the characters a label uses). Enough to read what a
  * label or slip says without a PDF text extractor.
  */
