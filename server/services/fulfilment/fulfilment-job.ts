@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
-import { performance } from "node:perf_hooks";
 import type { AppContext } from "#server/context";
 import { fulfilDueOrders } from "./fulfilment";
 import { holdLease, releaseLease } from "#server/services/jobs/leases";
 import { forgetNudge, wakeOnNudge } from "./fulfilment-nudge";
 import { processHolder } from "#server/services/jobs/process-holder";
 import { logError } from "#server/observability/log";
+import { shopperYield } from "./shopper-yield";
 
 /**
  * The fulfilment job (decision 0027): a paid order's confirmation e-mail and shipping label are
@@ -22,27 +22,9 @@ const RENEW_EVERY_MS = 5_000;
 const LEASE_MS = 4 * RENEW_EVERY_MS;
 /**
  * On drop day the CPU belongs to the shoppers still buying: while this process's event loop is busy
- * answering them, an order waits, but never longer than this after its payment.
+ * answering them, an order waits, but never longer than this after its payment (shopper-yield.ts).
  */
 export const FULFIL_MAX_DEFER_MS = 10_000;
-/** Busy means the event loop was working this share of a short sample (node's event-loop utilisation). */
-const BUSY_ABOVE = 0.5;
-const SAMPLE_MS = 10;
-const BUSY_PAUSE_MS = 100;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-
-/** Waits while the event loop is busy with other work (requests), up to the order's deadline. */
-async function yieldToShoppers(ctx: AppContext, paidAt: string, maxDeferMs: number): Promise<void> {
-  const deadline = Date.parse(paidAt) + maxDeferMs;
-  for (;;) {
-    const start = performance.eventLoopUtilization();
-    await sleep(SAMPLE_MS);
-    if (performance.eventLoopUtilization(start).utilization < BUSY_ABOVE) return;
-    if (ctx.clock.now().getTime() >= deadline) return;
-    await sleep(BUSY_PAUSE_MS);
-  }
-}
 
 export interface FulfilmentJob {
   /** Ends the job after the order in hand, and gives the lease up so another process takes over at once. */
@@ -60,6 +42,7 @@ export function startFulfilmentJob(
   let wakeNow: (() => void) | null = null;
   // This job's claim on each order (fulfilment.ts claimOrder): its own, even beside another job with the same holder.
   const claimHolder = `${holder}:fulfil:${crypto.randomUUID().slice(0, 8)}`;
+  const yieldToShoppers = shopperYield({ maxDeferMs, now: () => ctx.clock.now().getTime() });
 
   async function leads(): Promise<boolean> {
     const now = ctx.clock.now().getTime();
@@ -90,7 +73,7 @@ export function startFulfilmentJob(
       try {
         if (await leads()) {
           worked = await fulfilDueOrders(ctx, {
-            beforeEach: (order) => (stopped ? Promise.resolve() : yieldToShoppers(ctx, order.paidAt, maxDeferMs)),
+            beforeEach: (order) => (stopped ? Promise.resolve() : yieldToShoppers(order.paidAt)),
             stillRunning: () => !stopped,
             holder: claimHolder,
           });
