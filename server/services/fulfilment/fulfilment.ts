@@ -1,4 +1,6 @@
 import crypto from "node:crypto";
+import { sql } from "kysely";
+import { compiledOnce } from "#db/compiled-query";
 import type { Order } from "#db/schema";
 import { LABEL_MESSAGES } from "#server/contracts/admin-orders";
 import { orderNumberOf } from "#server/contracts/checkout";
@@ -15,6 +17,75 @@ import { meter } from "#server/observability/meter";
 import { orderPageUrl } from "#server/services/orders/order-page-token";
 import { log, logError } from "#server/observability/log";
 import { raiseAlert } from "#server/services/alerts/alerts";
+
+// The statements each paid order runs once in the fulfilment job: kept compiled (db/compiled-query.ts).
+const orderById = compiledOnce((db, $: { id: number }) => db.selectFrom("orders").selectAll().where("id", "=", $.id));
+const itemsOfOrder = compiledOnce((db, $: { orderId: number }) =>
+  db
+    .selectFrom("orderItems")
+    .leftJoin("products", "products.id", "orderItems.productId")
+    .select([
+      "orderItems.productName",
+      "orderItems.productPriceCents",
+      "orderItems.quantity",
+      "orderItems.totalCents",
+      "orderItems.size",
+      "orderItems.color",
+      "products.weight",
+      "products.length",
+      "products.width",
+      "products.height",
+    ])
+    .where("orderId", "=", $.orderId)
+    .orderBy("orderItems.id"),
+);
+const markConfirmationSent = compiledOnce((db, $: { id: number; now: string }) =>
+  db.updateTable("orders").set({ confirmationSentAt: $.now }).where("id", "=", $.id),
+);
+const markTried = compiledOnce((db, $: { id: number; attempts: number; fulfilledAt: string | null; nextAt: string | null }) =>
+  db.updateTable("orders").set({ fulfilAttempts: $.attempts, fulfilledAt: $.fulfilledAt, fulfilNextAt: $.nextAt }).where("id", "=", $.id),
+);
+const labelsOfOrder = compiledOnce((db, $: { orderId: number }) =>
+  db
+    .selectFrom("shippingLabels")
+    .select(["id", "status", "idempotencyKey", "providerRef"])
+    .where("orderId", "=", $.orderId)
+    .orderBy("id", "desc"),
+);
+const newLabelRow = compiledOnce((db, $: { orderId: number; carrier: string; costCents: number; idempotencyKey: string }) =>
+  db
+    .insertInto("shippingLabels")
+    .values({ orderId: $.orderId, carrier: $.carrier, costCents: $.costCents, status: "purchasing", idempotencyKey: $.idempotencyKey })
+    .returning("id"),
+);
+/** A label found again (no carrier or cost given) keeps those it was written with; so does a provider reference. */
+const labelCreated = compiledOnce(
+  (
+    db,
+    $: {
+      id: number;
+      labelUrl: string;
+      trackingNumber: string;
+      carrier: string | null;
+      costCents: number | null;
+      providerRef: string | null;
+      now: string;
+    },
+  ) =>
+    db
+      .updateTable("shippingLabels")
+      .set({
+        labelUrl: $.labelUrl,
+        trackingNumber: $.trackingNumber,
+        carrier: sql<string>`coalesce(${$.carrier}, carrier)`,
+        costCents: sql<number>`coalesce(${$.costCents}, cost_cents)`,
+        providerRef: sql<string | null>`coalesce(${$.providerRef}, provider_ref)`,
+        status: "created",
+        errorMessage: null,
+        createdAt: $.now,
+      })
+      .where("id", "=", $.id),
+);
 
 /** Tries before a step is left to the admin (the outbox shows the mail, the order the label error). */
 export const MAX_FULFIL_ATTEMPTS = 6;
@@ -52,7 +123,7 @@ export async function fulfilOrder(ctx: AppContext, orderId: number, holder: stri
   const release = await claimOrder(ctx, orderId, holder);
   if (!release) return null;
   try {
-    const order = await ctx.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
+    const order = await orderById.first(ctx.db, { id: orderId });
     if (!order?.paidAt || order.fulfilledAt) return null;
     const now = () => ctx.clock.now().toISOString();
 
@@ -71,15 +142,12 @@ export async function fulfilOrder(ctx: AppContext, orderId: number, holder: stri
     const attempts = order.fulfilAttempts + 1;
     const done = (mail && label) || attempts >= MAX_FULFIL_ATTEMPTS;
     const at = ctx.clock.now();
-    await ctx.db
-      .updateTable("orders")
-      .set({
-        fulfilAttempts: attempts,
-        fulfilledAt: done ? at.toISOString() : null,
-        fulfilNextAt: done ? null : new Date(at.getTime() + fulfilBackoffMs(attempts)).toISOString(),
-      })
-      .where("id", "=", orderId)
-      .execute();
+    await markTried.run(ctx.db, {
+      id: orderId,
+      attempts,
+      fulfilledAt: done ? at.toISOString() : null,
+      nextAt: done ? null : new Date(at.getTime() + fulfilBackoffMs(attempts)).toISOString(),
+    });
     if (done && !(mail && label)) {
       log.error(
         `Order ${orderId}: gave up after ${attempts} tries (e-mail ${mail ? "sent" : "not sent"}, label ${label ? "bought" : "not bought"}).`,
@@ -164,25 +232,8 @@ export async function buyLabelAgain(ctx: AppContext, orderId: number) {
   }
 }
 
-function itemsOf(ctx: AppContext, orderId: number) {
-  return ctx.db
-    .selectFrom("orderItems")
-    .leftJoin("products", "products.id", "orderItems.productId")
-    .select([
-      "orderItems.productName",
-      "orderItems.productPriceCents",
-      "orderItems.quantity",
-      "orderItems.totalCents",
-      "orderItems.size",
-      "orderItems.color",
-      "products.weight",
-      "products.length",
-      "products.width",
-      "products.height",
-    ])
-    .where("orderId", "=", orderId)
-    .orderBy("orderItems.id")
-    .execute();
+function itemsOf(ctx: AppContext, orderId: number): Promise<Item[]> {
+  return itemsOfOrder.all(ctx.db, { orderId });
 }
 
 type Item = {
@@ -213,7 +264,7 @@ async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): P
       );
       return false;
     }
-    await ctx.db.updateTable("orders").set({ confirmationSentAt: ctx.clock.now().toISOString() }).where("id", "=", order.id).execute();
+    await markConfirmationSent.run(ctx.db, { id: order.id, now: ctx.clock.now().toISOString() });
     return true;
   } catch (error) {
     // The database gone (a restart) is not a try the provider failed: the order stays due as it was.
@@ -233,12 +284,7 @@ async function sendConfirmation(ctx: AppContext, order: Order, items: Item[]): P
  * bought with that key, and buys only when there is none.
  */
 async function ensureLabel(ctx: AppContext, order: Order, items: Item[]): Promise<{ ok: true } | { ok: false; error: string }> {
-  const existing = await ctx.db
-    .selectFrom("shippingLabels")
-    .select(["id", "status", "idempotencyKey", "providerRef"])
-    .where("orderId", "=", order.id)
-    .orderBy("id", "desc")
-    .execute();
+  const existing = await labelsOfOrder.all(ctx.db, { orderId: order.id });
   if (existing.some((l) => l.status === "created")) return { ok: true };
   const earlier = existing[0];
   const row = earlier
@@ -254,13 +300,8 @@ async function ensureLabel(ctx: AppContext, order: Order, items: Item[]): Promis
           .returning("id")
           .executeTakeFirstOrThrow()
       ).id
-    : (
-        await ctx.db
-          .insertInto("shippingLabels")
-          .values({ orderId: order.id, carrier, costCents: order.shippingCents, status: "purchasing", idempotencyKey: row.idempotencyKey })
-          .returning("id")
-          .executeTakeFirstOrThrow()
-      ).id;
+    : (await newLabelRow.first(ctx.db, { orderId: order.id, carrier, costCents: order.shippingCents, idempotencyKey: row.idempotencyKey }))!
+        .id;
 
   const address = JSON.parse(order.shippingAddress) as Address;
   const parcel = parcelFor(
@@ -295,20 +336,17 @@ async function ensureLabel(ctx: AppContext, order: Order, items: Item[]): Promis
           await ctx.db.updateTable("shippingLabels").set({ providerRef }).where("id", "=", labelId).execute();
         },
       }));
-    await ctx.db
-      .updateTable("shippingLabels")
-      .set({
-        labelUrl: label.labelUrl,
-        trackingNumber: label.trackingNumber,
-        // Found again, the row keeps the carrier and cost it was written with.
-        ...(label.carrier !== undefined && label.costCents !== undefined ? { carrier: label.carrier, costCents: label.costCents } : {}),
-        ...(label.providerRef ? { providerRef: label.providerRef } : {}),
-        status: "created",
-        errorMessage: null,
-        createdAt: ctx.clock.now().toISOString(),
-      })
-      .where("id", "=", labelId)
-      .execute();
+    // Found again, the row keeps the carrier and cost it was written with.
+    const bought = label.carrier !== undefined && label.costCents !== undefined;
+    await labelCreated.run(ctx.db, {
+      id: labelId,
+      labelUrl: label.labelUrl,
+      trackingNumber: label.trackingNumber,
+      carrier: bought ? label.carrier! : null,
+      costCents: bought ? label.costCents! : null,
+      providerRef: label.providerRef || null,
+      now: ctx.clock.now().toISOString(),
+    });
     return { ok: true };
   } catch (error) {
     // The row stays `purchasing` with its key: the next try asks the provider for that label first.

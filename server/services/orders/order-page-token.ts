@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { compiledOnce } from "#db/compiled-query";
 import type { AppContext } from "#server/context";
 import { acceptedSecrets, signedByAny } from "#server/services/security/session-secrets";
 
@@ -53,8 +54,12 @@ function storedToken(ctx: AppContext, row: { pageNonce: string; pageTokenHash: s
  * under a secret no longer listed is keyed again under the current one (its old links stop working,
  * new ones work).
  */
+const pageKeyOf = compiledOnce((db, $: { id: number }) =>
+  db.selectFrom("orders").select(["pageNonce", "pageTokenHash"]).where("id", "=", $.id),
+);
+
 export async function orderPageToken(ctx: AppContext, orderId: number): Promise<string | null> {
-  const row = await ctx.db.selectFrom("orders").select(["pageNonce", "pageTokenHash"]).where("id", "=", orderId).executeTakeFirst();
+  const row = await pageKeyOf.first(ctx.db, { id: orderId });
   if (!row) return null;
   const secret = ctx.config.sessionSecret;
   if (row.pageNonce) {
