@@ -1,10 +1,8 @@
-import { sql } from "kysely";
 import { ServerClient, type Header, type Message, type Models } from "postmark";
 import type { Db } from "#db/client";
-import type { MailMessagesTable, MailStream } from "#db/schema";
-import { compiledOnce } from "#db/compiled-query";
 import type { AppContext } from "#server/context";
 import { meter } from "#server/observability/meter";
+import { insertMail, keptUnder } from "./outbox-statements";
 import {
   MAX_BATCH_SIZE,
   MailTransportError,
@@ -17,57 +15,6 @@ import {
 
 export type { BatchMailResult, Mailer, MailResult, OutgoingMail, SettleBatch } from "./types";
 export { MAX_BATCH_SIZE, MailTransportError } from "./types";
-
-type MailRow = {
-  stream: MailStream;
-  toAddress: string;
-  fromAddress: string;
-  replyTo: string | null;
-  subject: string;
-  htmlBody: string;
-  textBody: string | null;
-  tag: string | null;
-  status: MailMessagesTable["status"];
-  providerMessageId: string | null;
-  error: string | null;
-  headers: string | null;
-  idempotencyKey: string | null;
-  createdAt: string;
-};
-
-/**
- * Kept compiled: every paid order's confirmation is one (db/compiled-query.ts). Two sends of one
- * key at once (a lease that ran out under a slow send, say): the one already kept is the answer,
- * rather than the unique index failing the second caller after the fact. The index's own
- * predicate, word for word (migration 0031): SQLite matches a partial index only so.
- */
-const insertMail = compiledOnce((db, $: MailRow) =>
-  db
-    .insertInto("mailMessages")
-    .values({
-      stream: $.stream,
-      toAddress: $.toAddress,
-      fromAddress: $.fromAddress,
-      replyTo: $.replyTo,
-      subject: $.subject,
-      htmlBody: $.htmlBody,
-      textBody: $.textBody,
-      tag: $.tag,
-      status: $.status,
-      providerMessageId: $.providerMessageId,
-      error: $.error,
-      headers: $.headers,
-      idempotencyKey: $.idempotencyKey,
-      createdAt: $.createdAt,
-    })
-    .onConflict((oc) =>
-      oc
-        .column("idempotencyKey")
-        .where(sql<boolean>`idempotency_key IS NOT NULL AND status <> 'failed'`)
-        .doNothing(),
-    )
-    .returning("id"),
-);
 
 async function record(
   ctx: AppContext,
@@ -116,18 +63,6 @@ export const KEY_FIELD = "idempotency_key";
  * retry after an ordinary failure is not held back by it.
  */
 export const SEND_SETTLE_MS = 60_000;
-
-/**
- * The status compared as text, not a parameter: SQLite prepares a statement again at each run
- * when a bound value decides whether the partial index on the key applies.
- */
-const keptUnder = compiledOnce((db, $: { key: string }) =>
-  db
-    .selectFrom("mailMessages")
-    .select(["id", "status"])
-    .where("idempotencyKey", "=", $.key)
-    .where(sql<boolean>`status <> 'failed'`),
-);
 
 /** The message stored or sent under `key`, if any: one statement, as it was recorded with its key. */
 async function doneUnder(db: Db, key: string): Promise<MailResult | null> {
