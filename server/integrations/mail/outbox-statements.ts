@@ -1,25 +1,11 @@
-import { sql } from "kysely";
+import { sql, type Selectable } from "kysely";
 import { compiledOnce } from "#db/compiled-query";
-import type { MailMessagesTable, MailStream } from "#db/schema";
+import type { MailMessagesTable } from "#db/schema";
 
 // The outbox's statements (index.ts), kept compiled: every paid order's confirmation runs them.
 
-export type MailRow = {
-  stream: MailStream;
-  toAddress: string;
-  fromAddress: string;
-  replyTo: string | null;
-  subject: string;
-  htmlBody: string;
-  textBody: string | null;
-  tag: string | null;
-  status: MailMessagesTable["status"];
-  providerMessageId: string | null;
-  error: string | null;
-  headers: string | null;
-  idempotencyKey: string | null;
-  createdAt: string;
-};
+/** A message's row as it is written: every column but the id, none left out. */
+export type MailRow = Omit<Selectable<MailMessagesTable>, "id">;
 
 /**
  * Two sends of one key at once (a lease that ran out under a slow send, say): the one already kept
