@@ -45,9 +45,16 @@ async function answer(
   route: ApiRoute | undefined,
   params: Record<string, string>,
 ): Promise<Response | JsonAnswer> {
+  // A signed-in caller's answer (an admin's, or one caller's own), or one made for an
+  // early-access pass (the product list it opens): a proxy cache set up for the store's pages
+  // must never hand it to the next caller. Its refusals and errors neither: a 401 or a 404 is
+  // this caller's too, and a shared cache may keep a 404 it is not told about (RFC 9111, 4.2.2).
+  let personal = route !== undefined && (route.guard !== "public" || route.personal === true);
+  const sent = (response: Response | JsonAnswer) => (personal ? privately(response) : response);
   try {
     // A shopper with an early-access pass sees (and buys) what it opens (decision 0020).
     const ctx = await shopperContext(await getAppContext(), request);
+    if (ctx.earlyAccess) personal = true;
     if (!route) {
       await enforceGuard(weakestGuard([...entry.routes.values()].map((r) => r.guard)), ctx, request);
       return methodNotAllowed(entry.methods, entry.allow);
@@ -55,18 +62,16 @@ async function answer(
     const user = await enforceGuard(route.guard, ctx, request);
     const off = route.unavailable?.(ctx);
     if (off) throw new NotFound(off);
+    // The line's refusal is about this caller's pass: theirs alone, like any answer to a purchase.
     const refused = route.needsPass ? await refuseWithoutPass(ctx, request) : null;
-    if (refused) return refused;
+    if (refused) return privately(refused);
     const input = route.input ? await parseJsonBody(request, route.input) : undefined;
     const result = await route.handle({ request, params, context, ctx, input: input as never, user });
     const response =
       result instanceof Response || result instanceof JsonAnswer ? result : new JsonAnswer(result, route.status ?? 200, route.headers);
-    // A signed-in caller's answer (an admin's, or one caller's own), or one made for an
-    // early-access pass (the product list it opens): a proxy cache set up for the store's pages
-    // must never hand it to the next caller.
-    return route.guard !== "public" || route.personal || ctx.earlyAccess ? privately(response) : response;
+    return sent(response);
   } catch (error) {
-    return toErrorAnswer(error);
+    return sent(toErrorAnswer(error));
   }
 }
 

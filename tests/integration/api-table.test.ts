@@ -161,6 +161,30 @@ describe("caches", () => {
     expect([trpc.status, trpc.headers.get("Cache-Control")]).toEqual([200, "private, no-store"]);
   });
 
+  it("keeps refusals and errors to a personal door out of every cache too", async () => {
+    // 401 to a stranger at an admin door: an admin's next request must not find it in a cache.
+    const stranger = await api("GET", "/api/admin/orders");
+    expect([stranger.status, stranger.headers.get("Cache-Control")]).toEqual([401, "private, no-store"]);
+    const nobody = await api("GET", "/api/user");
+    expect([nobody.status, nobody.headers.get("Cache-Control")]).toEqual([401, "private, no-store"]);
+    // A shared cache may keep a 404 it is not told about (RFC 9111): not for a buyer's order link.
+    const noOrder = await api("GET", "/api/orders/not-an-order-token");
+    expect([noOrder.status, noOrder.headers.get("Cache-Control")]).toEqual([404, "private, no-store"]);
+    const jar = new CookieJar();
+    await api("POST", "/api/login", { body: { username: "boss", password: "boss-password" }, jar });
+    const missing = await api("GET", "/api/admin/orders/999999/refund-eligibility", { jar });
+    expect([missing.status, missing.headers.get("Cache-Control")]).toEqual([404, "private, no-store"]);
+  });
+
+  it("leaves a public door's errors as they were", async () => {
+    const product = await api("GET", "/api/products/999999");
+    expect(product.status).toBe(404);
+    expect(product.headers.get("Cache-Control") ?? "").not.toMatch(/private|no-store/);
+    const unknown = await api("GET", "/api/no-such-door");
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("Cache-Control") ?? "").not.toMatch(/private|no-store/);
+  });
+
   it("leaves a public answer's caching to its route", async () => {
     const products = await api("GET", "/api/products");
     expect(products.status).toBe(200);
