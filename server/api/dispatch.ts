@@ -62,9 +62,8 @@ async function answer(
     const user = await enforceGuard(route.guard, ctx, request);
     const off = route.unavailable?.(ctx);
     if (off) throw new NotFound(off);
-    // The line's refusal is about this caller's pass: theirs alone, like any answer to a purchase.
     const refused = route.needsPass ? await refuseWithoutPass(ctx, request) : null;
-    if (refused) return privately(refused);
+    if (refused) return refused;
     const input = route.input ? await parseJsonBody(request, route.input) : undefined;
     const result = await route.handle({ request, params, context, ctx, input: input as never, user });
     const response =
