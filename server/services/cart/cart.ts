@@ -114,10 +114,6 @@ type BagLineRow = Pick<Product, "isVisible" | "isCountdownRestricted" | "countdo
 /** A bag line as the SQLite read gives it: the store's launch setting beside it, null where none is stored. */
 type BagLineWithLaunch = BagLineRow & { storeLaunch: string | null };
 
-const PLAIN_UNITS = `SELECT CASE WHEN COUNT(CASE WHEN p.is_countdown_restricted = 1 THEN 1 END) > 0 THEN -1
-    ELSE COALESCE(SUM(c.quantity), 0) END AS units
-  FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.session_id = ? AND p.is_visible = 1`;
-
 /**
  * What the bag badge shows: the units `getCart` would list. On SQLite from one statement prepared
  * once and run synchronously (every cached page hit with a bag cookie asks, in whichever worker it
@@ -128,12 +124,6 @@ const PLAIN_UNITS = `SELECT CASE WHEN COUNT(CASE WHEN p.is_countdown_restricted 
 export function bagCount(ctx: AppContext, sessionId: string | null): number | Promise<number> {
   if (!sessionId) return 0;
   if (isPostgres(ctx.db)) return bagCountAsync(ctx, sessionId);
-  // Nearly every bag: its visible lines summed by the statement itself, one number back. Making
-  // a row object per line and reading the launch date cost about half the read in a worker
-  // between requests (docs/perf.md, 2026-11-30 18:26). -1: a line waits on a countdown, whose
-  // dates only publicAt reads as the bag does.
-  const plain = preparedOn<{ units: number }>(ctx.db, PLAIN_UNITS).get(sessionId)!.units;
-  if (plain >= 0) return plain;
   // One statement: on drop day the bag holds a product that waits for the launch, whose date
   // comes with its line rather than from a second read (each statement has a cost of its own).
   const rows = preparedOn<BagLineWithLaunch>(
