@@ -251,6 +251,26 @@ function sessionSecretFor(configured: string | undefined, dataDir: string): stri
   }
 }
 
+/**
+ * SESSION_SECRET is trimmed as each previous secret is, so the value a rotation lists in
+ * SESSION_SECRET_PREVIOUS (before or after it signs) is the value that signed: a secrets file's
+ * last newline once signed with the secret and was cut off the same secret once listed, and what
+ * it signed stopped verifying mid-rotation. A value that came with spaces or a line break around
+ * it stays accepted as it came, never used to sign, so nothing signed before this rule is voided.
+ * One that is nothing but spaces is refused: it was meant to be a secret.
+ */
+function sessionSecretsFrom(configured: string | undefined, previous: readonly string[], dataDir: string) {
+  const trimmed = configured?.trim();
+  if (configured && !trimmed) {
+    throw new ConfigError(
+      "SESSION_SECRET is only spaces: set it to a secret (openssl rand -base64 32), or leave it unset for one kept in DATA_DIR.",
+    );
+  }
+  const sessionSecret = sessionSecretFor(trimmed, dataDir);
+  if (!configured || configured === trimmed || previous.includes(configured)) return { sessionSecret, previousSessionSecrets: previous };
+  return { sessionSecret, previousSessionSecrets: Object.freeze([...previous, configured]) };
+}
+
 /** No previous secret: one shared empty list, so "the same secrets" is one comparison (cart-session.ts). */
 const NO_PREVIOUS_SECRETS: readonly string[] = Object.freeze([]);
 
@@ -493,8 +513,7 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = vars.DATA_DIR;
   const database = databaseFrom(env, dataDir);
   // Last: nothing is created (no data folder, no secret file) for a configuration the store refuses.
-  const sessionSecret = sessionSecretFor(vars.SESSION_SECRET, dataDir);
-  const previousSessionSecrets = vars.SESSION_SECRET_PREVIOUS;
+  const { sessionSecret, previousSessionSecrets } = sessionSecretsFrom(vars.SESSION_SECRET, vars.SESSION_SECRET_PREVIOUS, dataDir);
   if (previousSessionSecrets.includes(sessionSecret)) {
     // Most likely the old secret was moved into the list and the new one never set.
     throw new ConfigError(

@@ -131,6 +131,37 @@ describe("the bag cookie across a rotation", () => {
   });
 });
 
+describe("a secret that came with a line break around it", () => {
+  const bagCount = async (cookie: string) =>
+    ((await (await api("GET", "/api/cart", { headers: { Cookie: cookie } })).json()) as { count: number }).count;
+
+  it("signs with it trimmed, so listing it as the previous secret keeps its bags; what it signed untrimmed still opens", async () => {
+    const productId = await addProduct(before, { name: "Newline Tee", inventory: 100 });
+    // SESSION_SECRET read from a secrets file, its last newline and all.
+    const filed = restartedWith({ SESSION_SECRET: `${OLD}\n` });
+    expect(filed.config.sessionSecret).toBe(OLD);
+    use(filed);
+    const jar = new CookieJar();
+    const made = await api("POST", "/api/cart", { body: { productId, quantity: 2 }, jar });
+    expect(made.status).toBe(201);
+    // A bag the store signed with the newline before it trimmed its secret.
+    await before.db.insertInto("cartItems").values({ sessionId: "bag-signed-with-the-newline", productId, quantity: 3 }).execute();
+    const untrimmed = pairOf(await createCookie("cart", { secrets: [`${OLD}\n`] }).serialize("bag-signed-with-the-newline"));
+    expect(await bagCount(untrimmed)).toBe(3);
+    // A new bag is signed with the trimmed secret, never the newline.
+    const value = pairOf(made.headers.get("Set-Cookie")!);
+    expect(await createCookie("cart", { secrets: [OLD] }).parse(value)).toEqual(expect.any(String));
+    expect(await createCookie("cart", { secrets: [`${OLD}\n`] }).parse(value)).toBeNull();
+
+    // Rotated as docs/deploy.md says: the old value moved into the list, where it is trimmed.
+    use(rotated);
+    expect(await bagCount(jar.header())).toBe(2);
+    use(dropped);
+    expect(await bagCount(jar.header())).toBe(0);
+    expect(await bagCount(untrimmed)).toBe(0);
+  });
+});
+
 describe("the order page link across a rotation", () => {
   const customer = {
     email: "rita.rotation@example.com",

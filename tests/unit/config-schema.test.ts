@@ -67,6 +67,32 @@ describe("the configuration's schema", () => {
   });
 });
 
+describe("SESSION_SECRET", () => {
+  const SECRET = "a-secret-from-a-secrets-file-0123";
+
+  it("is trimmed as each previous secret is, and accepted as it came, never to sign with", () => {
+    const filed = configWith({ SESSION_SECRET: ` ${SECRET}\n` });
+    expect(filed.sessionSecret).toBe(SECRET);
+    expect(filed.previousSessionSecrets).toEqual([` ${SECRET}\n`]);
+    const listed = configWith({ SESSION_SECRET: `${SECRET}\n`, SESSION_SECRET_PREVIOUS: "old-secret-0123456789abcdef" });
+    expect(listed.previousSessionSecrets).toEqual(["old-secret-0123456789abcdef", `${SECRET}\n`]);
+    // One without spaces around it adds nothing to try.
+    expect(configWith({ SESSION_SECRET: SECRET }).previousSessionSecrets).toEqual([]);
+  });
+
+  it("refuses one that is only spaces", () => {
+    expect(refusalOf({ SESSION_SECRET: " \n" })).toBe(
+      "SESSION_SECRET is only spaces: set it to a secret (openssl rand -base64 32), or leave it unset for one kept in DATA_DIR.",
+    );
+  });
+
+  it("refuses a list holding the current secret, spaces around either", () => {
+    expect(refusalOf({ SESSION_SECRET: `${SECRET}\n`, SESSION_SECRET_PREVIOUS: SECRET })).toMatch(
+      /^SESSION_SECRET_PREVIOUS lists the current SESSION_SECRET/,
+    );
+  });
+});
+
 describe("SESSION_SECRET_PREVIOUS (decision 0061)", () => {
   const OLD = "old-secret-0123456789abcdef";
   const OLDER = "older-secret-abcdefghijklmnop";
