@@ -4,4 +4,5 @@ export const REQUEST_BODY_MESSAGES = {
   notUnicode: "Text must be valid Unicode: this has a broken character in it.",
   notJson: "The request body must be valid JSON.",
   notAForm: "The form could not be read.",
+  tooDeep: "The request body is nested too deeply.",
 } as const;

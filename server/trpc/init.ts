@@ -7,7 +7,7 @@ import type { AppContext } from "#server/context";
 import { DomainError, Invalid } from "#server/errors";
 import { assertAdmin } from "#server/http/auth";
 import { trpcCodeOf } from "#server/http/error-status";
-import { refuseBrokenText } from "#server/http/requests/request-body";
+import { refuseUnreadable } from "#server/http/requests/request-body";
 
 export interface TrpcContext {
   app: AppContext;
@@ -49,12 +49,12 @@ const domainErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-/** Text that is not valid Unicode (a lone surrogate) is refused before any contract sees it (decision 0040). */
+/** Text that is not valid Unicode (a lone surrogate), or an input nested past MAX_BODY_DEPTH, is refused before any contract sees it (decision 0040). */
 const wellFormedText = t.middleware(async ({ getRawInput, next }) => {
   // An input tRPC cannot read (`?input=undefined` for a procedure that takes none) is the
   // procedure's own business: one with an input refuses it there, one without never reads it.
   const raw = await getRawInput().catch(() => undefined);
-  refuseBrokenText(raw);
+  refuseUnreadable(raw);
   return next();
 });
 

@@ -148,3 +148,40 @@ describe("text that is not valid Unicode is refused", () => {
     expect(emails.filter((email) => email.includes("\uFFFD"))).toEqual([]);
   });
 });
+
+describe("a body nested past 32 levels is refused, never walked down", () => {
+  const TOO_DEEP = "The request body is nested too deeply.";
+  // 64,000 bytes: under the form limit, 32,000 arrays deep.
+  const deepest = "[".repeat(32_000) + "]".repeat(32_000);
+  const at32 = Array.from({ length: 32 }, () => "0").join(".");
+
+  it("answers 400 with the message at the REST doors, public and signed in", async () => {
+    for (const [path, jar] of [
+      ["/api/confirm-order", undefined],
+      ["/api/subscribe", undefined],
+      ["/api/admin/homepage-tagline", admin],
+    ] as const) {
+      const response = await api("POST", path, { body: deepest, jar });
+      expect(response.status, path).toBe(400);
+      expect(await response.json(), path).toEqual({ message: TOO_DEEP, errors: { [at32]: [TOO_DEEP] } });
+    }
+  });
+
+  it("answers 400 with the message at tRPC, before the admin check and for a query's input", async () => {
+    const mutation = await api("POST", "/api/trpc/admin.products.setVisibility", { body: deepest });
+    expect(mutation.status).toBe(400);
+    expect(((await mutation.json()) as { error: { message: string } }).error.message).toBe(TOO_DEEP);
+    const deepQuery = encodeURIComponent("[".repeat(2_000) + "]".repeat(2_000));
+    const query = await api("GET", `/api/trpc/admin.orders.list?input=${deepQuery}`);
+    expect(query.status).toBe(400);
+    expect(((await query.json()) as { error: { message: string } }).error.message).toBe(TOO_DEEP);
+  });
+
+  it("reads a body 32 levels deep as the contract says: an unknown field is left out, the e-mail subscribed", async () => {
+    const nested = "[".repeat(31) + "]".repeat(31);
+    const response = await api("POST", "/api/subscribe", { body: `{"email":"deep@example.com","extra":${nested}}` });
+    expect(response.status).toBeLessThan(300);
+    const row = await ctx.db.selectFrom("subscribers").select("email").where("email", "=", "deep@example.com").executeTakeFirst();
+    expect(row?.email).toBe("deep@example.com");
+  });
+});

@@ -16,7 +16,12 @@ export const BODY_LIMITS = {
 } as const;
 
 export const TOO_LARGE_MESSAGE = REQUEST_BODY_MESSAGES.tooLarge;
-const { notUnicode: NOT_UNICODE_MESSAGE, notJson: NOT_JSON_MESSAGE, notAForm: NOT_A_FORM_MESSAGE } = REQUEST_BODY_MESSAGES;
+const {
+  notUnicode: NOT_UNICODE_MESSAGE,
+  notJson: NOT_JSON_MESSAGE,
+  notAForm: NOT_A_FORM_MESSAGE,
+  tooDeep: TOO_DEEP_MESSAGE,
+} = REQUEST_BODY_MESSAGES;
 
 /** A body over its limit. Doors answer 413 with TOO_LARGE_MESSAGE. */
 export class BodyTooLarge extends Error {
@@ -89,32 +94,58 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export const hasLoneSurrogate = (text: string) => LONE_SURROGATE.test(text);
 
 /**
- * The fields of a parsed body (JSON from `\ud800` escapes) whose text is not valid Unicode, by
- * dotted path as zod names them ("" for the body itself); keys count as their object's text.
+ * Deeper than this, a parsed body is none of the store's forms (its deepest, an order's address
+ * inside its details, is four levels) but a stranger's: a 64 kB body of `[` nests 32,000 deep, and
+ * a walk down it by recursion ends in a RangeError (a 500) before any contract is asked.
  */
-export function brokenTextFields(value: unknown, path: string[] = [], found: FieldErrors = {}): FieldErrors {
-  if (typeof value === "string") {
-    if (hasLoneSurrogate(value)) found[path.join(".")] = [NOT_UNICODE_MESSAGE];
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => brokenTextFields(item, [...path, String(index)], found));
-  } else if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      if (hasLoneSurrogate(key)) found[path.join(".")] = [NOT_UNICODE_MESSAGE];
-      else brokenTextFields(item, [...path, key], found);
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * The fields of a parsed body that cannot be read, by dotted path as zod names them ("" for the
+ * body itself): text that is not valid Unicode (JSON's `\ud800` escapes; keys count as their
+ * object's text), and an object or array nested past MAX_BODY_DEPTH, which is not walked further.
+ */
+export function unreadableFields(value: unknown): FieldErrors {
+  const found: FieldErrors = {};
+  const path: string[] = [];
+  const walk = (item: unknown) => {
+    if (typeof item === "string") {
+      if (hasLoneSurrogate(item)) found[path.join(".")] = [NOT_UNICODE_MESSAGE];
+      return;
     }
-  }
+    if (item === null || typeof item !== "object") return;
+    if (path.length >= MAX_BODY_DEPTH) {
+      found[path.join(".")] = [TOO_DEEP_MESSAGE];
+      return;
+    }
+    for (const [key, child] of Array.isArray(item) ? item.entries() : Object.entries(item)) {
+      if (typeof key === "string" && hasLoneSurrogate(key)) {
+        found[path.join(".")] = [NOT_UNICODE_MESSAGE];
+        continue;
+      }
+      path.push(String(key));
+      walk(child);
+      path.pop();
+    }
+  };
+  walk(value);
   return found;
 }
 
-/** Invalid (400, with a field error each) when any text in the parsed value is not valid Unicode. */
-export function refuseBrokenText(value: unknown): void {
-  const fields = brokenTextFields(value);
-  if (Object.keys(fields).length > 0) throw new Invalid(NOT_UNICODE_MESSAGE, fields);
+/**
+ * Invalid (400, with a field error each) when any text in the parsed value is not valid Unicode,
+ * or it nests past MAX_BODY_DEPTH (that message first: nothing below it was looked at).
+ */
+export function refuseUnreadable(value: unknown): void {
+  const fields = unreadableFields(value);
+  const messages = Object.values(fields).flat();
+  if (messages.length === 0) return;
+  throw new Invalid(messages.includes(TOO_DEEP_MESSAGE) ? TOO_DEEP_MESSAGE : NOT_UNICODE_MESSAGE, fields);
 }
 
 /**
  * A JSON body (an empty one is `{}`), its text checked: BodyTooLarge past the form limit, Invalid
- * when it is not JSON or carries broken text.
+ * when it is not JSON, carries broken text or nests past MAX_BODY_DEPTH.
  */
 export async function readJson(request: RequestHead, limit: number = BODY_LIMITS.form): Promise<unknown> {
   const text = await readText(request, limit);
@@ -124,7 +155,7 @@ export async function readJson(request: RequestHead, limit: number = BODY_LIMITS
   } catch {
     throw new Invalid(NOT_JSON_MESSAGE);
   }
-  refuseBrokenText(body);
+  refuseUnreadable(body);
   return body;
 }
 
