@@ -10,9 +10,19 @@ import { logError } from "#server/observability/log";
 const metLostDatabase = new WeakSet<Request>();
 
 /**
+ * What Remix reports of a request no route takes: its router's own 4xx (a method no page answers,
+ * 405; a `.data` or `?_data` naming no route, 403 or 404), and its warning for a `?_data` query.
+ * A stranger chooses these; the request's line already says what it was answered, and an error
+ * line with a stack for each would let a bot bury the store's real errors.
+ */
+const strangersMistake = (error: unknown) =>
+  (isRouteErrorResponse(error) && error.status < 500) ||
+  (error instanceof Error && error.message.startsWith("Warning: Single fetch-enabled apps should not be making ?_data requests"));
+
+/**
  * Remix's handleError: a lost database is remembered for the page's render and logged as a
- * warning (a few lines per restart, not one per request); anything else is logged as Remix does
- * by default (an aborted request's is not).
+ * warning (a few lines per restart, not one per request); a stranger's mistake is not logged;
+ * anything else is logged as Remix does by default (an aborted request's is not).
  */
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (isConnectionLost(error)) {
@@ -22,6 +32,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   }
   // Thrown by storeBusyPage below to have the page rendered again as a 503.
   if (error instanceof Response && metLostDatabase.has(request)) return;
+  if (strangersMistake(error)) return;
   if (!request.signal.aborted)
     logError(
       "A page failed",

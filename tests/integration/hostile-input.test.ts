@@ -270,6 +270,38 @@ describe("internal header names from outside", () => {
   }, 60_000);
 });
 
+describe("what no route takes", () => {
+  it("is answered 4xx with its request line, and no error line a bot could bury the store's errors under", async () => {
+    await waitingRoom(false);
+    const asked = [
+      { method: "DELETE", path: "/", status: 405 },
+      { method: "OPTIONS", path: "/store", status: 405 },
+      { method: "PUT", path: "/about", status: 405 },
+      { method: "GET", path: "/store/abc.data", status: 404 },
+      { method: "GET", path: "/store.data?_data=%25", status: 403 },
+      { method: "GET", path: "/support?_data=root", status: 200 },
+    ];
+    const ids: string[] = [];
+    for (const { method, path: page, status } of asked) {
+      const answer = await send(method, page, { Accept: "text/html" });
+      expect(answer.status, `${method} ${page}`).toBe(status);
+      ids.push(String(answer.headers["x-request-id"]));
+    }
+    // Lines are written as each answer ends: give the last a moment to reach the log.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const lines = store
+      .log()
+      .split("\n")
+      .filter((line) => ids.some((id) => line.includes(id)))
+      .map((line) => JSON.parse(line) as { level: string; msg: string; status?: number });
+    // Two workers write to one log, in either order; a cached page's line may be sampled away.
+    const refused = asked.filter((a) => a.status >= 400).map((a) => a.status);
+    const logged = lines.filter((line) => line.msg === "request" && line.status! >= 400).map((line) => line.status);
+    expect(logged.sort()).toEqual(refused.sort());
+    expect(lines.filter((line) => line.level !== "info")).toEqual([]);
+  }, 30_000);
+});
+
 describe("the supervisor", () => {
   /** The living worker processes of the store's primary, as the system lists them (ps exits 1 when there is none). */
   const workerPids = (): number[] => {
