@@ -3,9 +3,14 @@ import type { DB } from "#db/schema";
 import type { AppContext } from "#server/context";
 import { paymentsFor } from "#server/integrations/payments";
 import { logWarning } from "#server/observability/log";
-import { putBackUnits } from "#server/services/catalog/product-stock";
+import { lockProductRows, putBackUnits } from "#server/services/catalog/product-stock";
 
-/** Puts a held order's units back on the shelf. Idempotent: only 'held' rows move. */
+/**
+ * Puts a held order's units back on the shelf. Idempotent: only 'held' rows move. The products'
+ * rows are locked first, in id order, as Process Order locks them before it takes units: putting
+ * a size back writes its row and then the product's sum, and an order taking that size holds the
+ * product's row while it writes the size's, so without the lock each waited on the other.
+ */
 export async function releaseHolds(trx: Transaction<DB>, orderId: number): Promise<number> {
   const holds = await trx
     .selectFrom("inventoryHolds")
@@ -13,6 +18,10 @@ export async function releaseHolds(trx: Transaction<DB>, orderId: number): Promi
     .where("orderId", "=", orderId)
     .where("status", "=", "held")
     .execute();
+  await lockProductRows(
+    trx,
+    holds.map((hold) => hold.productId),
+  );
   for (const hold of holds) {
     const released = await trx
       .updateTable("inventoryHolds")

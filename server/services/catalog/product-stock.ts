@@ -3,6 +3,7 @@ import type { DB, Product } from "#db/schema";
 import { SIZE_MESSAGES, type ProductSize, type ProductVariant } from "#server/contracts/sizes-view";
 import type { AppContext } from "#server/context";
 import { compiledOnce } from "#db/compiled-query";
+import { isPostgres } from "#db/engine";
 import { Conflict, Invalid } from "#server/errors";
 
 /**
@@ -177,6 +178,22 @@ export function lineName(name: string, choice: Choice): string {
 /* ----------------------------------------------------------------------------------------- */
 
 type Trx = Transaction<DB> | Kysely<DB>;
+
+/**
+ * Locks the products' rows to the end of the transaction, in id order, on PostgreSQL (`SELECT …
+ * ORDER BY id FOR UPDATE`). Every transaction that moves stock takes it before its first write
+ * (Process Order, putting held units back, a late payment's re-take, an admin's stock edit): two
+ * of them on the same products then queue, whatever order their lines are in, and none holds a
+ * size's row while it waits for the product's (no deadlock). Two orders of one customer also
+ * queue before either counts what the customer owns. On SQLite the transaction is BEGIN
+ * IMMEDIATE, already the only writer: nothing to lock, no statement.
+ */
+export async function lockProductRows(trx: Transaction<DB>, productIds: number[]): Promise<void> {
+  if (!isPostgres(trx)) return;
+  const ids = [...new Set(productIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return;
+  await trx.selectFrom("products").select("id").where("id", "in", ids).orderBy("id").forUpdate().execute();
+}
 
 /**
  * Takes `quantity` units of one choice off the shelf with one conditional update of its own row

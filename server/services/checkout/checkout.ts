@@ -9,7 +9,7 @@ import { paymentsFor } from "#server/integrations/payments";
 import { parcelFor, shippingFor, type RateQuote } from "#server/integrations/shipping";
 import { quoteTax } from "#server/integrations/tax";
 import { discountedCents, publicFilter } from "#server/services/catalog/catalog";
-import { addressKeyOf, assertWithinLimits, customerKeyOf, LimitReached, lockProductRows } from "#server/services/drop/customer-limits";
+import { addressKeyOf, assertWithinLimits, customerKeyOf, LimitReached } from "#server/services/drop/customer-limits";
 import { meter, type OrderOutcome } from "#server/observability/meter";
 import { expireOrder, releaseExpiredHolds } from "#server/services/cart/holds";
 import { AddressRateLimiter } from "#server/services/security/rate-limit";
@@ -19,7 +19,16 @@ import { newOrderPageKey } from "#server/services/orders/order-page-token";
 import { chargesNoCard } from "#server/config";
 import { raiseAlert } from "#server/services/alerts/alerts";
 import { drawWinsForBag, linkDrawOrder } from "#server/services/drop/draw-claims";
-import { lineName, NO_STOCK, stockOf, takeUnits, unitsLeft, unitStock, type ProductStock } from "#server/services/catalog/product-stock";
+import {
+  lineName,
+  lockProductRows,
+  NO_STOCK,
+  stockOf,
+  takeUnits,
+  unitsLeft,
+  unitStock,
+  type ProductStock,
+} from "#server/services/catalog/product-stock";
 import { compiledOnce } from "#db/compiled-query";
 
 // Generous: a drop-day crowd behind one carrier address must get through; a script must not.

@@ -10,7 +10,7 @@ import { expireOrder, releaseHolds } from "#server/services/cart/holds";
 import { recordEvent } from "#server/services/reporting/events";
 import { meter } from "#server/observability/meter";
 import { log, logWarning } from "#server/observability/log";
-import { takeUnits } from "#server/services/catalog/product-stock";
+import { lockProductRows, takeUnits } from "#server/services/catalog/product-stock";
 import { compiledOnce } from "#db/compiled-query";
 
 // The statements every paid order runs once, and every confirmation asked again reads: kept compiled.
@@ -118,6 +118,9 @@ export async function confirmPayment(ctx: AppContext, paymentIntentId: string, r
       const holds = await holdsOf.all(trx, { orderId: order.id });
       // Late: the hold ran out before the money arrived, released by now or not yet.
       let late = order.holdExpiresAt !== null && order.holdExpiresAt <= now;
+      // Units to take again: the products' rows first, in id order, as Process Order takes them.
+      const retaken = holds.filter((hold) => hold.status === "released").map((hold) => hold.productId);
+      await lockProductRows(trx, retaken);
       for (const hold of holds) {
         if (hold.status === "released") {
           late = true;

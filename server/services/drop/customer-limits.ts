@@ -1,9 +1,9 @@
 import url from "node:url";
 import { sql, type Transaction } from "kysely";
-import { forUpdateOnPostgres } from "#db/engine";
 import type { DB } from "#db/schema";
 import { limitMessage } from "#server/contracts/limits";
 import { Conflict } from "#server/errors";
+import { lockProductRows } from "#server/services/catalog/product-stock";
 
 /** A purchase over a product's per-customer limit (a 409, as any Conflict); the metrics count it apart. */
 export class LimitReached extends Conflict {
@@ -86,19 +86,6 @@ export function addressKeyOf(address: { street: string; city: string; state: str
   // ZIP+4 and the five digits are the same place.
   const postal = country === "US" ? zip.slice(0, 5) : zip;
   return [words(address.street), words(address.city), address.state.trim().toUpperCase(), postal, country].join("|");
-}
-
-/**
- * Locks the products' rows to the end of the transaction, in id order, on PostgreSQL (`SELECT …
- * ORDER BY id FOR UPDATE`): two orders of one customer then queue before either counts what the
- * customer owns, and two bags holding the same products in opposite order take their locks in
- * the same order, so neither waits on the other (no deadlock). On SQLite the transaction is
- * BEGIN IMMEDIATE, already the only writer, and the same SELECT locks nothing more.
- */
-export async function lockProductRows(trx: Transaction<DB>, productIds: number[]): Promise<void> {
-  const ids = [...new Set(productIds)].sort((a, b) => a - b);
-  if (ids.length === 0) return;
-  await forUpdateOnPostgres(trx, trx.selectFrom("products").select("id").where("id", "in", ids).orderBy("id")).execute();
 }
 
 /**
