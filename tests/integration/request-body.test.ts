@@ -149,6 +149,36 @@ describe("text that is not valid Unicode is refused", () => {
   });
 });
 
+describe("NUL, which PostgreSQL's text cannot hold, is refused as a broken character", () => {
+  it("refuses it in JSON and tRPC (400 with the field's error, the old value kept) and in a page's form (400 page)", async () => {
+    const before = await getSettingValue(ctx, "homepage_tagline");
+    const rest = await api("POST", "/api/admin/homepage-tagline", { body: '{"text":"Drop \\u0000 day"}', jar: admin });
+    expect(rest.status).toBe(400);
+    expect(await rest.json()).toEqual({ message: BROKEN, errors: { text: [BROKEN] } });
+    const trpc = await api("POST", "/api/trpc/admin.settings.setText", { body: '{"key":"homepage_tagline","text":"\\u0000"}', jar: admin });
+    expect(trpc.status).toBe(400);
+    expect(((await trpc.json()) as { error: { message: string } }).error.message).toBe(BROKEN);
+    const support = await api("POST", "/api/support/contact", {
+      body: '{"name":"Sam\\u0000","email":"sam@example.com","subject":"Hello there","message":"A message long enough."}',
+    });
+    expect(support.status).toBe(400);
+    expect(await support.json()).toEqual({ message: BROKEN, errors: { name: [BROKEN] } });
+    expect(await getSettingValue(ctx, "homepage_tagline")).toBe(before);
+
+    const request = new Request("http://localhost/", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "email=fan%00%40example.com",
+    });
+    const thrown = await subscribeAction({ request, context: {}, params: {} }).catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(Response);
+    expect((thrown as Response).status).toBe(400);
+    expect(await (thrown as Response).text()).toBe(BROKEN);
+    const emails = (await ctx.db.selectFrom("subscribers").select("email").execute()).map((row) => row.email);
+    expect(emails.filter((email) => email.startsWith("fan"))).toEqual([]);
+  });
+});
+
 describe("a body nested past 32 levels is refused, never walked down", () => {
   const TOO_DEEP = "The request body is nested too deeply.";
   // 64,000 bytes: under the form limit, 32,000 arrays deep.

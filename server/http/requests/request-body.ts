@@ -88,10 +88,13 @@ export async function readText(request: RequestHead, limit: number): Promise<str
   return Buffer.from(await readBody(request, limit)).toString("utf8");
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Half of a UTF-16 pair alone is not text (stored as U+FFFD if kept); NUL is text PostgreSQL's
+// text columns cannot hold (a 500 there, while SQLite kept it), and no form of the store's means it.
+// eslint-disable-next-line no-control-regex -- NUL is the character looked for
+const BROKEN_CHARACTER = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/;
 
-/** True when a string holds half of a UTF-16 pair alone: not text, and stored as U+FFFD if kept. */
-export const hasLoneSurrogate = (text: string) => LONE_SURROGATE.test(text);
+/** True when a string holds a character no field of the store's can keep: a lone surrogate or NUL. */
+export const hasBrokenCharacter = (text: string) => BROKEN_CHARACTER.test(text);
 
 /**
  * Deeper than this, a parsed body is none of the store's forms (its deepest, an order's address
@@ -102,15 +105,15 @@ export const MAX_BODY_DEPTH = 32;
 
 /**
  * The fields of a parsed body that cannot be read, by dotted path as zod names them ("" for the
- * body itself): text that is not valid Unicode (JSON's `\ud800` escapes; keys count as their
- * object's text), and an object or array nested past MAX_BODY_DEPTH, which is not walked further.
+ * body itself): text with a broken character (JSON's `\ud800` or `\u0000` escapes; keys count as
+ * their object's text), and an object or array nested past MAX_BODY_DEPTH, which is not walked further.
  */
 export function unreadableFields(value: unknown): FieldErrors {
   const found: FieldErrors = {};
   const path: string[] = [];
   const walk = (item: unknown) => {
     if (typeof item === "string") {
-      if (hasLoneSurrogate(item)) found[path.join(".")] = [NOT_UNICODE_MESSAGE];
+      if (hasBrokenCharacter(item)) found[path.join(".")] = [NOT_UNICODE_MESSAGE];
       return;
     }
     if (item === null || typeof item !== "object") return;
@@ -119,7 +122,7 @@ export function unreadableFields(value: unknown): FieldErrors {
       return;
     }
     for (const [key, child] of Array.isArray(item) ? item.entries() : Object.entries(item)) {
-      if (typeof key === "string" && hasLoneSurrogate(key)) {
+      if (typeof key === "string" && hasBrokenCharacter(key)) {
         found[path.join(".")] = [NOT_UNICODE_MESSAGE];
         continue;
       }
@@ -133,7 +136,7 @@ export function unreadableFields(value: unknown): FieldErrors {
 }
 
 /**
- * Invalid (400, with a field error each) when any text in the parsed value is not valid Unicode,
+ * Invalid (400, with a field error each) when any text in the parsed value has a broken character,
  * or it nests past MAX_BODY_DEPTH (that message first: nothing below it was looked at).
  */
 export function refuseUnreadable(value: unknown): void {
@@ -180,7 +183,7 @@ export async function readForm(request: Request): Promise<FormData> {
     throw new Response(NOT_A_FORM_MESSAGE, { status: 400 });
   }
   for (const [name, value] of form) {
-    if (hasLoneSurrogate(name) || (typeof value === "string" && hasLoneSurrogate(value)))
+    if (hasBrokenCharacter(name) || (typeof value === "string" && hasBrokenCharacter(value)))
       throw new Response(NOT_UNICODE_MESSAGE, { status: 400 });
   }
   return form;
