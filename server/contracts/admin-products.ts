@@ -3,6 +3,7 @@ import type { PublicProduct, PublicProductImage } from "./catalog";
 import { isWholeCents } from "./money";
 import { SIZE_MESSAGES } from "./sizes-view";
 import { isCalendarDay, SKIPPED_TIME_MESSAGE, storeWallClockToUtc } from "./store-time";
+import { rowId } from "#server/contracts/row-id";
 
 /**
  * docs/spec.md §5 "Product form" and "Product image upload". One set of field rules, read two ways:
@@ -271,10 +272,10 @@ export const productPatchSchema = z.object({
 export type ProductPatch = z.output<typeof productPatchSchema>;
 
 /** tRPC inputs. */
-export const productIdSchema = z.object({ id: z.number().int().positive() });
+export const productIdSchema = z.object({ id: rowId() });
 // An update writes only the fields sent (the form sends them all): nothing falls back to a default.
-export const productUpdateSchema = z.object({ id: z.number().int().positive(), data: productPatchSchema });
-export const productVisibilitySchema = z.object({ id: z.number().int().positive(), isVisible: z.boolean() });
+export const productUpdateSchema = z.object({ id: rowId(), data: productPatchSchema });
+export const productVisibilitySchema = z.object({ id: rowId(), isVisible: z.boolean() });
 
 /* ----------------------------------------------------------------------------------------- */
 /* The admin form                                                                             */
@@ -345,10 +346,10 @@ export type ImagePatch = z.output<typeof imagePatchSchema>;
 /** The multipart fields beside the file in POST /api/admin/products/{id}/images. */
 export const imageUploadFieldsSchema = z.object({ isPrimary: flag.optional(), displayOrder: displayOrder.optional() });
 
-export const imageIdSchema = z.object({ imageId: z.number().int().positive() });
+export const imageIdSchema = z.object({ imageId: rowId() });
 export const imageReorderSchema = z.object({
-  productId: z.number().int().positive(),
-  imageIds: z.array(z.number().int().positive()).min(1).max(MAX_IMAGES_PER_PRODUCT),
+  productId: rowId(),
+  imageIds: z.array(rowId()).min(1).max(MAX_IMAGES_PER_PRODUCT),
 });
 
 /* ----------------------------------------------------------------------------------------- */

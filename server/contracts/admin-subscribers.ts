@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rowId } from "#server/contracts/row-id";
 
 /**
  * The subscriber area's contract: the compose schema shared by the form, tRPC and REST, the
@@ -25,7 +26,7 @@ export const previewEmailSchema = z.object({
   htmlContent: z.string().max(CONTENT_MAX, "The content is too long"),
 });
 
-export const campaignIdSchema = z.object({ id: z.number().int().positive() });
+export const campaignIdSchema = z.object({ id: rowId() });
 
 /** Loading the template sets this subject (docs/spec.md §4). */
 export const TEMPLATE_SUBJECT = "Product Launch Updates";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BOT_FIELD, botFieldSchema } from "./bots";
 import { CART_INTENTS, CART_MESSAGES } from "./cart-view";
+import { rowId } from "#server/contracts/row-id";
 
 export * from "./cart-view";
 
@@ -14,7 +15,7 @@ const wholeNumber = (message: string) =>
     z.number({ error: message }).int(message),
   );
 
-const productId = wholeNumber(CART_MESSAGES.productId).pipe(z.number().positive(CART_MESSAGES.productId));
+const productId = wholeNumber(CART_MESSAGES.productId).pipe(rowId(CART_MESSAGES.productId));
 
 /**
  * A size or colour as a caller names it: text, bounded; blank is "none". Whether the product has it

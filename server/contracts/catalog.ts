@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CATALOG_MESSAGES } from "./catalog-view";
 import type { ProductSize, ProductVariant } from "./sizes-view";
+import { MAX_ROW_ID } from "#server/contracts/row-id";
 
 export * from "./catalog-view";
 
@@ -77,9 +78,9 @@ export interface ProductImagesResponse {
   images: PublicProductImage[];
 }
 
-/** A product id in a URL: anything but a positive integer names no product (404, not 400). */
+/** A product id in a URL: anything but a row id names no product (404, not 400). */
 export const productIdParam = z.coerce
   .number({ error: CATALOG_MESSAGES.notFound })
   .int(CATALOG_MESSAGES.notFound)
   .positive(CATALOG_MESSAGES.notFound)
-  .max(Number.MAX_SAFE_INTEGER, CATALOG_MESSAGES.notFound);
+  .max(MAX_ROW_ID, CATALOG_MESSAGES.notFound);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emailField } from "./subscribe";
+import { rowId } from "#server/contracts/row-id";
 
 /** Issue 26 (decision 0047): a product sold by a verifiable draw. */
 export const DRAW_MESSAGES = {
@@ -53,7 +54,7 @@ const unitCount = z
 /** POST /api/admin/draws. `units`: a number (a product without sizes) or units per size label. */
 export const drawCreateSchema = z
   .object({
-    productId: z.number({ error: DRAW_MESSAGES.productNotFound }).int().positive(DRAW_MESSAGES.productNotFound),
+    productId: rowId(DRAW_MESSAGES.productNotFound),
     entriesOpenAt: instant("Entries open at"),
     entriesCloseAt: instant("Entries close at"),
     claimMinutes: z

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rowId } from "#server/contracts/row-id";
 
 /** Issue 12 part 2 (decision 0020): signed, single-use, revocable early-access links. */
 export const EARLY_ACCESS_MESSAGES = {
@@ -34,7 +35,7 @@ export const earlyMinutesSchema = z.object({
   ),
 });
 
-export const earlyAccessIdSchema = z.object({ id: z.number().int().positive() });
+export const earlyAccessIdSchema = z.object({ id: rowId() });
 
 export type EarlyAccessStatus = "unused" | "used" | "revoked";
 

@@ -7,6 +7,7 @@ import { PRIVATE_NO_STORE } from "./cache/cache-control";
 import { statusOf } from "./error-status";
 import { logError } from "#server/observability/log";
 import { asResponse, JsonAnswer } from "./json-answer";
+import { rowIdIn } from "#server/contracts/row-id";
 
 /** The answer as it is if it says who may keep it; otherwise the same answer, kept by no cache (a JsonAnswer gets the header itself). */
 export function privately(response: Response): Response;
@@ -78,6 +79,7 @@ export function methodNotAllowed(allowed: string[], allow = allowed.join(", ")):
 
 /** A path id such as /orders/{id}: a positive whole number, else 404 with the given message. */
 export function pathId(value: string | undefined, notFoundMessage: string): number {
-  if (!value || !/^[1-9]\d{0,14}$/.test(value)) throw new NotFound(notFoundMessage);
-  return Number(value);
+  const id = rowIdIn(value);
+  if (id === null) throw new NotFound(notFoundMessage);
+  return id;
 }

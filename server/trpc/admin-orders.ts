@@ -4,8 +4,9 @@ import { getOrderDetail, listOrders, setOrderStatus } from "#server/services/ord
 import { buyLabelAgain } from "#server/services/fulfilment/fulfilment";
 import { processRefund, refundEligibility } from "#server/services/orders/refunds";
 import { adminProcedure, router } from "./init";
+import { rowId } from "#server/contracts/row-id";
 
-const orderId = z.object({ id: z.number().int().positive() });
+const orderId = z.object({ id: rowId() });
 
 /**
  * Admin order, status and refund procedures (issue 5): the same services and shapes as the REST

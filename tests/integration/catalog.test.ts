@@ -225,7 +225,8 @@ describe("GET /api/products/{id}", () => {
 
   it("answers 404 with a readable message for unknown, hidden and malformed ids, and 405 to a write", async () => {
     const hidden = await addProduct(ctx, { isVisible: 0 });
-    for (const id of [999_999, hidden, "abc", "0", "-3", "1.5"]) {
+    // PostgreSQL's ids are `integer`: a larger number sent to it was an error, a 500.
+    for (const id of [999_999, hidden, "abc", "0", "-3", "1.5", "2147483648", "9007199254740991"]) {
       const response = await oneProduct(id);
       expect(response.status, `id ${id}`).toBe(404);
       expect(await response.json()).toEqual({ message: "Product not found.", errors: {} });
@@ -274,7 +275,8 @@ describe("GET /api/products/{id}/images", () => {
 
   it("answers 404 with a readable message for unknown, hidden and malformed ids", async () => {
     const hidden = await addProduct(ctx, { isVisible: 0 });
-    for (const id of [999_999, hidden, "abc", "0", "-3", "1.5"]) {
+    // PostgreSQL's ids are `integer`: a larger number sent to it was an error, a 500.
+    for (const id of [999_999, hidden, "abc", "0", "-3", "1.5", "2147483648", "9007199254740991"]) {
       const response = await images(id);
       expect(response.status, `id ${id}`).toBe(404);
       expect((await response.json()).message).toBe("Product not found.");

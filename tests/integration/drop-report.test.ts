@@ -8,7 +8,8 @@ import { joinLine, lineStatus } from "#server/services/drop/waiting-room";
 import { updateWaitingRoom } from "#server/services/drop/waiting-room-admin";
 import { createTestContext } from "../setup/context";
 import { api, CookieJar } from "../setup/http";
-import { addProduct } from "./store-helpers";
+import { addProduct, runRoute } from "./store-helpers";
+import { dropReportLoader } from "#server/http/doors/drop-reports-door";
 
 /**
  * The drop report against what this file makes itself: orders at known times after T-0, waiting-room
@@ -315,6 +316,24 @@ describe("which drops there are", () => {
       { id: dropId, countdownAt: at(0), from: at(-60 * MIN), to: at(24 * 60 * MIN), state: "live" },
     ]);
     expect(next.id).not.toBe(dropId);
+  });
+});
+
+describe("an id that names no drop", () => {
+  // PostgreSQL's ids are \`integer\`: a larger number sent to it was an error, a 500.
+  const unknown = ["999999", "2147483648", "9007199254740991", "abc"];
+
+  it("is a 404 with the message at REST, tRPC and the admin's page", async () => {
+    for (const id of unknown) {
+      const rest = await api("GET", `/api/admin/drops/${id}`, { jar: admin });
+      expect(rest.status, id).toBe(404);
+      expect(await rest.json(), id).toEqual({ message: "Drop not found.", errors: {} });
+      const page = await runRoute(dropReportLoader, { path: `/admin/drops/${id}`, params: { id }, jar: admin });
+      expect({ id, status: page.status, data: page.data }).toEqual({ id, status: 404, data: "Drop not found." });
+    }
+    const input = (id: number) => encodeURIComponent(JSON.stringify({ id }));
+    expect((await api("GET", `/api/trpc/admin.drops.report?input=${input(999_999)}`, { jar: admin })).status).toBe(404);
+    expect((await api("GET", `/api/trpc/admin.drops.report?input=${input(2_147_483_648)}`, { jar: admin })).status).toBe(400);
   });
 });
 

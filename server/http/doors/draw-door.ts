@@ -10,6 +10,7 @@ import { cartSessionIdOf, ensureCartSession } from "#server/http/cart-session";
 import { clientIpOf } from "#server/http/requests/client-ip";
 import { readForm } from "#server/http/requests/request-body";
 import { statusOf } from "#server/http/error-status";
+import { rowIdIn } from "#server/contracts/row-id";
 
 /*
  * The draw's pages (issue 26, decision 0047): /draws/{id} (its public face and the entry form),
@@ -22,8 +23,9 @@ import { statusOf } from "#server/http/error-status";
 export const DRAW_PAGE_HEADERS = { "Cache-Control": NO_STORE, "X-Robots-Tag": "noindex" };
 
 const idOf = (value: string | undefined): number => {
-  if (!value || !/^[1-9]\d{0,14}$/.test(value)) throw data(DRAW_MESSAGES.notFound, { status: 404 });
-  return Number(value);
+  const id = rowIdIn(value);
+  if (id === null) throw data(DRAW_MESSAGES.notFound, { status: 404 });
+  return id;
 };
 
 async function shown<T>(load: () => Promise<T>): Promise<T> {

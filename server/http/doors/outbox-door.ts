@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getAppContext } from "#server/boot";
 import { getOutboxMessage, listOutbox } from "#server/services/mail/outbox";
 import { requireAdminPage } from "#server/http/auth";
+import { rowIdIn } from "#server/contracts/row-id";
 
 const STREAMS = ["outbound", "broadcast"] as const;
 
@@ -15,10 +16,10 @@ export async function outboxLoader({ request }: LoaderFunctionArgs) {
   await requireAdminPage(ctx, request);
   const params = new URL(request.url).searchParams;
   const stream = STREAMS.find((s) => s === params.get("stream"));
-  const id = Number(params.get("id"));
+  const id = rowIdIn(params.get("id") ?? undefined);
   const [outbox, message] = await Promise.all([
     listOutbox(ctx, { q: params.get("q") ?? undefined, stream, page: Number(params.get("page")) || 1 }),
-    Number.isSafeInteger(id) && id > 0 ? getOutboxMessage(ctx, id) : null,
+    id === null ? null : getOutboxMessage(ctx, id),
   ]);
   return { ...outbox, message, mode: ctx.config.postmark.serverToken ? ("postmark" as const) : ("outbox" as const) };
 }
