@@ -9,6 +9,7 @@ import { decrementItem } from "#server/services/cart/cart";
 import { processOrder } from "#server/services/checkout/checkout";
 import { addProductImage, setPrimaryImage } from "#server/services/catalog/product-images";
 import { saveCountdown } from "#server/services/drop/drops";
+import { createDraw } from "#server/services/drop/draws";
 import { joinLine } from "#server/services/drop/waiting-room";
 import { manualClock, type TestContext } from "../setup/context";
 import { createPostgresTestContext } from "../setup/postgres-context";
@@ -209,6 +210,30 @@ describeOnPostgres("on PostgreSQL, two workers at once", () => {
       expect(sizes.map((row) => `${row.label} ${row.inventory}`)).toEqual(["M 15", "S 20", "M 15", "S 20"]);
       const sums = await store.ctx.db.selectFrom("products").select("inventory").where("id", "in", [first, second]).execute();
       expect(sums.map((row) => row.inventory)).toEqual([35, 35]);
+    }
+  });
+
+  // A product has at most one draw. The create checked for one and then inserted: under READ
+  // COMMITTED two creates at once (two admins, a double submit) both found none, and the product
+  // had two draws. Found by a race of the admin's doors.
+  it("make one draw of four created at once for one product; the others are told it has one", async () => {
+    for (let round = 0; round < 5; round++) {
+      const productId = await addProduct(store.ctx, { name: `Draw Race Tee ${round}`, inventory: 5 });
+      const now = store.ctx.clock.now().getTime();
+      const input = {
+        productId,
+        entriesOpenAt: new Date(now + 3_600_000).toISOString(),
+        entriesCloseAt: new Date(now + 7_200_000).toISOString(),
+        claimMinutes: 60,
+        units: 1,
+      };
+      const results = await Promise.allSettled(
+        [0, 1, 2, 3].map((i) => createDraw(i % 2 ? workerB : store.ctx, input, "https://shop.test")),
+      );
+      const refused = results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason));
+      expect(refused, `round ${round}`).toEqual(Array.from({ length: 3 }, () => "Conflict: This product already has a draw."));
+      const draws = await store.ctx.db.selectFrom("draws").select("id").where("productId", "=", productId).execute();
+      expect(draws, `round ${round}`).toHaveLength(1);
     }
   });
 

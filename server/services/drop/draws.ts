@@ -14,6 +14,7 @@ import type { DrawableProduct } from "#server/contracts/admin-draws";
 import type { AppContext } from "#server/context";
 import { compiledOnce } from "#db/compiled-query";
 import { Conflict, Invalid, NotFound } from "#server/errors";
+import { lockProductRows } from "#server/services/catalog/product-stock";
 import { escapeHtml } from "#server/services/security/sanitize";
 import { commitmentOf, newSeedHex, type DrawProof } from "./draw-math";
 import { drawSizesOf, drawSizeStockOf } from "./draw-sizes";
@@ -130,6 +131,9 @@ export async function createDraw(ctx: AppContext, input: DrawCreateInput, origin
   const seed = newSeedHex();
   const commitment = commitmentOf(seed);
   const id = await ctx.db.transaction().execute(async (trx) => {
+    // The product's row first: on PostgreSQL two admins' creates (or a double submit) otherwise
+    // both found no draw and both made one; locked, the second finds the first.
+    await lockProductRows(trx, [product.id]);
     const existing = await trx.selectFrom("draws").select("id").where("productId", "=", product.id).executeTakeFirst();
     if (existing) throw new Conflict(DRAW_MESSAGES.alreadySet, { productId: [DRAW_MESSAGES.alreadySet] });
     const row = await trx
