@@ -16,7 +16,6 @@ export interface OutboxQuery {
  * inbox; with Postmark, the delivery record. Order confirmations, support mail and campaigns alike.
  */
 export async function listOutbox(ctx: AppContext, query: OutboxQuery) {
-  const page = Math.max(1, Math.floor(query.page ?? 1));
   let base = ctx.db.selectFrom("mailMessages");
   const q = query.q?.trim();
   if (q) {
@@ -32,16 +31,19 @@ export async function listOutbox(ctx: AppContext, query: OutboxQuery) {
     );
   }
   if (query.stream) base = base.where("stream", "=", query.stream);
-  const [{ total }, messages] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
-    base
-      .select(["id", "stream", "toAddress", "subject", "status", "createdAt", "tag"])
-      .orderBy("id", "desc")
-      .limit(OUTBOX_PAGE_SIZE)
-      .offset((page - 1) * OUTBOX_PAGE_SIZE)
-      .execute(),
-  ]);
-  return { messages, total: Number(total), page, pages: Math.max(1, Math.ceil(Number(total) / OUTBOX_PAGE_SIZE)) };
+  const total = Number((await base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow()).total);
+  const pages = Math.max(1, Math.ceil(total / OUTBOX_PAGE_SIZE));
+  // A page past the last (a stale link, a number typed in) is the last; what is no page at all
+  // (?page=Infinity, 1e300) is the first: its offset was an error on PostgreSQL, a 500.
+  const asked = Math.floor(query.page ?? 1);
+  const page = Number.isFinite(asked) && asked >= 1 ? Math.min(asked, pages) : 1;
+  const messages = await base
+    .select(["id", "stream", "toAddress", "subject", "status", "createdAt", "tag"])
+    .orderBy("id", "desc")
+    .limit(OUTBOX_PAGE_SIZE)
+    .offset((page - 1) * OUTBOX_PAGE_SIZE)
+    .execute();
+  return { messages, total, page, pages };
 }
 
 export async function getOutboxMessage(ctx: AppContext, id: number) {
