@@ -3,7 +3,7 @@ import type { PublicProduct, PublicProductImage } from "./catalog";
 import { isWholeCents } from "./money";
 import { SIZE_MESSAGES } from "./sizes-view";
 import { isCalendarDay, SKIPPED_TIME_MESSAGE, storeWallClockToUtc } from "./store-time";
-import { rowId } from "#server/contracts/row-id";
+import { rowId } from "./row-id";
 
 /**
  * docs/spec.md §5 "Product form" and "Product image upload". One set of field rules, read two ways:

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { rowId } from "#server/contracts/row-id";
+import { rowId } from "./row-id";
 
 /**
  * The subscriber area's contract: the compose schema shared by the form, tRPC and REST, the

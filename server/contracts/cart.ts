@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BOT_FIELD, botFieldSchema } from "./bots";
 import { CART_INTENTS, CART_MESSAGES } from "./cart-view";
-import { rowId } from "#server/contracts/row-id";
+import { rowId } from "./row-id";
 
 export * from "./cart-view";
 

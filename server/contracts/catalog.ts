@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CATALOG_MESSAGES } from "./catalog-view";
 import type { ProductSize, ProductVariant } from "./sizes-view";
-import { MAX_ROW_ID } from "#server/contracts/row-id";
+import { MAX_ROW_ID } from "./row-id";
 
 export * from "./catalog-view";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { emailField } from "./subscribe";
-import { rowId } from "#server/contracts/row-id";
+import { rowId } from "./row-id";
 
 /** Issue 26 (decision 0047): a product sold by a verifiable draw. */
 export const DRAW_MESSAGES = {

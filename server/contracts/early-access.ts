@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { rowId } from "#server/contracts/row-id";
+import { rowId } from "./row-id";
 
 /** Issue 12 part 2 (decision 0020): signed, single-use, revocable early-access links. */
 export const EARLY_ACCESS_MESSAGES = {
