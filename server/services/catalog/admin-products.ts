@@ -5,10 +5,9 @@ import { toCents } from "#server/contracts/money";
 import type { AppContext } from "#server/context";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { toPublicProduct } from "./catalog";
-import { lockProductRows } from "#server/services/catalog/product-stock";
 import { SIZE_MESSAGES } from "#server/contracts/sizes-view";
 import { saveStock, sizeLabelsIn, touchesStock } from "./product-sizes";
-import { NO_STOCK, stockOf, type ProductStock } from "./product-stock";
+import { lockProductRows, NO_STOCK, stockOf, type ProductStock } from "./product-stock";
 import { imageBasesOf, ownImagePathOf, removeUnreferencedImages } from "./product-image-files";
 
 /**
