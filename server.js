@@ -16,6 +16,7 @@ const {
   batchLogLines,
   beginShutdown,
   booted,
+  expressErrors,
   flushEvents,
   flushSoldOutMisses,
   flushLog,
@@ -83,6 +84,9 @@ app.all(
     getLoadContext: loadContext,
   }),
 );
+// What Express itself refuses (a path it cannot decode) is the store's 4xx page, unlogged; what
+// fails is logged and a 500 (server/http/failure-answer.ts).
+app.use(expressErrors(config.brand.name));
 
 // Drop day: the public pages come from one cache for everyone, the visitor's own parts filled in
 // per answer (decision 0014), and the product list from a cache of its bytes. Both answer on

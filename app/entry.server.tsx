@@ -22,6 +22,7 @@ export { batchLogLines, flushLog, log, logError } from "#server/observability/lo
 export { refuseCrossSiteWrites } from "#server/http/requests/origin";
 export { trustProxyHops } from "#server/http/requests/forwarded";
 export { rawRequestListener } from "#server/http/raw-listener";
+export { expressErrors } from "#server/http/failure-answer";
 export { StoreResponse } from "#server/http/store-response";
 export { staticAssets } from "#server/http/cache/static-assets";
 export { PUBLIC_FILE_MAX_AGE } from "#server/http/cache/cache-control";

@@ -83,3 +83,28 @@ export function answerFailure(req: IncomingMessage, res: ServerResponse, error: 
     res.destroy();
   }
 }
+
+/** The status an error carries (http-errors' `status`, or `statusCode`), when it is a refusal (4xx). */
+function refusalStatus(error: unknown): number | null {
+  if (typeof error !== "object" || error === null) return null;
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  const value = typeof status === "number" ? status : statusCode;
+  return typeof value === "number" && value >= 400 && value < 500 ? value : null;
+}
+
+/**
+ * Express's last handler (server.js). What Express itself refuses, such as a path whose escapes
+ * decode to no text (`/store/%FF`: its router throws a URIError marked 400), is a stranger's
+ * mistake: the store's bare 4xx, and no line beyond the request's own. Express's default handler
+ * wrote the stack to stderr for each one, a log any bot could fill. Anything else is a failure:
+ * logged and answered 500.
+ */
+export function expressErrors(brandName: string) {
+  // Four parameters: how Express tells an error handler from a middleware.
+  return (error: unknown, req: IncomingMessage, res: ServerResponse, _next: unknown): void => {
+    const status = refusalStatus(error);
+    if (status === null) return answerFailure(req, res, error, brandName);
+    const message = error instanceof URIError ? "The request's address is not valid." : "The request could not be read.";
+    answerBare(req, res, status, brandName, message);
+  };
+}

@@ -1,0 +1,376 @@
+// Every door of the built store knocked on as a bot would, signed out and as the admin: hostile
+// path ids, queries, bodies, content types, encodings and headers, from a fixed seed. The doors
+// are read from the source (the REST router's table, the tRPC router, app/routes), so a door
+// added later is knocked on too. Nothing may answer 500 or fail to answer, no worker may die, and
+// no line above info may be written: a stranger's mistake is a 4xx and a request line, never
+// a warning or an error.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRouter } from "#server/api/dispatch";
+import { appRouter } from "#server/trpc/router";
+import { DEFAULT_ADMIN } from "#server/config";
+import { mockServer } from "../mocks/server";
+import { startBuiltStore, type BuiltStore } from "../setup/built-store";
+import { builtStoreDatabase } from "../setup/built-store-database";
+import { TMP_DIR } from "../setup/paths";
+import { answeringPids, sendRaw } from "../setup/raw-http";
+
+const dataDir = path.join(TMP_DIR, `every-door-fuzz-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
+const database = builtStoreDatabase();
+let store: BuiltStore;
+let adminCookie = "";
+
+beforeAll(async () => {
+  // Only the store on loopback is talked to: no vendor to intercept.
+  mockServer.close();
+  fs.mkdirSync(dataDir, { recursive: true });
+  store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "2", ...database.env() } });
+  const login = await sendRaw(store.baseUrl, "POST", "/api/login", { "Content-Type": "application/json" }, JSON.stringify(DEFAULT_ADMIN));
+  expect(login.status).toBe(200);
+  adminCookie = [login.headers["set-cookie"] ?? []]
+    .flat()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+}, 330_000);
+
+afterAll(async () => {
+  await store?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+/** A small seeded generator (mulberry32): the same corpus on every run and machine. */
+function seeded(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, pick: <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]! };
+}
+
+/** A Remix flat-routes file name as the path it serves: `draws.$id_.claim.$token` is /draws/:id/claim/:token. */
+function routePath(file: string): string {
+  const segments = file
+    .replace(/\.tsx?$/, "")
+    .split(".")
+    .filter((segment) => !segment.startsWith("_"))
+    .map((segment) => segment.replace(/_$/, ""))
+    .map((segment) => (segment === "$" ? "*" : segment.startsWith("$") ? `:${segment.slice(1)}` : segment));
+  return `/${segments.join("/")}`;
+}
+
+const PARAMS = [
+  "0",
+  "-1",
+  "2147483648",
+  "99999999999999999999999",
+  "1e3",
+  "1.5",
+  "%",
+  "%00",
+  "%E2%82",
+  "%FF",
+  "..",
+  "..%2F..%2Fetc%2Fpasswd",
+  "abc",
+  "x".repeat(3000),
+  "%C0%AE",
+  "NaN",
+  "Infinity",
+  "0x10",
+  "%20",
+  "__proto__",
+  "constructor",
+  "1.data",
+  "a%2Fb",
+];
+const QUERIES = [
+  "",
+  "?",
+  "?page=-1",
+  "?page=1e400",
+  "?page=Infinity",
+  "?pageSize=100000",
+  "?page=abc&page=2",
+  "?size=%",
+  "?size=%E2%82&color=%FF",
+  "?image=-5",
+  "?from=2026-13-45&to=x",
+  "?from=9999-99-99",
+  "?_data=root",
+  "?_data=%",
+  "?index",
+  `?q=${"y".repeat(5000)}`,
+  "?a[b][c]=1",
+  "?__proto__[x]=1",
+  "?input=%7B",
+  "?batch=1&input=%5B",
+  "?redirectTo=//evil.example",
+  "?redirectTo=%0d%0a",
+  "?token=..%2F",
+  "?email=%40",
+  "?id=%00",
+];
+const KEYS = [
+  "productId",
+  "quantity",
+  "size",
+  "color",
+  "email",
+  "name",
+  "username",
+  "password",
+  "id",
+  "status",
+  "text",
+  "value",
+  "countdownDate",
+  "items",
+  "address",
+  "shipping",
+  "paymentIntentId",
+  "token",
+  "images",
+  "price",
+  "inventory",
+  "sizes",
+  "subject",
+  "body",
+  "minutes",
+  "enabled",
+  "releaseDate",
+  "country",
+  "zip",
+  "currentPassword",
+  "newPassword",
+  "type",
+  "intent",
+  "page",
+  "cursor",
+  "json",
+];
+
+type Random = ReturnType<typeof seeded>;
+
+function hostileValue(random: Random, depth = 0): unknown {
+  const r = random.next();
+  if (depth > 3) return random.pick([null, 1, "s"]);
+  if (r < 0.1) return null;
+  if (r < 0.2) return random.pick([0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, 2 ** 31, 1e-320]);
+  if (r < 0.3) {
+    return random.pick([
+      "",
+      " ",
+      "%",
+      "\u0000",
+      "\ud800",
+      depth === 0 ? "a".repeat(20_000) : "a".repeat(300),
+      "<script>alert(1)</script>",
+      "2026-02-30T25:61:00Z",
+      "not-an-email",
+      "../../x",
+      "𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+      "\u202e",
+    ]);
+  }
+  if (r < 0.4) return random.pick([true, false]);
+  if (r < 0.5) {
+    if (depth === 0 && random.next() < 0.3) return Array.from({ length: 2000 }, () => 1);
+    return Array.from({ length: random.pick([0, 1, 3]) }, () => hostileValue(random, depth + 1));
+  }
+  if (r < 0.6) return JSON.parse('{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}');
+  const object: Record<string, unknown> = {};
+  for (let i = 0; i < random.pick([1, 3, 6]); i++) object[random.pick(KEYS)] = hostileValue(random, depth + 1);
+  return object;
+}
+
+interface Body {
+  type: string;
+  data: string | Buffer;
+  encoding?: string;
+}
+
+function hostileBody(random: Random): Body {
+  const r = random.next();
+  if (r < 0.35) return { type: "application/json", data: JSON.stringify(hostileValue(random)) ?? "" };
+  if (r < 0.45) {
+    return {
+      type: "application/json",
+      data: random.pick([
+        "{",
+        "[",
+        '{"a":',
+        "nul",
+        "\u0000",
+        '{"a":1}garbage',
+        "[".repeat(5000) + "]".repeat(5000),
+        "1e99999",
+        '{"a":"\\ud800"}',
+      ]),
+    };
+  }
+  if (r < 0.6) {
+    const intent = random.pick(["details", "pay", "increment", "remove", "delete", "update", "add", "x"]);
+    return {
+      type: "application/x-www-form-urlencoded",
+      data: random.pick([
+        "intent=add&productId=%",
+        "%=%",
+        "a=%E2%82",
+        `size=${"z".repeat(9000)}`,
+        `intent=${intent}&productId=${random.pick(PARAMS)}&quantity=${random.pick(PARAMS)}`,
+        "email=%40&name=%00",
+        "__proto__[x]=1&constructor[prototype][y]=2",
+        "a=1&".repeat(3000),
+      ]),
+    };
+  }
+  if (r < 0.7) {
+    return {
+      type: "multipart/form-data; boundary=XYZ",
+      data: random.pick([
+        '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nnotapng\r\n--XYZ--\r\n',
+        "--XYZ\r\nbroken",
+        "garbage",
+        `--XYZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n${"b".repeat(10_000)}`,
+      ]),
+    };
+  }
+  if (r < 0.75) return { type: "multipart/form-data", data: "no boundary" };
+  if (r < 0.8) return { type: "text/plain", data: "hello" };
+  if (r < 0.85) return { type: "application/json; charset=utf-16", data: "{}" };
+  if (r < 0.9) {
+    const json = JSON.stringify(hostileValue(random)) ?? "";
+    return {
+      type: "application/json",
+      data: random.next() < 0.5 ? zlib.gzipSync(json) : "not gzip",
+      encoding: random.pick(["gzip", "br", "deflate", "x"]),
+    };
+  }
+  return {
+    type: random.pick(["", "application/xml", "application/json, text/html", "application/csp-report"]),
+    data: random.pick(["", "<x/>", "{}", JSON.stringify({ "csp-report": hostileValue(random) })]),
+  };
+}
+
+interface Knock {
+  method: string;
+  path: string;
+  asAdmin: boolean;
+}
+
+interface DressedKnock extends Knock {
+  headers: Record<string, string>;
+  data?: string | Buffer;
+}
+
+/** A knock's headers and body, drawn as the corpus is made (not as answers come back), so every run sends the same. */
+function dress(random: Random, knock: Knock): DressedKnock {
+  const headers: Record<string, string> = {
+    Accept: random.pick(["application/json", "text/html", "*/*", "", "text/html;q=%"]),
+    "Accept-Encoding": random.pick(["br, gzip", "gzip", "identity", "br;q=x", "*", ""]),
+  };
+  if (random.next() < 0.1) headers["If-None-Match"] = random.pick(['W/"x"', "*", `"${"e".repeat(500)}`, ","]);
+  if (random.next() < 0.1) headers["X-Forwarded-For"] = random.pick(["1.1.1.1, 2.2.2.2", "garbage", "::ffff:1.2.3.4", "%"]);
+  if (random.next() < 0.05) headers.Origin = random.pick(["null", "http://evil.example", "%"]);
+  if (random.next() < 0.05) headers.Range = "bytes=0-1";
+  if (knock.method === "GET" || knock.method === "HEAD") return { ...knock, headers };
+  const body = hostileBody(random);
+  if (body.type) headers["Content-Type"] = body.type;
+  if (body.encoding) headers["Content-Encoding"] = body.encoding;
+  return { ...knock, headers, data: body.data };
+}
+
+/** Every door: the REST table's paths and methods, each tRPC procedure, each page and its `.data`. */
+function everyDoor(): { method: string; pattern: string; admin: boolean }[] {
+  const doors: { method: string; pattern: string; admin: boolean }[] = [];
+  for (const entry of apiRouter.entries) {
+    if (entry.path.includes("*")) continue; // tRPC's door: its procedures are listed below
+    for (const method of entry.methods) doors.push({ method, pattern: entry.path, admin: entry.path !== "/api/logout" });
+  }
+  const pages = fs
+    .readdirSync(path.resolve(import.meta.dirname, "../../app/routes"))
+    .filter((file) => /\.tsx?$/.test(file) && !file.startsWith("api."))
+    .map(routePath);
+  for (const page of pages) {
+    const pattern = page.replace("*", "x/y");
+    // POST /admin is the admin's sign-out: knocked on signed out only, so the admin's knocks stay signed in.
+    for (const method of ["GET", "POST"]) doors.push({ method, pattern, admin: !(method === "POST" && pattern === "/admin") });
+    if (!pattern.endsWith("/")) doors.push({ method: "GET", pattern: `${pattern}.data`, admin: true });
+  }
+  return doors;
+}
+
+function corpus(random: Random): Knock[] {
+  const knocks: Knock[] = [];
+  // Flat at run time ("admin.orders.list"), whatever its declared type says.
+  const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>);
+  for (let round = 0; round < 3; round++) {
+    for (const door of everyDoor()) {
+      for (const asAdmin of door.admin ? [false, true] : [false]) {
+        const target = door.pattern.replace(/:\w+/g, () => random.pick(PARAMS)) + random.pick(QUERIES);
+        knocks.push({ method: door.method, path: target, asAdmin });
+        if (random.next() < 0.2)
+          knocks.push({ method: random.pick(["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"]), path: target, asAdmin });
+      }
+    }
+    for (const [name, procedure] of procedures) {
+      for (const asAdmin of [false, true]) {
+        const input = random.next() < 0.2 ? "%7B" : encodeURIComponent(JSON.stringify(hostileValue(random)) ?? "");
+        const [method, other] = procedure._def.type === "query" ? ["GET", "POST"] : ["POST", "GET"];
+        knocks.push({ method, path: `/api/trpc/${name}${method === "GET" ? `?input=${input}` : ""}`, asAdmin });
+        knocks.push({ method: other, path: `/api/trpc/${name}`, asAdmin });
+        const batch = encodeURIComponent(JSON.stringify({ 0: hostileValue(random), 1: hostileValue(random) }));
+        knocks.push({ method: "GET", path: `/api/trpc/${name},${random.pick(procedures)[0]}?batch=1&input=${batch}`, asAdmin });
+      }
+    }
+  }
+  return knocks;
+}
+
+describe("every door knocked on with hostile input", () => {
+  it("answers each one below 500, keeps both workers and writes no line above info", async () => {
+    const random = seeded(24_211);
+    const knocks = corpus(random).map((knock) => dress(random, knock));
+    const before = await answeringPids(store.baseUrl, 2);
+    expect(before.size).toBe(2);
+    const failures: string[] = [];
+    let next = 0;
+    const knock = async ({ method, path: target, asAdmin, headers: dressed, data }: DressedKnock) => {
+      const headers = asAdmin ? { ...dressed, Cookie: adminCookie } : dressed;
+      const label = `${method} ${target.slice(0, 120)}${asAdmin ? " (admin)" : ""} ${headers["Content-Type"] ?? ""} ${String(data ?? "").slice(0, 80)}`;
+      try {
+        const { status } = await sendRaw(store.baseUrl, method, target, headers, data);
+        if (status >= 500) failures.push(`${status} ${label}`);
+      } catch (error) {
+        failures.push(`${(error as Error).message} ${label}`);
+      }
+    };
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < knocks.length) await knock(knocks[next++]!);
+      }),
+    );
+    expect(knocks.length).toBeGreaterThan(1500);
+    expect(failures).toEqual([]);
+    // The admin's knocks were the admin's to the end (none of them signed the admin out).
+    const user = await sendRaw(store.baseUrl, "GET", "/api/user", { Accept: "application/json", Cookie: adminCookie });
+    expect(JSON.parse(user.body)).toMatchObject({ username: DEFAULT_ADMIN.username });
+    const after = await answeringPids(store.baseUrl, 2, 5_000);
+    expect([...after].sort()).toEqual([...before].sort());
+    // Lines are written as each answer ends: give the last a moment to reach the log.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Every line is the store's own JSON (decision 0049): nothing reached stderr past the logger.
+    const lines = store.log().split("\n").filter(Boolean);
+    expect(lines.filter((line) => !line.startsWith("{"))).toEqual([]);
+    const alarms = lines.map((line) => JSON.parse(line) as { level?: string; msg?: string }).filter((line) => line.level !== "info");
+    expect(alarms).toEqual([]);
+    expect(store.log()).not.toMatch(/Worker \d+ stopped/);
+  }, 240_000);
+});
