@@ -17,6 +17,7 @@ import { startBuiltStore, type BuiltStore } from "../setup/built-store";
 import { builtStoreDatabase } from "../setup/built-store-database";
 import { TMP_DIR } from "../setup/paths";
 import { answeringPids, sendRaw } from "../setup/raw-http";
+import { cookiesOf, failuresOf, loudLines, seeded } from "../setup/fuzz";
 
 const dataDir = path.join(TMP_DIR, `every-door-fuzz-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
 const database = builtStoreDatabase();
@@ -30,29 +31,13 @@ beforeAll(async () => {
   store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "2", ...database.env() } });
   const login = await sendRaw(store.baseUrl, "POST", "/api/login", { "Content-Type": "application/json" }, JSON.stringify(DEFAULT_ADMIN));
   expect(login.status).toBe(200);
-  adminCookie = [login.headers["set-cookie"] ?? []]
-    .flat()
-    .map((line) => line.split(";")[0])
-    .join("; ");
+  adminCookie = cookiesOf(login);
 }, 330_000);
 
 afterAll(async () => {
   await store?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
-
-/** A small seeded generator (mulberry32): the same corpus on every run and machine. */
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]! };
-}
 
 /** A Remix flat-routes file name as the path it serves: `draws.$id_.claim.$token` is /draws/:id/claim/:token. */
 function routePath(file: string): string {
@@ -340,22 +325,15 @@ describe("every door knocked on with hostile input", () => {
     const knocks = corpus(random).map((knock) => dress(random, knock));
     const before = await answeringPids(store.baseUrl, 2);
     expect(before.size).toBe(2);
-    const failures: string[] = [];
-    let next = 0;
-    const knock = async ({ method, path: target, asAdmin, headers: dressed, data }: DressedKnock) => {
-      const headers = asAdmin ? { ...dressed, Cookie: adminCookie } : dressed;
-      const label = `${method} ${target.slice(0, 120)}${asAdmin ? " (admin)" : ""} ${headers["Content-Type"] ?? ""} ${String(data ?? "").slice(0, 80)}`;
-      try {
-        const { status } = await sendRaw(store.baseUrl, method, target, headers, data);
-        if (status >= 500) failures.push(`${status} ${label}`);
-      } catch (error) {
-        failures.push(`${(error as Error).message} ${label}`);
-      }
-    };
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (next < knocks.length) await knock(knocks[next++]!);
-      }),
+    const failures = await failuresOf(
+      store.baseUrl,
+      knocks.map(({ method, path: target, asAdmin, headers, data }) => ({
+        method,
+        path: target,
+        headers: asAdmin ? { ...headers, Cookie: adminCookie } : headers,
+        body: data,
+      })),
+      8,
     );
     expect(knocks.length).toBeGreaterThan(1500);
     expect(failures).toEqual([]);
@@ -366,11 +344,8 @@ describe("every door knocked on with hostile input", () => {
     expect([...after].sort()).toEqual([...before].sort());
     // Lines are written as each answer ends: give the last a moment to reach the log.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    // Every line is the store's own JSON (decision 0049): nothing reached stderr past the logger.
-    const lines = store.log().split("\n").filter(Boolean);
-    expect(lines.filter((line) => !line.startsWith("{"))).toEqual([]);
-    const alarms = lines.map((line) => JSON.parse(line) as { level?: string; msg?: string }).filter((line) => line.level !== "info");
-    expect(alarms).toEqual([]);
+    // Every line is the logger's JSON at info: nothing reached stderr past it.
+    expect(loudLines(store.log())).toEqual([]);
     expect(store.log()).not.toMatch(/Worker \d+ stopped/);
   }, 240_000);
 });

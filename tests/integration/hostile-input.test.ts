@@ -15,6 +15,7 @@ import { startBuiltStore, type BuiltStore } from "../setup/built-store";
 import { builtStoreDatabase } from "../setup/built-store-database";
 import { TMP_DIR } from "../setup/paths";
 import { answeringPids as answeringPidsOf, sendRaw, type RawAnswer } from "../setup/raw-http";
+import { failuresOf } from "../setup/fuzz";
 
 const dataDir = path.join(TMP_DIR, `hostile-input-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
 const database = builtStoreDatabase();
@@ -112,26 +113,6 @@ function everyDoor(): { method: string; path: string; headers?: Record<string, s
   ];
 }
 
-/** Sends every request, `parallel` at a time; returns those answered 500 or more, or not at all. */
-async function sendAll(requests: { method: string; path: string; headers: Record<string, string>; body?: string }[], parallel = 6) {
-  const failures: string[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < requests.length) {
-      const r = requests[next++]!;
-      const label = `${r.method} ${r.path} Cookie: ${(r.headers.Cookie ?? "").slice(0, 60)}`;
-      try {
-        const { status } = await send(r.method, r.path, r.headers, r.body);
-        if (status >= 500) failures.push(`${status} ${label}`);
-      } catch (error) {
-        failures.push(`${(error as Error).message} ${label}`);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: parallel }, worker));
-  return failures;
-}
-
 function corpus() {
   const requests: { method: string; path: string; headers: Record<string, string>; body?: string }[] = [];
   for (const door of everyDoor()) {
@@ -151,7 +132,7 @@ describe("hostile cookies on every page and /api path", () => {
       const before = await answeringPids(2);
       expect(before.size).toBe(2);
       await waitingRoom(on);
-      const failures = await sendAll(corpus());
+      const failures = await failuresOf(store.baseUrl, corpus());
       expect(failures).toEqual([]);
       const after = await answeringPids(2, 5_000);
       expect([...after].sort()).toEqual([...before].sort());

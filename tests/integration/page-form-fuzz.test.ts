@@ -15,7 +15,8 @@ import { mockServer } from "../mocks/server";
 import { startBuiltStore, type BuiltStore } from "../setup/built-store";
 import { builtStoreDatabase } from "../setup/built-store-database";
 import { TMP_DIR } from "../setup/paths";
-import { answeringPids, sendRaw, type RawAnswer } from "../setup/raw-http";
+import { answeringPids, sendRaw } from "../setup/raw-http";
+import { cookiesOf, failuresOf, loudLines } from "../setup/fuzz";
 
 const dataDir = path.join(TMP_DIR, `page-form-fuzz-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
 const database = builtStoreDatabase();
@@ -32,11 +33,6 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
-const cookiesOf = (answer: RawAnswer) =>
-  [answer.headers["set-cookie"] ?? []]
-    .flat()
-    .map((line) => line.split(";")[0])
-    .join("; ");
 const send = (method: string, pathname: string, headers: Record<string, string>, body?: string) =>
   sendRaw(store.baseUrl, method, pathname, headers, body);
 const postJson = (pathname: string, body: unknown, cookie = "") =>
@@ -294,33 +290,19 @@ describe("every page's forms posted back with hostile fields", () => {
     expect(before.size).toBe(2);
     const posts = forms.flatMap((form) => variants(form).map((body) => ({ action: form.action, cookie: form.cookie, body })));
     expect(posts.length).toBeGreaterThan(1500);
-    const failures: string[] = [];
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 6 }, async () => {
-        while (next < posts.length) {
-          const { action, cookie, body } = posts[next++]!;
-          const headers = {
-            "Content-Type": "application/x-www-form-urlencoded",
-            Accept: "text/html",
-            ...(cookie ? { Cookie: cookie } : {}),
-          };
-          try {
-            const answer = await send("POST", action, headers, body);
-            if (answer.status >= 500) failures.push(`${answer.status} POST ${action} ${body.slice(0, 200)}`);
-          } catch (error) {
-            failures.push(`${(error as Error).message} POST ${action} ${body.slice(0, 200)}`);
-          }
-        }
-      }),
+    const failures = await failuresOf(
+      store.baseUrl,
+      posts.map(({ action, cookie, body }) => ({
+        method: "POST",
+        path: action,
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html", ...(cookie ? { Cookie: cookie } : {}) },
+        body,
+      })),
     );
     expect(failures).toEqual([]);
     const after = await answeringPids(store.baseUrl, 2, 5_000);
     expect([...after].sort()).toEqual([...before].sort());
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const lines = store.log().split("\n").filter(Boolean);
-    expect(lines.filter((line) => !line.startsWith("{"))).toEqual([]);
-    const alarms = lines.map((line) => JSON.parse(line) as { level?: string; msg?: string }).filter((line) => line.level !== "info");
-    expect(alarms).toEqual([]);
+    expect(loudLines(store.log())).toEqual([]);
   }, 240_000);
 });
