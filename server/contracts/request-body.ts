@@ -5,4 +5,5 @@ export const REQUEST_BODY_MESSAGES = {
   notJson: "The request body must be valid JSON.",
   notAForm: "The form could not be read.",
   tooDeep: "The request body is nested too deeply.",
+  incomplete: "The request body did not arrive whole.",
 } as const;

@@ -51,12 +51,32 @@ function wellFormedHosts(req: IncomingMessage): boolean {
   );
 }
 
+const ABSOLUTE_FORM = /^https?:\/\//i;
+
+/**
+ * The request target in the origin form the routes read (`/store?page=2`), or false when there is
+ * none (RFC 9112 §3.2). The absolute form (`GET http://shop.example/store`), which a server must
+ * accept, becomes its path and query, and its authority stands for Host, as the RFC says; the
+ * asterisk form names no resource but for OPTIONS (`GET *` rendered the home page).
+ */
+function originForm(req: IncomingMessage): boolean {
+  const target = req.url ?? "";
+  if (target.charCodeAt(0) === 47 /* "/" */) return true;
+  if (target === "*") return req.method === "OPTIONS";
+  if (!ABSOLUTE_FORM.test(target) || !URL.canParse(target)) return false;
+  const url = new URL(target);
+  req.url = url.pathname + url.search;
+  req.headers.host = url.host;
+  return true;
+}
+
 /**
  * server.js's request listener (issue 21: a request can fail, a worker cannot). Its first line
- * takes off the internal header names; a Host no URL can be made of is a 400; then the gate, the
- * fast path and Express, in that order. A throw anywhere in it, or a rejected promise of the gate,
- * answers that one request 500 (the branded page, or the JSON error on /api) and is logged: it
- * never reaches the process, and it never hands the request on to Express past the gate.
+ * takes off the internal header names; a target that is no path, or a Host no URL can be made
+ * of, is a 400; then the gate, the fast path and Express, in that order. A throw anywhere in it,
+ * or a rejected promise of the gate, answers that one request 500 (the branded page, or the JSON
+ * error on /api) and is logged: it never reaches the process, and it never hands the request on
+ * to Express past the gate.
  */
 export function rawRequestListener({ gate, fastPath, fallback, brandName, trustProxy = 0, cachedSample = 1 }: RawListenerParts): Handler {
   const logOptions = { trustProxy, cachedSample };
@@ -102,6 +122,7 @@ export function rawRequestListener({ gate, fastPath, fallback, brandName, trustP
     request.run(() => {
       try {
         stripInternalHeaders(req);
+        if (!originForm(req)) return answerBare(req, res, 400, brandName, "The request's target is not valid.");
         if (!wellFormedHosts(req)) return answerBare(req, res, 400, brandName, "The request's Host header is not valid.");
         const handled = gate(req, res);
         if (handled === false) return onward(req, res, request.answeredBy);

@@ -16,7 +16,7 @@ import { mockServer } from "../mocks/server";
 import { startBuiltStore, type BuiltStore } from "../setup/built-store";
 import { builtStoreDatabase } from "../setup/built-store-database";
 import { TMP_DIR } from "../setup/paths";
-import { answeringPids, sendRaw } from "../setup/raw-http";
+import { answeringPids, sendByHand, sendRaw } from "../setup/raw-http";
 import { cookiesOf, failuresOf, loudLines, seeded } from "../setup/fuzz";
 
 const dataDir = path.join(TMP_DIR, `every-door-fuzz-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
@@ -348,4 +348,75 @@ describe("every door knocked on with hostile input", () => {
     expect(loudLines(store.log())).toEqual([]);
     expect(store.log()).not.toMatch(/Worker \d+ stopped/);
   }, 240_000);
+});
+
+describe("requests written by hand", () => {
+  const host = "Host: shop.example\r\n";
+  const cases: [string, (status: number) => boolean][] = [
+    // The absolute form is served as its path (RFC 9112 §3.2.2); the asterisk only means something to OPTIONS.
+    [`GET http://shop.example/store HTTP/1.1\r\n${host}\r\n`, (status) => status === 200],
+    [`GET * HTTP/1.1\r\n${host}\r\n`, (status) => status === 400],
+    [`GET ftp://shop.example/store HTTP/1.1\r\n${host}\r\n`, (status) => status === 400],
+    // Ways out of a folder: never a file.
+    ...[
+      "/assets/../../etc/passwd",
+      "/assets/%2e%2e%2f%2e%2e%2fpackage.json",
+      "/uploads/%2e%2e%2f.session-secret",
+      "/uploads/..%2f.session-secret",
+      "/uploads/a%5c..%5c..%5c.session-secret",
+      "/uploads/%00",
+      "/store/%2e%2e/admin",
+      `http://shop.example/uploads/%2e%2e%2f.session-secret`,
+    ].map((target): [string, (status: number) => boolean] => [
+      `GET ${target} HTTP/1.1\r\n${host}\r\n`,
+      (status) => status === 404 || status === 302 || status === 400,
+    ]),
+    // Framing and headers node's parser or the store must refuse, or take whole.
+    [`GET /store HTTP/1.1\r\n\r\n`, (status) => status === 400],
+    [`GET /store HTTP/1.1\r\nHost: x:99999\r\n\r\n`, (status) => status === 400],
+    [`GET /store HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n`, (status) => status < 500],
+    [
+      `POST /api/cart HTTP/1.1\r\n${host}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      (status) => status === 400,
+    ],
+    [
+      `POST /api/cart HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 10\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      (status) => status === 400,
+    ],
+    [
+      `POST /api/cart HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+      (status) => status === 400,
+    ],
+    [
+      `POST /api/cart HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{}`,
+      (status) => status === 400 || status === 0,
+    ],
+    [`GET /store HTTP/1.1\r\n${host}${"X-A: b\r\n".repeat(2000)}\r\n`, (status) => status < 500],
+    [`GET /store HTTP/1.1\r\n${host}Cookie: ${"a=b; ".repeat(3000)}\r\n\r\n`, (status) => status < 500],
+    [`GET /store HTTP/1.1\r\n${host}Accept-Encoding: ${"br;q=0.5, ".repeat(1000)}\r\n\r\n`, (status) => status < 500],
+    [`GET /store HTTP/1.1\r\n${host}If-None-Match: ${'W/"a", '.repeat(1000)}\r\n\r\n`, (status) => status < 500],
+    [`GET /store?${"a=1&".repeat(4000)} HTTP/1.1\r\n${host}\r\n`, (status) => status < 500],
+    [`GET /healthz HTTP/1.1\r\n${host}X-Request-Id: ${"%".repeat(500)}\r\n\r\n`, (status) => status === 200],
+    [`PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n`, (status) => status === 400],
+    [`GET /store HTTP/9.9\r\n${host}\r\n`, (status) => status === 400 || status === 505],
+    [`GET /\u00e9 HTTP/1.1\r\n${host}\r\n`, (status) => status === 400],
+  ];
+
+  it("answers each as the RFC and the store's own rules say, never 500, and writes no line above info", async () => {
+    const before = await answeringPids(store.baseUrl, 2);
+    const answers = await Promise.all(cases.map(([bytes]) => sendByHand(store.baseUrl, bytes)));
+    const wrong = cases
+      .map(([bytes, expected], index) => ({
+        request: bytes.slice(0, 80),
+        status: answers[index]!.status,
+        ok: expected(answers[index]!.status),
+      }))
+      .filter((answer) => !answer.ok);
+    expect(wrong).toEqual([]);
+    expect(answers[0]!.text).toContain("<title>");
+    const after = await answeringPids(store.baseUrl, 2, 5_000);
+    expect([...after].sort()).toEqual([...before].sort());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(loudLines(store.log())).toEqual([]);
+  }, 60_000);
 });

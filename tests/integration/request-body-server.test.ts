@@ -5,6 +5,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -91,6 +92,7 @@ function post(url: string, options: { total: number; declare: boolean; type: str
 }
 
 const MB = 1024 * 1024;
+const MP4_START = `\0\0\0\x18ftypmp42\0\0\0\0mp42isom${"\0".repeat(1000)}`;
 const TOO_LARGE = { message: "The request is too large.", errors: {} };
 
 describe("request bodies on the built store", () => {
@@ -160,6 +162,60 @@ describe("request bodies on the built store", () => {
     });
     expect(upload.status).toBe(201);
     // And the worker that refused all of the above is the one answering.
+    expect((await fetch(`${store.baseUrl}/healthz`)).status).toBe(200);
+  });
+
+  /**
+   * A POST whose head and first bytes are written by hand, and then the socket is cut. Resolves
+   * once the store has closed its side (its answer, if it wrote one, read).
+   */
+  function hangUpMidBody(target: string, head: Record<string, string>, first: string): Promise<string> {
+    return new Promise((resolve) => {
+      const socket = net.connect(Number(new URL(store.baseUrl).port), "127.0.0.1");
+      const lines = Object.entries({ Host: new URL(store.baseUrl).host, Origin: store.baseUrl, ...head }).map(
+        ([name, value]) => `${name}: ${value}\r\n`,
+      );
+      socket.write(`POST ${target} HTTP/1.1\r\n${lines.join("")}\r\n${first}`);
+      let text = "";
+      socket.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      socket.on("error", () => undefined);
+      socket.on("close", () => resolve(text));
+      setTimeout(() => socket.end(), 200);
+    });
+  }
+
+  it("takes a body that stops before its end as the sender's doing: no 503, no word of the database", async () => {
+    const admin = await fetch(`${store.baseUrl}/api/login`, {
+      method: "POST",
+      headers: { Origin: store.baseUrl, "Content-Type": "application/json" },
+      body: JSON.stringify({ username: "admin", password: "change-me-now" }),
+    });
+    const cookie = (admin.headers.getSetCookie()[0] ?? "").split(";")[0]!;
+    const logBefore = store.log().length;
+    const chunked = { "Content-Type": "application/json", "Transfer-Encoding": "chunked" };
+    const answers = [
+      // A shopper's phone losing signal half-way through a chunked JSON body, at a REST door and at tRPC.
+      await hangUpMidBody("/api/subscribe", chunked, '5\r\n{"ema\r\n'),
+      await hangUpMidBody("/api/trpc/admin.settings.setText", { ...chunked, Cookie: cookie }, '5\r\n{"key\r\n'),
+      // A page's form, and a chunk size that is no number.
+      await hangUpMidBody(
+        "/support",
+        { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" },
+        "4\r\nname\r\n",
+      ),
+      await hangUpMidBody("/api/subscribe", chunked, 'zz\r\n{"email":"a@b.co"}\r\n0\r\n\r\n'),
+      // An admin closing the tab during a background video's upload (an MP4's first bytes: uploads are sniffed).
+      await hangUpMidBody(
+        "/api/admin/upload-video",
+        { "Content-Type": "multipart/form-data; boundary=XYZ", "Content-Length": "5000000", Cookie: cookie },
+        `--XYZ\r\nContent-Disposition: form-data; name="video"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n${MP4_START}`,
+      ),
+    ];
+    for (const answer of answers) expect(answer).not.toMatch(/^HTTP\/1\.1 5/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const written = store.log().slice(logBefore);
+    expect(written).not.toContain("database could not be reached");
+    expect(written).not.toMatch(/"level":"(warn|error)"/);
     expect((await fetch(`${store.baseUrl}/healthz`)).status).toBe(200);
   });
 });

@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import { getFresh } from "./built-store";
 
 export interface RawAnswer {
@@ -44,4 +45,23 @@ export async function answeringPids(baseUrl: string, count: number, withinMs = 3
     }
   }
   return pids;
+}
+
+/**
+ * Bytes written by hand on a socket of their own (a request line no HTTP client would write), then
+ * the socket's end; resolves with the answer's status (0 when the store closed without one) and its text.
+ */
+export function sendByHand(baseUrl: string, bytes: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(new URL(baseUrl).port), "127.0.0.1");
+    let text = "";
+    const done = () => resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1] ?? 0), text });
+    socket.setTimeout(10_000, () => socket.destroy());
+    socket.on("data", (chunk: Buffer) => (text += chunk.toString("latin1")));
+    socket.on("close", done);
+    socket.on("error", () => undefined);
+    socket.write(bytes, "latin1");
+    // Half-closed after a moment: an answer to a request still waiting for its body comes first.
+    setTimeout(() => socket.end(), 500);
+  });
 }

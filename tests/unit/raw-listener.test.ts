@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { http as mswHttp, passthrough } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { INTERNAL_HEADERS } from "#server/http/requests/internal-headers";
@@ -33,6 +33,10 @@ beforeAll(async () => {
       fallback: (req, res) => {
         if (req.url === "/express-throws") throw new RangeError("express bug");
         reachedExpress.push(req.url!);
+        if (req.url!.startsWith("/host"))
+          return void res
+            .writeHead(200, { "Content-Type": "text/plain", "Content-Length": String(req.headers.host!.length) })
+            .end(req.headers.host);
         res.writeHead(200, { "Content-Type": "text/plain" }).end(`express ${INTERNAL_HEADERS.map((h) => req.headers[h] ?? "-").join(",")}`);
       },
     }),
@@ -126,5 +130,38 @@ describe("server.js's request listener", () => {
     for (const host of ["shop.example", "127.0.0.1:3000", "[::1]:3000", "my_store:8080", "SHOP.Example."]) {
       expect((await raw("/store", { Host: host })).status, host).toBe(200);
     }
+  });
+
+  /** A request line written by hand on a socket (http.request and msw build a URL from the target); the status and body. */
+  function byHand(method: string, target: string, headers: Record<string, string> = {}) {
+    return new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
+      const head = Object.entries({ Host: "127.0.0.1", ...headers, Connection: "close" }).map(([name, value]) => `${name}: ${value}\r\n`);
+      socket.end(`${method} ${target} HTTP/1.1\r\n${head.join("")}\r\n`);
+      let text = "";
+      socket.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      socket.on("end", () => resolve({ status: Number(text.split(" ")[1]), body: text.slice(text.indexOf("\r\n\r\n") + 4) }));
+      socket.on("error", reject);
+    });
+  }
+
+  it("takes a target in the absolute form as its path, its host standing for Host (RFC 9112)", async () => {
+    const answer = await byHand("GET", "http://shop.example:8080/host?page=2", { Host: "other.example" });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe("shop.example:8080");
+    expect(reachedExpress).toEqual(["/host?page=2"]);
+    expect((await byHand("GET", "HTTPS://shop.example/store/../host")).body).toBe("shop.example");
+  });
+
+  it("refuses a target that is no path with 400: the asterisk but for OPTIONS, or another scheme", async () => {
+    for (const target of ["*", "ftp://shop.example/store", "http://"]) {
+      const answer = await byHand("GET", target);
+      expect(answer.status, target).toBe(400);
+      expect(answer.body, target).toContain("Bad request");
+    }
+    // node's parser refuses a target with neither slash nor scheme itself, before any listener.
+    expect((await byHand("GET", "store")).status).toBe(400);
+    expect((await byHand("OPTIONS", "*")).status).toBe(200);
+    expect(reachedExpress).toEqual(["*"]);
   });
 });

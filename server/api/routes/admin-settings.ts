@@ -1,4 +1,6 @@
 import { fetchRequestFor } from "#server/http/requests/request-head";
+import { isBodyAborted } from "#server/http/requests/request-body";
+import { REQUEST_BODY_MESSAGES } from "#server/contracts/request-body";
 import { jsonAnswer } from "#server/http/json-answer";
 import { unstable_parseMultipartFormData } from "@remix-run/node";
 import {
@@ -52,6 +54,8 @@ const mediaUploadRoute = (path: string, kind: MediaKind) =>
         return jsonAnswer({ [`${kind}Url`]: url }, { status: 201, headers: NO_STORE_HEADERS });
       } catch (error) {
         if (error instanceof MediaRejected) return jsonError(STATUS[error.reason], error.message, error.fieldErrors);
+        // The admin hung up (or the framing broke) mid-upload: nothing was kept, and it is not the database's doing.
+        if (isBodyAborted(error)) return jsonError(400, REQUEST_BODY_MESSAGES.incomplete, {});
         // Not multipart, or a malformed body: the parser's own errors, a 400 rather than a 500.
         if (error instanceof TypeError || (error instanceof Error && error.message.startsWith("malformed"))) {
           return jsonError(400, MEDIA_MESSAGES[kind].wrongType, { [kind]: [MEDIA_MESSAGES[kind].wrongType] });

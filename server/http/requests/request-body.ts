@@ -21,6 +21,7 @@ const {
   notJson: NOT_JSON_MESSAGE,
   notAForm: NOT_A_FORM_MESSAGE,
   tooDeep: TOO_DEEP_MESSAGE,
+  incomplete: INCOMPLETE_MESSAGE,
 } = REQUEST_BODY_MESSAGES;
 
 /** A body over its limit. Doors answer 413 with TOO_LARGE_MESSAGE. */
@@ -29,6 +30,27 @@ export class BodyTooLarge extends Error {
     super(TOO_LARGE_MESSAGE);
     this.name = "BodyTooLarge";
   }
+}
+
+/**
+ * A body that stopped before its end: the sender hung up mid-way, or its framing broke (a chunk
+ * size that is no number). The sender's doing, a 400 like any unreadable body. node fails the
+ * stream with its own "aborted" (code ECONNRESET), which read as the database's socket would
+ * answer every such request 503 and log that the database could not be reached.
+ */
+export class BodyIncomplete extends Invalid {
+  constructor() {
+    super(INCOMPLETE_MESSAGE);
+    this.name = "BodyIncomplete";
+  }
+}
+
+/** node's error for a request whose sender hung up before its body was whole (http's ConnResetException). */
+export function isBodyAborted(error: unknown): boolean {
+  return (
+    error instanceof BodyIncomplete ||
+    (error instanceof Error && (error as { code?: unknown }).code === "ECONNRESET" && error.message === "aborted")
+  );
 }
 
 /**
@@ -67,7 +89,9 @@ export async function readBody(request: RequestHead, limit: number): Promise<Uin
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch(() => {
+        throw new BodyIncomplete();
+      });
       if (done) break;
       size += value.byteLength;
       // Not cancelled: that would destroy the socket under the 413 about to be sent on it. Once it
@@ -173,6 +197,7 @@ export async function readForm(request: Request): Promise<FormData> {
     bytes = await readBody(request, BODY_LIMITS.form);
   } catch (error) {
     if (error instanceof BodyTooLarge) throw new Response(TOO_LARGE_MESSAGE, { status: 413 });
+    if (error instanceof BodyIncomplete) throw new Response(INCOMPLETE_MESSAGE, { status: 400 });
     throw error;
   }
   let form: FormData;
