@@ -36,14 +36,15 @@ export function startRequestLog(req: IncomingMessage, res: ServerResponse, optio
   // One listener for the line and the caller's own count (the metrics): each answer pays for one.
   res.once("close", () => {
     // A caller who hung up before the answer was sent: 499, as nginx logs it.
-    ended?.(req, res, url, res.writableFinished ? res.statusCode : 499, (performance.now() - started) / 1000);
+    const status = res.writableFinished ? res.statusCode : 499;
+    ended?.(req, res, url, status, (performance.now() - started) / 1000);
     if (answeredBy === "cache" && res.statusCode < 400 && (options.random ?? Math.random)() >= options.cachedSample) return;
     requestLines.info(
       {
         requestId,
         method: req.method,
         route: routePattern(url),
-        status: res.statusCode,
+        status,
         ms: Math.round((performance.now() - started) * 10) / 10,
         answeredBy,
         ...(res.writableFinished ? {} : { aborted: true }),

@@ -47,6 +47,8 @@ async function listen(options: { trustProxy?: number; cachedSample?: number }): 
       fallback: (req, res) => {
         // As Express's app.use("/api", …) does: the mounted router sees the path without its mount.
         if (req.url?.startsWith("/api/")) req.url = req.url.slice("/api".length);
+        // A handler still at work when its caller hangs up.
+        if (req.url === "/slow") return;
         log.info("express answering");
         res.writeHead(req.url === "/missing" ? 404 : 200, { "Content-Type": "text/plain" }).end("express");
       },
@@ -197,6 +199,16 @@ describe("one JSON line per request, and its id in X-Request-Id", () => {
       ["/missing", "app"],
       ["/api/written", "app"],
     ]);
+  });
+
+  it("logs a caller who hung up before the answer as 499, as nginx does and as the metrics count it", async () => {
+    await new Promise<void>((resolve) => {
+      const request = http.get(`${plain}/slow`, { agent: false });
+      request.on("error", () => resolve());
+      setTimeout(() => request.destroy(), 50);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await requestLines()).map(({ route, status, aborted }) => [route, status, aborted])).toEqual([["/slow", 499, true]]);
   });
 
   it("follows LOG_LEVEL like every other line: none at warn, back at info", async () => {
