@@ -51,6 +51,26 @@ describe("tRPC at /api/trpc", () => {
     expect(error.data).toMatchObject({ code: "BAD_REQUEST", fieldErrors: { reason: ["Please provide a reason for the refund"] } });
   });
 
+  it("runs a batch of up to ten procedures and refuses a longer one with 400, running none of it", async () => {
+    const batch = (count: number) => api("GET", `/api/trpc/${Array(count).fill("admin.overview").join(",")}?batch=1`, { jar: admin });
+    const ten = await batch(10);
+    expect(ten.status).toBe(200);
+    expect(await ten.json()).toHaveLength(10);
+    expect((await batch(11)).status).toBe(400);
+    // Eleven mutations: not one of them is run.
+    const texts = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [String(i), { key: "homepage_tagline", text: `Tagline ${i}` }]));
+    const mutations = await api("POST", `/api/trpc/${Array(11).fill("admin.settings.setText").join(",")}?batch=1`, {
+      jar: admin,
+      body: texts,
+    });
+    expect(mutations.status).toBe(400);
+    expect((await mutations.json()).error.message).toBe("Batch call exceeds maximum size");
+    const stored = await ctx.db.selectFrom("appSettings").select("value").where("key", "=", "homepage_tagline").executeTakeFirst();
+    expect(stored?.value ?? "").not.toMatch(/^Tagline/);
+    // A stranger's batch of a thousand is refused the same way.
+    expect((await api("GET", `/api/trpc/${Array(1000).fill("session.me").join(",")}?batch=1`)).status).toBe(400);
+  });
+
   it("tells anyone who they are", async () => {
     const response = await api("GET", "/api/trpc/session.me", { jar: shopper });
     expect((await response.json()).result.data).toMatchObject({ username: "shopper", isAdmin: false });

@@ -5,6 +5,7 @@ import { clientIpOf } from "#server/http/requests/client-ip";
 import { isConnectionLost, reportConnectionLost, STORE_BUSY_HEADERS } from "#server/http/store-busy";
 import { BODY_LIMITS, readBody } from "#server/http/requests/request-body";
 import { appRouter } from "#server/trpc/router";
+import { TRPC_MAX_BATCH } from "#server/contracts/trpc-batch";
 import { route } from "#server/api/route";
 import { logError } from "#server/observability/log";
 
@@ -32,6 +33,7 @@ const trpc = route({
       endpoint: "/api/trpc",
       req: await bounded(request),
       router: appRouter,
+      maxBatchSize: TRPC_MAX_BATCH,
       createContext: async () => {
         const { user, token } = await authenticate(app, request);
         return { app, user, sessionToken: token, clientIp: clientIpOf(context) };
