@@ -18,10 +18,13 @@ import { builtStoreDatabase } from "../setup/built-store-database";
 import { TMP_DIR } from "../setup/paths";
 import { answeringPids, sendByHand, sendRaw } from "../setup/raw-http";
 import { cookiesOf, failuresOf, loudLines, seeded } from "../setup/fuzz";
+import { switchWaitingRoom } from "../setup/waiting-room-switch";
+import type { Db } from "#db/client";
 
 const dataDir = path.join(TMP_DIR, `every-door-fuzz-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
 const database = builtStoreDatabase();
 let store: BuiltStore;
+let db: Db;
 let adminCookie = "";
 
 beforeAll(async () => {
@@ -32,10 +35,12 @@ beforeAll(async () => {
   const login = await sendRaw(store.baseUrl, "POST", "/api/login", { "Content-Type": "application/json" }, JSON.stringify(DEFAULT_ADMIN));
   expect(login.status).toBe(200);
   adminCookie = cookiesOf(login);
+  db = database.open(dataDir);
 }, 330_000);
 
 afterAll(async () => {
   await store?.stop();
+  await db?.destroy();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
@@ -320,34 +325,41 @@ function corpus(random: Random): Knock[] {
 }
 
 describe("every door knocked on with hostile input", () => {
-  it("answers each one below 500, keeps both workers and writes no line above info", async () => {
-    const random = seeded(24_211);
-    const knocks = corpus(random).map((knock) => dress(random, knock));
-    const before = await answeringPids(store.baseUrl, 2);
-    expect(before.size).toBe(2);
-    const failures = await failuresOf(
-      store.baseUrl,
-      knocks.map(({ method, path: target, asAdmin, headers, data }) => ({
-        method,
-        path: target,
-        headers: asAdmin ? { ...headers, Cookie: adminCookie } : headers,
-        body: data,
-      })),
-      8,
-    );
-    expect(knocks.length).toBeGreaterThan(1500);
-    expect(failures).toEqual([]);
-    // The admin's knocks were the admin's to the end (none of them signed the admin out).
-    const user = await sendRaw(store.baseUrl, "GET", "/api/user", { Accept: "application/json", Cookie: adminCookie });
-    expect(JSON.parse(user.body)).toMatchObject({ username: DEFAULT_ADMIN.username });
-    const after = await answeringPids(store.baseUrl, 2, 5_000);
-    expect([...after].sort()).toEqual([...before].sort());
-    // Lines are written as each answer ends: give the last a moment to reach the log.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    // Every line is the logger's JSON at info: nothing reached stderr past it.
-    expect(loudLines(store.log())).toEqual([]);
-    expect(store.log()).not.toMatch(/Worker \d+ stopped/);
-  }, 240_000);
+  // Off, and on as in a drop's window: the gate reads every request to the store, bag and checkout first.
+  it.each([false, true])(
+    "answers each one below 500, keeps both workers and writes no line above info (waiting room on: %s)",
+    async (on) => {
+      await switchWaitingRoom(db, store.baseUrl, on);
+      const logFrom = store.log().length;
+      const random = seeded(on ? 24_212 : 24_211);
+      const knocks = corpus(random).map((knock) => dress(random, knock));
+      const before = await answeringPids(store.baseUrl, 2);
+      expect(before.size).toBe(2);
+      const failures = await failuresOf(
+        store.baseUrl,
+        knocks.map(({ method, path: target, asAdmin, headers, data }) => ({
+          method,
+          path: target,
+          headers: asAdmin ? { ...headers, Cookie: adminCookie } : headers,
+          body: data,
+        })),
+        8,
+      );
+      expect(knocks.length).toBeGreaterThan(1500);
+      expect(failures).toEqual([]);
+      // The admin's knocks were the admin's to the end (none of them signed the admin out).
+      const user = await sendRaw(store.baseUrl, "GET", "/api/user", { Accept: "application/json", Cookie: adminCookie });
+      expect(JSON.parse(user.body)).toMatchObject({ username: DEFAULT_ADMIN.username });
+      const after = await answeringPids(store.baseUrl, 2, 5_000);
+      expect([...after].sort()).toEqual([...before].sort());
+      // Lines are written as each answer ends: give the last a moment to reach the log.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Every line is the logger's JSON at info: nothing reached stderr past it.
+      expect(loudLines(store.log().slice(logFrom))).toEqual([]);
+      expect(store.log()).not.toMatch(/Worker \d+ stopped/);
+    },
+    240_000,
+  );
 });
 
 describe("requests written by hand", () => {
@@ -403,6 +415,8 @@ describe("requests written by hand", () => {
   ];
 
   it("answers each as the RFC and the store's own rules say, never 500, and writes no line above info", async () => {
+    await switchWaitingRoom(db, store.baseUrl, false);
+    const logFrom = store.log().length;
     const before = await answeringPids(store.baseUrl, 2);
     const answers = await Promise.all(cases.map(([bytes]) => sendByHand(store.baseUrl, bytes)));
     const wrong = cases
@@ -417,6 +431,6 @@ describe("requests written by hand", () => {
     const after = await answeringPids(store.baseUrl, 2, 5_000);
     expect([...after].sort()).toEqual([...before].sort());
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(loudLines(store.log())).toEqual([]);
+    expect(loudLines(store.log().slice(logFrom))).toEqual([]);
   }, 60_000);
 });

@@ -15,7 +15,8 @@ import { startBuiltStore, type BuiltStore } from "../setup/built-store";
 import { builtStoreDatabase } from "../setup/built-store-database";
 import { TMP_DIR } from "../setup/paths";
 import { answeringPids as answeringPidsOf, sendRaw, type RawAnswer } from "../setup/raw-http";
-import { failuresOf } from "../setup/fuzz";
+import { failuresOf, loudLines } from "../setup/fuzz";
+import { switchWaitingRoom } from "../setup/waiting-room-switch";
 
 const dataDir = path.join(TMP_DIR, `hostile-input-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
 const database = builtStoreDatabase();
@@ -42,31 +43,7 @@ const send = (method: string, pathname: string, headers: Record<string, string>,
   sendRaw(store.baseUrl, method, pathname, headers, body);
 const answeringPids = (count: number, withinMs?: number) => answeringPidsOf(store.baseUrl, count, withinMs);
 
-/** The waiting room on (a drop ten minutes away: its window is open, the line is forming) or off. */
-async function waitingRoom(on: boolean) {
-  const value = new Date(Date.now() + 10 * 60_000).toISOString();
-  await db
-    .insertInto("appSettings")
-    .values({ key: "countdown_date", value, updatedAt: new Date().toISOString() })
-    .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
-    .execute();
-  await db
-    .updateTable("waitingRoom")
-    .set({ enabled: on ? 1 : 0 })
-    .where("id", "=", 1)
-    .execute();
-  // Each copy of the room (the fast path's and the Remix build's, in each worker) is read at most
-  // once a second: after a second every copy read before the change is stale, and /store says so.
-  await new Promise((resolve) => setTimeout(resolve, 1_100));
-  const deadline = Date.now() + 10_000;
-  let seen = 0;
-  while (seen < 10 && Date.now() < deadline) {
-    const { status } = await send("GET", "/store", {});
-    seen = (status === 303) === on ? seen + 1 : 0;
-    if (seen === 0) await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  expect(seen, `the waiting room ${on ? "on" : "off"}`).toBe(10);
-}
+const waitingRoom = (on: boolean) => switchWaitingRoom(db, store.baseUrl, on);
 
 const COOKIES = ["session", "cart", "flash", "waiting_room_place", "waiting_room_pass", "early_access"];
 const EIGHT_KB = "x".repeat(8192);
@@ -260,6 +237,44 @@ describe("what no route takes", () => {
       .filter(Boolean);
     expect(written.filter((line) => !line.startsWith("{"))).toEqual([]);
   }, 30_000);
+
+  it("is never a 500 through Remix's own Origin check: a foreign OPTIONS, a stranger's X-Forwarded-Host", async () => {
+    await waitingRoom(false);
+    const own = store.baseUrl;
+    const linesBefore = store.log().split("\n").length;
+    // An OPTIONS from another site to a page's data: no action runs, no page answers OPTIONS.
+    const preflight = await send("OPTIONS", "/support.data", { Origin: "http://evil.example", "Access-Control-Request-Method": "POST" });
+    expect(preflight.status).toBe(405);
+    // The store's own page posting, with an X-Forwarded-Host a client wrote (no proxy is trusted):
+    // the store's check vouches for it; Remix compared the Origin with that header and threw.
+    const form = "name=Sam&email=sam%40example.com&supportType=other&subject=About+my+order&message=Where+is+my+parcel%2C+please%3F";
+    const posted = await send(
+      "POST",
+      "/support.data",
+      { Origin: own, "X-Forwarded-Host": "evil.example", "Content-Type": "application/x-www-form-urlencoded" },
+      form,
+    );
+    expect(posted.status, posted.body.slice(0, 200)).toBeLessThan(500);
+    expect(posted.body).not.toContain("Unexpected Server Error");
+    // A post from another site is still refused before any action, whatever X-Forwarded-Host says.
+    const forged = await send(
+      "POST",
+      "/support.data",
+      { Origin: "http://evil.example", "X-Forwarded-Host": "evil.example", "Content-Type": "application/x-www-form-urlencoded" },
+      form,
+    );
+    expect(forged.status).toBe(403);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(
+      loudLines(
+        store
+          .log()
+          .split("\n")
+          .slice(linesBefore - 1)
+          .join("\n"),
+      ),
+    ).toEqual([]);
+  });
 
   it("is the store's own 400 page when its address does not decode", async () => {
     const page = await send("GET", "/store/%FF", { Accept: "text/html" });

@@ -48,9 +48,13 @@ export function refuseCrossSiteWrites(site: SiteAddressing) {
       },
     };
     if (!isCrossSiteWrite(request, site)) {
-      // Remix refuses a document POST whose Origin is "null" as a forgery of its own; this check has
-      // just vouched for it (Sec-Fetch-Site: same-origin), so the opaque value goes no further.
-      if (req.headers.origin === "null") delete req.headers.origin;
+      // Remix checks the Origin of every non-GET `.data` request again, its own way: against an
+      // X-Forwarded-Host anyone may write, or Host, never PUBLIC_URL or the trusted hop; and a
+      // mismatch is a thrown Error, a 500 with a stack in the log. It refused a same-origin post
+      // carrying a stranger's X-Forwarded-Host, an OPTIONS from another site, and the "null" Origin
+      // Sec-Fetch-Site vouched for. This check has just spoken for the request by the store's
+      // rules, so the Origin goes no further (nothing after it reads one).
+      delete req.headers.origin;
       return next();
     }
     res.statusCode = 403;
