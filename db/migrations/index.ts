@@ -28,6 +28,7 @@ import { unpaidOrdersBySession } from "./0028_unpaid_orders_by_session";
 import { unpaidOrdersByHoldExpiry } from "./0029_unpaid_orders_by_hold_expiry";
 import { refundClaimedAt } from "./0030_refund_claimed_at";
 import { mailSends } from "./0031_mail_sends";
+import { drawPerProductAndEventIds } from "./0032_draw_per_product_and_event_ids";
 
 /**
  * Migrations live in code, not found on disk, so they survive the Vite build
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   "0029_unpaid_orders_by_hold_expiry": unpaidOrdersByHoldExpiry,
   "0030_refund_claimed_at": refundClaimedAt,
   "0031_mail_sends": mailSends,
+  "0032_draw_per_product_and_event_ids": drawPerProductAndEventIds,
 };

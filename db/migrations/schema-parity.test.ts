@@ -1,16 +1,16 @@
 // The migrations give PostgreSQL the schema they give SQLite: the same tables, columns (name,
 // normalised type, nullability, whether there is a default), indexes (name for the ones a
 // migration creates, columns, unique, partial) and foreign keys (with their ON DELETE), and the
-// few behaviours the rewrites in dialect.ts exist for. Only the migrations made portable so far
-// are compared (issue 13 moves PORTABLE_UP_TO forward one migration at a time).
+// few behaviours the rewrites in dialect.ts exist for. Every migration is portable now: both engines
+// run them all.
 import { Migrator, NO_MIGRATIONS, sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeOnPostgres, postgresDatabaseForFile } from "../../tests/setup/postgres-db";
 import { openDatabase, type Db } from "#db/client";
 import { migrations } from "./index";
 
-/** The last migration that runs on PostgreSQL; the ones after it are still SQLite-only. */
-const PORTABLE_UP_TO = "0027_label_tracking_index";
+/** The newest migration: the schema is compared after all of them. */
+const PORTABLE_UP_TO = Object.keys(migrations).at(-1)!;
 
 interface Schema {
   columns: string[];
@@ -21,7 +21,8 @@ interface Schema {
 
 // Declared types by engine, to one name. PostgreSQL's "real" is a 4-byte float and must not appear.
 const SQLITE_TYPES: Record<string, string> = { INTEGER: "integer", TEXT: "text", REAL: "float8" };
-const POSTGRES_TYPES: Record<string, string> = { integer: "integer", text: "text", "double precision": "float8" };
+// SQLite's INTEGER is 8 bytes; a PostgreSQL column that must count past 2^31 is bigint (0032).
+const POSTGRES_TYPES: Record<string, string> = { integer: "integer", bigint: "integer", text: "text", "double precision": "float8" };
 const ON_DELETE: Record<string, string> = { a: "no action", r: "restrict", c: "cascade", n: "set null", d: "set default" };
 
 function typeOf(types: Record<string, string>, declared: string) {

@@ -8,7 +8,7 @@ CREATE UNIQUE INDEX draw_entries_identity ON draw_entries (draw_id, identity_key
 CREATE UNIQUE INDEX draw_entries_number ON draw_entries (draw_id, n) WHERE n IS NOT NULL;
 
 -- index draws_product
-CREATE INDEX draws_product ON draws (product_id);
+CREATE UNIQUE INDEX draws_product ON draws (product_id);
 
 -- index early_access_links_campaign
 CREATE UNIQUE INDEX early_access_links_campaign ON early_access_links (campaign_id, subscriber_id)
