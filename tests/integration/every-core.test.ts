@@ -4,22 +4,16 @@
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "#db/client";
+import { describe, expect, it } from "vitest";
 import { WORKER_V8_FLAGS } from "#server/cluster";
-import { mockServer } from "../mocks/server";
-import { getFresh, startBuiltStore, type BuiltStore } from "../setup/built-store";
-import { builtStoreDatabase } from "../setup/built-store-database";
+import { getFresh } from "../setup/built-store";
 import { unitsOf } from "../setup/books";
 import { CookieJar } from "../setup/http";
-import { TMP_DIR } from "../setup/paths";
+import { builtStoreForFile } from "../setup/built-store-fixture";
 
-const dataDir = path.join(TMP_DIR, `every-core-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
 // A drop-day crowd comes from every address; here it all comes from 127.0.0.1.
-const database = builtStoreDatabase();
-let env: Record<string, string>;
+const built = builtStoreForFile("every-core", () => ({ CHECKOUTS_PER_IP: "100000" }));
 const customerInfo = {
   email: "rush@example.com",
   name: "Rush Buyer",
@@ -30,24 +24,6 @@ const customerInfo = {
   zipCode: "73301",
   country: "US",
 };
-let store: BuiltStore;
-let db: Db;
-
-beforeAll(async () => {
-  // This file talks only to the store on loopback, never to a vendor: no interception (the store's
-  // own processes use their local integrations).
-  mockServer.close();
-  fs.mkdirSync(dataDir, { recursive: true });
-  env = { WEB_CONCURRENCY: "2", CHECKOUTS_PER_IP: "100000", ...database.env() };
-  store = await startBuiltStore({ dataDir, env });
-  db = database.open(dataDir);
-}, 330_000);
-
-afterAll(async () => {
-  await store?.stop();
-  await db?.destroy();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
 
 /** The pids that answer /healthz over fresh connections, until `count` distinct ones have (or a deadline). */
 async function answeringPids(count: number, exclude: number[] = []): Promise<Set<number>> {
@@ -55,7 +31,7 @@ async function answeringPids(count: number, exclude: number[] = []): Promise<Set
   const deadline = Date.now() + 60_000;
   while (pids.size < count && Date.now() < deadline) {
     try {
-      const { status, body } = await getFresh(`${store.baseUrl}/healthz`);
+      const { status, body } = await getFresh(`${built.store.baseUrl}/healthz`);
       const pid = (JSON.parse(body) as { pid: number }).pid;
       if (status === 200 && !exclude.includes(pid)) pids.add(pid);
     } catch {
@@ -66,7 +42,7 @@ async function answeringPids(count: number, exclude: number[] = []): Promise<Set
 }
 
 async function newProduct(inventory: number): Promise<number> {
-  const { id } = await db
+  const { id } = await built.db
     .insertInto("products")
     .values({ name: `Drop ${crypto.randomUUID().slice(0, 6)}`, description: "Limited", priceCents: 9000, inventory })
     .returning("id")
@@ -105,22 +81,22 @@ describe("npm start with WEB_CONCURRENCY=2", () => {
   it("answers from two worker processes, and prepared the database once, in the primary", async () => {
     const pids = await answeringPids(2);
     expect(pids.size).toBe(2);
-    expect(pids.has(store.child.pid!)).toBe(false);
+    expect(pids.has(built.store.child.pid!)).toBe(false);
     // Each worker runs with the store's V8 flags (decision 0068).
     for (const pid of pids) {
       expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toEqual(expect.arrayContaining([...WORKER_V8_FLAGS]));
     }
-    expect(store.log().match(/Applied migrations: /g)).toHaveLength(1);
-    expect(store.log().match(/Created the admin user/g)).toHaveLength(1);
-    expect(store.log().match(/Store ready on .*2 workers/g)).toHaveLength(1);
-    const admins = await db.selectFrom("users").select("id").where("isAdmin", "=", 1).execute();
+    expect(built.store.log().match(/Applied migrations: /g)).toHaveLength(1);
+    expect(built.store.log().match(/Created the admin user/g)).toHaveLength(1);
+    expect(built.store.log().match(/Store ready on .*2 workers/g)).toHaveLength(1);
+    const admins = await built.db.selectFrom("users").select("id").where("isAdmin", "=", 1).execute();
     expect(admins).toHaveLength(1);
   }, 90_000);
 
   it("queues a crowd's connections rather than dropping them: a listen backlog of 4096, not node's 511", () => {
     // Send-Q of a listening socket is its backlog (ss, iproute2). A dropped connection is retried
     // by the browser a second, then three seconds later: the rush bench's 6-7 s page p99.
-    const port = new URL(store.baseUrl).port;
+    const port = new URL(built.store.baseUrl).port;
     const listening = execFileSync("ss", ["-Hltn", `sport = :${port}`], { encoding: "utf8" })
       .trim()
       .split(/\s+/);
@@ -135,28 +111,31 @@ describe("npm start with WEB_CONCURRENCY=2", () => {
     const replacement = await answeringPids(1, [...before]);
     expect(replacement.size).toBe(1);
     expect(await answeringPids(2, [victim!])).toEqual(new Set([survivor, ...replacement]));
-    expect(store.log()).toContain(`Worker ${victim} stopped (SIGKILL); starting another.`);
+    expect(built.store.log()).toContain(`Worker ${victim} stopped (SIGKILL); starting another.`);
   }, 120_000);
 
   it("sells exactly 5 units to 100 shoppers racing across both workers", async () => {
     const productId = await newProduct(5);
-    const outcomes = await Promise.all(Array.from({ length: 100 }, () => shop(store.baseUrl, productId)));
+    const outcomes = await Promise.all(Array.from({ length: 100 }, () => shop(built.store.baseUrl, productId)));
     expect(outcomes.filter((o) => o !== "paid" && o !== "sold out")).toEqual([]);
     expect(outcomes.filter((o) => o === "paid")).toHaveLength(5);
-    expect(await unitsOf(db, productId)).toEqual({ sold: 5, held: 0, left: 0, paidUnits: 5 });
+    expect(await unitsOf(built.db, productId)).toEqual({ sold: 5, held: 0, left: 0, paidUnits: 5 });
 
     // The fulfilment job (decision 0027), in whichever worker holds its lease, e-mails each paid
     // order and buys its label once, after the payments' answers.
-    const paid = await db.selectFrom("orders").select("id").where("paidAt", "is not", null).execute();
+    const paid = await built.db.selectFrom("orders").select("id").where("paidAt", "is not", null).execute();
     expect(paid).toHaveLength(5);
-    const owed = () => db.selectFrom("orders").select("id").where("paidAt", "is not", null).where("fulfilledAt", "is", null).execute();
+    const owed = () =>
+      built.db.selectFrom("orders").select("id").where("paidAt", "is not", null).where("fulfilledAt", "is", null).execute();
     const deadline = Date.now() + 30_000;
     while ((await owed()).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await owed()).toEqual([]);
     for (const { id } of paid) {
-      expect(await db.selectFrom("shippingLabels").select("status").where("orderId", "=", id).execute()).toEqual([{ status: "created" }]);
+      expect(await built.db.selectFrom("shippingLabels").select("status").where("orderId", "=", id).execute()).toEqual([
+        { status: "created" },
+      ]);
     }
-    const mails = await db.selectFrom("mailMessages").select("subject").where("tag", "=", "order-confirmation").execute();
+    const mails = await built.db.selectFrom("mailMessages").select("subject").where("tag", "=", "order-confirmation").execute();
     expect(mails).toHaveLength(5);
     expect(new Set(mails.map((m) => m.subject)).size).toBe(5);
   }, 180_000);
@@ -164,27 +143,27 @@ describe("npm start with WEB_CONCURRENCY=2", () => {
   it("loses no unit when the whole server is killed mid-rush and started again", async () => {
     const stock = 30;
     const productId = await newProduct(stock);
-    const rush = Array.from({ length: 80 }, () => shop(store.baseUrl, productId).catch((error: Error) => `cut: ${error.message}`));
+    const rush = Array.from({ length: 80 }, () => shop(built.store.baseUrl, productId).catch((error: Error) => `cut: ${error.message}`));
     // Pull the plug once some units have been paid for, with checkouts still in flight.
     const deadline = Date.now() + 120_000;
-    while ((await unitsOf(db, productId)).sold < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    await store.killAll();
+    while ((await unitsOf(built.db, productId)).sold < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await built.store.killAll();
     const outcomes = await Promise.all(rush);
     expect(outcomes.some((o) => o.startsWith("cut"))).toBe(true);
 
-    store = await startBuiltStore({ dataDir, env });
-    expect(store.log()).not.toContain("Applied migrations");
-    if (database.engine === "sqlite") {
-      const { rows } = await sql<{ integrityCheck: string }>`PRAGMA integrity_check`.execute(db);
+    await built.restart();
+    expect(built.store.log()).not.toContain("Applied migrations");
+    if (built.engine === "sqlite") {
+      const { rows } = await sql<{ integrityCheck: string }>`PRAGMA integrity_check`.execute(built.db);
       expect(rows).toEqual([{ integrityCheck: "ok" }]);
     }
-    const units = await unitsOf(db, productId);
+    const units = await unitsOf(built.db, productId);
     expect(units.sold + units.held + units.left).toBe(stock);
     expect(units.paidUnits).toBe(units.sold);
     expect(units.sold).toBeGreaterThanOrEqual(outcomes.filter((o) => o === "paid").length);
 
     // The restarted store still sells what is left, and no more.
-    const after = await Promise.all(Array.from({ length: units.left + 5 }, () => shop(store.baseUrl, productId)));
+    const after = await Promise.all(Array.from({ length: units.left + 5 }, () => shop(built.store.baseUrl, productId)));
     expect(after.filter((o) => o === "paid")).toHaveLength(units.left);
     expect(after.filter((o) => o !== "paid" && o !== "sold out")).toEqual([]);
   }, 420_000);
@@ -193,12 +172,12 @@ describe("npm start with WEB_CONCURRENCY=2", () => {
     // SQLite: a row in leases, holder "host:pid:…". PostgreSQL: an advisory lock held by the
     // leader's own connection, named "store sweeper (pid …)" (decision 0022).
     const sweeperLease = async () =>
-      database.engine === "sqlite"
-        ? await db.selectFrom("leases").select("holder").where("name", "=", "sweeper").execute()
+      built.engine === "sqlite"
+        ? await built.db.selectFrom("leases").select("holder").where("name", "=", "sweeper").execute()
         : (
             await sql<{ holder: string }>`SELECT 'postgres:' || substring(a.application_name from 'pid ([0-9]+)') AS holder
               FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-              WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE 'store sweeper (pid %'`.execute(db)
+              WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE 'store sweeper (pid %'`.execute(built.db)
           ).rows;
     // The first sweep comes 30 s after a worker starts.
     const deadline = Date.now() + 90_000;
@@ -208,16 +187,16 @@ describe("npm start with WEB_CONCURRENCY=2", () => {
     const holderPid = Number(lease!.holder.split(":")[1]);
     expect([...(await answeringPids(2))]).toContain(holderPid);
 
-    await store.stop();
-    expect(store.child.exitCode).toBe(0);
+    await built.store.stop();
+    expect(built.store.child.exitCode).toBe(0);
     expect(await sweeperLease()).toEqual([]);
   }, 150_000);
 
   it("e-mails the admin once when workers keep dying soon after their start (issue 27)", async () => {
     // The sweeper test above stopped the store: a fresh start on the same data.
-    store = await startBuiltStore({ dataDir, env });
+    await built.restart();
     const alerts = () =>
-      db
+      built.db
         .selectFrom("mailMessages")
         .select(["subject", "toAddress"])
         .where("tag", "=", "alert")

@@ -4,45 +4,32 @@
 // added later is knocked on too. Nothing may answer 500 or fail to answer, no worker may die, and
 // no line above info may be written: a stranger's mistake is a 4xx and a request line, never
 // a warning or an error.
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { apiRouter } from "#server/api/dispatch";
 import { appRouter } from "#server/trpc/router";
 import { DEFAULT_ADMIN } from "#server/config";
-import { mockServer } from "../mocks/server";
-import { startBuiltStore, type BuiltStore } from "../setup/built-store";
-import { builtStoreDatabase } from "../setup/built-store-database";
-import { TMP_DIR } from "../setup/paths";
+import { builtStoreForFile } from "../setup/built-store-fixture";
 import { answeringPids, sendByHand, sendRaw } from "../setup/raw-http";
 import { cookiesOf, failuresOf, loudLines, seeded } from "../setup/fuzz";
 import { switchWaitingRoom } from "../setup/waiting-room-switch";
-import type { Db } from "#db/client";
 
-const dataDir = path.join(TMP_DIR, `every-door-fuzz-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
-const database = builtStoreDatabase();
-let store: BuiltStore;
-let db: Db;
+const built = builtStoreForFile("every-door-fuzz");
 let adminCookie = "";
 
 beforeAll(async () => {
-  // Only the store on loopback is talked to: no vendor to intercept.
-  mockServer.close();
-  fs.mkdirSync(dataDir, { recursive: true });
-  store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "2", ...database.env() } });
-  const login = await sendRaw(store.baseUrl, "POST", "/api/login", { "Content-Type": "application/json" }, JSON.stringify(DEFAULT_ADMIN));
+  const login = await sendRaw(
+    built.store.baseUrl,
+    "POST",
+    "/api/login",
+    { "Content-Type": "application/json" },
+    JSON.stringify(DEFAULT_ADMIN),
+  );
   expect(login.status).toBe(200);
   adminCookie = cookiesOf(login);
-  db = database.open(dataDir);
 }, 330_000);
-
-afterAll(async () => {
-  await store?.stop();
-  await db?.destroy();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
 
 /** A Remix flat-routes file name as the path it serves: `draws.$id_.claim.$token` is /draws/:id/claim/:token. */
 function routePath(file: string): string {
@@ -329,14 +316,14 @@ describe("every door knocked on with hostile input", () => {
   it.each([false, true])(
     "answers each one below 500, keeps both workers and writes no line above info (waiting room on: %s)",
     async (on) => {
-      await switchWaitingRoom(db, store.baseUrl, on);
-      const logFrom = store.log().length;
+      await switchWaitingRoom(built.db, built.store.baseUrl, on);
+      const logFrom = built.store.log().length;
       const random = seeded(on ? 24_212 : 24_211);
       const knocks = corpus(random).map((knock) => dress(random, knock));
-      const before = await answeringPids(store.baseUrl, 2);
+      const before = await answeringPids(built.store.baseUrl, 2);
       expect(before.size).toBe(2);
       const failures = await failuresOf(
-        store.baseUrl,
+        built.store.baseUrl,
         knocks.map(({ method, path: target, asAdmin, headers, data }) => ({
           method,
           path: target,
@@ -348,15 +335,15 @@ describe("every door knocked on with hostile input", () => {
       expect(knocks.length).toBeGreaterThan(1500);
       expect(failures).toEqual([]);
       // The admin's knocks were the admin's to the end (none of them signed the admin out).
-      const user = await sendRaw(store.baseUrl, "GET", "/api/user", { Accept: "application/json", Cookie: adminCookie });
+      const user = await sendRaw(built.store.baseUrl, "GET", "/api/user", { Accept: "application/json", Cookie: adminCookie });
       expect(JSON.parse(user.body)).toMatchObject({ username: DEFAULT_ADMIN.username });
-      const after = await answeringPids(store.baseUrl, 2, 5_000);
+      const after = await answeringPids(built.store.baseUrl, 2, 5_000);
       expect([...after].sort()).toEqual([...before].sort());
       // Lines are written as each answer ends: give the last a moment to reach the log.
       await new Promise((resolve) => setTimeout(resolve, 300));
       // Every line is the logger's JSON at info: nothing reached stderr past it.
-      expect(loudLines(store.log().slice(logFrom))).toEqual([]);
-      expect(store.log()).not.toMatch(/Worker \d+ stopped/);
+      expect(loudLines(built.store.log().slice(logFrom))).toEqual([]);
+      expect(built.store.log()).not.toMatch(/Worker \d+ stopped/);
     },
     240_000,
   );
@@ -415,10 +402,10 @@ describe("requests written by hand", () => {
   ];
 
   it("answers each as the RFC and the store's own rules say, never 500, and writes no line above info", async () => {
-    await switchWaitingRoom(db, store.baseUrl, false);
-    const logFrom = store.log().length;
-    const before = await answeringPids(store.baseUrl, 2);
-    const answers = await Promise.all(cases.map(([bytes]) => sendByHand(store.baseUrl, bytes)));
+    await switchWaitingRoom(built.db, built.store.baseUrl, false);
+    const logFrom = built.store.log().length;
+    const before = await answeringPids(built.store.baseUrl, 2);
+    const answers = await Promise.all(cases.map(([bytes]) => sendByHand(built.store.baseUrl, bytes)));
     const wrong = cases
       .map(([bytes, expected], index) => ({
         request: bytes.slice(0, 80),
@@ -428,9 +415,9 @@ describe("requests written by hand", () => {
       .filter((answer) => !answer.ok);
     expect(wrong).toEqual([]);
     expect(answers[0]!.text).toContain("<title>");
-    const after = await answeringPids(store.baseUrl, 2, 5_000);
+    const after = await answeringPids(built.store.baseUrl, 2, 5_000);
     expect([...after].sort()).toEqual([...before].sort());
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(loudLines(store.log().slice(logFrom))).toEqual([]);
+    expect(loudLines(built.store.log().slice(logFrom))).toEqual([]);
   }, 60_000);
 });

@@ -4,46 +4,25 @@
 // over. Nothing may answer 500, no worker may die of a request, nothing a client sends may open the
 // line, and the store is never left without a worker.
 import { execFileSync } from "node:child_process";
-import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "#db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { INTERNAL_HEADERS } from "#server/http/requests/internal-headers";
-import { mockServer } from "../mocks/server";
-import { startBuiltStore, type BuiltStore } from "../setup/built-store";
-import { builtStoreDatabase } from "../setup/built-store-database";
-import { TMP_DIR } from "../setup/paths";
+import { builtStoreForFile } from "../setup/built-store-fixture";
 import { answeringPids as answeringPidsOf, sendRaw, type RawAnswer } from "../setup/raw-http";
 import { failuresOf, loudLines } from "../setup/fuzz";
 import { switchWaitingRoom } from "../setup/waiting-room-switch";
 
-const dataDir = path.join(TMP_DIR, `hostile-input-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
-const database = builtStoreDatabase();
-let store: BuiltStore;
-let db: Db;
+const built = builtStoreForFile("hostile-input");
 let productId = 1;
 
 beforeAll(async () => {
-  // Only the store on loopback is talked to: no vendor to intercept.
-  mockServer.close();
-  fs.mkdirSync(dataDir, { recursive: true });
-  store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "2", ...database.env() } });
-  db = database.open(dataDir);
-  productId = (await db.selectFrom("products").select("id").orderBy("id").executeTakeFirstOrThrow()).id;
+  productId = (await built.db.selectFrom("products").select("id").orderBy("id").executeTakeFirstOrThrow()).id;
 }, 330_000);
 
-afterAll(async () => {
-  await store?.stop();
-  await db?.destroy();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
-
 const send = (method: string, pathname: string, headers: Record<string, string>, body?: string) =>
-  sendRaw(store.baseUrl, method, pathname, headers, body);
-const answeringPids = (count: number, withinMs?: number) => answeringPidsOf(store.baseUrl, count, withinMs);
+  sendRaw(built.store.baseUrl, method, pathname, headers, body);
+const answeringPids = (count: number, withinMs?: number) => answeringPidsOf(built.store.baseUrl, count, withinMs);
 
-const waitingRoom = (on: boolean) => switchWaitingRoom(db, store.baseUrl, on);
+const waitingRoom = (on: boolean) => switchWaitingRoom(built.db, built.store.baseUrl, on);
 
 const COOKIES = ["session", "cart", "flash", "waiting_room_place", "waiting_room_pass", "early_access"];
 const EIGHT_KB = "x".repeat(8192);
@@ -109,11 +88,11 @@ describe("hostile cookies on every page and /api path", () => {
       const before = await answeringPids(2);
       expect(before.size).toBe(2);
       await waitingRoom(on);
-      const failures = await failuresOf(store.baseUrl, corpus());
+      const failures = await failuresOf(built.store.baseUrl, corpus());
       expect(failures).toEqual([]);
       const after = await answeringPids(2, 5_000);
       expect([...after].sort()).toEqual([...before].sort());
-      expect(store.log()).not.toMatch(/Worker \d+ stopped/);
+      expect(built.store.log()).not.toMatch(/Worker \d+ stopped/);
     }, 120_000);
   }
 });
@@ -130,7 +109,7 @@ describe("internal header names from outside", () => {
     await waitingRoom(true);
     const bagLinesBefore = Number(
       (
-        await db
+        await built.db
           .selectFrom("cartItems")
           .select((eb) => eb.fn.countAll().as("n"))
           .executeTakeFirstOrThrow()
@@ -186,7 +165,7 @@ describe("internal header names from outside", () => {
     }
     const bagLinesAfter = Number(
       (
-        await db
+        await built.db
           .selectFrom("cartItems")
           .select((eb) => eb.fn.countAll().as("n"))
           .executeTakeFirstOrThrow()
@@ -210,7 +189,7 @@ describe("what no route takes", () => {
       { method: "GET", path: "/draws/%FF", status: 400 },
       { method: "GET", path: "/checkout/pay/%.data", status: 400 },
     ];
-    const linesBefore = store.log().split("\n").length;
+    const linesBefore = built.store.log().split("\n").length;
     const ids: string[] = [];
     for (const { method, path: page, status } of asked) {
       const answer = await send(method, page, { Accept: "text/html" });
@@ -219,7 +198,7 @@ describe("what no route takes", () => {
     }
     // Lines are written as each answer ends: give the last a moment to reach the log.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const lines = store
+    const lines = built.store
       .log()
       .split("\n")
       .filter((line) => ids.some((id) => line.includes(id)))
@@ -230,7 +209,7 @@ describe("what no route takes", () => {
     expect(logged.sort()).toEqual(refused.sort());
     expect(lines.filter((line) => line.level !== "info")).toEqual([]);
     // Nothing but the logger's JSON lines: Express's own handler wrote a stack to stderr for each.
-    const written = store
+    const written = built.store
       .log()
       .split("\n")
       .slice(linesBefore - 1)
@@ -240,8 +219,8 @@ describe("what no route takes", () => {
 
   it("is never a 500 through Remix's own Origin check: a foreign OPTIONS, a stranger's X-Forwarded-Host", async () => {
     await waitingRoom(false);
-    const own = store.baseUrl;
-    const linesBefore = store.log().split("\n").length;
+    const own = built.store.baseUrl;
+    const linesBefore = built.store.log().split("\n").length;
     // An OPTIONS from another site to a page's data: no action runs, no page answers OPTIONS.
     const preflight = await send("OPTIONS", "/support.data", { Origin: "http://evil.example", "Access-Control-Request-Method": "POST" });
     expect(preflight.status).toBe(405);
@@ -267,7 +246,7 @@ describe("what no route takes", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(
       loudLines(
-        store
+        built.store
           .log()
           .split("\n")
           .slice(linesBefore - 1)
@@ -292,7 +271,7 @@ describe("the supervisor", () => {
   const workerPids = (): number[] => {
     let listing: string;
     try {
-      listing = execFileSync("ps", ["-o", "pid=,stat=", "--ppid", String(store.child.pid)], { encoding: "utf8" });
+      listing = execFileSync("ps", ["-o", "pid=,stat=", "--ppid", String(built.store.child.pid)], { encoding: "utf8" });
     } catch (error) {
       if ((error as { status?: number }).status === 1) return [];
       throw error;
@@ -313,7 +292,7 @@ describe("the supervisor", () => {
     }
   };
   const stoppedLines = (pids: number[]) =>
-    store
+    built.store
       .log()
       .split("\n")
       .map(messageOf)

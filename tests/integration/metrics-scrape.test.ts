@@ -2,61 +2,29 @@
 // workers' metrics added up with it and on METRICS_PORT, `promtool check metrics` passes on a
 // scrape taken mid-rush, and the counters move by exactly what the rush did.
 import crypto from "node:crypto";
-import fs from "node:fs";
-import net from "node:net";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "#db/client";
-import { mockServer } from "../mocks/server";
+import { describe, expect, it } from "vitest";
 import { unitsOf } from "../setup/books";
-import { startBuiltStore, type BuiltStore } from "../setup/built-store";
-import { builtStoreDatabase } from "../setup/built-store-database";
-import { TMP_DIR } from "../setup/paths";
+import { freePort } from "../setup/built-store";
+import { builtStoreForFile } from "../setup/built-store-fixture";
 import { promtoolCheck, sampleSum } from "../setup/prometheus-text";
 import { shopOnce, type Sent } from "../setup/rush";
 
 const TOKEN = "metrics-test-token-0123456789";
-const dataDir = path.join(TMP_DIR, `metrics-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
-const database = builtStoreDatabase();
-let store: BuiltStore;
-let db: Db;
 let metricsPort = 0;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-beforeAll(async () => {
-  mockServer.close();
-  fs.mkdirSync(dataDir, { recursive: true });
+const built = builtStoreForFile("metrics", async () => {
   metricsPort = await freePort();
-  store = await startBuiltStore({
-    dataDir,
-    env: { WEB_CONCURRENCY: "2", CHECKOUTS_PER_IP: "100000", METRICS_TOKEN: TOKEN, METRICS_PORT: String(metricsPort), ...database.env() },
-  });
-  db = database.open(dataDir);
-}, 330_000);
-
-afterAll(async () => {
-  await store?.stop();
-  await db?.destroy();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+  return { CHECKOUTS_PER_IP: "100000", METRICS_TOKEN: TOKEN, METRICS_PORT: String(metricsPort) };
+});
 
 const scrape = async (authorization = `Bearer ${TOKEN}`) => {
-  const response = await fetch(`${store.baseUrl}/metrics`, { headers: { Authorization: authorization } });
+  const response = await fetch(`${built.store.baseUrl}/metrics`, { headers: { Authorization: authorization } });
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
   return response.text();
 };
 
 async function newProduct(inventory: number): Promise<number> {
-  const { id } = await db
+  const { id } = await built.db
     .insertInto("products")
     .values({ name: `Drop ${crypto.randomUUID().slice(0, 6)}`, description: "Limited", priceCents: 9000, inventory })
     .returning("id")
@@ -66,7 +34,7 @@ async function newProduct(inventory: number): Promise<number> {
 
 describe("GET /metrics", () => {
   it("is the store's own 404 without the token, with a wrong one, or with another scheme", async () => {
-    const missing = await fetch(`${store.baseUrl}/no-such-page`);
+    const missing = await fetch(`${built.store.baseUrl}/no-such-page`);
     const headerSets: Record<string, string>[] = [
       {},
       { Authorization: "Bearer wrong-token-0123456789" },
@@ -75,7 +43,7 @@ describe("GET /metrics", () => {
       { Authorization: `Bearer ${TOKEN}x` },
     ];
     for (const headers of headerSets) {
-      const response = await fetch(`${store.baseUrl}/metrics`, { headers });
+      const response = await fetch(`${built.store.baseUrl}/metrics`, { headers });
       expect(response.status).toBe(404);
       // The page a missing page gets: nothing tells the door is there.
       expect(response.headers.get("content-type")).toBe(missing.headers.get("content-type"));
@@ -96,13 +64,13 @@ describe("GET /metrics", () => {
     const crowd = Promise.all(
       Array.from({ length: 8 }, async () => {
         const outcomes: string[] = [];
-        while (n < 40) outcomes.push(await shopOnce(store.baseUrl, productId, n++, sent));
+        while (n < 40) outcomes.push(await shopOnce(built.store.baseUrl, productId, n++, sent));
         return outcomes;
       }),
     );
     // Mid-rush: some units sold, shoppers still buying.
     const deadline = Date.now() + 120_000;
-    while ((await unitsOf(db, productId)).sold < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((await unitsOf(built.db, productId)).sold < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     // Each worker reads the database's gauges at most once a second: past that, a fresh reading.
     await new Promise((resolve) => setTimeout(resolve, SNAPSHOT_WAIT_MS));
     const during = await scrape();

@@ -7,37 +7,18 @@
 // nothing); then each field in turn, and one the door does not know (named from a fixed seed),
 // takes every hostile value. Nothing may answer 500 or fail to answer, no worker may die, and
 // every log line is the logger's JSON at info.
-import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_ADMIN } from "#server/config";
-import { mockServer } from "../mocks/server";
-import { startBuiltStore, type BuiltStore } from "../setup/built-store";
-import { builtStoreDatabase } from "../setup/built-store-database";
-import { TMP_DIR } from "../setup/paths";
+import { builtStoreForFile } from "../setup/built-store-fixture";
 import { answeringPids, sendRaw, type RawAnswer } from "../setup/raw-http";
 import { cookiesOf, failuresOf, loudLines, seeded } from "../setup/fuzz";
 
-const dataDir = path.join(TMP_DIR, `one-field-fuzz-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
-const database = builtStoreDatabase();
-let store: BuiltStore;
-
-beforeAll(async () => {
-  mockServer.close();
-  fs.mkdirSync(dataDir, { recursive: true });
-  store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "2", ...database.env() } });
-}, 330_000);
-
-afterAll(async () => {
-  await store?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+const built = builtStoreForFile("one-field-fuzz");
 
 function json(method: string, pathname: string, body: unknown, cookie = ""): Promise<RawAnswer> {
   const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json" };
   if (cookie) headers.Cookie = cookie;
-  return sendRaw(store.baseUrl, method, pathname, headers, typeof body === "string" ? body : JSON.stringify(body));
+  return sendRaw(built.store.baseUrl, method, pathname, headers, typeof body === "string" ? body : JSON.stringify(body));
 }
 
 const HOSTILE: unknown[] = [
@@ -258,7 +239,7 @@ describe("one field at a time made hostile", () => {
       { method: "POST", path: "/api/trpc/admin.earlyAccess.setMinutes", body: { earlyMinutes: 5 }, who: "admin", status: 200 },
     ];
 
-    const before = await answeringPids(store.baseUrl, 2);
+    const before = await answeringPids(built.store.baseUrl, 2);
     expect(before.size).toBe(2);
     const cookieOf = (who: Template["who"]) => (who === "admin" ? admin : who === "shopper" ? shopper : "");
     const asIs: string[] = [];
@@ -276,15 +257,15 @@ describe("one field at a time made hostile", () => {
       };
       const hostile = bodies.map((body) => ({ method: template.method, path: template.path, headers, body }));
       // Door by door, each after its good request: the templates build on each other.
-      failed.push(...(await failuresOf(store.baseUrl, hostile)));
+      failed.push(...(await failuresOf(built.store.baseUrl, hostile)));
       sent += hostile.length;
     }
     expect(asIs).toEqual([]);
     expect(sent).toBeGreaterThan(3000);
     expect(failed).toEqual([]);
-    const after = await answeringPids(store.baseUrl, 2, 5_000);
+    const after = await answeringPids(built.store.baseUrl, 2, 5_000);
     expect([...after].sort()).toEqual([...before].sort());
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(loudLines(store.log())).toEqual([]);
+    expect(loudLines(built.store.log())).toEqual([]);
   }, 240_000);
 });

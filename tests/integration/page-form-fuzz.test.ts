@@ -4,37 +4,18 @@
 // are read from the pages themselves (each `<form method="post">`, its inputs, selects, radios,
 // textareas and submit buttons), so a form added to a page later is posted too. Nothing may answer
 // 500 or fail to answer, no worker may die, and every log line is the logger's JSON at info.
-import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { Parser } from "htmlparser2";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BOT_FIELD } from "#server/contracts/bots";
 import { DEFAULT_ADMIN } from "#server/config";
-import { mockServer } from "../mocks/server";
-import { startBuiltStore, type BuiltStore } from "../setup/built-store";
-import { builtStoreDatabase } from "../setup/built-store-database";
-import { TMP_DIR } from "../setup/paths";
+import { builtStoreForFile } from "../setup/built-store-fixture";
 import { answeringPids, sendRaw } from "../setup/raw-http";
 import { cookiesOf, failuresOf, loudLines } from "../setup/fuzz";
 
-const dataDir = path.join(TMP_DIR, `page-form-fuzz-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
-const database = builtStoreDatabase();
-let store: BuiltStore;
-
-beforeAll(async () => {
-  mockServer.close();
-  fs.mkdirSync(dataDir, { recursive: true });
-  store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "2", ...database.env() } });
-}, 330_000);
-
-afterAll(async () => {
-  await store?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+const built = builtStoreForFile("page-form-fuzz");
 
 const send = (method: string, pathname: string, headers: Record<string, string>, body?: string) =>
-  sendRaw(store.baseUrl, method, pathname, headers, body);
+  sendRaw(built.store.baseUrl, method, pathname, headers, body);
 const postJson = (pathname: string, body: unknown, cookie = "") =>
   send(
     "POST",
@@ -286,12 +267,12 @@ describe("every page's forms posted back with hostile fields", () => {
       expect(actions, action).toContain(action);
     }
 
-    const before = await answeringPids(store.baseUrl, 2);
+    const before = await answeringPids(built.store.baseUrl, 2);
     expect(before.size).toBe(2);
     const posts = forms.flatMap((form) => variants(form).map((body) => ({ action: form.action, cookie: form.cookie, body })));
     expect(posts.length).toBeGreaterThan(1500);
     const failures = await failuresOf(
-      store.baseUrl,
+      built.store.baseUrl,
       posts.map(({ action, cookie, body }) => ({
         method: "POST",
         path: action,
@@ -300,9 +281,9 @@ describe("every page's forms posted back with hostile fields", () => {
       })),
     );
     expect(failures).toEqual([]);
-    const after = await answeringPids(store.baseUrl, 2, 5_000);
+    const after = await answeringPids(built.store.baseUrl, 2, 5_000);
     expect([...after].sort()).toEqual([...before].sort());
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(loudLines(store.log())).toEqual([]);
+    expect(loudLines(built.store.log())).toEqual([]);
   }, 240_000);
 });

@@ -7,7 +7,8 @@ import { TMP_DIR } from "./paths";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-function freePort(): Promise<number> {
+/** A port on loopback that nothing listens on now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = net.createServer().listen(0, "127.0.0.1", () => {
       const { port } = probe.address() as net.AddressInfo;
