@@ -3,10 +3,10 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, type DatabaseTarget } from "#db/client";
 import { CopyError, copyDatabase } from "#db/copy";
+import { dedicatedClient } from "#db/postgres";
 import { payLocalIntent } from "#server/integrations/payments/local";
 import { flushEvents } from "#server/services/reporting/events";
 import { seedIfEmpty } from "#server/seed";
@@ -107,7 +107,8 @@ async function dump(target: DatabaseTarget): Promise<Record<string, unknown[]>> 
     }
     return out;
   }
-  const client = new pg.Client({ connectionString: target.url });
+  // Read as the store reads PostgreSQL (bigint as a number): the dump is compared with SQLite's.
+  const client = dedicatedClient(target.url);
   await client.connect();
   try {
     const { rows: tables } = await client.query<{ name: string }>(
