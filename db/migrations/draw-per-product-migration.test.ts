@@ -1,19 +1,13 @@
 // Migration 0032: one draw per product, kept by the database; on PostgreSQL, event ids that count
 // past 2^31. On SQLite, and on PostgreSQL when the run has one.
-import { Migrator, sql } from "kysely";
+import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
+import { migrateTo, migratorOf } from "../../tests/setup/migrate-to";
 import { describeOnPostgres, postgresDatabaseForFile } from "../../tests/setup/postgres-db";
 import { openDatabase, type Db } from "#db/client";
-import { migrations } from "./index";
 
 const BEFORE = "0031_mail_sends";
 const THIS = "0032_draw_per_product_and_event_ids";
-
-async function migrateTo(db: Db, name: string) {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error } = await migrator.migrateTo(name);
-  if (error) throw error;
-}
 
 async function applied(db: Db) {
   const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1`.execute(db);
@@ -69,8 +63,7 @@ function checks(open: () => Db) {
     const tee = await newProduct(db, "Old Tee");
     const first = await newDraw(db, tee);
     const second = await newDraw(db, tee);
-    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-    const { error } = await migrator.migrateTo(THIS);
+    const { error } = await migratorOf(db).migrateTo(THIS);
     expect((error as Error).message).toBe(
       `A product may have one draw; delete the extra draws before upgrading (product ${tee}: draws ${first.id}, ${second.id}).`,
     );

@@ -3,8 +3,9 @@
 // migration creates, columns, unique, partial) and foreign keys (with their ON DELETE), and the
 // few behaviours the rewrites in dialect.ts exist for. Every migration is portable now: both engines
 // run them all.
-import { Migrator, NO_MIGRATIONS, sql, type Kysely } from "kysely";
+import { NO_MIGRATIONS, sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateTo, migratorOf } from "../../tests/setup/migrate-to";
 import { describeOnPostgres, postgresDatabaseForFile } from "../../tests/setup/postgres-db";
 import { openDatabase, type Db } from "#db/client";
 import { migrations } from "./index";
@@ -134,12 +135,6 @@ function sorted(schema: Schema): Schema {
     foreignKeys: schema.foreignKeys.sort(),
     triggers: schema.triggers.sort(),
   };
-}
-
-async function migrateTo(db: Db, name: string) {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error } = await migrator.migrateTo(name);
-  if (error) throw error;
 }
 
 /** What the rewrites are for: the default instant's shape, case-insensitive usernames, byte-order text. */
@@ -305,8 +300,7 @@ describeOnPostgres("migrations on PostgreSQL", () => {
   });
 
   it("go all the way down again", async () => {
-    const migrator = new Migrator({ db: postgres, provider: { getMigrations: async () => migrations } });
-    const { error } = await migrator.migrateTo(NO_MIGRATIONS);
+    const { error } = await migratorOf(postgres).migrateTo(NO_MIGRATIONS);
     expect(error).toBeUndefined();
     const { rows } = await sql<{
       n: number;

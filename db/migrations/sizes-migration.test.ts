@@ -1,17 +1,11 @@
 // Migration 0021 (issue 23, decision 0045) on a store that already sells: its products get no
 // sizes and keep their stock, its bags keep their lines (now with no size and no colour), and its
 // orders keep their items. On SQLite, and on PostgreSQL when the run has one.
-import { Migrator, sql } from "kysely";
+import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
+import { migrateTo } from "../../tests/setup/migrate-to";
 import { describeOnPostgres, postgresDatabaseForFile } from "../../tests/setup/postgres-db";
 import { openDatabase, type Db } from "#db/client";
-import { migrations } from "./index";
-
-async function migrateTo(db: Db, name: string) {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error } = await migrator.migrateTo(name);
-  if (error) throw error;
-}
 
 /** A store as 0020 left it: a product with stock, a bag line, a paid order's item. */
 async function storeBefore(db: Db) {
