@@ -2,47 +2,25 @@
 // render memo): the page is rendered once per distinct bag and visitor (decision 0018), and each
 // shopper still sees their own bag, their own header, and a price edited a moment ago.
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mockServer } from "../mocks/server";
-import { startBuiltStore, type BuiltStore } from "../setup/built-store";
-import { builtStoreDatabase } from "../setup/built-store-database";
+import { beforeAll, describe, expect, it } from "vitest";
+import { builtStoreForFile } from "../setup/built-store-fixture";
 import { CookieJar } from "../setup/http";
-import { TMP_DIR } from "../setup/paths";
 
-const dataDir = path.join(TMP_DIR, `checkout-server-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
 const admin = { username: "memo-admin", password: crypto.randomBytes(12).toString("hex") };
-const database = builtStoreDatabase();
 const METRICS_TOKEN = crypto.randomBytes(16).toString("hex");
-let store: BuiltStore;
 
-beforeAll(async () => {
-  // Only the store on loopback is spoken to: nothing to intercept.
-  mockServer.close();
-  fs.mkdirSync(dataDir, { recursive: true });
-  store = await startBuiltStore({
-    dataDir,
-    env: {
-      WEB_CONCURRENCY: "1",
-      ADMIN_USERNAME: admin.username,
-      ADMIN_PASSWORD: admin.password,
-      ADMIN_EMAIL: "memo@example.com",
-      METRICS_TOKEN,
-      ...database.env(),
-    },
-  });
-}, 330_000);
-
-afterAll(async () => {
-  await store?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+const built = builtStoreForFile("checkout-server", () => ({
+  WEB_CONCURRENCY: "1",
+  ADMIN_USERNAME: admin.username,
+  ADMIN_PASSWORD: admin.password,
+  ADMIN_EMAIL: "memo@example.com",
+  METRICS_TOKEN,
+}));
 
 async function call(method: string, url: string, jar: CookieJar, body?: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${store.baseUrl}${url}`, {
+  const response = await fetch(`${built.store.baseUrl}${url}`, {
     method,
-    headers: { Origin: store.baseUrl, Cookie: jar.header(), ...(body ? { "Content-Type": "application/json" } : {}), ...headers },
+    headers: { Origin: built.store.baseUrl, Cookie: jar.header(), ...(body ? { "Content-Type": "application/json" } : {}), ...headers },
     body: body ? JSON.stringify(body) : undefined,
     redirect: "manual",
   });
@@ -157,7 +135,7 @@ describe("the checkout and cart pages, rendered once per distinct bag", () => {
 
 /** GET pages answered so far, by who answered: Remix ("page") or the memo door ahead of Express ("memo_page"). */
 async function pagesAnswered() {
-  const text = await (await fetch(`${store.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const text = await (await fetch(`${built.store.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
   const count = (kind: string) =>
     Number(new RegExp(`store_http_requests_total\\{kind="${kind}",method="GET",status="200"\\} (\\d+)`).exec(text)?.[1] ?? 0);
   return { remix: count("page"), door: count("memo_page") };
@@ -249,7 +227,7 @@ describe("the memo door: a kept copy answered ahead of Express and Remix (decisi
     expect(queried.by).toBe("remix");
     expect(queried.result.status).toBe(200);
 
-    const head = await fetch(`${store.baseUrl}/checkout`, { method: "HEAD", headers: { Cookie: (await shopperWith(tee)).header() } });
+    const head = await fetch(`${built.store.baseUrl}/checkout`, { method: "HEAD", headers: { Cookie: (await shopperWith(tee)).header() } });
     expect(head.status).toBe(200);
 
     // The empty bag's redirect leaves a flash for the page it leads to; that page is Remix's, with its toast.

@@ -2,49 +2,27 @@
 // every line is one JSON object, every request has its line and its X-Request-Id, and no line
 // carries an e-mail address, a password, a card number, a cookie or a payment's client secret.
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mockServer } from "../mocks/server";
-import { startBuiltStore, type BuiltStore } from "../setup/built-store";
-import { builtStoreDatabase } from "../setup/built-store-database";
+import { describe, expect, it } from "vitest";
+import { builtStoreForFile } from "../setup/built-store-fixture";
 import { CookieJar } from "../setup/http";
-import { TMP_DIR } from "../setup/paths";
 
-const dataDir = path.join(TMP_DIR, `log-privacy-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
 const token = crypto.randomBytes(4).toString("hex");
 const admin = { username: "log-admin", password: `admin-pw-${token}`, email: `log-admin-${token}@example.com` };
 const shopper = { username: `shopper${token}`, password: `shopper-pw-${token}`, email: `shopper-${token}@example.net` };
 const buyerEmail = `buyer-${token}@example.org`;
-const database = builtStoreDatabase();
-let store: BuiltStore;
 
-beforeAll(async () => {
-  mockServer.close();
-  fs.mkdirSync(dataDir, { recursive: true });
-  store = await startBuiltStore({
-    dataDir,
-    env: {
-      WEB_CONCURRENCY: "2",
-      ADMIN_USERNAME: admin.username,
-      ADMIN_PASSWORD: admin.password,
-      ADMIN_EMAIL: admin.email,
-      LOG_CACHED_SAMPLE: "1",
-      ...database.env(),
-    },
-  });
-}, 330_000);
-
-afterAll(async () => {
-  await store?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+const built = builtStoreForFile("log-privacy", () => ({
+  ADMIN_USERNAME: admin.username,
+  ADMIN_PASSWORD: admin.password,
+  ADMIN_EMAIL: admin.email,
+  LOG_CACHED_SAMPLE: "1",
+}));
 
 const seen: { requestId: string | null; path: string }[] = [];
 async function call(method: string, url: string, jar: CookieJar, body?: unknown) {
-  const response = await fetch(`${store.baseUrl}${url}`, {
+  const response = await fetch(`${built.store.baseUrl}${url}`, {
     method,
-    headers: { Origin: store.baseUrl, Cookie: jar.header(), ...(body ? { "Content-Type": "application/json" } : {}) },
+    headers: { Origin: built.store.baseUrl, Cookie: jar.header(), ...(body ? { "Content-Type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,
     redirect: "manual",
   });
@@ -109,10 +87,10 @@ describe("the log of a sign-up, a login and a checkout", () => {
     // 0054): at most 100 ms late on an idle worker, later on a loaded machine. Wait for each.
     const requestLineOf = (id: string | null) => new RegExp(`"requestId":"${id}".*"msg":"request"`);
     const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && !seen.every(({ requestId }) => requestLineOf(requestId).test(store.log()))) {
+    while (Date.now() < deadline && !seen.every(({ requestId }) => requestLineOf(requestId).test(built.store.log()))) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const text = store.log();
+    const text = built.store.log();
     const lines = text.split("\n").filter(Boolean);
     const records = lines.map((line, i) => {
       try {

@@ -3,38 +3,19 @@
 // while the client is still sending; a page's form post gets a readable 413 page; Stripe's
 // webhook stops at 1 MB before its signature is looked at; an image upload (over 64 kB) still works.
 import crypto from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
-import path from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mockServer } from "../mocks/server";
-import { startBuiltStore, type BuiltStore } from "../setup/built-store";
+import { describe, expect, it } from "vitest";
+import { builtStoreForFile } from "../setup/built-store-fixture";
 import { CookieJar } from "../setup/http";
-import { TMP_DIR } from "../setup/paths";
 
-const dataDir = path.join(TMP_DIR, `body-server-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
-let store: BuiltStore;
-
-beforeAll(async () => {
-  mockServer.close();
-  fs.mkdirSync(dataDir, { recursive: true });
-  store = await startBuiltStore({
-    dataDir,
-    env: {
-      WEB_CONCURRENCY: "1",
-      STRIPE_SECRET_KEY: "sk_test_body",
-      STRIPE_PUBLISHABLE_KEY: "pk_test_body",
-      STRIPE_WEBHOOK_SECRET: "whsec_body",
-    },
-  });
-}, 330_000);
-
-afterAll(async () => {
-  await store?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+const built = builtStoreForFile("body-server", () => ({
+  WEB_CONCURRENCY: "1",
+  STRIPE_SECRET_KEY: "sk_test_body",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_body",
+  STRIPE_WEBHOOK_SECRET: "whsec_body",
+}));
 
 interface Answer {
   status: number;
@@ -53,12 +34,12 @@ interface Answer {
 function post(url: string, options: { total: number; declare: boolean; type: string; headers?: Record<string, string> }): Promise<Answer> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { "Content-Type": options.type, Origin: store.baseUrl, ...options.headers };
+    const headers: Record<string, string> = { "Content-Type": options.type, Origin: built.store.baseUrl, ...options.headers };
     if (options.declare) headers["Content-Length"] = String(options.total);
     // A keep-alive connection, as browsers and proxies use: a client that asks to close it gets it
     // closed once answered, with the rest of its body unread, and may see a reset before the answer.
     const agent = new http.Agent({ keepAlive: true });
-    const request = http.request(`${store.baseUrl}${url}`, { method: "POST", headers, agent });
+    const request = http.request(`${built.store.baseUrl}${url}`, { method: "POST", headers, agent });
     let sent = 0;
     let answered = false;
     const chunk = Buffer.alloc(16 * 1024, "a");
@@ -141,9 +122,9 @@ describe("request bodies on the built store", () => {
 
   it("still takes a product image far over 64 kB", async () => {
     const jar = new CookieJar();
-    const login = await fetch(`${store.baseUrl}/api/login`, {
+    const login = await fetch(`${built.store.baseUrl}/api/login`, {
       method: "POST",
-      headers: { Origin: store.baseUrl, "Content-Type": "application/json" },
+      headers: { Origin: built.store.baseUrl, "Content-Type": "application/json" },
       body: JSON.stringify({ username: "admin", password: "change-me-now" }),
     });
     expect(login.status).toBe(200);
@@ -155,14 +136,14 @@ describe("request bodies on the built store", () => {
     expect(image.length).toBeGreaterThan(200 * 1024);
     const form = new FormData();
     form.set("image", new Blob([new Uint8Array(image)], { type: "image/png" }), "noise.png");
-    const upload = await fetch(`${store.baseUrl}/api/admin/products/1/images`, {
+    const upload = await fetch(`${built.store.baseUrl}/api/admin/products/1/images`, {
       method: "POST",
-      headers: { Origin: store.baseUrl, Cookie: jar.header() },
+      headers: { Origin: built.store.baseUrl, Cookie: jar.header() },
       body: form,
     });
     expect(upload.status).toBe(201);
     // And the worker that refused all of the above is the one answering.
-    expect((await fetch(`${store.baseUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${built.store.baseUrl}/healthz`)).status).toBe(200);
   });
 
   /**
@@ -171,8 +152,8 @@ describe("request bodies on the built store", () => {
    */
   function hangUpMidBody(target: string, head: Record<string, string>, first: string): Promise<string> {
     return new Promise((resolve) => {
-      const socket = net.connect(Number(new URL(store.baseUrl).port), "127.0.0.1");
-      const lines = Object.entries({ Host: new URL(store.baseUrl).host, Origin: store.baseUrl, ...head }).map(
+      const socket = net.connect(Number(new URL(built.store.baseUrl).port), "127.0.0.1");
+      const lines = Object.entries({ Host: new URL(built.store.baseUrl).host, Origin: built.store.baseUrl, ...head }).map(
         ([name, value]) => `${name}: ${value}\r\n`,
       );
       socket.write(`POST ${target} HTTP/1.1\r\n${lines.join("")}\r\n${first}`);
@@ -185,13 +166,13 @@ describe("request bodies on the built store", () => {
   }
 
   it("takes a body that stops before its end as the sender's doing: no 503, no word of the database", async () => {
-    const admin = await fetch(`${store.baseUrl}/api/login`, {
+    const admin = await fetch(`${built.store.baseUrl}/api/login`, {
       method: "POST",
-      headers: { Origin: store.baseUrl, "Content-Type": "application/json" },
+      headers: { Origin: built.store.baseUrl, "Content-Type": "application/json" },
       body: JSON.stringify({ username: "admin", password: "change-me-now" }),
     });
     const cookie = (admin.headers.getSetCookie()[0] ?? "").split(";")[0]!;
-    const logBefore = store.log().length;
+    const logBefore = built.store.log().length;
     const chunked = { "Content-Type": "application/json", "Transfer-Encoding": "chunked" };
     const answers = [
       // A shopper's phone losing signal half-way through a chunked JSON body, at a REST door and at tRPC.
@@ -213,9 +194,9 @@ describe("request bodies on the built store", () => {
     ];
     for (const answer of answers) expect(answer).not.toMatch(/^HTTP\/1\.1 5/);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const written = store.log().slice(logBefore);
+    const written = built.store.log().slice(logBefore);
     expect(written).not.toContain("database could not be reached");
     expect(written).not.toMatch(/"level":"(warn|error)"/);
-    expect((await fetch(`${store.baseUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${built.store.baseUrl}/healthz`)).status).toBe(200);
   });
 });

@@ -1,41 +1,26 @@
 // The built store with Stripe configured, behind a trusted proxy (`npm start`, one worker): its
 // pages' policy lists Stripe's hosts (the policy builder's own test covers the rest), HSTS goes
 // out only to a browser that came over https, and a violation report is answered 204 and logged.
-import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mockServer } from "../mocks/server";
-import { startBuiltStore, type BuiltStore } from "../setup/built-store";
+import { describe, expect, it } from "vitest";
+import { builtStoreForFile } from "../setup/built-store-fixture";
 import { CookieJar } from "../setup/http";
-import { TMP_DIR } from "../setup/paths";
 
-const dataDir = path.join(TMP_DIR, `csp-server-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
-let store: BuiltStore;
-
-beforeAll(async () => {
-  mockServer.close();
-  fs.mkdirSync(dataDir, { recursive: true });
-  store = await startBuiltStore({
-    dataDir,
-    env: { WEB_CONCURRENCY: "1", TRUST_PROXY: "true", STRIPE_SECRET_KEY: "sk_test_csp", STRIPE_PUBLISHABLE_KEY: "pk_test_csp" },
-  });
-}, 330_000);
-
-afterAll(async () => {
-  await store?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+const built = builtStoreForFile("csp-server", () => ({
+  WEB_CONCURRENCY: "1",
+  TRUST_PROXY: "true",
+  STRIPE_SECRET_KEY: "sk_test_csp",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_csp",
+}));
 
 const get = (url: string, jar?: CookieJar, headers: Record<string, string> = {}) =>
-  fetch(`${store.baseUrl}${url}`, { headers: { Cookie: jar?.header() ?? "", ...headers }, redirect: "manual" });
+  fetch(`${built.store.baseUrl}${url}`, { headers: { Cookie: jar?.header() ?? "", ...headers }, redirect: "manual" });
 
 describe("security headers on the built store with Stripe", () => {
   it("lists Stripe's hosts on /checkout and on cached pages, with a fresh nonce each time", async () => {
     const jar = new CookieJar();
-    const added = await fetch(`${store.baseUrl}/api/cart`, {
+    const added = await fetch(`${built.store.baseUrl}/api/cart`, {
       method: "POST",
-      headers: { Origin: store.baseUrl, "Content-Type": "application/json" },
+      headers: { Origin: built.store.baseUrl, "Content-Type": "application/json" },
       body: JSON.stringify({ productId: 1, quantity: 1 }),
     });
     expect(added.status).toBe(201);
@@ -72,18 +57,18 @@ describe("security headers on the built store with Stripe", () => {
   });
 
   it("answers a browser's violation report 204 and logs one line", async () => {
-    const response = await fetch(`${store.baseUrl}/api/csp-report`, {
+    const response = await fetch(`${built.store.baseUrl}/api/csp-report`, {
       method: "POST",
       headers: { "Content-Type": "application/csp-report" },
       body: JSON.stringify({
-        "csp-report": { "document-uri": `${store.baseUrl}/store`, "effective-directive": "script-src-elem", "blocked-uri": "inline" },
+        "csp-report": { "document-uri": `${built.store.baseUrl}/store`, "effective-directive": "script-src-elem", "blocked-uri": "inline" },
       }),
     });
     expect(response.status).toBe(204);
     // The worker writes its log lines in batches: under a loaded CI run 100 ms was not always enough.
     await expect
-      .poll(() => store.log(), { timeout: 5_000 })
-      .toContain(`CSP violation: script-src-elem blocked inline on ${store.baseUrl}/store`);
-    expect(store.log().split("CSP violation:").length - 1).toBe(1);
+      .poll(() => built.store.log(), { timeout: 5_000 })
+      .toContain(`CSP violation: script-src-elem blocked inline on ${built.store.baseUrl}/store`);
+    expect(built.store.log().split("CSP violation:").length - 1).toBe(1);
   });
 });

@@ -1,18 +1,11 @@
 // The built store behind one proxy that appends the address it saw to X-Forwarded-For (nginx's
 // $proxy_add_x_forwarded_for), with TRUST_PROXY=1: whatever a client writes into the header, its
 // allowance is the one of the address the proxy saw (decision 0037).
-import crypto from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mockServer } from "../mocks/server";
-import { startBuiltStore, type BuiltStore } from "../setup/built-store";
-import { TMP_DIR } from "../setup/paths";
+import { builtStoreForFile } from "../setup/built-store-fixture";
 
-const dataDir = path.join(TMP_DIR, `trusted-proxy-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
-let store: BuiltStore;
 let proxy: http.Server;
 let proxyUrl: string;
 
@@ -31,20 +24,15 @@ function appendingProxy(target: URL): http.Server {
   });
 }
 
+const built = builtStoreForFile("trusted-proxy", () => ({ WEB_CONCURRENCY: "1", TRUST_PROXY: "1" }));
+
 beforeAll(async () => {
-  mockServer.close();
-  fs.mkdirSync(dataDir, { recursive: true });
-  store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "1", TRUST_PROXY: "1" } });
-  proxy = appendingProxy(new URL(store.baseUrl));
+  proxy = appendingProxy(new URL(built.store.baseUrl));
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-}, 330_000);
+});
 
-afterAll(async () => {
-  await new Promise((resolve) => proxy?.close(resolve));
-  await store?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+afterAll(() => new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve())));
 
 const subscribe = (base: string, email: string, headers: Record<string, string>) =>
   fetch(`${base}/api/subscribe`, {
@@ -67,19 +55,19 @@ describe("TRUST_PROXY=1 behind a proxy that appends the address it saw", () => {
     // What the proxy sends on for IPv6 clients: the client's own entry, then the address it saw.
     const statuses: number[] = [];
     for (let i = 1; i <= 12; i++) {
-      const answer = await subscribe(store.baseUrl, `v6-${i}@example.com`, {
+      const answer = await subscribe(built.store.baseUrl, `v6-${i}@example.com`, {
         "X-Forwarded-For": `198.51.100.${i}, 2001:db8:77:1::${i.toString(16)}`,
       });
       statuses.push(answer.status);
     }
     expect(statuses).toEqual([...Array(10).fill(201), 429, 429]);
-    const elsewhere = await subscribe(store.baseUrl, "v6-other@example.com", { "X-Forwarded-For": "2001:db8:77:2::1" });
+    const elsewhere = await subscribe(built.store.baseUrl, "v6-other@example.com", { "X-Forwarded-For": "2001:db8:77:2::1" });
     expect(elsewhere.status).toBe(201);
   });
 
   it("takes the scheme from the trusted hop, not from an entry a client wrote ahead of it", async () => {
     const addToBag = (proto: string) =>
-      fetch(`${store.baseUrl}/api/cart`, {
+      fetch(`${built.store.baseUrl}/api/cart`, {
         method: "POST",
         headers: { "Content-Type": "application/json", "X-Forwarded-Proto": proto },
         body: JSON.stringify({ productId: 1, quantity: 1 }),
