@@ -1,34 +1,14 @@
 import { execFile } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import zlib from "node:zlib";
-import { http, passthrough } from "msw";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { mockServer } from "../mocks/server";
-import { startBuiltStore, type BuiltStore } from "../setup/built-store";
-import { builtStoreDatabase } from "../setup/built-store-database";
+import { beforeAll, describe, expect, it } from "vitest";
+import { builtStoreForFile } from "../setup/built-store-fixture";
 
 // The built store, spawned as `npm start` runs it, read over real HTTP by several shoppers at once.
-let store: BuiltStore;
+// One process, so that the cache under test is the one answering every request.
+const built = builtStoreForFile("page-cache", () => ({ WEB_CONCURRENCY: "1" }));
 let base = "";
-const database = builtStoreDatabase();
-let dataDir = "";
-
-beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "page-cache-"));
-  // The store on loopback is real HTTP, not a vendor to mock (its port is known once it listens).
-  mockServer.use(http.all(/^http:\/\/127\.0\.0\.1:\d+\//, () => passthrough()));
-  // One process, so that the cache under test is the one answering every request.
-  store = await startBuiltStore({ dataDir, env: { WEB_CONCURRENCY: "1", ...database.env() } });
-  base = store.baseUrl;
-}, 320_000);
-afterAll(async () => {
-  await store?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  mockServer.use(http.all(`${base}/*`, () => passthrough()));
+beforeAll(() => {
+  base = built.store.baseUrl;
 });
 
 /** A browser's cookies, kept between requests. */
@@ -119,10 +99,9 @@ describe("the page cache on the built store", () => {
     expect(await (await shopper.get("/store/1")).text()).not.toContain("$123.45");
     expect(await (await shopper.get("/store/6")).text()).not.toMatch(/SOLD OUT/);
     // Another worker (or machine) writes: only the database connects them.
-    const db = database.open(dataDir);
+    const db = built.db;
     await db.updateTable("products").set({ priceCents: 12345 }).where("id", "=", 1).execute();
     await db.updateTable("products").set({ inventory: 0 }).where("id", "=", 6).execute();
-    await db.destroy();
     const started = Date.now();
     let priced = false;
     let soldOut = false;
@@ -215,9 +194,8 @@ describe("the page cache on the built store", () => {
     const etag = String(plainAnswer.headers.etag);
     expect((await raw("br", { "If-None-Match": etag })).status).toBe(304);
 
-    const db = database.open(dataDir);
+    const db = built.db;
     await db.updateTable("products").set({ priceCents: 4321 }).where("id", "=", 3).execute();
-    await db.destroy();
     const started = Date.now();
     let price: unknown;
     while (Date.now() - started < 1000 && price !== 43.21) {
@@ -278,45 +256,41 @@ describe("the page cache on the built store", () => {
   });
 
   it("counts a cookieless visitor's page views without giving them a cookie, cached page or rendered (decision 0025)", async () => {
-    const db = database.open(dataDir);
-    try {
-      // No other test here visits /about or /cart without cookies.
-      const cookielessViews = async () =>
-        (
-          await db
-            .selectFrom("events")
-            .select(["pageKind"])
-            .where("kind", "=", "view")
-            .where("sessionKey", "is", null)
-            .where("pageKind", "in", ["about", "cart"])
-            .execute()
-        ).map((row) => row.pageKind);
-      const before = await cookielessViews();
-      expect(before).toEqual([]);
-      // A browser's User-Agent: fetch's own ("node") is a bot's, and bots are not counted.
-      const browser = { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36" };
-      const nobody = new Shopper();
-      for (const [route, fromCache] of [
-        ["/about", "HIT"],
-        ["/cart", null],
-      ] as const) {
-        const response = await nobody.get(route, browser);
-        await response.arrayBuffer();
-        expect(response.status, route).toBe(200);
-        expect(response.headers.get("x-page-cache"), route).toBe(fromCache);
-        expect(response.headers.getSetCookie(), `${route} sets no cookie`).toEqual([]);
-      }
-      // The store writes cookieless views as counts once a minute (server/services/reporting/events.ts,
-      // decision 0040), so they are there within a minute and a few seconds.
-      let views: (string | null)[] = [];
-      for (const started = Date.now(); Date.now() - started < 65_000 && views.length < 2;) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        views = await cookielessViews();
-      }
-      expect(views.sort()).toEqual(["about", "cart"]);
-    } finally {
-      await db.destroy();
+    const db = built.db;
+    // No other test here visits /about or /cart without cookies.
+    const cookielessViews = async () =>
+      (
+        await db
+          .selectFrom("events")
+          .select(["pageKind"])
+          .where("kind", "=", "view")
+          .where("sessionKey", "is", null)
+          .where("pageKind", "in", ["about", "cart"])
+          .execute()
+      ).map((row) => row.pageKind);
+    const before = await cookielessViews();
+    expect(before).toEqual([]);
+    // A browser's User-Agent: fetch's own ("node") is a bot's, and bots are not counted.
+    const browser = { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36" };
+    const nobody = new Shopper();
+    for (const [route, fromCache] of [
+      ["/about", "HIT"],
+      ["/cart", null],
+    ] as const) {
+      const response = await nobody.get(route, browser);
+      await response.arrayBuffer();
+      expect(response.status, route).toBe(200);
+      expect(response.headers.get("x-page-cache"), route).toBe(fromCache);
+      expect(response.headers.getSetCookie(), `${route} sets no cookie`).toEqual([]);
     }
+    // The store writes cookieless views as counts once a minute (server/services/reporting/events.ts,
+    // decision 0040), so they are there within a minute and a few seconds.
+    let views: (string | null)[] = [];
+    for (const started = Date.now(); Date.now() - started < 65_000 && views.length < 2;) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      views = await cookielessViews();
+    }
+    expect(views.sort()).toEqual(["about", "cart"]);
   }, 90_000);
 
   it("tells every cache to keep no visitor's own page, and no page's data", async () => {
