@@ -23,6 +23,7 @@ const {
   installMetrics,
   log,
   logError,
+  pageMethods,
   rawRequestListener,
   refuseCrossSiteWrites,
   resignSweeper,
@@ -75,6 +76,11 @@ app.use(refuseCrossSiteWrites(config));
 // matching (server/api/). After the Origin check, which guards its writes too. In production the
 // writes never get here: the fast path answers them with the same check (decision 0056).
 app.use("/api", apiMiddleware(loadContext));
+
+// Pages take GET, HEAD and their forms' POST; Remix would run a page's action for a PUT or a
+// DELETE too (decision 0073).
+const methods = pageMethods(build);
+app.use((req, res, next) => methods(req, res, next, config.brand.name));
 
 app.all(
   "*",

@@ -27,6 +27,7 @@ export { StoreResponse } from "#server/http/store-response";
 export { staticAssets } from "#server/http/cache/static-assets";
 export { PUBLIC_FILE_MAX_AGE } from "#server/http/cache/cache-control";
 export { storeFastPath } from "./store-fast-path.server";
+export { pageMethods } from "./page-methods.server";
 export { waitingRoomGate } from "#server/http/gate/waiting-room-gate";
 export { flushEvents, flushSoldOutMisses, resignSweeper, startFulfilmentJob, sweep, SWEEP_EVERY_MS } from "#server/jobs";
 export { installMetrics } from "#server/observability/metrics";

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { INTERNAL_HEADERS } from "#server/http/requests/internal-headers";
 import { builtStoreForFile } from "../setup/built-store-fixture";
-import { answeringPids as answeringPidsOf, sendRaw, type RawAnswer } from "../setup/raw-http";
+import { answeringPids as answeringPidsOf, sendByHand, sendRaw, type RawAnswer } from "../setup/raw-http";
 import { failuresOf, loudLines } from "../setup/fuzz";
 import { switchWaitingRoom } from "../setup/waiting-room-switch";
 
@@ -180,7 +180,7 @@ describe("what no route takes", () => {
     await waitingRoom(false);
     const asked = [
       { method: "DELETE", path: "/", status: 405 },
-      { method: "OPTIONS", path: "/store", status: 405 },
+      { method: "PATCH", path: "/store", status: 405 },
       { method: "PUT", path: "/about", status: 405 },
       { method: "GET", path: "/store/abc.data", status: 404 },
       { method: "GET", path: "/store.data?_data=%25", status: 403 },
@@ -221,9 +221,12 @@ describe("what no route takes", () => {
     await waitingRoom(false);
     const own = built.store.baseUrl;
     const linesBefore = built.store.log().split("\n").length;
-    // An OPTIONS from another site to a page's data: no action runs, no page answers OPTIONS.
+    // An OPTIONS from another site to a page's data: no action runs, and the answer grants no
+    // other site anything (no Access-Control-Allow-Origin), so a browser's preflight fails.
     const preflight = await send("OPTIONS", "/support.data", { Origin: "http://evil.example", "Access-Control-Request-Method": "POST" });
-    expect(preflight.status).toBe(405);
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.allow).toBe("GET, HEAD, POST, OPTIONS");
+    expect(Object.keys(preflight.headers).filter((name) => name.startsWith("access-control-"))).toEqual([]);
     // The store's own page posting, with an X-Forwarded-Host a client wrote (no proxy is trusted):
     // the store's check vouches for it; Remix compared the Origin with that header and threw.
     const form = "name=Sam&email=sam%40example.com&supportType=other&subject=About+my+order&message=Where+is+my+parcel%2C+please%3F";
@@ -253,6 +256,46 @@ describe("what no route takes", () => {
           .join("\n"),
       ),
     ).toEqual([]);
+  });
+
+  // Remix runs a page's action for any method but GET and HEAD: a DELETE of a product page put the
+  // product in a bag, and a 405 named no method (decision 0073).
+  it("runs no page's action for a method its forms never send, and names the page's methods", async () => {
+    await waitingRoom(false);
+    const bagsBefore = await built.db
+      .selectFrom("cartItems")
+      .select(({ fn }) => fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    for (const method of ["PUT", "PATCH", "DELETE", "PROPFIND"]) {
+      for (const page of [`/store/${productId}`, `/store/${productId}.data`]) {
+        const answer = await send(method, page, form, "color=Black");
+        expect(answer.status, `${method} ${page}`).toBe(405);
+        expect(answer.headers.allow, `${method} ${page}`).toBe("GET, HEAD, POST, OPTIONS");
+        expect(answer.headers["set-cookie"], `${method} ${page}`).toBeUndefined();
+        expect(answer.headers["cache-control"]).toBe("no-store");
+        expect(answer.body).toContain("Status code: 405.");
+      }
+    }
+    const bagsAfter = await built.db
+      .selectFrom("cartItems")
+      .select(({ fn }) => fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(Number(bagsAfter.n)).toBe(Number(bagsBefore.n));
+    // A page without a form takes no post; an index route's form is its parent's unless ?index says so.
+    const allowOf = async (method: string, page: string) => (await send(method, page, { Accept: "text/html" })).headers.allow;
+    expect(await allowOf("DELETE", "/store")).toBe("GET, HEAD, OPTIONS");
+    expect(await allowOf("OPTIONS", "/")).toBe("GET, HEAD, OPTIONS");
+    expect(await allowOf("OPTIONS", "/?index")).toBe("GET, HEAD, POST, OPTIONS");
+    expect(await allowOf("OPTIONS", "/no/such/page")).toBe("GET, HEAD, OPTIONS");
+    // The asterisk asks about the server as a whole: the methods some page or /api path takes.
+    const server = await sendByHand(built.store.baseUrl, "OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    expect(server.status).toBe(204);
+    expect(server.text).toMatch(/\r\nAllow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n/);
+    // What Remix still answers itself: a post to a page that takes none.
+    const posted = await send("POST", "/store", form, "x=1");
+    expect(posted.status).toBe(405);
+    // And the page itself, as ever.
+    expect((await send("GET", `/store/${productId}`, { Accept: "text/html" })).status).toBe(200);
   });
 
   it("is the store's own 400 page when its address does not decode", async () => {
