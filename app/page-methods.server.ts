@@ -46,7 +46,8 @@ function pagePath(pathname: string): string {
  * any method that is not GET or HEAD, so a DELETE of /store/1 put the product in a bag; the store's
  * forms only ever GET and POST. Before Remix: OPTIONS is answered 204 with the page's methods,
  * any other method but POST 405 with the same Allow (RFC 9110 requires it there), and a POST goes
- * on to Remix, which answers it 405 itself where the page takes none.
+ * on to Remix, which answers it 405 itself where the page takes none: that answer is given the
+ * Allow here, as Remix names no methods.
  */
 export function pageMethods(build: ServerBuild) {
   const routes = routeTree(build);
@@ -70,13 +71,18 @@ export function pageMethods(build: ServerBuild) {
   };
   return (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: () => void, brandName: string): void => {
     const method = req.method;
-    if (method === "GET" || method === "HEAD" || method === "POST") return next();
+    if (method === "GET" || method === "HEAD") return next();
     const allow = allowOf(req.originalUrl ?? req.url ?? "/");
     if (allow === null) return next();
+    if (method === "POST") {
+      // Headers set before Remix are kept by its adapter (it appends its own).
+      if (!allow.includes("POST")) res.setHeader("Allow", allow);
+      return next();
+    }
     if (method === "OPTIONS") {
       res.writeHead(204, { Allow: allow, "Cache-Control": NO_STORE }).end();
       return;
     }
-    answerBare(req, res, 405, brandName, "Method not allowed.", { Allow: allow });
+    answerBare(req, res, 405, brandName, "This page does not take that kind of request.", { Allow: allow });
   };
 }

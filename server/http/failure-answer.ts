@@ -12,19 +12,23 @@ export const FAILED_MESSAGE = "Something went wrong on our side. Please try agai
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
+/** The heading of a refusal's bare page, by its status. */
+const REFUSAL_HEADINGS: Record<number, string> = { 405: "Method not allowed" };
+
 /**
  * The page a request that failed before any page could render gets: the words and way back of the
  * store's own error page (app/components/error-pages.tsx), without Remix, which may be what failed.
+ * A refusal (4xx) says what was refused (`reason`): the store's own sentence, never the request's text.
  */
-export function failedPageHtml(brandName: string, status: number): string {
+export function failedPageHtml(brandName: string, status: number, reason?: string): string {
   const brand = escapeHtml(brandName);
   const busy = status === 503;
-  const heading = busy ? "Busy for a moment" : status >= 500 ? "Something went wrong" : "Bad request";
+  const heading = busy ? "Busy for a moment" : status >= 500 ? "Something went wrong" : (REFUSAL_HEADINGS[status] ?? "Bad request");
   const message = busy
     ? STORE_BUSY_MESSAGE
     : status >= 500
       ? "We hit a snag on our side. Please try again in a moment."
-      : "We couldn't complete that request.";
+      : escapeHtml(reason ?? "We couldn't complete that request.");
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${heading} | ${brand}</title></head><body style="margin:0;min-height:100vh;font-family:system-ui,sans-serif;background:#000;color:#fff;display:flex;align-items:center"><main style="max-width:48rem;margin:0 auto;padding:4rem 1.5rem"><p style="font-size:.75rem;letter-spacing:.3em;text-transform:uppercase;color:#a3a3a3">${brand} · Error ${status}</p><h1 style="font-size:3.5rem;line-height:.9;text-transform:uppercase;margin:1rem 0 0">${heading}</h1><p role="alert" style="color:#a3a3a3;margin-top:1.5rem">${message} Status code: ${status}.</p><p style="margin-top:2.5rem"><a style="display:inline-block;background:#fff;color:#000;padding:.75rem 1.5rem;border-radius:.375rem;text-decoration:none;font-weight:600" href="/">Back to Home</a></p></main></body></html>`;
 }
 
@@ -50,7 +54,7 @@ export function answerBare(
   // The request id stays: it is what the deployer looks the failure up by (issue 27).
   for (const name of res.getHeaderNames()) if (name !== "x-request-id") res.removeHeader(name);
   const api = isApi(req.url);
-  const body = api ? JSON.stringify({ message, errors: {} }) : failedPageHtml(brandName, status);
+  const body = api ? JSON.stringify({ message, errors: {} }) : failedPageHtml(brandName, status, status < 500 ? message : undefined);
   res.writeHead(status, {
     "Content-Type": api ? "application/json; charset=utf-8" : "text/html; charset=utf-8",
     "Content-Length": String(Buffer.byteLength(body)),

@@ -273,7 +273,9 @@ describe("what no route takes", () => {
         expect(answer.headers.allow, `${method} ${page}`).toBe("GET, HEAD, POST, OPTIONS");
         expect(answer.headers["set-cookie"], `${method} ${page}`).toBeUndefined();
         expect(answer.headers["cache-control"]).toBe("no-store");
-        expect(answer.body).toContain("Status code: 405.");
+        expect(answer.body).toContain("<h1");
+        expect(answer.body).toContain("Method not allowed</h1>");
+        expect(answer.body).toContain("This page does not take that kind of request. Status code: 405.");
       }
     }
     const bagsAfter = await built.db
@@ -292,8 +294,12 @@ describe("what no route takes", () => {
     expect(server.status).toBe(204);
     expect(server.text).toMatch(/\r\nAllow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n/);
     // What Remix still answers itself: a post to a page that takes none.
+    // It is given the Allow that Remix leaves out.
     const posted = await send("POST", "/store", form, "x=1");
     expect(posted.status).toBe(405);
+    expect(posted.headers.allow).toBe("GET, HEAD, OPTIONS");
+    // A post a page takes carries no Allow.
+    expect((await send("POST", `/store/${productId}`, form, "color=Black")).headers.allow).toBeUndefined();
     // And the page itself, as ever.
     expect((await send("GET", `/store/${productId}`, { Accept: "text/html" })).status).toBe(200);
   });
@@ -304,8 +310,14 @@ describe("what no route takes", () => {
     expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(page.headers["cache-control"]).toBe("no-store");
     expect(page.body).toContain("Bad request");
-    expect(page.body).toContain("We couldn't complete that request.");
+    expect(page.body).toContain("The request&#39;s address is not valid. Status code: 400.");
     expect(page.body).toContain('href="/">Back to Home</a>');
+    // Whatever the method: the methods' door leaves such a path to Express, which cannot route it.
+    for (const method of ["PUT", "OPTIONS", "DELETE", "POST"]) {
+      const answer = await send(method, "/store/%FF", { Accept: "text/html" });
+      expect(answer.status, method).toBe(400);
+      expect(answer.headers.allow, method).toBeUndefined();
+    }
   });
 });
 

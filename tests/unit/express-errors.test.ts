@@ -44,6 +44,7 @@ describe("Express's last handler", () => {
       expect(answer.status, path).toBe(400);
       expect(answer.type).toBe("text/html; charset=utf-8");
       expect(answer.body).toContain("Bad request");
+      expect(answer.body).toContain("The request&#39;s address is not valid. Status code: 400.");
       expect(answer.body).toContain("Legacy &lt;Test&gt; · Error 400");
     }
     expect((await get("/store/caf%C3%A9")).body).toBe("page");

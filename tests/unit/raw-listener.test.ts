@@ -158,6 +158,7 @@ describe("server.js's request listener", () => {
       const answer = await byHand("GET", target);
       expect(answer.status, target).toBe(400);
       expect(answer.body, target).toContain("Bad request");
+      expect(answer.body, target).toContain("The request&#39;s target is not valid. Status code: 400.");
     }
     // node's parser refuses a target with neither slash nor scheme itself, before any listener.
     expect((await byHand("GET", "store")).status).toBe(400);
