@@ -354,3 +354,42 @@ describe("admin only", () => {
     expect(ok.status).toBe(200);
   });
 });
+
+describe("sold-out misses in the report", () => {
+  it("counts a repeat by one bag or e-mail once, a miss with neither as its own shopper, and only the drop's window", async () => {
+    const miss = (productName: string, createdAt: string, sessionId: string | null, customerKey: string | null) => ({
+      productId: null,
+      productName,
+      sessionId,
+      customerKey,
+      createdAt,
+    });
+    // Beside the setup's three (two bags, Drop Socks): two with neither bag nor e-mail, a new bag
+    // twice, an e-mail alone, the setup's "late-1" bag again; and two outside the window.
+    await ctx.db
+      .insertInto("soldOutMisses")
+      .values([
+        miss("Drop Socks", at(5 * MIN), null, null),
+        miss("Drop Socks", at(6 * MIN), null, null),
+        miss("Drop Cap", at(7 * MIN), "bag-of-a-bot", null),
+        miss("Drop Cap", at(8 * MIN), "bag-of-a-bot", null),
+        miss("Drop Cap", at(9 * MIN), null, "late@example.com"),
+        miss("Drop Hoodie", at(10 * MIN), "late-1", null),
+        miss("Drop Hoodie", at(-61 * MIN), "early-bag", null),
+        miss("Drop Hoodie", at(24 * 60 * MIN), "next-day-bag", null),
+      ])
+      .execute();
+    const response = await api("GET", `/api/admin/drops/${dropId}`, { jar: admin });
+    expect(response.status).toBe(200);
+    expect((await response.json()).soldOutMisses).toEqual({
+      attempts: 9,
+      // late-1, late-2, the two nameless misses, bag-of-a-bot, late@example.com.
+      shoppers: 6,
+      products: [
+        { name: "Drop Socks", attempts: 5 },
+        { name: "Drop Cap", attempts: 3 },
+        { name: "Drop Hoodie", attempts: 1 },
+      ],
+    });
+  });
+});

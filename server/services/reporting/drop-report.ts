@@ -277,23 +277,34 @@ async function earlyAccessOf(ctx: AppContext, drop: Drop, previous: string | nul
   return { sent: links.length, used: used.length, converted: converted.length };
 }
 
+/**
+ * Counted by the database, not read into memory: a stranger can add a row per refused Process
+ * Order (within the checkout rate limit), so a drop's misses are as many as bots make them, and
+ * the admin's report must not grow with them. A miss with neither bag nor e-mail is a shopper of its own.
+ */
 async function missesOf(ctx: AppContext, from: string, to: string): Promise<DropReport["soldOutMisses"]> {
   // This process's queued misses first; another worker's reach the table within a second.
   await flushSoldOutMisses(ctx);
-  const rows = await ctx.db
-    .selectFrom("soldOutMisses")
-    .select(["id", "productName", "sessionId", "customerKey"])
-    .where("createdAt", ">=", from)
-    .where("createdAt", "<", to)
-    .execute();
-  const shoppers = new Set(rows.map((r) => r.sessionId ?? r.customerKey ?? `miss:${r.id}`));
-  const byProduct = new Map<string, number>();
-  for (const row of rows) byProduct.set(row.productName, (byProduct.get(row.productName) ?? 0) + 1);
+  const inWindow = ctx.db.selectFrom("soldOutMisses").where("createdAt", ">=", from).where("createdAt", "<", to);
+  const [totals, byProduct] = await Promise.all([
+    inWindow
+      .select(({ fn }) => [
+        fn.countAll<number>().as("attempts"),
+        fn.count<number>(fn.coalesce("sessionId", "customerKey")).as("known"),
+        fn.count<number>(fn.coalesce("sessionId", "customerKey")).distinct().as("knownShoppers"),
+      ])
+      .executeTakeFirstOrThrow(),
+    inWindow
+      .select(({ fn }) => ["productName", fn.countAll<number>().as("attempts")])
+      .groupBy("productName")
+      .execute(),
+  ]);
+  const attempts = Number(totals.attempts);
   return {
-    attempts: rows.length,
-    shoppers: shoppers.size,
-    products: [...byProduct]
-      .map(([name, attempts]) => ({ name, attempts }))
+    attempts,
+    shoppers: Number(totals.knownShoppers) + attempts - Number(totals.known),
+    products: byProduct
+      .map((row) => ({ name: row.productName, attempts: Number(row.attempts) }))
       .sort((a, b) => b.attempts - a.attempts || a.name.localeCompare(b.name)),
   };
 }
